@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+export const ROLES = [
+  'admin',
+  'pharmacist',
+  'cashier',
+  'branch_manager',
+  'inventory_manager',
+  'auditor',
+] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.infer<typeof Role>;
+
+/** Roles that belong to one branch and only ever see that branch. */
+export const BRANCH_BOUND_ROLES: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'];
+
+export const MAX_PAGE_SIZE = 200;
+
+export const Id = z.string().uuid({ message: 'must be a UUID' });
+export const Timestamp = z.string().describe('ISO-8601 UTC timestamp with milliseconds');
+export const DecimalString = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/)
+  .describe('decimal amount as a string');
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
+  .refine(
+    (s) =>
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    {
+      message: 'is not a real calendar date',
+    },
+  );
+
+/** A trimmed, non-empty, bounded string. */
+export const Text = (max = 200) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'must not be empty' })
+    .max(max, { message: `must be at most ${max} characters` });
+export const OptionalText = (max = 200) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: `must be at most ${max} characters` });
+
+/** Money in a request: a finite, non-negative number; the service checks decimals against the currency. */
+export const MoneyInput = z
+  .number({ message: 'must be a number' })
+  .finite({ message: 'must be finite' })
+  .nonnegative({ message: 'must not be negative' })
+  .max(1_000_000_000_000, { message: 'is too large' });
+
+export const BoolQuery = z
+  .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1');
+
+export const PageQuery = z.object({
+  page: z.coerce.number().int().min(1, { message: 'must be at least 1' }).max(1_000_000).default(1),
+  page_size: z.coerce
+    .number()
+    .int()
+    .min(1, { message: 'must be at least 1' })
+    .max(MAX_PAGE_SIZE, { message: `must be at most ${MAX_PAGE_SIZE}` })
+    .default(50),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  });
+
+export const Problem = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type Problem = z.infer<typeof Problem>;

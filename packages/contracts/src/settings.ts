@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { Timestamp } from './common';
+import { CurrencyCode, TimeZone } from './branches';
+
+const Pct = z.number().finite().min(0).max(100);
+
+export const VatCategory = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'must be a lowercase word such as standard, zero or exempt' });
+
+export const TaxPolicy = z.object({
+  vat_rates: z
+    .record(VatCategory, Pct)
+    .default({ standard: 18, zero: 0, exempt: 0 })
+    .refine((r) => 'standard' in r && 'zero' in r && 'exempt' in r, {
+      message: 'must define the standard, zero and exempt categories',
+    })
+    .describe('VAT rate in percent per vat_category'),
+  prices_include_vat: z.boolean().default(true),
+  rounding: z.enum(['half_up_per_line']).default('half_up_per_line'),
+});
+export type TaxPolicy = z.infer<typeof TaxPolicy>;
+
+export const LoginThrottle = z.object({
+  max_failures_per_account: z.number().int().min(1).max(1000).default(5),
+  max_failures_per_address: z.number().int().min(1).max(10000).default(20),
+  window_minutes: z.number().int().min(1).max(1440).default(15),
+});
+
+export const Settings = z.object({
+  organization_name: z.string().trim().max(200).default('Pharmacy'),
+  organization_legal_name: z.string().trim().max(200).default(''),
+  tin: z.string().trim().max(40).default(''),
+  vat_number: z.string().trim().max(40).default(''),
+  phone: z.string().trim().max(40).default(''),
+  email: z.string().trim().max(254).default(''),
+  address: z.string().trim().max(300).default(''),
+  base_currency_code: CurrencyCode.default('USD'),
+  timezone: TimeZone.default('UTC'),
+  tax_policy: TaxPolicy.default({
+    vat_rates: { standard: 18, zero: 0, exempt: 0 },
+    prices_include_vat: true,
+    rounding: 'half_up_per_line',
+  }),
+  receipt_header: z.string().max(500).default(''),
+  receipt_footer: z.string().max(500).default('Thank you for your visit'),
+  return_policy: z
+    .string()
+    .max(500)
+    .default(
+      'Returns within 14 days with receipt. Medicines cannot be returned once dispensed unless defective.',
+    ),
+  fx_tolerance_pct: Pct.default(2),
+  login_throttle: LoginThrottle.default({
+    max_failures_per_account: 5,
+    max_failures_per_address: 20,
+    window_minutes: 15,
+  }),
+  negative_stock_policy: z.enum(['forbid', 'allow']).default('forbid'),
+  discount_approval_threshold_pct: Pct.default(10).describe(
+    'line or basket discounts above this need a manager',
+  ),
+  stock_variance_approval_threshold: z
+    .number()
+    .int()
+    .min(0)
+    .default(10)
+    .describe('count variances larger than this many units need a manager'),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const SettingsResponse = Settings.extend({ updated_at: Timestamp.nullable() });
+
+/** PUT merges the given top-level fields into the current settings; nested objects are replaced whole. */
+export const UpdateSettingsRequest = z
+  .object({
+    organization_name: z.string().trim().max(200),
+    organization_legal_name: z.string().trim().max(200),
+    tin: z.string().trim().max(40),
+    vat_number: z.string().trim().max(40),
+    phone: z.string().trim().max(40),
+    email: z.string().trim().max(254),
+    address: z.string().trim().max(300),
+    base_currency_code: CurrencyCode,
+    timezone: TimeZone,
+    tax_policy: TaxPolicy,
+    receipt_header: z.string().max(500),
+    receipt_footer: z.string().max(500),
+    return_policy: z.string().max(500),
+    fx_tolerance_pct: Pct,
+    login_throttle: LoginThrottle,
+    negative_stock_policy: z.enum(['forbid', 'allow']),
+    discount_approval_threshold_pct: Pct,
+    stock_variance_approval_threshold: z.number().int().min(0),
+  })
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: 'No fields to update' });

@@ -1,0 +1,131 @@
+import type { Request } from 'express';
+import { jwtVerify, SignJWT } from 'jose';
+import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
+import type { AppContext } from '../app-context';
+import type { Sqlite } from '../db/connection';
+import { Forbidden, Unauthorized } from './errors';
+
+export interface AuthUser {
+  id: string;
+  role: Role;
+  branchId: string;
+  email: string;
+  fullName: string;
+}
+
+interface Claims {
+  sub: string;
+  tv: number;
+  exp: number;
+}
+
+interface UserAuthRow {
+  id: string;
+  role: Role;
+  branch_id: string;
+  email: string;
+  full_name: string;
+  is_active: number;
+  token_version: number;
+}
+
+const ISSUER = 'pharmacy-till';
+const AUDIENCE = 'pharmacy-api';
+
+export async function issueToken(
+  app: AppContext,
+  user: { id: string; role: string; branch_id: string; token_version: number },
+): Promise<{ token: string; expiresIn: number }> {
+  const expiresIn = app.config.jwtTtlSeconds;
+  const token = await new SignJWT({ role: user.role, branch_id: user.branch_id, tv: user.token_version })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${expiresIn}s`)
+    .sign(app.jwtKey);
+  return { token, expiresIn };
+}
+
+/** Verified tokens, so a busy till does not re-verify the same signature on every request. */
+const VERIFIED_CACHE_LIMIT = 2000;
+const verifiedCache = new WeakMap<Uint8Array, Map<string, Claims>>();
+const userStatements = new WeakMap<Sqlite, ReturnType<Sqlite['prepare']>>();
+
+async function verify(app: AppContext, token: string): Promise<Claims> {
+  let cache = verifiedCache.get(app.jwtKey);
+  if (!cache) {
+    cache = new Map();
+    verifiedCache.set(app.jwtKey, cache);
+  }
+  const hit = cache.get(token);
+  if (hit && hit.exp * 1000 > Date.now()) return hit;
+  try {
+    const { payload } = await jwtVerify(token, app.jwtKey, {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    if (
+      typeof payload.sub !== 'string' ||
+      typeof payload.tv !== 'number' ||
+      typeof payload.exp !== 'number'
+    ) {
+      throw new Error('claims missing');
+    }
+    const claims: Claims = { sub: payload.sub, tv: payload.tv, exp: payload.exp };
+    if (cache.size >= VERIFIED_CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(token, claims);
+    return claims;
+  } catch {
+    throw new Unauthorized('The bearer token is invalid or has expired; sign in again.', 'INVALID_TOKEN');
+  }
+}
+
+function loadUser(app: AppContext, id: string): UserAuthRow | undefined {
+  let statement = userStatements.get(app.sqlite);
+  if (!statement) {
+    statement = app.sqlite.prepare(
+      'SELECT id, role, branch_id, email, full_name, is_active, token_version FROM users WHERE id = ?',
+    );
+    userStatements.set(app.sqlite, statement);
+  }
+  return statement.get(id) as UserAuthRow | undefined;
+}
+
+/** Resolves the caller from the bearer token; a password change, reset, role change or deactivation revokes it. */
+export async function authenticate(app: AppContext, req: Request): Promise<AuthUser> {
+  const header = req.headers.authorization;
+  if (!header) throw new Unauthorized();
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match?.[1])
+    throw new Unauthorized('The Authorization header must be "Bearer <token>".', 'INVALID_TOKEN');
+  const claims = await verify(app, match[1]);
+  const row = loadUser(app, claims.sub);
+  if (!row || row.token_version !== claims.tv) {
+    throw new Unauthorized('This token has been revoked; sign in again.', 'TOKEN_REVOKED');
+  }
+  if (!row.is_active) throw new Unauthorized('This account is deactivated.', 'ACCOUNT_INACTIVE');
+  return { id: row.id, role: row.role, branchId: row.branch_id, email: row.email, fullName: row.full_name };
+}
+
+export const isBranchBound = (user: AuthUser): boolean => BRANCH_BOUND_ROLES.includes(user.role);
+
+/**
+ * The branch a list is scoped to: branch-bound roles always get their own branch whatever they asked for;
+ * organisation-wide roles get the branch they asked for, or undefined for all branches.
+ */
+export function scopeBranch(user: AuthUser, requested: string | undefined): string | undefined {
+  return isBranchBound(user) ? user.branchId : requested;
+}
+
+/** Refuses a branch-bound caller acting on another branch's record. */
+export function assertBranchAccess(user: AuthUser, branchId: string, what = 'record'): void {
+  if (isBranchBound(user) && user.branchId !== branchId) {
+    throw new Forbidden(
+      `This ${what} belongs to another branch; you can only act on your own branch.`,
+      'OTHER_BRANCH',
+    );
+  }
+}

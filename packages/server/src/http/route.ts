@@ -1,0 +1,175 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { z } from 'zod';
+import type { Role } from '@pharmacy/contracts';
+import type { AppContext } from '../app-context';
+import { authenticate, type AuthUser } from './auth';
+import { Forbidden, Invalid } from './errors';
+import { sendProblem, summarise, zodFieldErrors } from './problem';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+interface RouteBase<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  method: Method;
+  /** Express path relative to /api/v1, e.g. /users/:userId */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  body?: B;
+  query?: Q;
+  params?: P;
+  responses: Record<number, ResponseDoc>;
+}
+
+export interface HandlerCtx<B, Q, P> {
+  app: AppContext;
+  body: B;
+  query: Q;
+  params: P;
+  req: Request;
+  res: Response;
+  requestId: string;
+}
+
+export interface AuthedCtx<B, Q, P> extends HandlerCtx<B, Q, P> {
+  user: AuthUser;
+}
+
+export interface AuthedRoute<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>
+  extends RouteBase<B, Q, P> {
+  /** 'any' = any signed-in user; a list = those roles (admin always passes). */
+  roles: 'any' | readonly Role[];
+  handler: (ctx: AuthedCtx<z.output<B>, z.output<Q>, z.output<P>>) => Promise<unknown> | unknown;
+}
+
+export interface PublicRoute<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>
+  extends RouteBase<B, Q, P> {
+  handler: (ctx: HandlerCtx<z.output<B>, z.output<Q>, z.output<P>>) => Promise<unknown> | unknown;
+}
+
+/** What the OpenAPI builder and the 405 handler need to know about a route. */
+export interface RouteDoc {
+  method: Method;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  access: 'public' | 'any' | readonly Role[];
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  responses: Record<number, ResponseDoc>;
+}
+
+/** A handler's non-200 answer. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {}
+}
+export const created = (body: unknown) => new Reply(201, body);
+export const noContent = () => new Reply(204);
+
+function parsePart<S extends z.ZodType>(schema: S | undefined, value: unknown, where: string): z.output<S> {
+  if (!schema) return undefined as z.output<S>;
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const errors = zodFieldErrors(result.error, where === 'body' ? undefined : where);
+    throw new Invalid(summarise(errors), errors);
+  }
+  return result.data;
+}
+
+function send(res: Response, result: unknown): void {
+  if (result instanceof Reply) {
+    if (result.headers) res.set(result.headers);
+    if (result.status === 204 || result.body === undefined) res.status(result.status).end();
+    else res.status(result.status).json(result.body);
+    return;
+  }
+  res.json(result);
+}
+
+/**
+ * A feature area's routes: each declares its schemas, roles and responses next to its handler; the same
+ * declaration drives validation, authorisation and the OpenAPI document.
+ */
+export class ApiRouter {
+  readonly docs: RouteDoc[] = [];
+  readonly router: Router = express.Router();
+
+  constructor(private readonly app: AppContext) {}
+
+  route<
+    B extends z.ZodType = z.ZodUnknown,
+    Q extends z.ZodType = z.ZodUnknown,
+    P extends z.ZodType = z.ZodUnknown,
+  >(def: AuthedRoute<B, Q, P>): void {
+    const { roles } = def;
+    this.docs.push({ ...def, access: roles });
+    this.router[def.method](def.path, async (req: Request, res: Response) => {
+      const user = await authenticate(this.app, req);
+      if (roles !== 'any' && user.role !== 'admin' && !roles.includes(user.role)) {
+        throw new Forbidden(`This action needs one of the roles: ${roles.join(', ')}; you are ${user.role}.`);
+      }
+      const ctx = this.context(def, req, res);
+      send(res, await def.handler({ ...ctx, user }));
+    });
+  }
+
+  publicRoute<
+    B extends z.ZodType = z.ZodUnknown,
+    Q extends z.ZodType = z.ZodUnknown,
+    P extends z.ZodType = z.ZodUnknown,
+  >(def: PublicRoute<B, Q, P>): void {
+    this.docs.push({ ...def, access: 'public' });
+    this.router[def.method](def.path, async (req: Request, res: Response) => {
+      send(res, await def.handler(this.context(def, req, res)));
+    });
+  }
+
+  private context<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+    def: RouteBase<B, Q, P>,
+    req: Request,
+    res: Response,
+  ): HandlerCtx<z.output<B>, z.output<Q>, z.output<P>> {
+    const params = parsePart(def.params, req.params, 'params');
+    const query = parsePart(def.query, req.query, 'query');
+    const body = parsePart(def.body, req.body ?? {}, 'body');
+    return { app: this.app, body, query, params, req, res, requestId: String(req.id) };
+  }
+}
+
+/** Answers 405 with an Allow header for a known path asked with a method it does not have. */
+export function methodNotAllowed(router: Router, docs: RouteDoc[]): void {
+  const byPath = new Map<string, Set<string>>();
+  for (const doc of docs) {
+    const methods = byPath.get(doc.path) ?? new Set<string>();
+    methods.add(doc.method.toUpperCase());
+    if (doc.method === 'get') methods.add('HEAD');
+    byPath.set(doc.path, methods);
+  }
+  for (const [path, methods] of byPath) {
+    const allow = [...methods].join(', ');
+    router.all(path, (req, res) => {
+      sendProblem(
+        res,
+        405,
+        'METHOD_NOT_ALLOWED',
+        `${req.method} is not allowed on ${req.path}; use ${allow}.`,
+        undefined,
+        {
+          Allow: allow,
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,5 @@
+export type { AppContext } from './app-context';
+export { type Config, ConfigError, configFromEnv, parseConfig } from './config';
+export { DatabaseTooNewError } from './db/migrate';
+export { createServer, type PharmacyServer } from './server';
+export { VERSION } from './version';

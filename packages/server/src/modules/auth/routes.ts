@@ -1,0 +1,76 @@
+import {
+  ChangePasswordRequest,
+  ChangePasswordResponse,
+  LoginRequest,
+  LoginResponse,
+  Me,
+} from '@pharmacy/contracts';
+import { z } from 'zod';
+import type { ApiRouter } from '../../http/route';
+import { actorOf } from '../audit/service';
+import { getUser } from '../users/service';
+import { changePassword, login, refresh } from './service';
+
+export function authRoutes(r: ApiRouter): void {
+  r.publicRoute({
+    method: 'post',
+    path: '/auth/login',
+    tag: 'Auth',
+    summary: 'Sign in and receive a bearer token',
+    description:
+      'Public. 400 without email and password; 401 for a wrong email or password; 403 for a deactivated account (told only once the password is right); 429 with Retry-After once an address or an account has too many recent failures (thresholds in settings.login_throttle). The token is an HS256 JWT that expires after JWT_TTL_SECONDS (default 1 hour); renew it with /auth/refresh.',
+    body: LoginRequest,
+    responses: {
+      200: { description: 'Signed in', schema: LoginResponse },
+      401: { description: 'Invalid email or password' },
+      403: { description: 'Account inactive' },
+      429: { description: 'Too many attempts' },
+    },
+    handler: ({ app, body, req, requestId }) => login(app, body, req.ip ?? 'unknown', requestId),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/auth/me',
+    tag: 'Auth',
+    summary: 'The signed-in user',
+    description:
+      'must_change_password is true for a seeded default password or after an admin reset: the UI asks for a new one.',
+    roles: 'any',
+    responses: { 200: { description: 'The user', schema: Me } },
+    handler: ({ app, user }) => getUser(app.db, user.id),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/auth/change-password',
+    tag: 'Auth',
+    summary: "Change the caller's password",
+    description:
+      'Needs the current password (400 WRONG_PASSWORD when it is not right); the new one has at least 8 characters and differs from it. Every token issued before is revoked; the answer carries a fresh one.',
+    roles: 'any',
+    body: ChangePasswordRequest,
+    responses: { 200: { description: 'Changed', schema: ChangePasswordResponse } },
+    handler: ({ app, user, body, requestId }) => changePassword(app, user, actorOf(user, requestId), body),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/auth/refresh',
+    tag: 'Auth',
+    summary: 'Exchange a still-valid token for a fresh one',
+    description: 'Keeps a till signed in through a shift without long-lived tokens.',
+    roles: 'any',
+    responses: {
+      200: {
+        description: 'A fresh token',
+        schema: z.object({
+          access_token: z.string(),
+          token_type: z.literal('bearer'),
+          expires_in: z.number().int(),
+        }),
+      },
+    },
+    handler: ({ app, user }) => refresh(app, user),
+  });
+}

@@ -1,0 +1,137 @@
+import type { LoginResponse } from '@pharmacy/contracts';
+import type { AppContext } from '../../app-context';
+import { type AuthUser, issueToken } from '../../http/auth';
+import { Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../http/errors';
+import { burnVerify, verifyPassword } from '../../lib/passwords';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import { getSettings } from '../settings/service';
+import { setPassword } from '../users/service';
+import { slidingWindowOf } from '../../lib/sliding-window';
+
+export async function login(
+  app: AppContext,
+  input: { email: string; password: string },
+  clientAddress: string,
+  requestId: string,
+): Promise<LoginResponse> {
+  const { login_throttle: limits } = await getSettings(app);
+  const windowMs = limits.window_minutes * 60_000;
+  const email = input.email.trim().toLowerCase();
+  const addressKey = `address:${clientAddress}`;
+  const accountKey = `account:${email}`;
+  const throttle = slidingWindowOf(app.cache, 'login-failures');
+  const wait = Math.max(
+    throttle.retryAfter(addressKey, limits.max_failures_per_address, windowMs),
+    throttle.retryAfter(accountKey, limits.max_failures_per_account, windowMs),
+  );
+  if (wait > 0) {
+    throw new TooManyRequests(
+      `Too many failed sign-in attempts; try again in ${wait} seconds.`,
+      wait,
+      'LOGIN_THROTTLED',
+    );
+  }
+
+  const user = await app.db
+    .selectFrom('users as u')
+    .innerJoin('branches as b', 'b.id', 'u.branch_id')
+    .selectAll('u')
+    .select('b.name as branch_name')
+    .where('u.email', '=', email)
+    .executeTakeFirst();
+  let ok = false;
+  if (user) ok = await verifyPassword(user.password_hash, input.password);
+  else await burnVerify(input.password);
+  if (!user || !ok) {
+    throttle.hit(addressKey);
+    throttle.hit(accountKey);
+    await writeAudit(
+      app.db,
+      { userId: user?.id ?? null, requestId },
+      {
+        action: 'auth.login_failed',
+        entity: 'user',
+        entityId: user?.id ?? null,
+        branchId: user?.branch_id ?? null,
+        after: { email, client_address: clientAddress },
+      },
+    );
+    throw new Unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
+  }
+  if (!user.is_active)
+    throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
+  throttle.clear(accountKey);
+
+  // Last sign-in is local bookkeeping, not replicated: users are owned by central.
+  const at = nowIso();
+  await app.db.transaction().execute(async (trx) => {
+    await trx.updateTable('users').set({ last_login_at: at }).where('id', '=', user.id).execute();
+    await writeAudit(
+      trx,
+      { userId: user.id, requestId },
+      {
+        action: 'auth.login',
+        entity: 'user',
+        entityId: user.id,
+        branchId: user.branch_id,
+        after: { client_address: clientAddress },
+      },
+    );
+  });
+  const { token, expiresIn } = await issueToken(app, user);
+  return {
+    access_token: token,
+    token_type: 'bearer',
+    expires_in: expiresIn,
+    user_id: user.id,
+    role: user.role as LoginResponse['role'],
+    branch_id: user.branch_id,
+    branch_name: user.branch_name,
+    full_name: user.full_name,
+    must_change_password: user.must_change_password === 1,
+  };
+}
+
+export async function changePassword(
+  app: AppContext,
+  caller: AuthUser,
+  actor: Actor,
+  input: { current_password: string; new_password: string },
+) {
+  const row = await app.db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('id', '=', caller.id)
+    .executeTakeFirstOrThrow();
+  if (!(await verifyPassword(row.password_hash, input.current_password))) {
+    throw new Invalid(
+      'The current password is not correct.',
+      [{ path: 'current_password', message: 'incorrect' }],
+      'WRONG_PASSWORD',
+    );
+  }
+  if (input.new_password === input.current_password) {
+    throw new Invalid('The new password must differ from the current one.', [
+      { path: 'new_password', message: 'same as the current password' },
+    ]);
+  }
+  const updated = await setPassword(app, actor, caller.id, input.new_password, 'user.password_change');
+  const { token, expiresIn } = await issueToken(app, updated);
+  return {
+    changed_at: updated.updated_at,
+    access_token: token,
+    token_type: 'bearer' as const,
+    expires_in: expiresIn,
+  };
+}
+
+export async function refresh(app: AppContext, caller: AuthUser) {
+  const row = await app.db
+    .selectFrom('users')
+    .select(['id', 'role', 'branch_id', 'token_version'])
+    .where('id', '=', caller.id)
+    .executeTakeFirstOrThrow();
+  const { token, expiresIn } = await issueToken(app, row);
+  return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn };
+}

@@ -1,0 +1,27 @@
+import type { Router } from 'express';
+import type { AppContext } from '../../app-context';
+import { VERSION } from '../../version';
+
+/** Unversioned and public, so a liveness probe does not depend on the API version. */
+export function mountHealth(router: Router, app: AppContext): void {
+  const ping = app.sqlite.prepare('SELECT 1 AS ok');
+  router.get('/health', (_req, res) => {
+    const base = {
+      version: VERSION,
+      mode: app.config.mode,
+      uptime_s: Math.round((Date.now() - app.startedAt) / 1000),
+    };
+    try {
+      const started = performance.now();
+      ping.get();
+      const latency = Math.round((performance.now() - started) * 1000) / 1000;
+      res.json({ status: 'ok', ...base, database: { status: 'ok', latency_ms: latency } });
+    } catch (err) {
+      res.status(503).json({
+        status: 'unavailable',
+        ...base,
+        database: { status: 'error', detail: err instanceof Error ? err.message : 'database unavailable' },
+      });
+    }
+  });
+}

@@ -1,0 +1,283 @@
+import type { Role, User } from '@pharmacy/contracts';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import type { UsersTable } from '../../db/schema';
+import { recordChange } from '../../db/changes';
+import type { AuthUser } from '../../http/auth';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { hashPassword } from '../../lib/passwords';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+
+/** Roles a branch manager may give: never admin, never an organisation-wide role. */
+const BRANCH_MANAGER_GRANTS: readonly Role[] = ['cashier', 'pharmacist'];
+
+function selectUsers(db: Db) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('branches as b', 'b.id', 'u.branch_id')
+    .selectAll('u')
+    .select('b.name as branch_name');
+}
+
+type UserRow = UsersTable & { branch_name: string };
+
+export const toUser = (r: UserRow): User => ({
+  id: r.id,
+  branch_id: r.branch_id,
+  branch_name: r.branch_name,
+  email: r.email,
+  full_name: r.full_name,
+  phone: r.phone,
+  role: r.role as Role,
+  is_active: r.is_active === 1,
+  must_change_password: r.must_change_password === 1,
+  last_login_at: r.last_login_at,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+export async function getUser(db: Db, id: string): Promise<User> {
+  const row = await selectUsers(db).where('u.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('User', id);
+  return toUser(row);
+}
+
+export async function listUsers(
+  app: AppContext,
+  f: {
+    branch_id?: string;
+    role?: Role;
+    is_active?: boolean;
+    search?: string;
+    page: number;
+    page_size: number;
+  },
+) {
+  let q = selectUsers(app.db);
+  if (f.branch_id) q = q.where('u.branch_id', '=', f.branch_id);
+  if (f.role) q = q.where('u.role', '=', f.role);
+  if (f.is_active !== undefined) q = q.where('u.is_active', '=', f.is_active ? 1 : 0);
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) => eb.or([eb('u.full_name', 'like', like), eb('u.email', 'like', like)]));
+  }
+  const { total } = await q
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await q
+    .orderBy('u.full_name')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return { items: rows.map(toUser), total, page: f.page, page_size: f.page_size };
+}
+
+/** Users replicate to the tills of their branch (so a cashier can sign in offline) and to central. */
+export async function writeUser(trx: Db, row: UsersTable): Promise<void> {
+  await trx
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet(row))
+    .execute();
+  await recordChange(trx, {
+    entity: 'user',
+    entityId: row.id,
+    op: 'upsert',
+    payload: row,
+    branchId: row.branch_id,
+  });
+}
+
+/** A user record for the audit trail: never the password hash. */
+const auditView = ({ password_hash: _, ...rest }: UsersTable) => rest;
+
+function assertManagerMayGrant(caller: AuthUser, role: Role, branchId: string) {
+  if (caller.role !== 'branch_manager') return;
+  if (branchId !== caller.branchId) {
+    throw new Forbidden('Branch managers manage only the users of their own branch.', 'OTHER_BRANCH');
+  }
+  if (!BRANCH_MANAGER_GRANTS.includes(role)) {
+    throw new Forbidden(
+      `Branch managers may only give the roles ${BRANCH_MANAGER_GRANTS.join(' and ')}.`,
+      'ROLE_NOT_GRANTABLE',
+    );
+  }
+}
+
+async function assertActiveBranch(db: Db, branchId: string) {
+  const branch = await db
+    .selectFrom('branches')
+    .select(['id', 'is_active'])
+    .where('id', '=', branchId)
+    .executeTakeFirst();
+  if (!branch) throw new NotFound('Branch', branchId);
+  if (!branch.is_active)
+    throw new Invalid(`Branch ${branchId} is inactive.`, [{ path: 'branch_id', message: 'inactive branch' }]);
+}
+
+async function assertEmailFree(db: Db, email: string, exceptId?: string) {
+  const clash = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (clash && clash.id !== exceptId)
+    throw new Conflict(`A user with email ${email} already exists.`, 'DUPLICATE');
+}
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  full_name: string;
+  phone: string;
+  role: Role;
+  branch_id: string;
+}
+
+export async function createUser(
+  app: AppContext,
+  caller: AuthUser | null,
+  actor: Actor,
+  input: CreateUserInput,
+  options: { mustChangePassword?: boolean; trx?: Db } = {},
+): Promise<User> {
+  if (caller) assertManagerMayGrant(caller, input.role, input.branch_id);
+  const db = options.trx ?? app.db;
+  await assertActiveBranch(db, input.branch_id);
+  await assertEmailFree(db, input.email);
+  const at = nowIso();
+  const row: UsersTable = {
+    id: newId(),
+    branch_id: input.branch_id,
+    email: input.email,
+    password_hash: await hashPassword(input.password),
+    full_name: input.full_name,
+    phone: input.phone,
+    role: input.role,
+    is_active: 1,
+    token_version: 0,
+    must_change_password: options.mustChangePassword ? 1 : 0,
+    last_login_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+  const write = async (t: Db) => {
+    await writeUser(t, row);
+    await writeAudit(t, actor, {
+      action: 'user.create',
+      entity: 'user',
+      entityId: row.id,
+      branchId: row.branch_id,
+      after: auditView(row),
+    });
+  };
+  if (options.trx) await write(options.trx);
+  else await app.db.transaction().execute(write);
+  return getUser(db, row.id);
+}
+
+async function getRow(db: Db, id: string): Promise<UsersTable> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('User', id);
+  return row;
+}
+
+async function assertNotLastAdmin(db: Db, row: UsersTable) {
+  if (row.role !== 'admin' || !row.is_active) return;
+  const { n } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role', '=', 'admin')
+    .where('is_active', '=', 1)
+    .executeTakeFirstOrThrow();
+  if (n <= 1) throw new Conflict('This is the last active admin; make another admin first.', 'LAST_ADMIN');
+}
+
+export interface UpdateUserInput {
+  email?: string;
+  full_name?: string;
+  phone?: string;
+  role?: Role;
+  branch_id?: string;
+  is_active?: boolean;
+}
+
+export async function updateUser(
+  app: AppContext,
+  caller: AuthUser,
+  actor: Actor,
+  id: string,
+  patch: UpdateUserInput,
+): Promise<User> {
+  const before = await getRow(app.db, id);
+  if (caller.role === 'branch_manager') {
+    assertManagerMayGrant(caller, before.role as Role, before.branch_id);
+    assertManagerMayGrant(caller, patch.role ?? (before.role as Role), patch.branch_id ?? before.branch_id);
+  }
+  if (patch.branch_id && patch.branch_id !== before.branch_id)
+    await assertActiveBranch(app.db, patch.branch_id);
+  if (patch.email) await assertEmailFree(app.db, patch.email, id);
+  const demotes = (patch.role && patch.role !== 'admin') || patch.is_active === false;
+  if (demotes) await assertNotLastAdmin(app.db, before);
+  if (id === caller.id && patch.is_active === false)
+    throw new Conflict('You cannot deactivate your own account.', 'SELF_DEACTIVATION');
+
+  // A change of role, branch or activity revokes the tokens already issued.
+  const revokes =
+    (patch.role !== undefined && patch.role !== before.role) ||
+    (patch.branch_id !== undefined && patch.branch_id !== before.branch_id) ||
+    (patch.is_active !== undefined && (patch.is_active ? 1 : 0) !== before.is_active);
+  const row: UsersTable = {
+    ...before,
+    ...(patch.email !== undefined && { email: patch.email }),
+    ...(patch.full_name !== undefined && { full_name: patch.full_name }),
+    ...(patch.phone !== undefined && { phone: patch.phone }),
+    ...(patch.role !== undefined && { role: patch.role }),
+    ...(patch.branch_id !== undefined && { branch_id: patch.branch_id }),
+    ...(patch.is_active !== undefined && { is_active: patch.is_active ? 1 : 0 }),
+    token_version: before.token_version + (revokes ? 1 : 0),
+    updated_at: nowIso(),
+  };
+  await app.db.transaction().execute(async (trx) => {
+    await writeUser(trx, row);
+    await writeAudit(trx, actor, {
+      action: 'user.update',
+      entity: 'user',
+      entityId: id,
+      branchId: row.branch_id,
+      before: auditView(before),
+      after: auditView(row),
+    });
+  });
+  return getUser(app.db, id);
+}
+
+/** Sets a new password and revokes every token issued before; `action` tells a reset from a self-service change. */
+export async function setPassword(
+  app: AppContext,
+  actor: Actor,
+  id: string,
+  password: string,
+  action: 'user.password_reset' | 'user.password_change',
+): Promise<UsersTable> {
+  const before = await getRow(app.db, id);
+  const at = nowIso();
+  const row: UsersTable = {
+    ...before,
+    password_hash: await hashPassword(password),
+    token_version: before.token_version + 1,
+    // After an admin reset the user must choose their own password; after a change they have.
+    must_change_password: action === 'user.password_reset' ? 1 : 0,
+    updated_at: at,
+  };
+  await app.db.transaction().execute(async (trx) => {
+    await writeUser(trx, row);
+    await writeAudit(trx, actor, {
+      action,
+      entity: 'user',
+      entityId: id,
+      branchId: row.branch_id,
+      after: { changed_at: at },
+    });
+  });
+  return row;
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type http from 'node:http';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { AppContext } from './app-context';
+import type { Config } from './config';
+import { type Connection, openDatabase } from './db/connection';
+import { migrate } from './db/migrate';
+import { seedIfEmpty } from './db/seed';
+import { cors } from './http/cors';
+import { errorHandler, notFoundHandler } from './http/problem';
+import { ApiRouter, methodNotAllowed } from './http/route';
+import { createLogger } from './logger';
+import { loadJwtKey } from './lib/secrets';
+import { mountHealth } from './modules/health/routes';
+import { registerModules } from './modules/index';
+import { mountOpenApi } from './modules/openapi/routes';
+
+export interface PharmacyServer {
+  app: Express;
+  db: Connection['db'];
+  sqlite: Connection['sqlite'];
+  context: AppContext;
+  /** Starts listening; resolves with the bound port (useful with PORT=0). */
+  listen(port?: number, host?: string): Promise<{ server: http.Server; port: number }>;
+  /** Stops accepting requests, runs the closers and closes the database. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export async function createServer(config: Config): Promise<PharmacyServer> {
+  const log = createLogger(config.logLevel);
+  const conn = openDatabase(path.join(config.dataDir, 'pharmacy.db'));
+  const { applied, backup } = await migrate(conn);
+  if (applied.length > 0) log.info({ applied, backup }, 'database migrated');
+
+  const context: AppContext = {
+    db: conn.db,
+    sqlite: conn.sqlite,
+    config,
+    log,
+    jwtKey: loadJwtKey(config),
+    startedAt: Date.now(),
+    cache: new Map(),
+    closers: [],
+  };
+  if (await seedIfEmpty(context)) log.info('empty database seeded with Main Branch, admin and pharmacist');
+
+  const app = express();
+  app.set('trust proxy', config.trustProxy);
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
+    }),
+  );
+  app.use(helmet());
+  app.use(cors(config.corsOrigins));
+  app.use(express.json({ limit: config.bodyLimit }));
+
+  const root = express.Router();
+  mountHealth(root, context);
+  app.use(root);
+
+  const api = new ApiRouter(context);
+  registerModules(api);
+  mountOpenApi(api.router, api.docs);
+  methodNotAllowed(api.router, api.docs);
+  api.router.use(notFoundHandler);
+  app.use('/api/v1', api.router);
+
+  if (config.staticDir && fs.existsSync(path.join(config.staticDir, 'index.html'))) {
+    const index = path.join(config.staticDir, 'index.html');
+    app.use(express.static(config.staticDir, { index: false, maxAge: '1h' }));
+    app.get(/^\/(?!api\/|health$).*/, (_req, res) => res.sendFile(index));
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+
+  const servers: http.Server[] = [];
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    db: conn.db,
+    sqlite: conn.sqlite,
+    context,
+    listen(port = config.port, host = config.host) {
+      return new Promise((resolve, reject) => {
+        const server = app.listen(port, host, (err?: Error) => {
+          if (err) return reject(err);
+          const address = server.address();
+          resolve({ server, port: typeof address === 'object' && address ? address.port : port });
+        });
+        servers.push(server);
+      });
+    },
+    close() {
+      closed ??= (async () => {
+        await Promise.all(
+          servers.map(
+            (s) =>
+              new Promise<void>((resolve) => {
+                s.close(() => resolve());
+                s.closeIdleConnections();
+              }),
+          ),
+        );
+        for (const closer of [...context.closers].reverse()) await closer();
+        await conn.db.destroy();
+      })();
+      return closed;
+    },
+  };
+}
