@@ -1,0 +1,192 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, PHARMACIST, startTestServer, type TestServer } from '../../testing/harness';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+describe('POST /auth/login', () => {
+  it('signs in the seeded admin and pharmacist and flags their default passwords', async () => {
+    for (const { email, password } of [ADMIN, PHARMACIST]) {
+      const res = await t.post('/api/v1/auth/login', { email, password });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        token_type: 'bearer',
+        branch_name: 'Main Branch',
+        must_change_password: true,
+      });
+      expect(typeof res.body.access_token).toBe('string');
+      expect(res.body.user_id).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('accepts the email in any case and with spaces', async () => {
+    const res = await t.post('/api/v1/auth/login', {
+      email: '  ADMIN@Pharmacy.Local ',
+      password: ADMIN.password,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 400 with a detail when email or password is missing', async () => {
+    for (const body of [{}, { email: ADMIN.email }, { password: 'x' }, { email: 5, password: [] }, []]) {
+      const res = await t.post('/api/v1/auth/login', body);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 400, code: 'VALIDATION' });
+      expect(String(res.body.detail).length).toBeGreaterThan(5);
+    }
+  });
+
+  it('answers 401 for a wrong password or unknown email, with the same detail', async () => {
+    const wrong = await t.post('/api/v1/auth/login', { email: ADMIN.email, password: 'nope-nope' });
+    const unknown = await t.post('/api/v1/auth/login', {
+      email: 'ghost@pharmacy.local',
+      password: 'nope-nope',
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body.detail).toBe(unknown.body.detail);
+  });
+
+  it('answers 403 for a deactivated account only once the password is right', async () => {
+    const cashier = await t.userWithRole('cashier');
+    const admin = await t.adminToken();
+    expect((await t.put(`/api/v1/users/${cashier.id}`, { is_active: false }, admin)).status).toBe(200);
+    expect((await t.post('/api/v1/auth/login', { email: cashier.email, password: 'wrong-one' })).status).toBe(
+      401,
+    );
+    const res = await t.post('/api/v1/auth/login', { email: cashier.email, password: 'Test#pass1' });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('ACCOUNT_INACTIVE');
+    // the old token is revoked by the deactivation
+    expect((await t.get('/api/v1/auth/me', cashier.token)).status).toBe(401);
+  });
+
+  it('throttles repeated failures per account with 429 and Retry-After', async () => {
+    const throttled = await startTestServer();
+    try {
+      const email = PHARMACIST.email;
+      for (let i = 0; i < 5; i++) {
+        expect((await throttled.post('/api/v1/auth/login', { email, password: `bad-${i}` })).status).toBe(
+          401,
+        );
+      }
+      const res = await throttled.post('/api/v1/auth/login', { email, password: PHARMACIST.password });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(res.body.code).toBe('LOGIN_THROTTLED');
+      // another account from the same address is not locked yet
+      expect((await throttled.post('/api/v1/auth/login', ADMIN)).status).toBe(200);
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it('throttles per client address across accounts', async () => {
+    const throttled = await startTestServer();
+    try {
+      const admin = await throttled.adminToken();
+      await throttled.put(
+        '/api/v1/settings',
+        { login_throttle: { max_failures_per_account: 50, max_failures_per_address: 3, window_minutes: 5 } },
+        admin,
+      );
+      for (let i = 0; i < 3; i++)
+        await throttled.post('/api/v1/auth/login', { email: `u${i}@x.local`, password: 'bad-pass' });
+      const res = await throttled.post('/api/v1/auth/login', ADMIN);
+      expect(res.status).toBe(429);
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it('audits successful and failed sign-ins', async () => {
+    const admin = await t.adminToken();
+    const res = await t.get<{ items: Array<{ action: string }> }>(
+      '/api/v1/audit?action=auth.login_failed',
+      admin,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.items.length).toBeGreaterThan(0);
+  });
+});
+
+describe('bearer tokens', () => {
+  it('answers 401 without a token, with a malformed header, a forged or a tampered token', async () => {
+    expect((await t.get('/api/v1/auth/me')).status).toBe(401);
+    expect(
+      (await t.request('GET', '/api/v1/auth/me', { headers: { authorization: 'Basic abc' } })).status,
+    ).toBe(401);
+    const forged = await new SignJWT({ role: 'admin', tv: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('x')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-another-secret-123456'));
+    expect((await t.get('/api/v1/auth/me', forged)).status).toBe(401);
+    const admin = await t.adminToken();
+    const tampered = `${admin.slice(0, -2)}${admin.endsWith('A') ? 'B' : 'A'}A`;
+    expect((await t.get('/api/v1/auth/me', tampered)).status).toBe(401);
+  });
+
+  it('refresh issues a working token', async () => {
+    const res = await t.post<{ access_token: string }>('/api/v1/auth/refresh', {}, await t.adminToken());
+    expect(res.status).toBe(200);
+    expect((await t.get('/api/v1/auth/me', res.body.access_token)).status).toBe(200);
+  });
+});
+
+describe('GET /auth/me', () => {
+  it('returns the caller without a password hash', async () => {
+    const res = await t.get('/api/v1/auth/me', await t.adminToken());
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      email: ADMIN.email,
+      role: 'admin',
+      branch_name: 'Main Branch',
+      must_change_password: true,
+    });
+    expect(JSON.stringify(res.body)).not.toMatch(/argon2|password_hash/);
+  });
+});
+
+describe('POST /auth/change-password', () => {
+  it('changes the password, clears the default flag and revokes older tokens', async () => {
+    const user = await t.userWithRole('auditor');
+    const old = user.token;
+    const res = await t.post<{ access_token: string }>(
+      '/api/v1/auth/change-password',
+      { current_password: 'Test#pass1', new_password: 'Brand-new-1' },
+      old,
+    );
+    expect(res.status).toBe(200);
+    expect((await t.get('/api/v1/auth/me', old)).status).toBe(401);
+    const me = await t.get('/api/v1/auth/me', res.body.access_token);
+    expect(me.status).toBe(200);
+    expect(me.body.must_change_password).toBe(false);
+    expect((await t.post('/api/v1/auth/login', { email: user.email, password: 'Brand-new-1' })).status).toBe(
+      200,
+    );
+  });
+
+  it('refuses a wrong current password, a short or an unchanged new one, writing nothing', async () => {
+    const token = await t.login(PHARMACIST.email, PHARMACIST.password);
+    const before = t.count('audit_log');
+    const cases = [
+      [{ current_password: 'wrong-one', new_password: 'Another-1' }, 'WRONG_PASSWORD'],
+      [{ current_password: PHARMACIST.password, new_password: 'short' }, 'VALIDATION'],
+      [{ current_password: PHARMACIST.password, new_password: PHARMACIST.password }, 'VALIDATION'],
+      [{ new_password: 'Another-1' }, 'VALIDATION'],
+    ] as const;
+    for (const [body, code] of cases) {
+      const res = await t.post('/api/v1/auth/change-password', body, token);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe(code);
+    }
+    expect(t.count('audit_log')).toBe(before);
+    expect((await t.get('/api/v1/auth/me', token)).status).toBe(200);
+  });
+});
