@@ -14,6 +14,7 @@ import {
   pageOf,
   RateCheckRequest,
   RateCheckResult,
+  UpdateCurrencyRequest,
 } from '@pharmacy/contracts';
 import { created, type ApiRouter } from '../../http/route';
 import { nowIso } from '../../lib/time';
@@ -73,12 +74,7 @@ export function currencyRoutes(r: ApiRouter): void {
       'The base currency cannot be deactivated; the exponent of a currency in use cannot change (409).',
     roles: ['admin'],
     params: CurrencyCodeParam,
-    body: CreateCurrencyRequest.omit({ code: true })
-      .partial()
-      .strict()
-      .refine((v) => Object.keys(v).length > 0, {
-        message: 'No fields to update',
-      }),
+    body: UpdateCurrencyRequest,
     responses: {
       200: { description: 'The currency', schema: Currency },
       404: { description: 'Unknown code' },

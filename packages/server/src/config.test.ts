@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, configFromEnv } from './config';
+
+describe('configuration from the environment', () => {
+  it('has the start-up contract defaults', () => {
+    const config = configFromEnv({});
+    expect(config).toMatchObject({ port: 8000, host: '127.0.0.1', mode: 'till', logLevel: 'info' });
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(config.seed).toEqual({
+      adminEmail: 'admin@pharmacy.local',
+      adminPassword: 'Admin#12345',
+      pharmacistEmail: 'pharmacist@pharmacy.local',
+      pharmacistPassword: 'Pharm#12345',
+    });
+  });
+
+  it('reads overrides', () => {
+    const config = configFromEnv({
+      PORT: '9001',
+      PHARMACY_MODE: 'central',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      PHARMACY_ADMIN_EMAIL: 'boss@x.org',
+    });
+    expect(config).toMatchObject({
+      port: 9001,
+      mode: 'central',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+    });
+    expect(config.seed.adminEmail).toBe('boss@x.org');
+  });
+
+  it('fails fast naming the bad variable', () => {
+    expect(() => configFromEnv({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => configFromEnv({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => configFromEnv({ PHARMACY_MODE: 'cloud' })).toThrow(/PHARMACY_MODE/);
+    expect(() => configFromEnv({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32/);
+    expect(() => configFromEnv({ PHARMACY_ADMIN_PASSWORD: 'x' })).toThrow(/PHARMACY_ADMIN_PASSWORD/);
+  });
+});
