@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type Connection, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
 import { cors } from './http/cors';
+import { requestLog } from './http/request-log';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { ApiRouter, methodNotAllowed } from './http/route';
 import { createLogger } from './logger';
@@ -29,8 +28,6 @@ export interface PharmacyServer {
   /** Stops accepting requests, runs the closers and closes the database. Safe to call twice. */
   close(): Promise<void>;
 }
-
-const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 export async function createServer(config: Config): Promise<PharmacyServer> {
   const log = createLogger(config.logLevel);
@@ -52,19 +49,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
 
   const app = express();
   app.set('trust proxy', config.trustProxy);
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug',
-    }),
-  );
+  app.use(requestLog(log));
   app.use(helmet());
   app.use(cors(config.corsOrigins));
   app.use(express.json({ limit: config.bodyLimit }));

@@ -21,6 +21,32 @@ export function openDatabase(file: string): Connection {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, sqlite, file };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query afresh; preparing was a quarter of the CPU of a simple
+ * authenticated read. Statements are cached by SQL text (least recently used out), so every module's queries
+ * get prepared-statement speed without leaving Kysely.
+ */
+function withStatementCache(sqlite: Sqlite) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string): BetterSqlite3.Statement {
+      const hit = cache.get(sql);
+      if (hit) {
+        cache.delete(sql);
+        cache.set(sql, hit);
+        return hit;
+      }
+      const statement = sqlite.prepare(sql);
+      cache.set(sql, statement);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      return statement;
+    },
+  };
 }

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { type LoadResult, load, loginToken, printTable, spawnTs, tempDataDir } from './lib';
+
+/** Issue 2: floor vs login vs an authenticated list; start-up time on an existing database. */
+export async function runFoundationBench(
+  seconds = Number(process.env.BENCH_SECONDS ?? 5),
+): Promise<LoadResult[]> {
+  const dataDir = tempDataDir('foundation');
+  const floor = await spawnTs('bench/floor-server.ts', {});
+  const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
+  try {
+    const token = await loginToken(server.url, 'admin@pharmacy.local', 'Admin#12345');
+    const rows: LoadResult[] = [];
+    rows.push(await load('floor: bare Express constant', { url: `${floor.url}/floor`, seconds }));
+    rows.push(
+      await load('POST /auth/login (argon2id)', {
+        url: `${server.url}/api/v1/auth/login`,
+        method: 'POST',
+        body: JSON.stringify({ email: 'admin@pharmacy.local', password: 'Admin#12345' }),
+        seconds,
+      }),
+    );
+    rows.push(
+      await load('GET /users?page_size=20 (authenticated)', {
+        url: `${server.url}/api/v1/users?page_size=20`,
+        headers: { authorization: `Bearer ${token}` },
+        seconds,
+      }),
+    );
+    printTable('Foundation, 10 connections on loopback', rows);
+    const [f, , authed] = rows;
+    if (f && authed) {
+      console.log(
+        `authenticated read / floor = ${(authed.rps / f.rps).toFixed(2)} (target >= 0.5); p99 ${authed.p99} ms (target < 15 ms)`,
+      );
+    }
+    await server.stop();
+    // Start-up on the now existing database, as a till restart does.
+    const started = performance.now();
+    const again = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
+    const wall = Math.round(performance.now() - started);
+    const reported = /in (\d+) ms/.exec(await (async () => `${again.url}`)()) ? 0 : 0;
+    await again.stop();
+    console.log(
+      `restart on an existing database: process ready after ${wall} ms wall clock (incl. Node + tsx start)${reported ? '' : ''}`,
+    );
+    return rows;
+  } finally {
+    await floor.stop();
+    await server.stop().catch(() => undefined);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runFoundationBench();

@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+export interface Spawned {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs a TypeScript entry in its own process (so the load generator does not share its event loop). */
+export function spawnTs(
+  entry: string,
+  env: Record<string, string>,
+  readyPattern = /ready on (http:\/\/[\d.:]+)/,
+): Promise<Spawned> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = readyPattern.exec(out);
+      if (match?.[1]) {
+        child.stdout?.off('data', onData);
+        resolve({
+          url: match[1],
+          child,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited ${code}:\n${out}`)));
+  });
+}
+
+export const tempDataDir = (label: string) =>
+  fs.mkdtempSync(path.join(os.tmpdir(), `pharmacy-bench-${label}-`));
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  seconds?: number;
+  amount?: number;
+  /** Per request, for bodies that must differ (e.g. unique ids). */
+  setupRequest?: (req: { body?: string; path?: string }) => { body?: string; path?: string };
+}
+
+/** autocannon on loopback; latency percentiles in milliseconds. */
+export async function load(name: string, o: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: { 'content-type': 'application/json', ...o.headers },
+    body: o.body,
+    connections: o.connections ?? 10,
+    ...(o.amount ? { amount: o.amount } : { duration: o.seconds ?? 5 }),
+    ...(o.setupRequest && { requests: [{ setupRequest: o.setupRequest as never }] }),
+  });
+  const latency = result.latency as unknown as Record<string, number>;
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: latency.p50 ?? 0,
+    p95: latency.p97_5 !== undefined && latency.p95 === undefined ? latency.p97_5 : (latency.p95 ?? 0),
+    p99: latency.p99 ?? 0,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function printTable(title: string, rows: LoadResult[]): void {
+  console.log(`\n${title}`);
+  console.table(
+    rows.map((r) => ({
+      name: r.name,
+      'req/s': r.rps,
+      'p50 ms': r.p50,
+      'p95 ms': r.p95,
+      'p99 ms': r.p99,
+      errors: r.errors,
+      non2xx: r.non2xx,
+    })),
+  );
+}
+
+export async function loginToken(url: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
