@@ -33,18 +33,33 @@ export const IsoDate = z
     },
   );
 
-/** A trimmed, non-empty, bounded string. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to refuse control characters
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const noControl = { message: 'must not contain control characters' };
+
+/** A bounded string without control characters (line breaks and tabs allowed), e.g. receipt texts. */
+export const PlainText = (max: number) =>
+  z
+    .string()
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine((s) => !CONTROL_CHARACTERS.test(s), noControl);
+
+/** A trimmed, bounded string without control characters. */
+export const OptionalText = (max = 200) =>
+  z
+    .string()
+    .trim()
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine((s) => !CONTROL_CHARACTERS.test(s), noControl);
+
+/** A trimmed, non-empty, bounded string without control characters. */
 export const Text = (max = 200) =>
   z
     .string()
     .trim()
     .min(1, { message: 'must not be empty' })
-    .max(max, { message: `must be at most ${max} characters` });
-export const OptionalText = (max = 200) =>
-  z
-    .string()
-    .trim()
-    .max(max, { message: `must be at most ${max} characters` });
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine((s) => !CONTROL_CHARACTERS.test(s), noControl);
 
 /** Money in a request: a finite, non-negative number; the service checks decimals against the currency. */
 export const MoneyInput = z

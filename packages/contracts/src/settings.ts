@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common';
+import { OptionalText, PlainText, Timestamp } from './common';
 import { CurrencyCode, TimeZone } from './branches';
 
 const Pct = z.number().finite().min(0).max(100);
@@ -28,13 +28,13 @@ export const LoginThrottle = z.object({
 });
 
 export const Settings = z.object({
-  organization_name: z.string().trim().max(200).default('Pharmacy'),
-  organization_legal_name: z.string().trim().max(200).default(''),
-  tin: z.string().trim().max(40).default(''),
-  vat_number: z.string().trim().max(40).default(''),
-  phone: z.string().trim().max(40).default(''),
-  email: z.string().trim().max(254).default(''),
-  address: z.string().trim().max(300).default(''),
+  organization_name: OptionalText(200).default('Pharmacy'),
+  organization_legal_name: OptionalText(200).default(''),
+  tin: OptionalText(40).default(''),
+  vat_number: OptionalText(40).default(''),
+  phone: OptionalText(40).default(''),
+  email: OptionalText(254).default(''),
+  address: OptionalText(300).default(''),
   base_currency_code: CurrencyCode.default('USD'),
   timezone: TimeZone.default('UTC'),
   tax_policy: TaxPolicy.default({
@@ -42,8 +42,8 @@ export const Settings = z.object({
     prices_include_vat: true,
     rounding: 'half_up_per_line',
   }),
-  receipt_header: z.string().max(500).default(''),
-  receipt_footer: z.string().max(500).default('Thank you for your visit'),
+  receipt_header: PlainText(500).default(''),
+  receipt_footer: PlainText(500).default('Thank you for your visit'),
   return_policy: z
     .string()
     .max(500)
@@ -74,19 +74,19 @@ export const SettingsResponse = Settings.extend({ updated_at: Timestamp.nullable
 /** PUT merges the given top-level fields into the current settings; nested objects are replaced whole. */
 export const UpdateSettingsRequest = z
   .object({
-    organization_name: z.string().trim().max(200),
-    organization_legal_name: z.string().trim().max(200),
-    tin: z.string().trim().max(40),
-    vat_number: z.string().trim().max(40),
-    phone: z.string().trim().max(40),
-    email: z.string().trim().max(254),
-    address: z.string().trim().max(300),
+    organization_name: OptionalText(200),
+    organization_legal_name: OptionalText(200),
+    tin: OptionalText(40),
+    vat_number: OptionalText(40),
+    phone: OptionalText(40),
+    email: OptionalText(254),
+    address: OptionalText(300),
     base_currency_code: CurrencyCode,
     timezone: TimeZone,
     tax_policy: TaxPolicy,
-    receipt_header: z.string().max(500),
-    receipt_footer: z.string().max(500),
-    return_policy: z.string().max(500),
+    receipt_header: PlainText(500),
+    receipt_footer: PlainText(500),
+    return_policy: PlainText(500),
     fx_tolerance_pct: Pct,
     login_throttle: LoginThrottle,
     negative_stock_policy: z.enum(['forbid', 'allow']),
