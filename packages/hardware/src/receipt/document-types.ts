@@ -1,0 +1,192 @@
+/** Plain-data documents the renderers print. Money is always a decimal string such as "12.50". */
+
+export interface OrganisationHeader {
+  name: string;
+  legalName?: string;
+  address?: string;
+  phone?: string;
+  tin?: string;
+  vatNumber?: string;
+  branchName?: string;
+  branchAddress?: string;
+  branchVatNumber?: string;
+  /** Free text configured per organisation, printed under the header. */
+  headerText?: string;
+}
+
+export interface ReceiptLine {
+  name: string;
+  quantity: string;
+  unitPrice: string;
+  /** "0.00" when none. */
+  discount: string;
+  lineTotal: string;
+  /** Letter tying the line to a row of the VAT breakdown. */
+  vatCategory: string;
+}
+
+export interface VatBreakdownRow {
+  category?: string;
+  /** Percent, e.g. "15" or "5.5". */
+  rate: string;
+  taxableAmount: string;
+  vatAmount: string;
+}
+
+export interface AmountRow {
+  label: string;
+  amount: string;
+}
+
+export interface PaymentRow extends AmountRow {
+  method: string;
+}
+
+export interface BaseCurrencyTotal {
+  currency: string;
+  total: string;
+  /** Multiply a sale-currency amount by this to get base currency. */
+  fxRate: string;
+}
+
+/** Words printed on documents; replace them for the organisation's language. */
+export interface DocumentLabels {
+  invoice: string;
+  creditNote: string;
+  originalInvoice: string;
+  date: string;
+  cashier: string;
+  customer: string;
+  subtotal: string;
+  discounts: string;
+  lineDiscount: string;
+  orderDiscount: string;
+  coupon: string;
+  lineDiscounts: string;
+  vat: string;
+  taxable: string;
+  total: string;
+  totalInBase: string;
+  fxRate: string;
+  change: string;
+  refund: string;
+  reason: string;
+  vatNumber: string;
+  tin: string;
+  phone: string;
+  zReport: string;
+  branch: string;
+  opened: string;
+  closed: string;
+  sales: string;
+  returns: string;
+  grossSales: string;
+  netSales: string;
+  openingFloat: string;
+  expectedCash: string;
+  countedCash: string;
+  variance: string;
+  paymentMethods: Record<string, string>;
+}
+
+export interface SaleReceipt {
+  kind: 'sale';
+  labels: DocumentLabels;
+  header: OrganisationHeader;
+  invoiceNumber: string;
+  uuid?: string;
+  icv?: string;
+  issuedAt: string;
+  /** issuedAt formatted in the branch time zone. */
+  issuedAtLocal: string;
+  cashierName?: string;
+  customerName?: string;
+  currency: string;
+  lines: ReceiptLine[];
+  vatBreakdown: VatBreakdownRow[];
+  subtotal: string;
+  /** Order-level discounts (global, coupon); line discounts are on the lines. */
+  discounts: AmountRow[];
+  discountTotal: string;
+  vatTotal: string;
+  total: string;
+  baseCurrency?: BaseCurrencyTotal;
+  payments: PaymentRow[];
+  change: string;
+  footer?: string;
+  returnPolicy?: string;
+  qrPayload?: string;
+}
+
+/** Kept as the name the rest of the product uses for a sale receipt. */
+export type ReceiptModel = SaleReceipt;
+
+export interface CreditNote {
+  kind: 'credit-note';
+  labels: DocumentLabels;
+  header: OrganisationHeader;
+  creditNoteNumber: string;
+  originalInvoiceNumber: string;
+  uuid?: string;
+  issuedAt: string;
+  issuedAtLocal: string;
+  cashierName?: string;
+  customerName?: string;
+  reason?: string;
+  currency: string;
+  lines: ReceiptLine[];
+  vatBreakdown: VatBreakdownRow[];
+  subtotal: string;
+  vatTotal: string;
+  total: string;
+  refund: PaymentRow;
+  footer?: string;
+  qrPayload?: string;
+}
+
+export interface PaymentMethodTotal extends PaymentRow {
+  count: number;
+}
+
+export interface ZReport {
+  kind: 'z-report';
+  labels: DocumentLabels;
+  header: OrganisationHeader;
+  zNumber: string;
+  branchName?: string;
+  cashierName?: string;
+  openedAt: string;
+  openedAtLocal: string;
+  closedAt: string;
+  closedAtLocal: string;
+  currency: string;
+  saleCount: number;
+  returnCount: number;
+  byPaymentMethod: PaymentMethodTotal[];
+  vatBreakdown: VatBreakdownRow[];
+  grossSales: string;
+  discountTotal: string;
+  returnsTotal: string;
+  netSales: string;
+  openingFloat: string;
+  expectedCash: string;
+  countedCash: string;
+  /** counted - expected; negative means cash is missing. */
+  variance: string;
+}
+
+export type LabelBarcodeSymbology = 'ean13' | 'code128';
+
+export interface ShelfLabel {
+  kind: 'shelf-label';
+  name: string;
+  /** "500 mg · tablets" style description; empty when unknown. */
+  strengthAndForm: string;
+  packSize?: string;
+  price: string;
+  currency: string;
+  unitPriceText?: string;
+  barcode: { symbology: LabelBarcodeSymbology; data: string };
+}
+
+export type PrintableDocument = SaleReceipt | CreditNote | ZReport | ShelfLabel;

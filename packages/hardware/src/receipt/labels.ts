@@ -1,0 +1,64 @@
+import type { DocumentLabels } from './document-types';
+
+export const ENGLISH_LABELS: DocumentLabels = {
+  invoice: 'Invoice',
+  creditNote: 'Credit note',
+  originalInvoice: 'Original invoice',
+  date: 'Date',
+  cashier: 'Cashier',
+  customer: 'Customer',
+  subtotal: 'Subtotal',
+  discounts: 'Discounts',
+  lineDiscount: 'Discount',
+  orderDiscount: 'Discount',
+  coupon: 'Coupon',
+  lineDiscounts: 'Line discounts',
+  vat: 'VAT',
+  taxable: 'Taxable',
+  total: 'TOTAL',
+  totalInBase: 'Total in',
+  fxRate: 'Rate',
+  change: 'Change',
+  refund: 'Refund',
+  reason: 'Reason',
+  vatNumber: 'VAT No',
+  tin: 'TIN',
+  phone: 'Tel',
+  zReport: 'Z REPORT',
+  branch: 'Branch',
+  opened: 'Opened',
+  closed: 'Closed',
+  sales: 'Sales',
+  returns: 'Returns',
+  grossSales: 'Gross sales',
+  netSales: 'Net sales',
+  openingFloat: 'Opening float',
+  expectedCash: 'Expected cash',
+  countedCash: 'Counted cash',
+  variance: 'Variance',
+  paymentMethods: {
+    cash: 'Cash',
+    card: 'Card',
+    mobile: 'Mobile money',
+    insurance: 'Insurance',
+    credit: 'On account',
+    voucher: 'Voucher',
+    bank_transfer: 'Bank transfer',
+  },
+};
+
+export type LabelOverrides = Partial<Omit<DocumentLabels, 'paymentMethods'>> & {
+  paymentMethods?: Record<string, string>;
+};
+
+export function resolveLabels(overrides: LabelOverrides = {}): DocumentLabels {
+  return {
+    ...ENGLISH_LABELS,
+    ...overrides,
+    paymentMethods: { ...ENGLISH_LABELS.paymentMethods, ...overrides.paymentMethods },
+  };
+}
+
+export function paymentMethodLabel(labels: DocumentLabels, method: string): string {
+  return labels.paymentMethods[method] ?? method.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+}

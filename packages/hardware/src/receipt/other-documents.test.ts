@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { sampleCreditNoteInput, sampleZReportInput } from '../testing/sample-documents';
+import { buildCreditNote } from './credit-note';
+import { encodeZatcaQr } from './fiscal-qr';
+import { buildShelfLabel, chooseLabelBarcode } from './shelf-label';
+import { buildZReport } from './z-report';
+
+describe('credit notes', () => {
+  it('references the original invoice and carries the refund', () => {
+    const note = buildCreditNote(sampleCreditNoteInput(), { timeZone: 'Asia/Riyadh' });
+    expect(note).toMatchObject({
+      kind: 'credit-note',
+      creditNoteNumber: 'CN-2024-000007',
+      originalInvoiceNumber: 'INV-2024-000123',
+      issuedAtLocal: '2024-05-02 11:15',
+      reason: 'Wrong strength dispensed',
+      total: '8.05',
+      refund: { method: 'cash', label: 'Cash', amount: '8.05' },
+    });
+    expect(note.lines[0]?.vatCategory).toBe('S');
+    expect(note.vatBreakdown[0]?.category).toBe('S');
+  });
+});
+
+describe('Z reports', () => {
+  it('derives expected cash, net sales and variance when the server leaves them out', () => {
+    const report = buildZReport(sampleZReportInput(), { timeZone: 'Asia/Riyadh' });
+    expect(report).toMatchObject({
+      zNumber: '42',
+      openedAtLocal: '2024-05-01 08:00',
+      closedAtLocal: '2024-05-01 20:30',
+      netSales: '6810.55',
+      expectedCash: '2795.45',
+      countedCash: '2790.00',
+      variance: '-5.45',
+    });
+    expect(report.byPaymentMethod[2]).toEqual({
+      method: 'insurance',
+      label: 'Insurance',
+      count: 2,
+      amount: '380.10',
+    });
+  });
+
+  it('keeps server-provided figures', () => {
+    const report = buildZReport(
+      { ...sampleZReportInput(), expected_cash: '2790', variance: '0' },
+      { timeZone: 'UTC' },
+    );
+    expect(report.expectedCash).toBe('2790.00');
+    expect(report.variance).toBe('0.00');
+  });
+});
+
+describe('shelf labels', () => {
+  it('uses EAN-13 for GTINs and CODE128 for internal codes', () => {
+    expect(chooseLabelBarcode('5012345678900')).toEqual({ symbology: 'ean13', data: '5012345678900' });
+    expect(chooseLabelBarcode('05012345678900')).toEqual({ symbology: 'ean13', data: '5012345678900' });
+    expect(chooseLabelBarcode('036000291452')).toEqual({ symbology: 'ean13', data: '0036000291452' });
+    expect(chooseLabelBarcode('MED-00017')).toEqual({ symbology: 'code128', data: 'MED-00017' });
+    expect(chooseLabelBarcode('5012345678901')).toEqual({ symbology: 'code128', data: '5012345678901' });
+    expect(() => chooseLabelBarcode('café')).toThrow(RangeError);
+  });
+
+  it('builds the label model', () => {
+    const label = buildShelfLabel({
+      name: 'Ibuprofen',
+      strength: '400 mg',
+      form: 'tablets',
+      pack_size: '30 tablets',
+      price: '6.2',
+      currency_code: 'EUR',
+      barcode: '5012345678900',
+    });
+    expect(label).toMatchObject({ strengthAndForm: '400 mg tablets', price: '6.20', packSize: '30 tablets' });
+  });
+});
+
+describe('ZATCA QR encoding', () => {
+  it('matches the reference TLV layout', () => {
+    const payload = encodeZatcaQr({
+      sellerName: 'Bobs Records',
+      vatNumber: '310122393500003',
+      timestamp: '2022-04-25T15:30:00Z',
+      total: '1000.00',
+      vatTotal: '150.00',
+    });
+    // Example from ZATCA's QR code guideline.
+    expect(payload).toBe(
+      'AQxCb2JzIFJlY29yZHMCDzMxMDEyMjM5MzUwMDAwMwMUMjAyMi0wNC0yNVQxNTozMDowMFoEBzEwMDAuMDAFBjE1MC4wMA==',
+    );
+    expect(() =>
+      encodeZatcaQr({ sellerName: 'x'.repeat(256), vatNumber: '', timestamp: '', total: '', vatTotal: '' }),
+    ).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,147 @@
+import { currencyMinorUnits } from '../money/currency';
+import { addDecimals, compareDecimals, normaliseDecimal, subtractDecimals } from '../money/decimal';
+import type { AmountRow, PaymentRow, SaleReceipt } from './document-types';
+import { type FiscalQrFormat, encodeFiscalQr } from './fiscal-qr';
+import { type LabelOverrides, paymentMethodLabel, resolveLabels } from './labels';
+import { formatLocalDateTime } from './local-time';
+import { type OrganisationFields, buildOrganisationHeader, present } from './organisation-input';
+import {
+  type SaleItemInput,
+  type VatBreakdownInput,
+  assignVatCategories,
+  buildReceiptLines,
+  buildVatBreakdown,
+  nonZero,
+  sumLineDiscounts,
+} from './sale-lines';
+
+export interface PaymentLineInput {
+  method: string;
+  amount: string;
+}
+
+/** The server's sale JSON (amounts as decimal strings). */
+export interface SaleReceiptInput extends OrganisationFields {
+  invoice_number: string;
+  sold_at: string;
+  uuid?: string | null;
+  icv?: string | number | null;
+  currency_code: string;
+  base_currency_code?: string | null;
+  fx_rate_to_base?: string | null;
+  base_total_amount?: string | null;
+  subtotal_amount: string;
+  vat_amount: string;
+  total_amount: string;
+  global_discount?: string | null;
+  coupon_discount?: string | null;
+  vat_breakdown: VatBreakdownInput[];
+  payment_lines: PaymentLineInput[];
+  /** When absent, change is what was tendered beyond the total. */
+  change_amount?: string | null;
+  pharmacist_name?: string | null;
+  customer_display_name?: string | null;
+  receipt_footer?: string | null;
+  return_policy?: string | null;
+  fiscal_hash?: string | null;
+  items: SaleItemInput[];
+}
+
+export interface DocumentBuildOptions {
+  /** IANA zone of the branch, e.g. "Africa/Nairobi"; timestamps print in it. */
+  timeZone: string;
+  labels?: LabelOverrides;
+  /** Fiscal QR layout; "none" leaves the QR off. Defaults to ZATCA TLV. */
+  qrFormat?: FiscalQrFormat | 'none';
+}
+
+export function buildSaleReceipt(input: SaleReceiptInput, options: DocumentBuildOptions): SaleReceipt {
+  const labels = resolveLabels(options.labels);
+  const scale = currencyMinorUnits(input.currency_code);
+  const money = (amount: string) => normaliseDecimal(amount, scale);
+  const categories = assignVatCategories(input.items, input.vat_breakdown);
+  const lines = buildReceiptLines(input.items, categories, scale);
+
+  const discounts: AmountRow[] = [];
+  const globalDiscount = present(input.global_discount);
+  if (globalDiscount && nonZero(globalDiscount))
+    discounts.push({ label: labels.orderDiscount, amount: money(globalDiscount) });
+  const coupon = present(input.coupon_discount);
+  if (coupon && nonZero(coupon)) discounts.push({ label: labels.coupon, amount: money(coupon) });
+  const lineDiscounts = sumLineDiscounts(lines, scale);
+  if (nonZero(lineDiscounts)) discounts.push({ label: labels.lineDiscounts, amount: lineDiscounts });
+
+  const payments: PaymentRow[] = input.payment_lines.map((line) => ({
+    method: line.method,
+    label: paymentMethodLabel(labels, line.method),
+    amount: money(line.amount),
+  }));
+  const total = money(input.total_amount);
+  const vatTotal = money(input.vat_amount);
+  const sellerVatNumber = present(input.branch_vat_number) ?? present(input.organization_vat_number);
+
+  return {
+    kind: 'sale',
+    labels,
+    header: buildOrganisationHeader(input),
+    invoiceNumber: input.invoice_number,
+    uuid: present(input.uuid),
+    icv: input.icv === undefined || input.icv === null ? undefined : String(input.icv),
+    issuedAt: input.sold_at,
+    issuedAtLocal: formatLocalDateTime(input.sold_at, options.timeZone),
+    cashierName: present(input.pharmacist_name),
+    customerName: present(input.customer_display_name),
+    currency: input.currency_code,
+    lines,
+    vatBreakdown: buildVatBreakdown(input.vat_breakdown, categories, scale),
+    subtotal: money(input.subtotal_amount),
+    discounts,
+    discountTotal: addDecimals(
+      discounts.map((row) => row.amount),
+      scale,
+    ),
+    vatTotal,
+    total,
+    baseCurrency: baseCurrencyTotal(input),
+    payments,
+    change: changeDue(input, payments, total, scale),
+    footer: present(input.receipt_footer),
+    returnPolicy: present(input.return_policy),
+    qrPayload:
+      options.qrFormat === 'none'
+        ? undefined
+        : encodeFiscalQr(
+            {
+              sellerName: present(input.organization_legal_name) ?? input.organization_name,
+              vatNumber: sellerVatNumber ?? '',
+              timestamp: input.sold_at,
+              total,
+              vatTotal,
+              invoiceHash: present(input.fiscal_hash),
+            },
+            options.qrFormat,
+          ),
+  };
+}
+
+function baseCurrencyTotal(input: SaleReceiptInput): SaleReceipt['baseCurrency'] {
+  const baseCurrency = present(input.base_currency_code);
+  const baseTotal = present(input.base_total_amount);
+  if (!baseCurrency || !baseTotal || baseCurrency === input.currency_code) return undefined;
+  return {
+    currency: baseCurrency,
+    total: normaliseDecimal(baseTotal, currencyMinorUnits(baseCurrency)),
+    fxRate: present(input.fx_rate_to_base) ?? '',
+  };
+}
+
+function changeDue(input: SaleReceiptInput, payments: PaymentRow[], total: string, scale: number): string {
+  const given = present(input.change_amount);
+  if (given) return normaliseDecimal(given, scale);
+  const tendered = addDecimals(
+    payments.map((p) => p.amount),
+    scale,
+  );
+  const over = subtractDecimals(tendered, total, scale);
+  return compareDecimals(over, '0') > 0 ? over : normaliseDecimal('0', scale);
+}

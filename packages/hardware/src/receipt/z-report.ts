@@ -1,0 +1,86 @@
+import { currencyMinorUnits } from '../money/currency';
+import { addDecimals, normaliseDecimal, subtractDecimals } from '../money/decimal';
+import type { ZReport } from './document-types';
+import { paymentMethodLabel, resolveLabels } from './labels';
+import { formatLocalDateTime } from './local-time';
+import { type OrganisationFields, buildOrganisationHeader, present } from './organisation-input';
+import type { DocumentBuildOptions } from './sale-receipt';
+import { type VatBreakdownInput, assignVatCategories, buildVatBreakdown } from './sale-lines';
+
+export interface PaymentTotalInput {
+  method: string;
+  count: number;
+  amount: string;
+}
+
+/** The server's shift-close summary. Optional figures are derived when absent. */
+export interface ZReportInput extends OrganisationFields {
+  z_number: string | number;
+  cashier_name?: string | null;
+  opened_at: string;
+  closed_at: string;
+  currency_code: string;
+  sale_count: number;
+  return_count: number;
+  payment_totals: PaymentTotalInput[];
+  vat_breakdown: VatBreakdownInput[];
+  gross_sales: string;
+  discount_total: string;
+  returns_total: string;
+  /** Default: gross - discounts - returns. */
+  net_sales?: string | null;
+  opening_float: string;
+  /** Default: opening float + cash takings - cash refunds. */
+  expected_cash?: string | null;
+  cash_refunds?: string | null;
+  counted_cash: string;
+  /** Default: counted - expected. */
+  variance?: string | null;
+}
+
+export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOptions, 'qrFormat'>): ZReport {
+  const labels = resolveLabels(options.labels);
+  const scale = currencyMinorUnits(input.currency_code);
+  const money = (amount: string) => normaliseDecimal(amount, scale);
+  const cashTaken = input.payment_totals.filter((row) => row.method === 'cash').map((row) => row.amount);
+  const expectedCash = money(
+    present(input.expected_cash) ??
+      subtractDecimals(addDecimals([input.opening_float, ...cashTaken]), present(input.cash_refunds) ?? '0'),
+  );
+  const countedCash = money(input.counted_cash);
+  const gross = money(input.gross_sales);
+  const discountTotal = money(input.discount_total);
+  const returnsTotal = money(input.returns_total);
+  return {
+    kind: 'z-report',
+    labels,
+    header: buildOrganisationHeader(input),
+    zNumber: String(input.z_number),
+    branchName: present(input.branch_name),
+    cashierName: present(input.cashier_name),
+    openedAt: input.opened_at,
+    openedAtLocal: formatLocalDateTime(input.opened_at, options.timeZone),
+    closedAt: input.closed_at,
+    closedAtLocal: formatLocalDateTime(input.closed_at, options.timeZone),
+    currency: input.currency_code,
+    saleCount: input.sale_count,
+    returnCount: input.return_count,
+    byPaymentMethod: input.payment_totals.map((row) => ({
+      method: row.method,
+      label: paymentMethodLabel(labels, row.method),
+      count: row.count,
+      amount: money(row.amount),
+    })),
+    vatBreakdown: buildVatBreakdown(input.vat_breakdown, assignVatCategories([], input.vat_breakdown), scale),
+    grossSales: gross,
+    discountTotal,
+    returnsTotal,
+    netSales: money(
+      present(input.net_sales) ?? subtractDecimals(subtractDecimals(gross, discountTotal), returnsTotal),
+    ),
+    openingFloat: money(input.opening_float),
+    expectedCash,
+    countedCash,
+    variance: money(present(input.variance) ?? subtractDecimals(countedCash, expectedCash)),
+  };
+}

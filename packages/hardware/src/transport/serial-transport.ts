@@ -1,0 +1,106 @@
+import { PrinterError, toPrinterError } from './printer-error';
+import { STATUS_RESPONSE_LENGTH, parsePrinterStatus, statusQueryBytes } from './printer-status';
+import { DEFAULT_TIMEOUT_MS, withTimeout } from './timeouts';
+import type { FlowControl, PrinterStatus, PrinterTransport } from './transport-types';
+
+export interface SerialTransportOptions {
+  baudRate?: number;
+  flowControl?: FlowControl;
+  timeoutMs?: number;
+}
+
+export const DEFAULT_BAUD_RATE = 9600;
+
+/** The serialport bindings report errno only inside the message text. */
+function serialError(error: unknown, context: string): PrinterError {
+  const mapped = toPrinterError(error, context);
+  if (mapped.code !== 'IO') return mapped;
+  if (/No such file or directory|ENOENT/i.test(mapped.message)) {
+    return new PrinterError('NOT_FOUND', mapped.message, { cause: error });
+  }
+  return mapped;
+}
+
+export async function openSerialTransport(
+  path: string,
+  options: SerialTransportOptions = {},
+): Promise<PrinterTransport> {
+  if (!path.trim()) throw new PrinterError('INVALID_CONFIG', 'Serial printer path is empty');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const flowControl = options.flowControl ?? 'none';
+  const where = `serial printer ${path}`;
+  const { SerialPort } = await import('serialport');
+  const port = new SerialPort({
+    path,
+    baudRate: options.baudRate ?? DEFAULT_BAUD_RATE,
+    rtscts: flowControl === 'rtscts',
+    xon: flowControl === 'xonxoff',
+    xoff: flowControl === 'xonxoff',
+    autoOpen: false,
+  });
+  let received = Buffer.alloc(0);
+  let failure: PrinterError | undefined;
+  let onReceive: (() => void) | undefined;
+
+  await withTimeout(
+    new Promise<void>((resolve, reject) =>
+      port.open((error) => (error ? reject(serialError(error, `Cannot open ${where}`)) : resolve())),
+    ),
+    timeoutMs,
+    `Opening ${where}`,
+  );
+  port.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    onReceive?.();
+  });
+  port.on('error', (error: Error) => {
+    failure = serialError(error, `${where} failed`);
+    onReceive?.();
+  });
+
+  const write = (bytes: Buffer): Promise<void> => {
+    if (failure) return Promise.reject(failure);
+    return withTimeout(
+      new Promise<void>((resolve, reject) => {
+        port.write(bytes);
+        // drain() resolves only once the OS has sent the bytes, so flow control stalls surface as TIMEOUT.
+        port.drain((error) => (error ? reject(serialError(error, `Writing to ${where}`)) : resolve()));
+      }),
+      timeoutMs,
+      `Writing to ${where}`,
+    );
+  };
+
+  const readStatus = async (): Promise<PrinterStatus> => {
+    received = Buffer.alloc(0);
+    await write(statusQueryBytes());
+    const response = await withTimeout(
+      new Promise<Buffer>((resolve, reject) => {
+        onReceive = () => {
+          if (received.length >= STATUS_RESPONSE_LENGTH)
+            resolve(received.subarray(0, STATUS_RESPONSE_LENGTH));
+          else if (failure) reject(failure);
+        };
+        onReceive();
+      }),
+      timeoutMs,
+      `Reading status from ${where}`,
+    ).finally(() => {
+      onReceive = undefined;
+    });
+    return parsePrinterStatus(response);
+  };
+
+  const close = async (): Promise<void> => {
+    if (!port.isOpen) return;
+    await withTimeout(
+      new Promise<void>((resolve, reject) =>
+        port.close((error) => (error ? reject(toPrinterError(error, `Closing ${where}`)) : resolve())),
+      ),
+      timeoutMs,
+      `Closing ${where}`,
+    );
+  };
+
+  return { write, readStatus, close };
+}

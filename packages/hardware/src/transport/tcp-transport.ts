@@ -1,0 +1,113 @@
+import net from 'node:net';
+import { PrinterError, toPrinterError } from './printer-error';
+import { STATUS_RESPONSE_LENGTH, parsePrinterStatus, statusQueryBytes } from './printer-status';
+import { DEFAULT_TIMEOUT_MS, withTimeout } from './timeouts';
+import type { PrinterStatus, PrinterTransport } from './transport-types';
+
+export const DEFAULT_RAW_PORT = 9100;
+
+export interface TcpAddress {
+  host: string;
+  port: number;
+}
+
+/** "host", "host:port", "[v6]:port". */
+export function parseTcpAddress(address: string): TcpAddress {
+  const trimmed = address.trim();
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(trimmed);
+  const plain = /^([^:\s]+)(?::(\d+))?$/.exec(trimmed);
+  const match = bracketed ?? plain;
+  const host = match?.[1];
+  if (!host) throw new PrinterError('INVALID_CONFIG', `Not a host[:port] printer address: "${address}"`);
+  const port = match?.[2] === undefined ? DEFAULT_RAW_PORT : Number(match[2]);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new PrinterError('INVALID_CONFIG', `Invalid TCP port in "${address}"`);
+  }
+  return { host, port };
+}
+
+/** Raw "JetDirect" printing: the bytes go straight to port 9100 of a network printer. */
+export async function openTcpTransport(
+  address: string,
+  options: { timeoutMs?: number } = {},
+): Promise<PrinterTransport> {
+  const { host, port } = parseTcpAddress(address);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const where = `printer ${host}:${port}`;
+  const socket = new net.Socket();
+  let received = Buffer.alloc(0);
+  let failure: PrinterError | undefined;
+  let onReceive: (() => void) | undefined;
+
+  await withTimeout(
+    new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', (error) => reject(toPrinterError(error, `Cannot connect to ${where}`)));
+      socket.connect({ host, port });
+    }),
+    timeoutMs,
+    `Connecting to ${where}`,
+    () => socket.destroy(),
+  );
+  socket.setNoDelay(true);
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    onReceive?.();
+  });
+  socket.on('error', (error) => {
+    failure = toPrinterError(error, `Connection to ${where} failed`);
+    onReceive?.();
+  });
+  socket.on('close', () => {
+    failure ??= new PrinterError('OFFLINE', `${where} closed the connection`);
+    onReceive?.();
+  });
+
+  const write = (bytes: Buffer): Promise<void> => {
+    if (failure) return Promise.reject(failure);
+    return withTimeout(
+      new Promise<void>((resolve, reject) => {
+        socket.write(bytes, (error) =>
+          error ? reject(toPrinterError(error, `Writing to ${where}`)) : resolve(),
+        );
+      }),
+      timeoutMs,
+      `Writing to ${where}`,
+      () => socket.destroy(),
+    );
+  };
+
+  const readStatus = async (): Promise<PrinterStatus> => {
+    received = Buffer.alloc(0);
+    await write(statusQueryBytes());
+    const response = await withTimeout(
+      new Promise<Buffer>((resolve, reject) => {
+        onReceive = () => {
+          if (received.length >= STATUS_RESPONSE_LENGTH)
+            resolve(received.subarray(0, STATUS_RESPONSE_LENGTH));
+          else if (failure) reject(failure);
+        };
+        onReceive();
+      }),
+      timeoutMs,
+      `Reading status from ${where}`,
+    ).finally(() => {
+      onReceive = undefined;
+    });
+    return parsePrinterStatus(response);
+  };
+
+  const close = async (): Promise<void> => {
+    if (socket.destroyed) return;
+    await withTimeout(
+      new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.end();
+      }),
+      timeoutMs,
+      `Closing ${where}`,
+    ).catch(() => socket.destroy());
+  };
+
+  return { write, readStatus, close };
+}
