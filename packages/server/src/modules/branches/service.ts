@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { BranchesTable } from '../../db/schema';
 import { recordChange } from '../../db/changes';
+import { containsText } from '../../db/like';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -28,8 +29,8 @@ export async function listBranches(
   if (f.only) q = q.where('id', '=', f.only);
   if (f.is_active !== undefined) q = q.where('is_active', '=', f.is_active ? 1 : 0);
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('name', 'like', like), eb('code', 'like', like)]));
+    const search = f.search;
+    q = q.where((eb) => eb.or([containsText('name', search), containsText('code', search)]));
   }
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await q

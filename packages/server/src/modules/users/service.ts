@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { UsersTable } from '../../db/schema';
 import { recordChange } from '../../db/changes';
+import { containsText } from '../../db/like';
 import type { AuthUser } from '../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
@@ -60,8 +61,8 @@ export async function listUsers(
   if (f.role) q = q.where('u.role', '=', f.role);
   if (f.is_active !== undefined) q = q.where('u.is_active', '=', f.is_active ? 1 : 0);
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('u.full_name', 'like', like), eb('u.email', 'like', like)]));
+    const search = f.search;
+    q = q.where((eb) => eb.or([containsText('u.full_name', search), containsText('u.email', search)]));
   }
   const { total } = await q
     .clearSelect()

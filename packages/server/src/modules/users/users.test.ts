@@ -197,3 +197,35 @@ describe('users', () => {
     expect(search.body.items).toEqual([]);
   });
 });
+
+describe('search', () => {
+  it('matches LIKE wildcards literally', async () => {
+    const t2 = await startTestServer();
+    try {
+      const token = await t2.adminToken();
+      await t2.post(
+        '/api/v1/users',
+        {
+          email: 'pct@x.local',
+          password: 'Secret#123',
+          full_name: '50% Off Clerk',
+          role: 'cashier',
+          branch_id: await t2.mainBranchId(),
+        },
+        token,
+      );
+      const pct = await t2.get<{ items: Array<{ full_name: string }> }>(
+        `/api/v1/users?search=${encodeURIComponent('50%')}`,
+        token,
+      );
+      expect(pct.body.items.map((u) => u.full_name)).toEqual(['50% Off Clerk']);
+      const underscore = await t2.get<{ total: number }>(
+        `/api/v1/users?search=${encodeURIComponent('_')}`,
+        token,
+      );
+      expect(underscore.body.total).toBe(0);
+    } finally {
+      await t2.close();
+    }
+  });
+});
