@@ -68,7 +68,7 @@ describe('headless server process (start-up contract)', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: 'boss@example.org', password: 'Boss#pass99' }),
       });
-      const body = await login.json();
+      const body = (await login.json()) as { must_change_password: boolean };
       expect(login.status).toBe(200);
       expect(body.must_change_password).toBe(false);
       await expect(start({ DATA_DIR: dataDir, PORT: 'eighty' })).rejects.toThrow(/PORT/);
