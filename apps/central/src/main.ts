@@ -1,14 +1,22 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, configFromEnv, createServer, DatabaseTooNewError } from '@pharmacy/server';
+
+/** The built till UI (`npm run build:pos`), served from the same origin when STATIC_DIR is not set. */
+const BUILT_UI = path.resolve(import.meta.dirname, '../../pos/dist');
 
 /** Headless entry: `npm run server` (till mode) and `npm run central` (PHARMACY_MODE=central). */
 async function main(): Promise<void> {
   const started = performance.now();
   const config = configFromEnv();
+  if (config.staticDir === undefined && fs.existsSync(path.join(BUILT_UI, 'index.html'))) {
+    config.staticDir = BUILT_UI;
+  }
   const server = await createServer(config);
   const { port } = await server.listen();
   const ms = Math.round(performance.now() - started);
   server.context.log.info(
-    { port, host: config.host, mode: config.mode, dataDir: config.dataDir, ms },
+    { port, host: config.host, mode: config.mode, dataDir: config.dataDir, ui: config.staticDir ?? null, ms },
     'ready',
   );
   console.log(

@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogueAuthz } from './modules/catalogue.authz';
 import { foundationAuthz } from './modules/foundation.authz';
+import { printingAuthz } from './modules/printing/printing.authz';
+import { approvalAuthz } from './modules/approvals/approvals.authz';
+import { changelogAuthz } from './modules/changelog/changelog.authz';
+import { purchaseOrderAuthz } from './modules/purchase-orders/purchase-orders.authz';
+import { reportAuthz } from './modules/reports/reports.authz';
+import { supplierFinanceAuthz } from './modules/supplier-finance/supplier-finance.authz';
+import { prescriptionsAuthz } from './modules/prescriptions/prescriptions.authz';
+import { syncAuthz } from './modules/sync/sync.authz';
+import { sellingAuthz } from './modules/sales/selling.authz';
 import type { AuthzRow, Caller } from './testing/authz';
 import { startTestServer, type TestServer } from './testing/harness';
 
 /** Every module's rows. A route missing here fails the coverage test below. */
-const TABLE: AuthzRow[] = [...foundationAuthz];
+const TABLE: AuthzRow[] = [...foundationAuthz, ...syncAuthz, ...catalogueAuthz, ...purchaseOrderAuthz, ...supplierFinanceAuthz, ...approvalAuthz, ...changelogAuthz, ...reportAuthz, ...printingAuthz, ...prescriptionsAuthz, ...sellingAuthz];
 
 const CALLERS: Caller[] = [
   'anonymous',

@@ -35,6 +35,29 @@ const ConfigSchema = z.object({
     pharmacistPassword: z.string().min(8).default('Pharm#12345'),
   }),
   staticDir: z.string().optional(),
+  /** Medicine photos and branding: local disk under DATA_DIR/images, an S3-compatible bucket, or off (500). */
+  imageStorage: z.enum(['auto', 'local', 's3', 'off']).default('auto'),
+  s3: z
+    .object({
+      endpoint: z.string().url().optional(),
+      bucket: z.string().min(3).optional(),
+      region: z.string().min(1).default('us-east-1'),
+      accessKeyId: z.string().optional(),
+      secretAccessKey: z.string().optional(),
+      forcePathStyle: z
+        .enum(['true', 'false'])
+        .default('false')
+        .transform((v) => v === 'true'),
+    })
+    .prefault({}),
+  // Sync (modules/sync): a till replicates when a central URL and a device credential are configured.
+  centralUrl: z.string().url({ message: 'CENTRAL_URL must be a URL such as http://head-office:8000' }).optional(),
+  syncDeviceFile: z.string().optional(),
+  syncDeviceId: z.string().optional(),
+  syncDeviceToken: z.string().optional(),
+  syncIntervalMs: z.coerce.number().int().min(50).max(3_600_000).default(15_000),
+  syncBackoffMaxMs: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  syncTombstoneRetentionDays: z.coerce.number().int().min(1).max(3650).default(180),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -57,6 +80,20 @@ const ENV_NAMES: Record<string, string> = {
   'seed.pharmacistEmail': 'PHARMACY_PHARMACIST_EMAIL',
   'seed.pharmacistPassword': 'PHARMACY_PHARMACIST_PASSWORD',
   staticDir: 'STATIC_DIR',
+  imageStorage: 'IMAGE_STORAGE',
+  's3.endpoint': 'S3_ENDPOINT',
+  's3.bucket': 'S3_BUCKET',
+  's3.region': 'S3_REGION',
+  's3.accessKeyId': 'S3_ACCESS_KEY_ID',
+  's3.secretAccessKey': 'S3_SECRET_ACCESS_KEY',
+  's3.forcePathStyle': 'S3_FORCE_PATH_STYLE',
+  centralUrl: 'CENTRAL_URL',
+  syncDeviceFile: 'SYNC_DEVICE_FILE',
+  syncDeviceId: 'SYNC_DEVICE_ID',
+  syncDeviceToken: 'SYNC_DEVICE_TOKEN',
+  syncIntervalMs: 'SYNC_INTERVAL_MS',
+  syncBackoffMaxMs: 'SYNC_BACKOFF_MAX_MS',
+  syncTombstoneRetentionDays: 'SYNC_TOMBSTONE_RETENTION_DAYS',
 };
 
 export class ConfigError extends Error {}
@@ -94,5 +131,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       pharmacistPassword: pick('PHARMACY_PHARMACIST_PASSWORD'),
     },
     staticDir: pick('STATIC_DIR'),
+    imageStorage: pick('IMAGE_STORAGE') as ConfigInput['imageStorage'],
+    s3: {
+      endpoint: pick('S3_ENDPOINT'),
+      bucket: pick('S3_BUCKET'),
+      region: pick('S3_REGION'),
+      accessKeyId: pick('S3_ACCESS_KEY_ID'),
+      secretAccessKey: pick('S3_SECRET_ACCESS_KEY'),
+      forcePathStyle: pick('S3_FORCE_PATH_STYLE') as 'true' | 'false' | undefined,
+    },
+    centralUrl: pick('CENTRAL_URL'),
+    syncDeviceFile: pick('SYNC_DEVICE_FILE'),
+    syncDeviceId: pick('SYNC_DEVICE_ID'),
+    syncDeviceToken: pick('SYNC_DEVICE_TOKEN'),
+    syncIntervalMs: pick('SYNC_INTERVAL_MS'),
+    syncBackoffMaxMs: pick('SYNC_BACKOFF_MAX_MS'),
+    syncTombstoneRetentionDays: pick('SYNC_TOMBSTONE_RETENTION_DAYS'),
   });
 }

@@ -17,6 +17,8 @@ import { loadJwtKey } from './lib/secrets';
 import { mountHealth } from './modules/health/routes';
 import { registerModules } from './modules/index';
 import { mountOpenApi } from './modules/openapi/routes';
+import { startPrintWorker } from './modules/printing/worker';
+import { startSync } from './modules/sync/runtime';
 
 export interface PharmacyServer {
   app: Express;
@@ -46,6 +48,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     closers: [],
   };
   if (await seedIfEmpty(context)) log.info('empty database seeded with Main Branch, admin and pharmacist');
+  await startSync(context);
 
   const app = express();
   app.set('trust proxy', config.trustProxy);
@@ -84,6 +87,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
       return new Promise((resolve, reject) => {
         const server = app.listen(port, host, (err?: Error) => {
           if (err) return reject(err);
+          startPrintWorker(context);
           const address = server.address();
           resolve({ server, port: typeof address === 'object' && address ? address.port : port });
         });

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from './connection';
+import { newId } from '../lib/ids';
 import { nowIso } from '../lib/time';
 
 export interface Change {
@@ -13,10 +15,63 @@ export interface Change {
 }
 
 /**
+ * Where the writes of a transaction come from when it is not a local user action: a change pushed by a till
+ * (central sets originDeviceId + clientMutationId so the pull never echoes it back to that till) or a change
+ * pulled from central (a till sets fromRemote so it is never pushed back). Set by the sync module around the
+ * entity's own write function, so modules keep calling recordChange(trx, change) unchanged.
+ */
+export interface ChangeOrigin {
+  originDeviceId?: string | null;
+  clientMutationId?: string | null;
+  fromRemote?: boolean;
+  remoteRevision?: number | null;
+}
+
+const origins = new WeakMap<object, ChangeOrigin>();
+
+/** Runs fn with every recordChange on `trx` stamped with `origin`. */
+export async function withChangeOrigin<T>(trx: Db, origin: ChangeOrigin, fn: () => Promise<T>): Promise<T> {
+  const previous = origins.get(trx);
+  origins.set(trx, origin);
+  try {
+    return await fn();
+  } finally {
+    if (previous) origins.set(trx, previous);
+    else origins.delete(trx);
+  }
+}
+
+type LocalChangeListener = () => void;
+const listeners = new Set<LocalChangeListener>();
+
+/**
+ * Called (after a microtask) whenever a local change is recorded, so the till replicator can push soon. The
+ * listener runs before the transaction commits; the replicator's read of the outbox queues behind it on the
+ * single connection, so it always sees the committed row (or nothing, after a rollback).
+ */
+export function onLocalChange(listener: LocalChangeListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
  * Appends to the replication log in the caller's transaction; every write to a replicated table goes through
  * this, so a till's outbox and central's pull feed can never miss or invent a write.
+ *
+ * Each row gets a client mutation id (the idempotency key central stores its result under) and, on a till,
+ * the pull cursor it was written against (base_revision: how central detects an edit of a row it has
+ * changed since). Revisions are SQLite's AUTOINCREMENT in commit order: never a device clock.
  */
 export async function recordChange(trx: Db, change: Change): Promise<void> {
+  const origin = origins.get(trx);
+  const fromRemote = origin?.fromRemote === true;
+  let baseRevision: number | null = null;
+  if (!fromRemote) {
+    const cursor = await sql<{ value: string }>`SELECT value FROM sync_meta WHERE key = 'cursor'`.execute(
+      trx,
+    );
+    baseRevision = cursor.rows[0] ? Number(cursor.rows[0].value) : null;
+  }
   await trx
     .insertInto('change_log')
     .values({
@@ -25,9 +80,16 @@ export async function recordChange(trx: Db, change: Change): Promise<void> {
       op: change.op,
       payload: JSON.stringify(change.payload),
       branch_id: change.branchId,
-      origin_device_id: change.originDeviceId ?? null,
-      client_mutation_id: change.clientMutationId ?? null,
+      origin_device_id: change.originDeviceId ?? origin?.originDeviceId ?? null,
+      client_mutation_id: change.clientMutationId ?? origin?.clientMutationId ?? newId(),
+      from_remote: fromRemote ? 1 : 0,
+      remote_revision: fromRemote ? (origin?.remoteRevision ?? null) : null,
+      base_revision: baseRevision,
       created_at: nowIso(),
     })
     .execute();
+  if (!fromRemote && listeners.size > 0)
+    queueMicrotask(() => {
+      for (const l of listeners) l();
+    });
 }

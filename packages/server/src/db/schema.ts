@@ -1,4 +1,13 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { CatalogueTables } from '../modules/stock/tables';
+import type { SyncChangeLogColumns, SyncTables } from '../modules/sync/tables';
+import type { SellingTables } from '../modules/sales/tables';
+import type { PrintingTables } from '../modules/printing/tables';
+import type { PurchaseOrderTables } from '../modules/purchase-orders/tables';
+import type { SupplierFinanceTables } from '../modules/supplier-finance/tables';
+import type { ApprovalTables } from '../modules/approvals/tables';
+import type { ChangelogTables } from '../modules/changelog/tables';
+import type { PrescriptionTables } from '../modules/prescriptions/tables';
 
 /** SQLite stores booleans as 0/1. */
 export type Bool = number;
@@ -85,6 +94,12 @@ export interface ChangeLogTable {
   client_mutation_id: string | null;
   from_remote: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: string;
+  // 0005_sync (modules/sync/tables.ts explains them)
+  base_revision: ColumnType<number | null, number | null | undefined, number | null>;
+  remote_revision: ColumnType<number | null, number | null | undefined, number | null>;
+  sync_status: ColumnType<SyncChangeLogColumns['sync_status'], SyncChangeLogColumns['sync_status'] | undefined>;
+  sync_result: ColumnType<string | null, string | null | undefined, string | null>;
+  acked_revision: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface MarketingContactsTable {
@@ -110,4 +125,5 @@ export interface FoundationTables {
 }
 
 /** The whole database: each feature area adds its tables interface here. */
-export interface Database extends FoundationTables {}
+export interface Database extends FoundationTables, SyncTables, CatalogueTables, PrintingTables, PrescriptionTables,
+    PurchaseOrderTables, SupplierFinanceTables, ApprovalTables, ChangelogTables, SellingTables {}

@@ -106,7 +106,7 @@ export class ApiRouter {
   readonly docs: RouteDoc[] = [];
   readonly router: Router = express.Router();
 
-  constructor(private readonly app: AppContext) {}
+  constructor(readonly app: AppContext) {}
 
   route<
     B extends z.ZodType = z.ZodUnknown,

@@ -1,10 +1,23 @@
 import type { ApiRouter } from '../http/route';
+import { complianceRoutes } from './compliance/routes';
+import { dispensingRoutes } from './dispensing/routes';
+import { prescriptionRoutes } from './prescriptions/routes';
+import { approvalRoutes } from './approvals/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { branchRoutes } from './branches/routes';
+import { changelogRoutes } from './changelog/routes';
 import { currencyRoutes } from './currency/routes';
+import { dashboardRoutes } from './dashboard/routes';
 import { marketingRoutes } from './marketing/routes';
+import { printingRoutes } from './printing/routes';
+import { sellingRoutes } from './sales/register';
+import { purchaseOrderRoutes } from './purchase-orders/routes';
+import { reportRoutes } from './reports/routes';
 import { settingsRoutes } from './settings/routes';
+import { supplierFinanceRoutes } from './supplier-finance/routes';
+import { catalogueRoutes } from './stock/routes';
+import { syncRoutes } from './sync/routes';
 import { userRoutes } from './users/routes';
 
 /** Every feature area of /api/v1, one line each. */
@@ -16,4 +29,17 @@ export function registerModules(r: ApiRouter): void {
   settingsRoutes(r);
   auditRoutes(r);
   marketingRoutes(r);
+  catalogueRoutes(r);
+  syncRoutes(r);
+  purchaseOrderRoutes(r);
+  supplierFinanceRoutes(r);
+  approvalRoutes(r);
+  changelogRoutes(r);
+  reportRoutes(r);
+  dashboardRoutes(r);
+  printingRoutes(r);
+  prescriptionRoutes(r);
+  dispensingRoutes(r);
+  complianceRoutes(r);
+  sellingRoutes(r);
 }

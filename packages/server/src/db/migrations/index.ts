@@ -1,5 +1,11 @@
 import type { Migration } from 'kysely';
 import { foundation } from './0001_foundation';
+import { catalogue } from './0002_catalogue';
+import { selling } from './0003_selling';
+import { backoffice } from './0004_backoffice';
+import { sync } from './0005_sync';
+import { printing } from './0006_printing';
+import { prescriptions } from './0007_prescriptions';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -7,4 +13,10 @@ import { foundation } from './0001_foundation';
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_catalogue': catalogue,
+  '0003_selling': selling,
+  '0004_backoffice': backoffice,
+  '0005_sync': sync,
+  '0006_printing': printing,
+  '0007_prescriptions': prescriptions,
 };

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createServer, type PharmacyServer, parseConfig } from '@pharmacy/server';
+
+export interface TillConfig {
+  /** The till's database, JWT secret and backups; Electron's userData in the desktop app. */
+  dataDir: string;
+  /** The built UI (apps/pos/dist, or resources/pos when packaged). */
+  staticDir: string;
+  /** Fixed, so the window's origin (and what the UI keeps in storage) survives restarts. */
+  port?: number;
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export interface BootedTill {
+  server: PharmacyServer;
+  url: string;
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_TILL_PORT = 47_810;
+
+function isAddressInUse(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'EADDRINUSE';
+}
+
+/**
+ * Starts the server package in this process on loopback, serving the UI from the same origin.
+ * If the fixed port is taken (a second install, a developer's server), a free one is used.
+ */
+export async function bootTill(config: TillConfig): Promise<BootedTill> {
+  if (!fs.existsSync(path.join(config.staticDir, 'index.html'))) {
+    throw new Error(`The till UI is missing: no index.html in ${config.staticDir}. Run npm run build:pos.`);
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const server = await createServer(
+    parseConfig({
+      host: '127.0.0.1',
+      port: config.port ?? DEFAULT_TILL_PORT,
+      dataDir: config.dataDir,
+      mode: 'till',
+      staticDir: config.staticDir,
+      logLevel: config.logLevel ?? 'info',
+      seed: {},
+    }),
+  );
+  let port: number;
+  try {
+    ({ port } = await server.listen(config.port ?? DEFAULT_TILL_PORT, '127.0.0.1'));
+  } catch (err) {
+    if (!isAddressInUse(err) || config.port === 0) {
+      await server.close();
+      throw err;
+    }
+    server.context.log.warn({ port: config.port ?? DEFAULT_TILL_PORT }, 'till port in use; using a free one');
+    ({ port } = await server.listen(0, '127.0.0.1'));
+  }
+  const origin = `http://127.0.0.1:${port}`;
+  return { server, url: `${origin}/`, origin, port, close: () => server.close() };
+}

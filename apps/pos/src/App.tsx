@@ -1,0 +1,86 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from '@pharmacy/contracts/client';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { ChangePasswordScreen } from './auth/ChangePasswordScreen';
+import { LoginScreen } from './auth/LoginScreen';
+import { BackOffice } from './backoffice/BackOffice';
+import { ComingSoon } from './screens/ComingSoon';
+import { SellScreen } from './sell/SellScreen';
+import { safeNext } from './session/next-path';
+import { SessionProvider, useSession } from './session/SessionProvider';
+import { AppShell } from './shell/AppShell';
+import { BACK_OFFICE_ROLES } from './shell/nav';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      // A refused request will be refused again; only network trouble is worth a retry.
+      retry: (count, error) => count < 2 && error instanceof ApiError && error.isNetworkError,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+function TillRoutes() {
+  const { state } = useSession();
+  const [location] = useLocation();
+  const search = useSearch();
+
+  if (state.status === 'restoring') {
+    return (
+      <p role="status" className="splash">
+        Opening the till…
+      </p>
+    );
+  }
+  if (state.status === 'signed-out') {
+    if (location !== '/login') {
+      const place = `${location}${search ? `?${search}` : ''}`;
+      const keep = state.reason !== 'signed-out' && location !== '/';
+      return <Redirect to={keep ? `/login?next=${encodeURIComponent(place)}` : '/login'} replace />;
+    }
+    return <LoginScreen expired={state.reason === 'expired'} />;
+  }
+  if (state.user.must_change_password) return <ChangePasswordScreen />;
+  if (location === '/login' || location === '/') {
+    return <Redirect to={safeNext(new URLSearchParams(search).get('next'))} replace />;
+  }
+  const role = state.user.role;
+  return (
+    <AppShell>
+      <Switch>
+        <Route path="/sell" component={SellScreen} />
+        <Route path="/returns">
+          <ComingSoon title="Returns" detail="Returns and credit notes arrive with the sales service." />
+        </Route>
+        <Route path="/customers">
+          <ComingSoon title="Customers" detail="Customer accounts, credit and ledgers are coming." />
+        </Route>
+        <Route path="/prescriptions">
+          <ComingSoon title="Prescriptions" detail="Prescriptions and dispensing are coming." />
+        </Route>
+        <Route path="/back-office" nest>
+          {role === 'admin' || BACK_OFFICE_ROLES.includes(role) ? (
+            <BackOffice />
+          ) : (
+            <ComingSoon title="Back office" detail="Your role has no back-office screens." />
+          )}
+        </Route>
+        <Route>
+          <ComingSoon title="Not found" detail="This screen does not exist. Use the menu above." />
+        </Route>
+      </Switch>
+    </AppShell>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <TillRoutes />
+      </SessionProvider>
+    </QueryClientProvider>
+  );
+}

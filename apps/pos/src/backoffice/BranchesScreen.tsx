@@ -1,0 +1,165 @@
+import type { Branch } from '@pharmacy/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api';
+import { useUser } from '../session/SessionProvider';
+import { Dialog } from '../ui/Dialog';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
+import { useBranches } from './useBranches';
+
+export function BranchesScreen() {
+  const me = useUser();
+  const branches = useBranches();
+  const [editing, setEditing] = useState<Branch | 'new' | null>(null);
+  const mayEdit = (b: Branch) =>
+    me.role === 'admin' || (me.role === 'branch_manager' && b.id === me.branch_id);
+
+  return (
+    <section aria-labelledby="branches-title">
+      <div className="screen-header">
+        <h1 id="branches-title">Branches</h1>
+        {me.role === 'admin' && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            New branch
+          </button>
+        )}
+      </div>
+      <ErrorNotice error={branches.error} />
+      <table aria-label="Branches">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Code</th>
+            <th scope="col">Currency</th>
+            <th scope="col">Time zone</th>
+            <th scope="col">Status</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {branches.data?.items.map((b) => (
+            <tr key={b.id}>
+              <td>{b.name}</td>
+              <td>{b.code}</td>
+              <td>{b.currency_code}</td>
+              <td>{b.timezone}</td>
+              <td>{b.is_active ? 'Active' : 'Closed'}</td>
+              <td className="actions">
+                {mayEdit(b) && (
+                  <button type="button" aria-label={`Edit ${b.name}`} onClick={() => setEditing(b)}>
+                    Edit
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {editing && (
+        <BranchDialog branch={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} />
+      )}
+    </section>
+  );
+}
+
+function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const currencies = useQuery({ queryKey: ['currencies'], queryFn: () => api.currency.list() });
+  const [form, setForm] = useState({
+    name: branch?.name ?? '',
+    code: branch?.code ?? '',
+    address: branch?.address ?? '',
+    phone: branch?.phone ?? '',
+    vat_number: branch?.vat_number ?? '',
+    currency_code: branch?.currency_code ?? '',
+    timezone: branch?.timezone ?? '',
+    is_active: branch?.is_active ?? true,
+  });
+  const set =
+    <K extends keyof typeof form>(key: K) =>
+    (value: (typeof form)[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
+  const save = useMutation({
+    mutationFn: () => {
+      const { currency_code, timezone, ...rest } = form;
+      // Empty currency and time zone mean "the organisation's defaults" for a new branch.
+      const body = {
+        ...rest,
+        ...(currency_code ? { currency_code } : {}),
+        ...(timezone.trim() ? { timezone: timezone.trim() } : {}),
+      };
+      return branch ? api.branches.update(branch.id, body) : api.branches.create(body);
+    },
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: ['branches'] });
+      onClose();
+    },
+  });
+  const err = save.error;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Dialog title={branch ? `Edit ${branch.name}` : 'New branch'} onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <ErrorNotice error={err} />
+        <TextField label="Name" value={form.name} onChange={set('name')} error={fieldError(err, 'name')} />
+        <TextField
+          label="Code"
+          value={form.code}
+          onChange={set('code')}
+          hint="Short code printed on invoices, e.g. DSM-01."
+          error={fieldError(err, 'code')}
+        />
+        <TextField
+          label="Address"
+          value={form.address}
+          onChange={set('address')}
+          error={fieldError(err, 'address')}
+        />
+        <TextField
+          label="Phone"
+          type="tel"
+          value={form.phone}
+          onChange={set('phone')}
+          error={fieldError(err, 'phone')}
+        />
+        <TextField
+          label="VAT number"
+          value={form.vat_number}
+          onChange={set('vat_number')}
+          error={fieldError(err, 'vat_number')}
+        />
+        <SelectField
+          label="Currency"
+          value={form.currency_code}
+          onChange={set('currency_code')}
+          options={[
+            ...(branch ? [] : [{ value: '', label: 'Organisation default' }]),
+            ...(currencies.data?.items ?? []).map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` })),
+          ]}
+          error={fieldError(err, 'currency_code')}
+        />
+        <TextField
+          label="Time zone"
+          value={form.timezone}
+          onChange={set('timezone')}
+          placeholder="Organisation default"
+          hint="IANA name, e.g. Africa/Dar_es_Salaam."
+          error={fieldError(err, 'timezone')}
+        />
+        {branch && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {branch ? 'Save changes' : 'Create branch'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

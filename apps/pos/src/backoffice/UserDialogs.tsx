@@ -1,0 +1,173 @@
+import type { Role, User } from '@pharmacy/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api';
+import { useUser } from '../session/SessionProvider';
+import { Dialog } from '../ui/Dialog';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
+import { ROLE_LABELS, ROLES } from '../ui/format';
+import { useBranches } from './useBranches';
+
+/** Roles a branch manager may give (the server enforces the same). */
+const MANAGER_GRANTS: readonly Role[] = ['cashier', 'pharmacist'];
+
+export function UserDialog({ user, onClose }: { user?: User; onClose: () => void }) {
+  const me = useUser();
+  const queryClient = useQueryClient();
+  const branches = useBranches();
+  const [form, setForm] = useState({
+    email: user?.email ?? '',
+    full_name: user?.full_name ?? '',
+    phone: user?.phone ?? '',
+    role: user?.role ?? ('cashier' as Role),
+    branch_id: user?.branch_id ?? me.branch_id,
+    is_active: user?.is_active ?? true,
+    password: '',
+  });
+  const set =
+    <K extends keyof typeof form>(key: K) =>
+    (value: (typeof form)[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
+  const save = useMutation({
+    mutationFn: () => {
+      const { password, is_active, ...details } = form;
+      return user
+        ? api.users.update(user.id, { ...details, is_active })
+        : api.users.create({ ...details, password });
+    },
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: ['users'] });
+      onClose();
+    },
+  });
+  const roles = me.role === 'admin' ? ROLES : MANAGER_GRANTS;
+  const branchOptions = (branches.data?.items ?? [])
+    .filter((b) => me.role === 'admin' || b.id === me.branch_id)
+    .map((b) => ({ value: b.id, label: b.name }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  const err = save.error;
+
+  return (
+    <Dialog title={user ? `Edit ${user.full_name}` : 'New user'} onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <ErrorNotice error={err} />
+        <TextField
+          label="Full name"
+          value={form.full_name}
+          onChange={set('full_name')}
+          error={fieldError(err, 'full_name')}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          value={form.email}
+          onChange={set('email')}
+          error={fieldError(err, 'email')}
+        />
+        <TextField
+          label="Phone"
+          type="tel"
+          value={form.phone}
+          onChange={set('phone')}
+          error={fieldError(err, 'phone')}
+        />
+        <SelectField
+          label="Role"
+          value={form.role}
+          onChange={(v) => set('role')(v as Role)}
+          options={(roles.includes(form.role) ? roles : [form.role, ...roles]).map((r) => ({
+            value: r,
+            label: ROLE_LABELS[r],
+          }))}
+          error={fieldError(err, 'role')}
+        />
+        <SelectField
+          label="Branch"
+          value={form.branch_id}
+          onChange={set('branch_id')}
+          options={branchOptions}
+          error={fieldError(err, 'branch_id')}
+        />
+        {user ? (
+          <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
+        ) : (
+          <TextField
+            label="Initial password"
+            type="password"
+            autoComplete="new-password"
+            hint="At least 8 characters; give it to the person in private."
+            value={form.password}
+            onChange={set('password')}
+            error={fieldError(err, 'password')}
+          />
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {user ? 'Save changes' : 'Create user'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function ResetPasswordDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [mismatch, setMismatch] = useState(false);
+  const reset = useMutation({
+    mutationFn: () => api.users.resetPassword(user.id, { new_password: password, confirm_password: confirm }),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: ['users'] });
+      onClose();
+    },
+  });
+  const err = reset.error;
+  return (
+    <Dialog title={`Reset password of ${user.full_name}`} onClose={onClose}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setMismatch(password !== confirm);
+          if (password === confirm) reset.mutate();
+        }}
+        noValidate
+      >
+        <p>They will have to choose their own password when they next sign in.</p>
+        <ErrorNotice error={err} />
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+          error={fieldError(err, 'new_password')}
+        />
+        <TextField
+          label="Repeat new password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={setConfirm}
+          error={mismatch ? 'does not match the new password' : fieldError(err, 'confirm_password')}
+        />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={reset.isPending}>
+            Reset password
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { useSession, useUser } from '../session/SessionProvider';
+import { visibleNav } from './nav';
+import { StatusBar } from './StatusBar';
+import { useShortcuts } from './useShortcuts';
+
+export function AppShell({ children }: { children: ReactNode }) {
+  const user = useUser();
+  const { signOut } = useSession();
+  const [location, navigate] = useLocation();
+  const items = visibleNav(user.role);
+  useShortcuts(Object.fromEntries(items.map((item) => [item.key, () => navigate(item.path)])));
+
+  return (
+    <div className="shell">
+      <header className="top-bar">
+        <nav aria-label="Main">
+          <ul>
+            {items.map((item) => {
+              const current = location === item.path || location.startsWith(`${item.path}/`);
+              return (
+                <li key={item.path}>
+                  <Link
+                    href={item.path}
+                    className="nav-link"
+                    aria-current={current ? 'page' : undefined}
+                    aria-keyshortcuts={item.key}
+                  >
+                    <kbd>{item.key}</kbd> {item.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <button type="button" className="ghost sign-out" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main className="content">{children}</main>
+      <StatusBar user={user} />
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import type { User } from '@pharmacy/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { ROLE_LABELS } from '../ui/format';
+import { tillBridge } from './till-bridge';
+import { type Connection, useConnection } from './useConnection';
+
+const CONNECTION_TEXT: Record<Connection, string> = {
+  checking: 'Checking…',
+  online: 'Connected',
+  degraded: 'Database problem',
+  offline: 'Server unreachable',
+};
+
+function Item({ label, value, tone }: { label: string; value: string; tone?: string }) {
+  return (
+    <div className={`status-item ${tone ?? ''}`}>
+      <span className="status-label">{label}</span> <span className="status-value">{value}</span>
+    </div>
+  );
+}
+
+/**
+ * The strip at the bottom of every till screen. Cash session, printer and sync show placeholders
+ * until those features land; each is one <Item> so later work swaps its value in.
+ */
+export function StatusBar({ user }: { user: User }) {
+  const connection = useConnection();
+  const bridge = tillBridge();
+  const desktop = useQuery({
+    queryKey: ['till-app-info'],
+    queryFn: () => bridge?.appInfo() ?? null,
+    enabled: !!bridge,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return (
+    <footer className="status-bar">
+      <Item label="Signed in" value={user.full_name} />
+      <Item label="Role" value={ROLE_LABELS[user.role]} />
+      <Item label="Branch" value={user.branch_name} />
+      <Item
+        label="Server"
+        value={CONNECTION_TEXT[connection]}
+        tone={connection === 'online' ? 'ok' : connection === 'checking' ? '' : 'bad'}
+      />
+      <Item label="Session" value="No cash session" />
+      <Item label="Printer" value="Not set up" />
+      <Item label="Sync" value="Not set up" />
+      <Item
+        label="Till"
+        value={desktop.data ? `Desktop ${desktop.data.version}` : bridge ? 'Desktop' : 'Browser'}
+      />
+    </footer>
+  );
+}

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { generateSales } from './generate-sales';
+import { loginToken, spawnTs, tempDataDir } from './lib';
+
+/**
+ * Reports and dashboard on a large sales history (default 1,000,000 sales, 20 branches, 2 years):
+ * each endpoint is timed sequentially (one warm-up, then BENCH_BACKOFFICE_RUNS runs) through HTTP against the
+ * central server. Targets: every report and the dashboard summary < 1 s, the branch comparison < 500 ms.
+ *
+ *   BENCH_BACKOFFICE=1 npm run bench                     (generates into a temporary folder, then deletes it)
+ *   BENCH_BACKOFFICE_DATA_DIR=./data-bench tsx bench/backoffice.ts   (reuses or fills that folder, keeps it)
+ */
+export interface TimedRoute {
+  name: string;
+  median: number;
+  max: number;
+  target: number;
+  bytes: number;
+}
+
+export async function runBackofficeBench(): Promise<TimedRoute[]> {
+  const sales = Number(process.env.BENCH_BACKOFFICE_SALES ?? 1_000_000);
+  const runs = Number(process.env.BENCH_BACKOFFICE_RUNS ?? 5);
+  const keep = process.env.BENCH_BACKOFFICE_DATA_DIR;
+  const dataDir = keep ? path.resolve(keep) : tempDataDir('backoffice');
+  const hasData = fs.existsSync(path.join(dataDir, 'pharmacy.db'));
+  if (!hasData) await generateSales({ sales, branches: 20, years: 2, medicines: 500, seed: 42, dataDir });
+  const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
+  try {
+    const token = await loginToken(server.url, 'admin@pharmacy.local', 'Admin#12345');
+    const get = async (url: string) => {
+      const res = await fetch(`${server.url}/api/v1${url}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+      return text;
+    };
+    const branches = JSON.parse(await get('/branches?page_size=200')) as {
+      items: Array<{ id: string; code: string }>;
+    };
+    const branch = branches.items.find((b) => b.code !== 'MAIN')?.id ?? branches.items[0]!.id;
+    const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+    const routes: Array<[string, string, number]> = [
+      ['reports/sales (organisation, 30 days)', '/reports/sales', 1000],
+      ['reports/sales (one branch, 30 days)', `/reports/sales?branch_id=${branch}`, 1000],
+      ['reports/sales csv top_selling', '/reports/sales?format=csv&section=top_selling', 1000],
+      ['reports/sales/by-pharmacist (30 days)', '/reports/sales/by-pharmacist', 1000],
+      ['reports/inventory (organisation)', '/reports/inventory', 1000],
+      ['reports/inventory (one branch)', `/reports/inventory?branch_id=${branch}`, 1000],
+      ['reports/purchases (30 days)', '/reports/purchases', 1000],
+      ['reports/purchases (1 year)', `/reports/purchases?from_date=${yearAgo}`, 1000],
+      ['reports/vat (30 days)', '/reports/vat', 1000],
+      ['reports/vat (1 year, one branch)', `/reports/vat?from_date=${yearAgo}&branch_id=${branch}`, 1000],
+      ['dashboard/summary (organisation)', '/dashboard/summary', 1000],
+      ['dashboard/summary (one branch)', `/dashboard/summary?branch_id=${branch}`, 1000],
+      ['dashboard/branch-comparison (30 days)', '/dashboard/branch-comparison', 500],
+    ];
+    const rows: TimedRoute[] = [];
+    for (const [name, url, target] of routes) {
+      const bytes = (await get(url)).length;
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        await get(url);
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      rows.push({ name, median: times[Math.floor(times.length / 2)]!, max: times.at(-1)!, target, bytes });
+    }
+    const counts = JSON.parse(
+      await get(
+        `/dashboard/branch-comparison?from_date=${new Date(Date.now() - 3 * 365 * 86_400_000).toISOString().slice(0, 10)}`,
+      ),
+    ) as {
+      items: Array<{ sales_count: number }>;
+    };
+    const total = counts.items.reduce((a, b) => a + b.sales_count, 0);
+    console.log(
+      `\nBack office on ${total} sales in ${counts.items.length} branches (${runs} runs each, sequential)`,
+    );
+    console.log(
+      `${'route'.padEnd(42)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'target'.padStart(7)}  ok`,
+    );
+    for (const r of rows) {
+      console.log(
+        `${r.name.padEnd(42)} ${r.median.toFixed(1).padStart(10)} ${r.max.toFixed(1).padStart(8)} ${`<${r.target}`.padStart(7)}  ${r.max < r.target ? 'yes' : 'NO'}`,
+      );
+    }
+    return rows;
+  } finally {
+    await server.stop();
+    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runBackofficeBench();

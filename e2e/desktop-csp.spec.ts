@@ -1,0 +1,34 @@
+import { contentSecurityPolicy } from '../apps/desktop/src/security';
+import { ADMIN, changePassword, expect, NEW_ADMIN_PASSWORD, signIn, test } from './fixtures';
+
+/**
+ * The desktop shell adds a stricter Content-Security-Policy than the server's (no inline
+ * styles, no frames). Without an Electron binary here, the same header is added to every
+ * response in Chromium, and the till must run without a single violation.
+ */
+test('the till runs under the desktop content security policy', async ({ page, till }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  await page.route(`${till.url}/**`, async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    // Both policies apply, as in Electron: the server's own and the shell's.
+    headers['content-security-policy'] = [headers['content-security-policy'], contentSecurityPolicy()]
+      .filter(Boolean)
+      .join(', ');
+    await route.fulfill({ response, headers });
+  });
+  await page.goto('/');
+  await signIn(page, ADMIN);
+  await changePassword(page, ADMIN.password, NEW_ADMIN_PASSWORD);
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  await page.keyboard.press('F9');
+  await page.getByRole('button', { name: 'New user' }).click();
+  await expect(page.getByRole('dialog', { name: 'New user' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.goto('/back-office/settings');
+  await expect(page.getByLabel('Organisation name')).toBeVisible();
+  expect(violations).toEqual([]);
+});

@@ -1,0 +1,204 @@
+import type { z } from 'zod';
+import type {
+  AuditListQuery,
+  BranchListQuery,
+  ChangePasswordRequest,
+  ChangePasswordResponse,
+  CreateBranchRequest,
+  CreateUserRequest,
+  CurrencyListQuery,
+  Health,
+  LoginRequest,
+  ResetPasswordRequest,
+  SettingsResponse,
+  UpdateBranchRequest,
+  UpdateSettingsRequest,
+  UpdateUserRequest,
+  UserListQuery,
+} from './index';
+import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
+
+/**
+ * Typed client for /api/v1, used by the till UI. It imports only types from the contracts,
+ * so it adds no schema code to the UI bundle: the server validates, the client reports.
+ */
+
+export type FieldError = { path: string; message: string };
+
+/** A failed request: a problem+json answer from the server, or a network failure (status 0). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors: FieldError[] = [],
+    /** Seconds from a Retry-After header (429), when the server sent one. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(detail);
+  }
+
+  /** The message of the first error on a form field, e.g. `fieldError('new_password')`. */
+  fieldError(path: string): string | undefined {
+    return this.errors.find((e) => e.path === path)?.message;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+export type Page<T> = { items: T[]; total: number; page: number; page_size: number };
+export type TokenResponse = { access_token: string; token_type: 'bearer'; expires_in: number };
+type QueryOf<T extends z.ZodType> = Partial<z.input<T>>;
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  query?: object;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Skip the bearer token (login). */
+  anonymous?: boolean;
+}
+
+export interface ApiClientOptions {
+  /** Origin of the server; empty for the same origin (the till UI). */
+  baseUrl?: string;
+  getToken?: () => string | null;
+  /** Called with every 401 of an authenticated request, before the error is thrown. */
+  onUnauthorized?: (error: ApiError) => void;
+  fetch?: typeof fetch;
+  /** Milliseconds before a request is abandoned as a network error; default 15 s. */
+  timeoutMs?: number;
+}
+
+export function queryString(query: object | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query) as [string, QueryValue][]) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+function parseRetryAfter(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+  let body: Partial<Problem> & { detail?: unknown } = {};
+  try {
+    body = (await res.json()) as Partial<Problem>;
+  } catch {
+    // Not JSON (a proxy page, an empty body): keep the status line as the message.
+  }
+  const detail =
+    typeof body.detail === 'string' && body.detail ? body.detail : `${res.status} ${res.statusText}`.trim();
+  const code = typeof body.code === 'string' ? body.code : `HTTP_${res.status}`;
+  const errors = Array.isArray(body.errors) ? body.errors : [];
+  return new ApiError(res.status, code, detail, errors, retryAfter);
+}
+
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
+  const timeoutMs = options.timeoutMs ?? 15_000;
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' };
+    const token = opts.anonymous ? null : (options.getToken?.() ?? null);
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+
+    let res: Response;
+    try {
+      res = await doFetch(`${baseUrl}/api/v1${path}${queryString(opts.query)}`, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal,
+      });
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      const timedOut = timeout.aborted;
+      throw new ApiError(
+        0,
+        timedOut ? 'TIMEOUT' : 'NETWORK',
+        timedOut ? 'The till server did not answer in time.' : 'The till server cannot be reached.',
+      );
+    }
+    if (!res.ok) {
+      const error = await errorFrom(res);
+      if (res.status === 401 && token) options.onUnauthorized?.(error);
+      throw error;
+    }
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  const get = <T>(path: string, query?: RequestOptions['query']) => request<T>('GET', path, { query });
+  const send = <T>(method: string, path: string, body: unknown) => request<T>(method, path, { body });
+  const id = encodeURIComponent;
+
+  return {
+    request,
+    async health(): Promise<z.infer<typeof Health>> {
+      let res: Response;
+      try {
+        res = await doFetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(5_000) });
+      } catch {
+        throw new ApiError(0, 'NETWORK', 'The till server cannot be reached.');
+      }
+      if (!res.ok && res.status !== 503) throw await errorFrom(res);
+      return (await res.json()) as z.infer<typeof Health>;
+    },
+    auth: {
+      login: (body: z.input<typeof LoginRequest>) =>
+        request<LoginResponse>('POST', '/auth/login', { body, anonymous: true }),
+      me: () => get<User>('/auth/me'),
+      changePassword: (body: z.input<typeof ChangePasswordRequest>) =>
+        send<z.infer<typeof ChangePasswordResponse>>('POST', '/auth/change-password', body),
+      refresh: () => request<TokenResponse>('POST', '/auth/refresh'),
+    },
+    users: {
+      list: (query: QueryOf<typeof UserListQuery> = {}) => get<Page<User>>('/users', query),
+      get: (userId: string) => get<User>(`/users/${id(userId)}`),
+      create: (body: z.input<typeof CreateUserRequest>) => send<User>('POST', '/users', body),
+      update: (userId: string, body: z.input<typeof UpdateUserRequest>) =>
+        send<User>('PUT', `/users/${id(userId)}`, body),
+      resetPassword: (userId: string, body: z.input<typeof ResetPasswordRequest>) =>
+        send<User>('POST', `/users/${id(userId)}/reset-password`, body),
+    },
+    branches: {
+      list: (query: QueryOf<typeof BranchListQuery> = {}) => get<Page<Branch>>('/branches', query),
+      get: (branchId: string) => get<Branch>(`/branches/${id(branchId)}`),
+      create: (body: z.input<typeof CreateBranchRequest>) => send<Branch>('POST', '/branches', body),
+      update: (branchId: string, body: z.input<typeof UpdateBranchRequest>) =>
+        send<Branch>('PUT', `/branches/${id(branchId)}`, body),
+    },
+    settings: {
+      get: () => get<z.infer<typeof SettingsResponse>>('/settings'),
+      update: (body: z.input<typeof UpdateSettingsRequest>) =>
+        send<z.infer<typeof SettingsResponse>>('PUT', '/settings', body),
+    },
+    audit: {
+      list: (query: QueryOf<typeof AuditListQuery> = {}) => get<Page<AuditEntry>>('/audit', query),
+      get: (auditId: string) => get<AuditEntry>(`/audit/${id(auditId)}`),
+    },
+    currency: {
+      list: (query: QueryOf<typeof CurrencyListQuery> = {}) => get<{ items: Currency[] }>('/currency', query),
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { Id, PageQuery, Text, Timestamp } from './common';
+
+/** Header carrying the device credential of a registered till (alternative to a user bearer token). */
+export const DEVICE_TOKEN_HEADER = 'x-device-token';
+/** Header carrying the till app's version; central refuses another major version (426). */
+export const APP_VERSION_HEADER = 'x-app-version';
+
+export const SyncOp = z.enum(['upsert', 'delete']);
+export type SyncOp = z.infer<typeof SyncOp>;
+
+/** One queued change in a push (spec "Sync push types" plus the sync extensions entity_id, seq, base_revision). */
+export const SyncChange = z.object({
+  client_mutation_id: z.string().min(1).max(100),
+  entity: z.string().min(1).max(64),
+  op: SyncOp,
+  payload: z.record(z.string(), z.unknown()),
+  entity_id: z.string().min(1).max(200).optional().describe('defaults to the entity key field of payload'),
+  seq: z.number().int().nonnegative().optional().describe("the device's own monotonic sequence number"),
+  base_revision: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe('central revision the till had pulled when it made this change (conflict detection)'),
+});
+export type SyncChange = z.infer<typeof SyncChange>;
+
+export const SyncPushRequest = z.object({
+  device_id: z.string({ message: 'device_id is required' }).min(1, { message: 'device_id is required' }),
+  changes: z
+    .array(z.unknown(), { message: 'changes must be an array of change' })
+    .max(1000, { message: 'at most 1000 changes per push' }),
+});
+
+export const SyncAcceptedItem = z.object({
+  client_mutation_id: z.string(),
+  id: z.string(),
+  icv: z.number().int().optional(),
+  invoice_number: z.string().optional(),
+  revision: z.number().int().optional().describe('central revision covering this change'),
+});
+export type SyncAcceptedItem = z.infer<typeof SyncAcceptedItem>;
+
+export const SyncRejectedItem = z.object({
+  client_mutation_id: z.string(),
+  code: z.string(),
+  message: z.string(),
+  conflict_id: z.string().optional(),
+});
+export type SyncRejectedItem = z.infer<typeof SyncRejectedItem>;
+
+export const SyncPushResponse = z.object({
+  accepted: z.array(SyncAcceptedItem),
+  rejected: z.array(SyncRejectedItem),
+  retry_from: z
+    .string()
+    .optional()
+    .describe('client_mutation_id of the first change not processed (temporary failure); resend from it'),
+});
+export type SyncPushResponse = z.infer<typeof SyncPushResponse>;
+
+export const SyncPullQuery = z.object({
+  device_id: z.string().min(1).max(100),
+  since: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(2000).default(500),
+  epoch: z.string().max(100).optional().describe('the epoch the till last saw; a different one answers 409'),
+});
+
+export const SyncPulledChange = z.object({
+  revision: z.number().int(),
+  entity: z.string(),
+  entity_id: z.string(),
+  op: SyncOp,
+  payload: z.unknown(),
+  branch_id: z.string().nullable(),
+});
+export type SyncPulledChange = z.infer<typeof SyncPulledChange>;
+
+export const SyncPullResponse = z.object({
+  epoch: z.string(),
+  changes: z.array(SyncPulledChange),
+  next_revision: z.number().int(),
+  has_more: z.boolean(),
+});
+export type SyncPullResponse = z.infer<typeof SyncPullResponse>;
+
+export const SyncSnapshotQuery = z.object({ device_id: z.string().min(1).max(100) });
+
+/** NDJSON lines of GET /sync/snapshot: one header, rows, one end line (a missing end line = truncated). */
+export const SnapshotHeader = z.object({
+  type: z.literal('header'),
+  revision: z.number().int(),
+  epoch: z.string(),
+  branch_id: z.string(),
+  entities: z.array(z.string()),
+});
+export const SnapshotRow = z.object({
+  type: z.literal('row'),
+  entity: z.string(),
+  id: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+});
+export const SnapshotEnd = z.object({ type: z.literal('end'), rows: z.number().int() });
+export const SnapshotLine = z.discriminatedUnion('type', [SnapshotHeader, SnapshotRow, SnapshotEnd]);
+export type SnapshotLine = z.infer<typeof SnapshotLine>;
+
+export const DeviceStatus = z.enum(['active', 'revoked']);
+
+export const Device = z.object({
+  id: z.string(),
+  name: z.string(),
+  branch_id: z.string(),
+  branch_name: z.string().nullable(),
+  status: DeviceStatus,
+  app_version: z.string().nullable(),
+  last_seen_at: Timestamp.nullable(),
+  last_push_at: Timestamp.nullable(),
+  last_pull_revision: z.number().int().nullable(),
+  revoked_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type Device = z.infer<typeof Device>;
+
+export const RegisterDeviceRequest = z.object({
+  name: Text(80),
+  branch_id: Id.optional().describe("defaults to the caller's branch"),
+});
+
+export const RegisteredDevice = z.object({
+  device_id: z.string(),
+  device_token: z.string().describe('shown once; send it as X-Device-Token'),
+  device: Device,
+});
+
+export const DeviceListQuery = PageQuery.extend({
+  branch_id: Id.optional(),
+  status: DeviceStatus.optional(),
+});
+
+export const ConflictKind = z.enum(['edit_conflict', 'rejected']);
+export const ConflictStatus = z.enum(['open', 'resolved']);
+export const ConflictResolution = z.enum(['keep_central', 'keep_till', 'merged']);
+
+export const SyncConflict = z.object({
+  id: z.string(),
+  device_id: z.string().nullable(),
+  branch_id: z.string().nullable(),
+  entity: z.string(),
+  entity_id: z.string().nullable(),
+  client_mutation_id: z.string().nullable(),
+  kind: ConflictKind,
+  code: z.string(),
+  message: z.string(),
+  till_payload: z.unknown(),
+  central_payload: z.unknown(),
+  base_revision: z.number().int().nullable(),
+  central_revision: z.number().int().nullable(),
+  status: ConflictStatus,
+  resolution: ConflictResolution.nullable(),
+  resolved_payload: z.unknown(),
+  resolved_by: z.string().nullable(),
+  resolved_at: Timestamp.nullable(),
+  resolved_revision: z.number().int().nullable(),
+  created_at: Timestamp,
+});
+export type SyncConflict = z.infer<typeof SyncConflict>;
+
+export const ConflictListQuery = PageQuery.extend({
+  branch_id: Id.optional(),
+  status: ConflictStatus.optional(),
+  entity: z.string().max(64).optional(),
+});
+
+export const ResolveConflictRequest = z
+  .object({
+    resolution: ConflictResolution,
+    payload: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((b) => b.resolution !== 'merged' || b.payload !== undefined, {
+    message: 'payload is required when resolution is merged',
+    path: ['payload'],
+  });
+
+export const SyncStatus = z.object({
+  mode: z.enum(['till', 'central']),
+  configured: z.boolean(),
+  central_url: z.string().nullable(),
+  device_id: z.string().nullable(),
+  running: z.boolean(),
+  online: z.boolean(),
+  bootstrapped: z.boolean(),
+  last_attempt_at: Timestamp.nullable(),
+  last_success_at: Timestamp.nullable(),
+  last_error: z.object({ code: z.string(), message: z.string(), at: Timestamp }).nullable(),
+  pending: z.number().int(),
+  rejected: z.number().int(),
+  open_conflicts: z.number().int(),
+  cursor: z.number().int().nullable(),
+  epoch: z.string().nullable(),
+});
+export type SyncStatus = z.infer<typeof SyncStatus>;

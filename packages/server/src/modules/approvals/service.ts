@@ -1,0 +1,253 @@
+import type { Approval, ApprovalKind, ApprovalStatus } from '@pharmacy/contracts';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { recordChange } from '../../db/changes';
+import { assertBranchAccess, type AuthUser } from '../../http/auth';
+import { Conflict, Forbidden, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import type { ApprovalsTable } from './tables';
+
+/** A request must be decided, and an approval used, within this many minutes. */
+export const APPROVAL_TTL_MINUTES = 15;
+const ttlFrom = (iso: string) => new Date(Date.parse(iso) + APPROVAL_TTL_MINUTES * 60_000).toISOString();
+
+/** Roles that see every branch's approvals (read-only for the auditor). */
+const ORGANISATION_READERS = new Set(['admin', 'auditor']);
+
+function approvalQuery(db: Db) {
+  return db
+    .selectFrom('approvals as a')
+    .leftJoin('users as rq', 'rq.id', 'a.requested_by')
+    .leftJoin('users as dc', 'dc.id', 'a.decided_by')
+    .selectAll('a')
+    .select(['rq.full_name as requested_by_name', 'dc.full_name as decided_by_name']);
+}
+
+type ApprovalRow = ApprovalsTable & { requested_by_name: string | null; decided_by_name: string | null };
+
+const isExpired = (r: ApprovalsTable, now: string) =>
+  (r.status === 'pending' || r.status === 'approved') && r.expires_at <= now;
+
+const toApproval = (r: ApprovalRow, now = nowIso()): Approval => ({
+  ...r,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  is_expired: isExpired(r, now),
+});
+
+const recordApprovalChange = (trx: Db, row: ApprovalsTable) =>
+  recordChange(trx, {
+    entity: 'approval',
+    entityId: row.id,
+    op: 'upsert',
+    payload: row,
+    branchId: row.branch_id,
+  });
+
+async function readApproval(db: Db, id: string): Promise<ApprovalRow> {
+  const row = await approvalQuery(db).where('a.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('Approval', id);
+  return row;
+}
+
+export async function requestApproval(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: { kind: ApprovalKind; payload: Record<string, unknown>; reason: string },
+): Promise<Approval> {
+  const at = nowIso();
+  const row: ApprovalsTable = {
+    id: newId(),
+    branch_id: user.branchId,
+    kind: input.kind,
+    payload: JSON.stringify(input.payload),
+    reason: input.reason,
+    status: 'pending',
+    requested_by: user.id,
+    decided_by: null,
+    decision_reason: null,
+    decided_at: null,
+    used_by: null,
+    used_at: null,
+    expires_at: ttlFrom(at),
+    created_at: at,
+    updated_at: at,
+  };
+  await app.db.transaction().execute(async (trx) => {
+    await trx.insertInto('approvals').values(row).execute();
+    await recordApprovalChange(trx, row);
+    await writeAudit(trx, actor, {
+      action: 'approval.request',
+      entity: 'approval',
+      entityId: row.id,
+      branchId: row.branch_id,
+      after: row,
+    });
+  });
+  return toApproval(await readApproval(app.db, row.id));
+}
+
+export async function listApprovals(
+  app: AppContext,
+  user: AuthUser,
+  f: {
+    status: ApprovalStatus | 'all';
+    kind?: ApprovalKind;
+    branch_id?: string;
+    page: number;
+    page_size: number;
+  },
+) {
+  const now = nowIso();
+  let q = approvalQuery(app.db);
+  if (ORGANISATION_READERS.has(user.role)) {
+    if (f.branch_id) q = q.where('a.branch_id', '=', f.branch_id);
+  } else if (user.role === 'branch_manager') {
+    q = q.where('a.branch_id', '=', user.branchId);
+  } else {
+    q = q.where('a.requested_by', '=', user.id);
+  }
+  if (f.status !== 'all') q = q.where('a.status', '=', f.status);
+  if (f.status === 'pending' || f.status === 'approved') q = q.where('a.expires_at', '>', now);
+  if (f.kind) q = q.where('a.kind', '=', f.kind);
+  const { total } = await q
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await q
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return {
+    items: rows.map((r) => toApproval(r, now)),
+    total: Number(total),
+    page: f.page,
+    page_size: f.page_size,
+  };
+}
+
+/**
+ * A branch manager (of the approval's branch) or an admin approves or rejects a pending request, with a
+ * reason. Nobody decides their own request (403 SELF_APPROVAL). An approval is usable for 15 minutes after it
+ * is granted; a request not decided within 15 minutes expires (409 APPROVAL_EXPIRED).
+ */
+export async function decideApproval(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  id: string,
+  input: { status: 'approved' | 'rejected'; reason: string },
+): Promise<Approval> {
+  const existing = await readApproval(app.db, id);
+  assertBranchAccess(user, existing.branch_id, 'approval');
+  if (existing.requested_by === user.id)
+    throw new Forbidden('You cannot decide your own request; another manager must.', 'SELF_APPROVAL');
+  await app.db.transaction().execute(async (trx) => {
+    const before = await readApproval(trx, id);
+    if (before.status !== 'pending')
+      throw new Conflict(
+        `This approval is already ${before.status}; it can be decided only once.`,
+        'APPROVAL_DECIDED',
+      );
+    const at = nowIso();
+    if (before.expires_at <= at)
+      throw new Conflict('This request expired before it was decided; ask again.', 'APPROVAL_EXPIRED');
+    const after: ApprovalsTable = {
+      ...before,
+      status: input.status,
+      decided_by: user.id,
+      decision_reason: input.reason,
+      decided_at: at,
+      expires_at: input.status === 'approved' ? ttlFrom(at) : before.expires_at,
+      updated_at: at,
+    };
+    const { requested_by_name: _r, decided_by_name: _d, ...row } = after as ApprovalRow;
+    const result = await trx
+      .updateTable('approvals')
+      .set({
+        status: row.status,
+        decided_by: row.decided_by,
+        decision_reason: row.decision_reason,
+        decided_at: row.decided_at,
+        expires_at: row.expires_at,
+        updated_at: row.updated_at,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1)
+      throw new Conflict('This approval was decided meanwhile.', 'APPROVAL_DECIDED');
+    await recordApprovalChange(trx, row);
+    await writeAudit(trx, actor, {
+      action: input.status === 'approved' ? 'approval.approve' : 'approval.reject',
+      entity: 'approval',
+      entityId: id,
+      branchId: row.branch_id,
+      before: { status: before.status },
+      after: { status: row.status, reason: input.reason, expires_at: row.expires_at },
+    });
+  });
+  return toApproval(await readApproval(app.db, id));
+}
+
+export interface ConsumeApprovalInput {
+  approvalId: string;
+  kind: ApprovalKind;
+  branchId: string;
+  /** The user acting on the approval: it must be the one who asked for it. */
+  userId: string;
+  /** Request id for the audit row, when there is one. */
+  requestId?: string | null;
+}
+
+/**
+ * For other modules (sales, returns, stock count…), inside THEIR transaction: accepts an approved, unexpired
+ * approval of this kind and branch, requested by `userId`, exactly once (it becomes `used`). Anything else
+ * throws 403 APPROVAL_REQUIRED, so a rolled-back caller leaves the approval unused. Returns the approval with
+ * its payload, so the caller can check that it covers what is being done.
+ */
+export async function consumeApproval(trx: Db, input: ConsumeApprovalInput): Promise<Approval> {
+  const row = await approvalQuery(trx).where('a.id', '=', input.approvalId).executeTakeFirst();
+  const at = nowIso();
+  const refuse = (why: string) =>
+    new Forbidden(`A manager's approval is required: ${why}.`, 'APPROVAL_REQUIRED');
+  if (!row) throw refuse(`approval ${input.approvalId} does not exist`);
+  if (row.kind !== input.kind) throw refuse(`approval ${row.id} is for ${row.kind}, not ${input.kind}`);
+  if (row.branch_id !== input.branchId) throw refuse(`approval ${row.id} belongs to another branch`);
+  if (row.requested_by !== input.userId) throw refuse(`approval ${row.id} was requested by another user`);
+  if (row.status !== 'approved') throw refuse(`approval ${row.id} is ${row.status}`);
+  if (row.expires_at <= at) throw refuse(`approval ${row.id} expired at ${row.expires_at}`);
+  const result = await trx
+    .updateTable('approvals')
+    .set({ status: 'used', used_by: input.userId, used_at: at, updated_at: at })
+    .where('id', '=', row.id)
+    .where('status', '=', 'approved')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw refuse(`approval ${row.id} was used meanwhile`);
+  const { requested_by_name: _r, decided_by_name: _d, ...plain } = row;
+  const used: ApprovalsTable = {
+    ...plain,
+    status: 'used',
+    used_by: input.userId,
+    used_at: at,
+    updated_at: at,
+  };
+  await recordApprovalChange(trx, used);
+  await writeAudit(
+    trx,
+    { userId: input.userId, requestId: input.requestId ?? null },
+    {
+      action: 'approval.use',
+      entity: 'approval',
+      entityId: row.id,
+      branchId: row.branch_id,
+      before: { status: 'approved' },
+      after: { status: 'used', used_at: at },
+    },
+  );
+  return toApproval({ ...row, ...used }, at);
+}

@@ -1,0 +1,127 @@
+import {
+  CreateCustomerRequest,
+  Customer,
+  CustomerLedgerQuery,
+  CustomerLedgerRow,
+  CustomerListQuery,
+  CustomerParams,
+  CustomerPaymentRequest,
+  CustomerPaymentResult,
+  pageOf,
+  UpdateCustomerRequest,
+} from '@pharmacy/contracts';
+import { type ApiRouter, created } from '../../http/route';
+import { actorOf } from '../audit/service';
+import {
+  createCustomer,
+  customerLedger,
+  getCustomer,
+  listCustomers,
+  recordCustomerPayment,
+  updateCustomer,
+} from './service';
+
+const COUNTER = ['branch_manager', 'pharmacist', 'cashier'] as const;
+const NOTE =
+  'Customers are organisation-wide (any branch sells to them); money in the base currency. credit_limit and current_balance are decimal strings.';
+
+export function customerRoutes(r: ApiRouter): void {
+  r.route({
+    method: 'get',
+    path: '/customers',
+    tag: 'Customers',
+    summary: 'List customers, sorted by name',
+    description: `Any signed-in user. page default 1, page_size default 20 (at most 200); search matches part of the name or phone (case-insensitive) or the exact national ID. ${NOTE}`,
+    roles: 'any',
+    query: CustomerListQuery,
+    responses: { 200: { description: 'A page of customers', schema: pageOf(Customer) } },
+    handler: ({ app, query }) => listCustomers(app, query),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/customers',
+    tag: 'Customers',
+    summary: 'Create a customer',
+    description: `Roles: admin, branch_manager, pharmacist, cashier. name required; credit_limit >= 0 (default 0), is_credit_allowed default false. Granting credit (credit_limit above 0 or is_credit_allowed true) needs admin or branch_manager: 403 CREDIT_TERMS_NEED_MANAGER. ${NOTE}`,
+    roles: COUNTER,
+    body: CreateCustomerRequest,
+    responses: {
+      201: { description: 'The customer', schema: Customer },
+      400: { description: 'Invalid body' },
+      403: { description: 'Role not allowed or credit terms need a manager' },
+    },
+    handler: async ({ app, user, body, requestId }) =>
+      created(await createCustomer(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/customers/:customerId',
+    tag: 'Customers',
+    summary: 'One customer',
+    description: `Any signed-in user. ${NOTE}`,
+    roles: 'any',
+    params: CustomerParams,
+    responses: {
+      200: { description: 'The customer', schema: Customer },
+      404: { description: 'Unknown customer' },
+    },
+    handler: ({ app, params }) => getCustomer(app, params.customerId),
+  });
+
+  r.route({
+    method: 'put',
+    path: '/customers/:customerId',
+    tag: 'Customers',
+    summary: 'Update a customer (only the fields given)',
+    description: `Roles: admin, branch_manager, pharmacist, cashier. An empty body gives 400 "No fields to update". Changing credit_limit or is_credit_allowed needs admin or branch_manager (403 CREDIT_TERMS_NEED_MANAGER); a limit below the current balance is allowed and only blocks further credit. ${NOTE}`,
+    roles: COUNTER,
+    params: CustomerParams,
+    body: UpdateCustomerRequest,
+    responses: {
+      200: { description: 'The customer', schema: Customer },
+      400: { description: 'Invalid or empty body' },
+      403: { description: 'Role not allowed or credit terms need a manager' },
+      404: { description: 'Unknown customer' },
+    },
+    handler: ({ app, user, params, body, requestId }) =>
+      updateCustomer(app, user, actorOf(user, requestId), params.customerId, body),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/customers/:customerId/ledger',
+    tag: 'Customers',
+    summary: "A customer's account ledger, newest first, 20 per page",
+    description:
+      'Any signed-in user. transaction_type SALE (a credit sale, raises the balance), PAYMENT and REFUND (lower it); amount is always positive, balance_after is the balance after the row. created_by_name comes from the user record.',
+    roles: 'any',
+    params: CustomerParams,
+    query: CustomerLedgerQuery,
+    responses: {
+      200: { description: 'A page of ledger rows', schema: pageOf(CustomerLedgerRow) },
+      404: { description: 'Unknown customer' },
+    },
+    handler: ({ app, params, query }) => customerLedger(app, params.customerId, query),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/customers/:customerId/payments',
+    tag: 'Customers',
+    summary: 'Record a payment on account',
+    description:
+      'Roles: admin, branch_manager, pharmacist, cashier. amount must be above 0 and at most current_balance, else 400 INVALID_PAYMENT_AMOUNT naming both figures. In one transaction: the balance goes down, a PAYMENT ledger row with balance_after is written, and two sync changes (customer, customer_ledger) are recorded. The payment is not part of a cash session.',
+    roles: COUNTER,
+    params: CustomerParams,
+    body: CustomerPaymentRequest,
+    responses: {
+      200: { description: 'The payment result', schema: CustomerPaymentResult },
+      400: { description: 'Invalid amount' },
+      404: { description: 'Unknown customer' },
+    },
+    handler: ({ app, user, params, body, requestId }) =>
+      recordCustomerPayment(app, user, actorOf(user, requestId), params.customerId, body),
+  });
+}

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { ledgerMismatches } from '../stock/fixtures';
+import { ean13, generateDemoCatalogue } from './generate';
+import { loadSmallDemoCatalogue } from './small';
+
+type Page = { items: Array<Record<string, unknown>>; total: number };
+
+describe('loadSmallDemoCatalogue', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it('fills an empty catalogue once, with stock in Main Branch, and is idempotent', async () => {
+    expect(await loadSmallDemoCatalogue(t.context)).toBe(true);
+    const counts = [t.count('medicines'), t.count('batches'), t.count('suppliers'), t.count('categories')];
+    expect(counts[0]).toBe(50);
+    expect(await loadSmallDemoCatalogue(t.context)).toBe(false);
+    expect([t.count('medicines'), t.count('batches'), t.count('suppliers'), t.count('categories')]).toEqual(
+      counts,
+    );
+    const admin = await t.adminToken();
+    const controlled = await t.get<Page>('/api/v1/medicines?is_controlled=true', admin);
+    expect(controlled.body.total).toBeGreaterThanOrEqual(3);
+    const rx = await t.get<Page>('/api/v1/medicines?requires_prescription=true', admin);
+    expect(rx.body.total).toBeGreaterThanOrEqual(10);
+    const panadol = await t.get<Page>('/api/v1/medicines?search=pana', admin);
+    expect(panadol.body.items[0]).toMatchObject({ name: 'Panadol', selling_price: '1.50' });
+    expect(Number(panadol.body.items[0]!.stock_quantity)).toBeGreaterThan(0);
+    expect((await t.get<Page>('/api/v1/alerts/low-stock', admin)).body.total).toBeGreaterThan(0);
+    expect(ledgerMismatches(t)).toEqual([]);
+    // replicated like hand-entered data
+    const changes = t.context.sqlite
+      .prepare("SELECT count(*) AS n FROM change_log WHERE entity = 'medicine'")
+      .get() as { n: number };
+    expect(changes.n).toBe(50);
+  });
+});
+
+describe('generateDemoCatalogue', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it('bulk-loads medicines with valid EAN-13s and batches over branches, keeping the ledger balanced', async () => {
+    expect(ean13('400638133393')).toBe('4006381333931');
+    const result = generateDemoCatalogue(t.context.sqlite, {
+      medicines: 500,
+      batches: 1500,
+      branches: 3,
+      suppliers: 10,
+      seed: 7,
+    });
+    expect(result).toMatchObject({ medicines: 500, batches: 1500 });
+    expect(result.branches).toHaveLength(3);
+    expect(t.count('medicines')).toBe(500);
+    expect(t.count('stock_movements')).toBe(1500);
+    expect(ledgerMismatches(t)).toEqual([]);
+    const barcodes = t.context.sqlite.prepare('SELECT barcode FROM medicines').all() as Array<{
+      barcode: string;
+    }>;
+    for (const { barcode } of barcodes) expect(ean13(barcode.slice(0, 12))).toBe(barcode);
+    const admin = await t.adminToken();
+    const first = barcodes[0]!.barcode;
+    const found = await t.get(`/api/v1/medicines/barcode/0${first}`, admin);
+    expect(found.status).toBe(200);
+    const name = String(found.body.name).slice(0, 4);
+    const search = await t.get<Page>(`/api/v1/medicines?search=${encodeURIComponent(name)}`, admin);
+    expect(search.body.total).toBeGreaterThan(0);
+    const sheet = await t.get<{ total: number }>('/api/v1/stockcount', admin);
+    expect(sheet.body.total).toBeGreaterThan(400);
+  });
+});

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { makeRx } from '../prescriptions/fixtures';
+import { inDays, makeMedicine, makeSupplier, receive, setExpiry, setStatus } from '../stock/fixtures';
+
+let t: TestServer;
+let admin: string;
+let main: string;
+let north: string;
+let supplierId: string;
+let pharmacist: string;
+let cashier: string;
+let auditor: string;
+let northPharmacist: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  admin = await t.adminToken();
+  main = await t.mainBranchId();
+  north = await t.createBranch('NORTH');
+  supplierId = (await makeSupplier(t)).id;
+  pharmacist = (await t.userWithRole('pharmacist')).token;
+  cashier = (await t.userWithRole('cashier')).token;
+  auditor = (await t.userWithRole('auditor')).token;
+  northPharmacist = (await t.userWithRole('pharmacist', north)).token;
+}, 60_000);
+afterAll(() => t.close());
+
+type Search = {
+  items: Array<{ medicine_id: string; name: string; selling_price: string; stock_quantity: number }>;
+};
+
+describe('GET /dispensing/generic-search', () => {
+  it('lists in-stock, active substitutes with the same generic name, strength and form, cheapest first', async () => {
+    const g = { generic_name: 'Ibuprofen', strength: '400mg', form: 'tablet' };
+    const asked = await makeMedicine(t, { ...g, name: 'Brufen 400', selling_price: 5 });
+    const cheap = await makeMedicine(t, {
+      ...g,
+      generic_name: ' ibuprofen ',
+      name: 'Ibu Generic',
+      selling_price: 1.5,
+    });
+    const mid = await makeMedicine(t, { ...g, name: 'Nurofen 400', selling_price: 3 });
+    const noStock = await makeMedicine(t, { ...g, name: 'Empty Ibu', selling_price: 1 });
+    const otherStrength = await makeMedicine(t, {
+      ...g,
+      strength: '200mg',
+      name: 'Ibu 200',
+      selling_price: 0.5,
+    });
+    const otherForm = await makeMedicine(t, { ...g, form: 'syrup', name: 'Ibu Syrup', selling_price: 0.5 });
+    const inactive = await makeMedicine(t, { ...g, name: 'Old Ibu', selling_price: 0.5 });
+    const expiredOnly = await makeMedicine(t, { ...g, name: 'Expired Ibu', selling_price: 0.5 });
+    const quarantined = await makeMedicine(t, { ...g, name: 'Quarantined Ibu', selling_price: 0.5 });
+    const northOnly = await makeMedicine(t, { ...g, name: 'North Ibu', selling_price: 0.5 });
+    for (const m of [asked, cheap, mid, otherStrength, otherForm, inactive])
+      await receive(t, m.id, supplierId, { qty_received: 7 });
+    const old = await receive(t, expiredOnly.id, supplierId, { qty_received: 7 });
+    setExpiry(t, old.id, inDays(-1));
+    const q = await receive(t, quarantined.id, supplierId, { qty_received: 7 });
+    setStatus(t, q.id, 'quarantined');
+    await receive(t, northOnly.id, supplierId, { qty_received: 7, branch_id: north });
+    await t.delete(`/api/v1/medicines/${inactive.id}`, admin);
+
+    const res = await t.get<Search>(`/api/v1/dispensing/generic-search?medicine_id=${asked.id}`, cashier);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((i) => i.name)).toEqual(['Ibu Generic', 'Nurofen 400']);
+    expect(res.body.items[0]).toMatchObject({
+      medicine_id: cheap.id,
+      selling_price: '1.50',
+      stock_quantity: 7,
+    });
+    expect(res.body.items.map((i) => i.medicine_id)).not.toContain(noStock.id);
+    expect(res.body.items.map((i) => i.medicine_id)).not.toContain(asked.id);
+
+    const byName = await t.get<Search>(
+      '/api/v1/dispensing/generic-search?generic_name=IBUPROFEN&strength=400mg&form=tablet',
+      cashier,
+    );
+    expect(byName.body.items.map((i) => i.name)).toEqual(['Ibu Generic', 'Nurofen 400', 'Brufen 400']);
+    const anyStrength = await t.get<Search>(
+      '/api/v1/dispensing/generic-search?generic_name=ibuprofen',
+      cashier,
+    );
+    expect(anyStrength.body.items.map((i) => i.name)).toEqual([
+      'Ibu 200',
+      'Ibu Syrup',
+      'Ibu Generic',
+      'Nurofen 400',
+      'Brufen 400',
+    ]);
+    const northView = await t.get<Search>(
+      `/api/v1/dispensing/generic-search?medicine_id=${asked.id}`,
+      northPharmacist,
+    );
+    expect(northView.body.items.map((i) => i.name)).toEqual(['North Ibu']);
+    const adminNorth = await t.get<Search>(
+      `/api/v1/dispensing/generic-search?medicine_id=${asked.id}&branch_id=${north}`,
+      admin,
+    );
+    expect(adminNorth.body.items.map((i) => i.name)).toEqual(['North Ibu']);
+  });
+
+  it('refuses bad queries', async () => {
+    const noGeneric = await makeMedicine(t, { name: 'No Generic' });
+    expect((await t.get('/api/v1/dispensing/generic-search', cashier)).status).toBe(400);
+    expect(
+      (await t.get(`/api/v1/dispensing/generic-search?medicine_id=${noGeneric.id}`, cashier)).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.get(
+          '/api/v1/dispensing/generic-search?medicine_id=0190a000-0000-7000-8000-000000000000',
+          cashier,
+        )
+      ).status,
+    ).toBe(404);
+    expect((await t.get('/api/v1/dispensing/generic-search?medicine_id=abc', cashier)).status).toBe(400);
+    expect(
+      (await t.get(`/api/v1/dispensing/generic-search?generic_name=${'x'.repeat(300)}`, cashier)).status,
+    ).toBe(400);
+    const sqlish = await t.get<Search>(
+      `/api/v1/dispensing/generic-search?generic_name=${encodeURIComponent("x' OR 1=1 --")}`,
+      cashier,
+    );
+    expect(sqlish.status).toBe(200);
+    expect(sqlish.body.items).toEqual([]);
+  });
+});
+
+type Reminder = { id: string; branch_id: string; due_date: string; medicine_name: string };
+
+describe('/dispensing/refills', () => {
+  it('creates reminders and lists those due by a day, branch-scoped', async () => {
+    const m = await makeMedicine(t, { name: 'Metformin 500' });
+    const mk = (due: string, token = pharmacist, extra: Record<string, unknown> = {}) =>
+      t.post<Reminder>(
+        '/api/v1/dispensing/refills',
+        { patient_name: 'Baraka', medicine_id: m.id, due_date: due, contact: '+255711000000', ...extra },
+        token,
+      );
+    const soon = await mk(inDays(3));
+    expect(soon.status).toBe(201);
+    expect(soon.body).toMatchObject({ branch_id: main, medicine_name: 'Metformin 500', due_date: inDays(3) });
+    const later = await mk(inDays(20), cashier);
+    expect(later.status).toBe(201);
+    const northOne = await mk(inDays(1), northPharmacist);
+    expect(northOne.body.branch_id).toBe(north);
+    const due = await t.get<{ items: Reminder[] }>(
+      `/api/v1/dispensing/refills?due_before=${inDays(7)}`,
+      pharmacist,
+    );
+    expect(due.body.items.map((r) => r.id)).toEqual([soon.body.id]);
+    const all = await t.get<{ items: Reminder[] }>('/api/v1/dispensing/refills', pharmacist);
+    expect(all.body.items.map((r) => r.id)).toEqual([soon.body.id, later.body.id]);
+    const adminAll = await t.get<{ total: number }>('/api/v1/dispensing/refills', admin);
+    expect(adminAll.body.total).toBe(3);
+
+    const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 30, refills_allowed: 2 }]);
+    const linked = await mk(inDays(25), pharmacist, { prescription_id: rx.id });
+    expect(linked.status).toBe(201);
+
+    const before = [t.count('refill_reminders'), t.count('change_log'), t.count('audit_log')];
+    expect((await mk(inDays(-1))).status).toBe(400);
+    expect((await mk('2025-13-01')).status).toBe(400);
+    expect(
+      (await mk(inDays(1), pharmacist, { medicine_id: '0190a000-0000-7000-8000-000000000000' })).status,
+    ).toBe(404);
+    expect((await mk(inDays(1), pharmacist, { branch_id: north })).status).toBe(403);
+    expect((await mk(inDays(1), northPharmacist, { prescription_id: rx.id })).status).toBe(403);
+    expect(
+      (await mk(inDays(1), pharmacist, { prescription_id: '0190a000-0000-7000-8000-000000000000' })).status,
+    ).toBe(404);
+    expect((await mk(inDays(1), pharmacist, { contact: '' })).status).toBe(400);
+    expect((await mk(inDays(1), pharmacist, { patient_name: 42 })).status).toBe(400);
+    expect((await mk(inDays(1), auditor)).status).toBe(403);
+    expect([t.count('refill_reminders'), t.count('change_log'), t.count('audit_log')]).toEqual(before);
+  });
+});
+
+describe('/dispensing/will-call bad input', () => {
+  it('404 unknown entries, 403 other branch, 400 bad bodies, nothing written', async () => {
+    const m = await makeMedicine(t, {});
+    await receive(t, m.id, supplierId, { qty_received: 5 });
+    const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 1 }]);
+    await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
+    const before = [t.count('will_calls'), t.count('change_log')];
+    expect(
+      (await t.post('/api/v1/dispensing/will-call', { prescription_id: rx.id }, pharmacist)).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.post(
+          '/api/v1/dispensing/will-call',
+          { prescription_id: rx.id, bin_location: 'x'.repeat(61) },
+          pharmacist,
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (await t.post('/api/v1/dispensing/will-call', { prescription_id: rx.id, bin_location: 'A' }, cashier))
+        .status,
+    ).toBe(403);
+    expect([t.count('will_calls'), t.count('change_log')]).toEqual(before);
+    const wc = await t.post<{ id: string }>(
+      '/api/v1/dispensing/will-call',
+      { prescription_id: rx.id, bin_location: 'A' },
+      pharmacist,
+    );
+    expect(wc.status).toBe(201);
+    expect(
+      (
+        await t.put(
+          `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
+          { name: 'A', relationship: 'self' },
+          northPharmacist,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await t.put(
+          `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
+          { name: '', relationship: 'self' },
+          pharmacist,
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.put(
+          '/api/v1/dispensing/will-call/0190a000-0000-7000-8000-000000000000/pickup',
+          { name: 'A', relationship: 'self' },
+          pharmacist,
+        )
+      ).status,
+    ).toBe(404);
+    const northShelf = await t.get<{ items: unknown[] }>('/api/v1/dispensing/will-call', northPharmacist);
+    expect(northShelf.body.items).toEqual([]);
+    // not controlled: no ID needed
+    expect(
+      (
+        await t.put(
+          `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
+          { name: 'A', relationship: 'self' },
+          pharmacist,
+        )
+      ).status,
+    ).toBe(200);
+  });
+});

@@ -1,0 +1,149 @@
+import {
+  CreateRefillReminderRequest,
+  CreateWillCallRequest,
+  GenericSearchQuery,
+  GenericSearchResult,
+  PickupRequest,
+  Problem,
+  pageOf,
+  RefillListQuery,
+  RefillReminder,
+  WillCall,
+  WillCallListQuery,
+  WillCallParams,
+} from '@pharmacy/contracts';
+import { assertBranchAccess, scopeBranch } from '../../http/auth';
+import { type ApiRouter, created } from '../../http/route';
+import { actorOf } from '../audit/service';
+import { requireActiveBranch } from '../purchases/service';
+import {
+  createRefill,
+  createWillCall,
+  genericSearch,
+  getWillCallRow,
+  listRefills,
+  listWillCalls,
+  pickUpWillCall,
+} from './service';
+
+const problem = (description: string) => ({ description, schema: Problem });
+
+export function dispensingRoutes(r: ApiRouter): void {
+  r.route({
+    method: 'get',
+    path: '/dispensing/will-call',
+    tag: 'Dispensing',
+    summary: 'The will-call shelf',
+    description:
+      'Any signed-in user; branch-bound roles see their own branch only. Default: entries waiting for pickup, oldest first (status=picked_up or all for history, newest first). Each entry lists its medicines and whether a controlled medicine needs the collector’s ID.',
+    roles: 'any',
+    query: WillCallListQuery,
+    responses: {
+      200: { description: 'A page of will-call entries', schema: pageOf(WillCall) },
+      400: problem('Invalid filter'),
+    },
+    handler: ({ app, user, query }) =>
+      listWillCalls(app, { ...query, branch_id: scopeBranch(user, query.branch_id) }),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/dispensing/will-call',
+    tag: 'Dispensing',
+    summary: 'Put a prepared prescription on the will-call shelf',
+    description:
+      'Pharmacist (and admin), in the prescription’s branch. Takes every dispensing made through POST /prescriptions/{id}/dispense that has not been handed over; the prescription becomes ready. 409 NOTHING_PREPARED when nothing is prepared, ALREADY_ON_WILL_CALL when it is already on the shelf, PRESCRIPTION_NOT_VALID when cancelled. One waiting entry per prescription.',
+    roles: ['pharmacist'],
+    body: CreateWillCallRequest,
+    responses: {
+      201: { description: 'The will-call entry', schema: WillCall },
+      400: problem('Invalid body'),
+      403: problem('Another branch'),
+      404: problem('Unknown prescription'),
+      409: problem('Nothing prepared, already on the shelf, or cancelled'),
+    },
+    handler: async ({ app, user, body, requestId }) =>
+      created(await createWillCall(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'put',
+    path: '/dispensing/will-call/:willCallId/pickup',
+    tag: 'Dispensing',
+    summary: 'Record a will-call pickup',
+    description:
+      'Pharmacist or cashier (and admin), in the entry’s branch: who collected it (name, relationship to the patient) and, when any medicine in it is controlled, the collector’s ID number (400 without it). Records the user and time of handover; the prescription leaves ready for dispensed (or partially_dispensed when the fill is incomplete). 409 ALREADY_PICKED_UP when already collected.',
+    roles: ['pharmacist', 'cashier'],
+    params: WillCallParams,
+    body: PickupRequest,
+    responses: {
+      200: { description: 'The will-call entry after pickup', schema: WillCall },
+      400: problem('Invalid body or ID number missing for a controlled medicine'),
+      403: problem('Another branch'),
+      404: problem('Unknown will-call entry'),
+      409: problem('Already picked up'),
+    },
+    handler: async ({ app, user, params, body, requestId }) => {
+      const row = await getWillCallRow(app.db, params.willCallId);
+      assertBranchAccess(user, row.branch_id, 'will-call entry');
+      return pickUpWillCall(app, user, actorOf(user, requestId), params.willCallId, body);
+    },
+  });
+
+  r.route({
+    method: 'get',
+    path: '/dispensing/generic-search',
+    tag: 'Dispensing',
+    summary: 'Generic substitutes in stock',
+    description:
+      'Any signed-in user. By medicine_id (its generic name, strength and form; the medicine itself excluded) or by generic_name with optional strength and form. Matching ignores case and surrounding spaces. Only active medicines with sellable stock (active, unexpired batches) in the branch (branch-bound roles: their own), cheapest first, then by name. Whether a substitution is allowed for a given prescription is the pharmacist’s decision and is not checked here.',
+    roles: 'any',
+    query: GenericSearchQuery,
+    responses: {
+      200: { description: 'Substitutes', schema: GenericSearchResult },
+      400: problem('Neither medicine_id nor generic_name, or the medicine has no generic name'),
+      404: problem('Unknown medicine or branch'),
+    },
+    handler: async ({ app, user, query }) => {
+      const branchId = scopeBranch(user, query.branch_id) ?? user.branchId;
+      await requireActiveBranch(app.db, branchId);
+      return genericSearch(app, branchId, query);
+    },
+  });
+
+  r.route({
+    method: 'get',
+    path: '/dispensing/refills',
+    tag: 'Dispensing',
+    summary: 'Refill reminders',
+    description:
+      'Any signed-in user; branch-bound roles see their own branch only. Earliest due first; due_before (inclusive) lists what is due by a day. Reminders are notes for calling the patient; they carry no state.',
+    roles: 'any',
+    query: RefillListQuery,
+    responses: {
+      200: { description: 'A page of refill reminders', schema: pageOf(RefillReminder) },
+      400: problem('Invalid filter'),
+    },
+    handler: ({ app, user, query }) =>
+      listRefills(app, { ...query, branch_id: scopeBranch(user, query.branch_id) }),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/dispensing/refills',
+    tag: 'Dispensing',
+    summary: 'Create a refill reminder',
+    description:
+      'Pharmacist, cashier or branch manager (and admin), in their branch (or the prescription’s branch when prescription_id is given). due_date must be today or later (branch time zone). customer_id is checked against customers once that module exists.',
+    roles: ['pharmacist', 'cashier', 'branch_manager'],
+    body: CreateRefillReminderRequest,
+    responses: {
+      201: { description: 'The reminder', schema: RefillReminder },
+      400: problem('Invalid body or due date in the past'),
+      403: problem('Another branch'),
+      404: problem('Unknown medicine, prescription, branch or customer'),
+    },
+    handler: async ({ app, user, body, requestId }) =>
+      created(await createRefill(app, user, actorOf(user, requestId), body)),
+  });
+}

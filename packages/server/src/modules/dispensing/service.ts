@@ -1,0 +1,440 @@
+import type { RefillReminder, WillCall } from '@pharmacy/contracts';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { recordChange } from '../../db/changes';
+import { assertBranchAccess, type AuthUser } from '../../http/auth';
+import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { formatMinor } from '../../lib/money';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import { baseExponent, getMedicineRow } from '../medicines/service';
+import { NOT_VALID, recordPrescriptionChange, statusAfterFill } from '../prescriptions/dispense';
+import {
+  checkCustomer,
+  getPrescriptionRow,
+  recordWillCallChange,
+  targetBranch,
+} from '../prescriptions/service';
+import type { RefillRemindersTable, WillCallsTable } from '../prescriptions/tables';
+import { branchStock, branchToday } from '../stock/ledger';
+
+/* ------------------------------------------------------------------ will-call */
+
+async function toWillCalls(db: Db, rows: WillCallsTable[]): Promise<WillCall[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const lines = await db
+    .selectFrom('dispensings as d')
+    .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
+    .select(['d.will_call_id', 'd.medicine_id', 'm.name as medicine_name', 'm.is_controlled', 'd.quantity'])
+    .where('d.will_call_id', 'in', ids)
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+  const patients = await db
+    .selectFrom('prescriptions')
+    .select(['id', 'patient_name', 'patient_phone'])
+    .where(
+      'id',
+      'in',
+      rows.map((r) => r.prescription_id),
+    )
+    .execute();
+  const patientOf = new Map(patients.map((p) => [p.id, p]));
+  return rows.map((r) => {
+    const mine = lines.filter((l) => l.will_call_id === r.id);
+    return {
+      id: r.id,
+      prescription_id: r.prescription_id,
+      branch_id: r.branch_id,
+      patient_name: patientOf.get(r.prescription_id)?.patient_name ?? '',
+      patient_phone: patientOf.get(r.prescription_id)?.patient_phone ?? '',
+      bin_location: r.bin_location,
+      notes: r.notes,
+      status: r.status,
+      has_controlled: mine.some((l) => l.is_controlled === 1),
+      items: mine.map((l) => ({
+        medicine_id: l.medicine_id,
+        medicine_name: l.medicine_name,
+        quantity: l.quantity,
+      })),
+      placed_by: r.placed_by,
+      placed_at: r.placed_at,
+      collected_by_name: r.collected_by_name,
+      collector_relationship: r.collector_relationship,
+      collector_id_number: r.collector_id_number,
+      picked_up_by: r.picked_up_by,
+      picked_up_at: r.picked_up_at,
+    };
+  });
+}
+
+export async function getWillCallRow(db: Db, id: string): Promise<WillCallsTable> {
+  const row = await db.selectFrom('will_calls').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('Will-call entry', id);
+  return row;
+}
+
+export async function listWillCalls(
+  app: AppContext,
+  f: { branch_id?: string; status: 'waiting' | 'picked_up' | 'all'; page: number; page_size: number },
+) {
+  let q = app.db.selectFrom('will_calls');
+  if (f.branch_id) q = q.where('branch_id', '=', f.branch_id);
+  if (f.status !== 'all') q = q.where('status', '=', f.status);
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('placed_at', f.status === 'waiting' ? 'asc' : 'desc')
+    .orderBy('id')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return {
+    items: await toWillCalls(app.db, rows),
+    total: Number(total),
+    page: f.page,
+    page_size: f.page_size,
+  };
+}
+
+/**
+ * Puts the prepared goods of a prescription on the will-call shelf: every dispensing made through the dispense
+ * route and not yet handed over. The prescription becomes `ready`.
+ */
+export async function createWillCall(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: { prescription_id: string; bin_location: string; notes: string },
+): Promise<WillCall> {
+  const before = await getPrescriptionRow(app.db, input.prescription_id);
+  assertBranchAccess(user, before.branch_id, 'prescription');
+  const id = await app.db.transaction().execute(async (trx) => {
+    const rx = await trx
+      .selectFrom('prescriptions')
+      .selectAll()
+      .where('id', '=', input.prescription_id)
+      .executeTakeFirstOrThrow();
+    if (rx.status === 'cancelled') throw new Conflict('This prescription is cancelled.', NOT_VALID);
+    if (rx.status === 'ready')
+      throw new Conflict(
+        'This prescription is already waiting on the will-call shelf.',
+        'ALREADY_ON_WILL_CALL',
+      );
+    const prepared = await trx
+      .selectFrom('dispensings')
+      .select('id')
+      .where('prescription_id', '=', rx.id)
+      .where('source', '=', 'dispense')
+      .where('will_call_id', 'is', null)
+      .execute();
+    if (prepared.length === 0)
+      throw new Conflict(
+        'Nothing prepared is waiting to be handed over: dispense the prescription first.',
+        'NOTHING_PREPARED',
+      );
+    const row: WillCallsTable = {
+      id: newId(),
+      prescription_id: rx.id,
+      branch_id: rx.branch_id,
+      bin_location: input.bin_location,
+      notes: input.notes,
+      status: 'waiting',
+      placed_by: user.id,
+      placed_at: nowIso(),
+      collected_by_name: null,
+      collector_relationship: null,
+      collector_id_number: null,
+      picked_up_by: null,
+      picked_up_at: null,
+    };
+    await trx.insertInto('will_calls').values(row).execute();
+    await trx
+      .updateTable('dispensings')
+      .set({ will_call_id: row.id })
+      .where(
+        'id',
+        'in',
+        prepared.map((p) => p.id),
+      )
+      .execute();
+    // The shelf entry replicates before the dispensings that point at it.
+    await recordWillCallChange(trx, row);
+    for (const p of prepared) {
+      const d = await trx
+        .selectFrom('dispensings')
+        .selectAll()
+        .where('id', '=', p.id)
+        .executeTakeFirstOrThrow();
+      await recordChange(trx, {
+        entity: 'dispensing',
+        entityId: d.id,
+        op: 'upsert',
+        payload: d,
+        branchId: d.branch_id,
+      });
+    }
+    await trx
+      .updateTable('prescriptions')
+      .set({ status: 'ready', updated_at: row.placed_at })
+      .where('id', '=', rx.id)
+      .execute();
+    await recordPrescriptionChange(trx, rx.id);
+    await writeAudit(trx, actor, {
+      action: 'will_call.create',
+      entity: 'will_call',
+      entityId: row.id,
+      branchId: rx.branch_id,
+      before: { prescription_status: rx.status },
+      after: { ...row, dispensing_ids: prepared.map((p) => p.id) },
+    });
+    return row.id;
+  });
+  return (await toWillCalls(app.db, [await getWillCallRow(app.db, id)]))[0]!;
+}
+
+/** Hands a will-call entry over: the collector (with an ID number for controlled medicines), who and when. */
+export async function pickUpWillCall(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  id: string,
+  collector: { name: string; relationship: string; id_number: string },
+): Promise<WillCall> {
+  const before = await getWillCallRow(app.db, id);
+  assertBranchAccess(user, before.branch_id, 'will-call entry');
+  await app.db.transaction().execute(async (trx) => {
+    const wc = await trx.selectFrom('will_calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    if (wc.status === 'picked_up')
+      throw new Conflict(
+        `This will-call entry was already picked up at ${wc.picked_up_at}.`,
+        'ALREADY_PICKED_UP',
+      );
+    const controlled = await trx
+      .selectFrom('dispensings as d')
+      .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
+      .select('m.name')
+      .where('d.will_call_id', '=', id)
+      .where('m.is_controlled', '=', 1)
+      .executeTakeFirst();
+    if (controlled && !collector.id_number)
+      throw new Invalid(
+        `${controlled.name} is a controlled medicine: the collector's ID number is required.`,
+        [{ path: 'id_number', message: 'required for controlled medicines' }],
+      );
+    const at = nowIso();
+    const after: WillCallsTable = {
+      ...wc,
+      status: 'picked_up',
+      collected_by_name: collector.name,
+      collector_relationship: collector.relationship,
+      collector_id_number: collector.id_number,
+      picked_up_by: user.id,
+      picked_up_at: at,
+    };
+    const result = await trx
+      .updateTable('will_calls')
+      .set({
+        status: 'picked_up',
+        collected_by_name: collector.name,
+        collector_relationship: collector.relationship,
+        collector_id_number: collector.id_number,
+        picked_up_by: user.id,
+        picked_up_at: at,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'waiting')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1)
+      throw new Conflict('This will-call entry was already picked up.', 'ALREADY_PICKED_UP');
+    const rx = await trx
+      .selectFrom('prescriptions')
+      .selectAll()
+      .where('id', '=', wc.prescription_id)
+      .executeTakeFirstOrThrow();
+    const items = await trx
+      .selectFrom('prescription_items')
+      .selectAll()
+      .where('prescription_id', '=', rx.id)
+      .execute();
+    const status = rx.status === 'ready' ? statusAfterFill(items) : rx.status;
+    await trx.updateTable('prescriptions').set({ status, updated_at: at }).where('id', '=', rx.id).execute();
+    await recordWillCallChange(trx, after);
+    await recordPrescriptionChange(trx, rx.id);
+    await writeAudit(trx, actor, {
+      action: 'will_call.pickup',
+      entity: 'will_call',
+      entityId: id,
+      branchId: wc.branch_id,
+      before: { status: wc.status, prescription_status: rx.status },
+      after: { ...after, prescription_status: status },
+    });
+  });
+  return (await toWillCalls(app.db, [await getWillCallRow(app.db, id)]))[0]!;
+}
+
+/* ------------------------------------------------------------------ generic search */
+
+/**
+ * Substitutes: active medicines with the same generic name, strength and form (case-insensitive, trimmed), with
+ * sellable stock in the branch (active, unexpired batches), cheapest first, then by name; the medicine asked
+ * about is excluded.
+ */
+export async function genericSearch(
+  app: AppContext,
+  branchId: string,
+  q: { medicine_id?: string; generic_name?: string; strength?: string; form?: string; limit: number },
+) {
+  let generic = q.generic_name;
+  let strength = q.strength;
+  let form = q.form;
+  if (q.medicine_id) {
+    const m = await getMedicineRow(app.db, q.medicine_id);
+    generic = m.generic_name;
+    strength ??= m.strength;
+    form ??= m.form;
+  }
+  if (!generic?.trim())
+    throw new Invalid('This medicine has no generic name recorded, so no substitute can be matched.', [
+      { path: 'medicine_id', message: 'no generic name' },
+    ]);
+  const norm = (s: string) => s.trim().toLowerCase();
+  let query = app.db
+    .selectFrom('medicines')
+    .selectAll()
+    .where('is_active', '=', 1)
+    .where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['generic_name'])]), '=', norm(generic!)));
+  if (strength !== undefined)
+    query = query.where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['strength'])]), '=', norm(strength!)));
+  if (form !== undefined)
+    query = query.where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['form'])]), '=', norm(form!)));
+  if (q.medicine_id) query = query.where('id', '!=', q.medicine_id);
+  const candidates = await query.execute();
+  const stock = await branchStock(
+    app.db,
+    branchId,
+    candidates.map((c) => c.id),
+  );
+  const exponent = await baseExponent(app);
+  const items = candidates
+    .filter((c) => (stock.get(c.id) ?? 0) > 0)
+    .sort(
+      (a, b) => a.selling_price - b.selling_price || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+    )
+    .slice(0, q.limit)
+    .map((c) => ({
+      medicine_id: c.id,
+      name: c.name,
+      generic_name: c.generic_name,
+      strength: c.strength,
+      form: c.form,
+      selling_price: formatMinor(c.selling_price, exponent),
+      stock_quantity: stock.get(c.id) ?? 0,
+      requires_prescription: c.requires_prescription === 1,
+      is_controlled: c.is_controlled === 1,
+    }));
+  return {
+    branch_id: branchId,
+    generic_name: generic,
+    strength: strength ?? null,
+    form: form ?? null,
+    items,
+  };
+}
+
+/* ------------------------------------------------------------------ refill reminders */
+
+const selectReminders = (db: Db) =>
+  db
+    .selectFrom('refill_reminders as r')
+    .innerJoin('medicines as m', 'm.id', 'r.medicine_id')
+    .selectAll('r')
+    .select('m.name as medicine_name');
+
+export async function listRefills(
+  app: AppContext,
+  f: { branch_id?: string; due_before?: string; medicine_id?: string; page: number; page_size: number },
+) {
+  let q = selectReminders(app.db);
+  if (f.branch_id) q = q.where('r.branch_id', '=', f.branch_id);
+  if (f.due_before) q = q.where('r.due_date', '<=', f.due_before);
+  if (f.medicine_id) q = q.where('r.medicine_id', '=', f.medicine_id);
+  const { total } = await q
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const items: RefillReminder[] = await q
+    .orderBy('r.due_date')
+    .orderBy('r.id')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+}
+
+export async function createRefill(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: {
+    branch_id?: string;
+    customer_id?: string;
+    prescription_id?: string;
+    patient_name: string;
+    medicine_id: string;
+    due_date: string;
+    contact: string;
+    notes: string;
+  },
+): Promise<RefillReminder> {
+  let branchId: string;
+  if (input.prescription_id) {
+    const rx = await getPrescriptionRow(app.db, input.prescription_id);
+    assertBranchAccess(user, rx.branch_id, 'prescription');
+    if (input.branch_id && input.branch_id !== rx.branch_id)
+      throw new Invalid('branch_id differs from the prescription’s branch.', [
+        { path: 'branch_id', message: 'must be the prescription’s branch' },
+      ]);
+    branchId = await targetBranch(app.db, user, rx.branch_id);
+  } else branchId = await targetBranch(app.db, user, input.branch_id);
+  await getMedicineRow(app.db, input.medicine_id);
+  await checkCustomer(app.db, input.customer_id);
+  const today = await branchToday(app.db, branchId);
+  if (input.due_date < today)
+    throw new Invalid(`due_date ${input.due_date} is in the past.`, [
+      { path: 'due_date', message: 'must be today or later' },
+    ]);
+  const row: RefillRemindersTable = {
+    id: newId(),
+    branch_id: branchId,
+    customer_id: input.customer_id ?? null,
+    prescription_id: input.prescription_id ?? null,
+    patient_name: input.patient_name,
+    medicine_id: input.medicine_id,
+    due_date: input.due_date,
+    contact: input.contact,
+    notes: input.notes,
+    created_by: user.id,
+    created_at: nowIso(),
+  };
+  await app.db.transaction().execute(async (trx) => {
+    await trx.insertInto('refill_reminders').values(row).execute();
+    await recordChange(trx, {
+      entity: 'refill_reminder',
+      entityId: row.id,
+      op: 'upsert',
+      payload: row,
+      branchId,
+    });
+    await writeAudit(trx, actor, {
+      action: 'refill_reminder.create',
+      entity: 'refill_reminder',
+      entityId: row.id,
+      branchId,
+      after: row,
+    });
+  });
+  return selectReminders(app.db).where('r.id', '=', row.id).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,515 @@
+import type {
+  CreateMedicineRequest,
+  Medicine,
+  MedicineDetail,
+  UpdateMedicineRequest,
+} from '@pharmacy/contracts';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { AppContext } from '../../app-context';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Db, Sqlite } from '../../db/connection';
+import { recordChange } from '../../db/changes';
+import { ftsPrefixQuery, medicineSearchCondition } from '../../db/dialect';
+import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { formatMinor, toMinor } from '../../lib/money';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import { findCategorySlug } from '../categories/service';
+import { currencyExponent } from '../currency/service';
+import { searchLargeActive } from './search';
+import { imageReadUrl } from '../images/storage';
+import { getSettings } from '../settings/service';
+import { localDate } from '../stock/dates';
+import { branchToday } from '../stock/ledger';
+import type { MedicinesTable } from '../stock/tables';
+
+/**
+ * The lookup form of a barcode: GTINs (8, 12, 13 or 14 digits) are right-aligned numbers, so leading zeros are
+ * dropped and a GTIN-14 "0" + EAN-13 finds the EAN-13; other codes are compared case-insensitively.
+ */
+export function barcodeKey(code: string): string {
+  const c = code.trim();
+  if (/^\d{8,14}$/.test(c)) return c.replace(/^0+/, '') || '0';
+  return c.toUpperCase();
+}
+
+/** The base currency's exponent: medicine prices are minor units of it. */
+export async function baseExponent(app: AppContext): Promise<number> {
+  return currencyExponent(app, (await getSettings(app)).base_currency_code);
+}
+
+export async function toMedicine(
+  app: AppContext,
+  r: MedicinesTable,
+  stock: number,
+  exponent: number,
+): Promise<Medicine> {
+  return {
+    id: r.id,
+    name: r.name,
+    generic_name: r.generic_name,
+    barcode: r.barcode,
+    category: r.category,
+    form: r.form,
+    strength: r.strength,
+    unit: r.unit,
+    selling_price: formatMinor(r.selling_price, exponent),
+    max_public_price: r.max_public_price === null ? null : formatMinor(r.max_public_price, exponent),
+    stock_quantity: stock,
+    low_stock_threshold: r.low_stock_threshold,
+    requires_prescription: r.requires_prescription === 1,
+    is_controlled: r.is_controlled === 1,
+    requires_cold_chain: r.requires_cold_chain === 1,
+    is_active: r.is_active === 1,
+    vat_category: r.vat_category,
+    regulator_registration_no: r.regulator_registration_no,
+    image_key: r.image_key,
+    image_url: await imageReadUrl(app, r.image_key),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/** Sellable units of medicine `m` in a branch: active, unexpired batches (SQL expression for lists). */
+const stockExpr = (branchId: string, day: string) =>
+  sql<number>`(SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b WHERE b.branch_id = ${branchId} AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ${day})`;
+
+export async function getMedicineRow(db: Db, id: string): Promise<MedicinesTable> {
+  const row = await db.selectFrom('medicines').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('Medicine', id);
+  return row;
+}
+
+export async function getMedicine(app: AppContext, id: string, branchId: string): Promise<Medicine> {
+  const day = await branchToday(app.db, branchId);
+  const row = await app.db
+    .selectFrom('medicines as m')
+    .selectAll('m')
+    .select(stockExpr(branchId, day).as('stock_quantity'))
+    .where('m.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw new NotFound('Medicine', id);
+  return toMedicine(app, row, Number(row.stock_quantity), await baseExponent(app));
+}
+
+export async function getMedicineDetail(
+  app: AppContext,
+  id: string,
+  branchId: string,
+): Promise<MedicineDetail> {
+  const medicine = await getMedicine(app, id, branchId);
+  const day = await branchToday(app.db, branchId);
+  const batches = await app.db
+    .selectFrom('batches')
+    .select(['id', 'batch_number', 'expiry_date', 'qty_on_hand', 'regulator_status'])
+    .where('branch_id', '=', branchId)
+    .where('medicine_id', '=', id)
+    .where('qty_on_hand', '!=', 0)
+    .orderBy('expiry_date')
+    .orderBy('received_at')
+    .execute();
+  return {
+    ...medicine,
+    branch_id: branchId,
+    batches: batches.map((b) => ({
+      ...b,
+      is_expired: b.expiry_date < day,
+      sellable: b.regulator_status === 'active' && b.expiry_date >= day && b.qty_on_hand > 0,
+    })),
+  };
+}
+
+export interface MedicineListFilter {
+  page: number;
+  page_size: number;
+  search?: string;
+  barcode?: string;
+  category?: string;
+  is_active: 'true' | 'false' | 'all';
+  requires_prescription?: boolean;
+  is_controlled?: boolean;
+  low_stock?: boolean;
+  out_of_stock?: boolean;
+}
+
+/** Cached prepared statements of the hot reads (barcode scans, search-as-you-type pages), per connection. */
+const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement<unknown[]>>>();
+function prepared(app: AppContext, key: string, sqlText: string): BetterSqlite3.Statement<unknown[]> {
+  let byKey = statements.get(app.sqlite);
+  if (!byKey) {
+    byKey = new Map();
+    statements.set(app.sqlite, byKey);
+  }
+  let statement = byKey.get(key);
+  if (!statement) {
+    statement = app.sqlite.prepare(sqlText);
+    byKey.set(key, statement);
+  }
+  return statement;
+}
+
+const HYDRATE_SQL = `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b
+    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
+  FROM medicines m WHERE m.id IN (SELECT value FROM json_each(?))`;
+
+/** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
+async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
+  if (ids.length === 0) return [];
+  const rows = prepared(app, 'hydrate', HYDRATE_SQL).all(branchId, day, JSON.stringify(ids)) as Array<
+    MedicinesTable & { stock_quantity: number }
+  >;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const exponent = await baseExponent(app);
+  const out: Medicine[] = [];
+  for (const id of ids) {
+    const r = byId.get(id);
+    if (r) out.push(await toMedicine(app, r, Number(r.stock_quantity), exponent));
+  }
+  return out;
+}
+
+/**
+ * The catalogue with the branch's stock: filters, search-as-you-type (FTS5 prefix) and exact barcode. Two
+ * steps: the page of ids (filters, order, limit) and then the rows with their stock, so stock is summed for
+ * the page only, never for every match of a short prefix.
+ */
+export async function listMedicines(app: AppContext, branchId: string, f: MedicineListFilter) {
+  const day = await branchTodayCached(app, branchId);
+  const plain =
+    f.is_active === 'true' &&
+    !f.barcode &&
+    !f.category &&
+    f.requires_prescription === undefined &&
+    f.is_controlled === undefined &&
+    f.low_stock === undefined &&
+    f.out_of_stock === undefined;
+  if (f.search && plain) {
+    const large = searchLargeActive(app, f.search, f.page, f.page_size);
+    if (large) {
+      const items = await hydrate(app, large.ids, branchId, day);
+      return { items, total: large.total, page: f.page, page_size: f.page_size };
+    }
+  }
+  const stock = stockExpr(branchId, day);
+  let q = app.db.selectFrom('medicines as m');
+  if (f.search !== undefined && f.search !== '') {
+    if (ftsPrefixQuery(f.search) === null)
+      return { items: [], total: 0, page: f.page, page_size: f.page_size };
+    q = q.where(medicineSearchCondition(f.search, 'm'));
+  }
+  if (f.barcode) q = q.where('m.barcode_key', '=', barcodeKey(f.barcode));
+  if (f.category) q = q.where('m.category', '=', f.category);
+  if (f.is_active !== 'all') q = q.where('m.is_active', '=', f.is_active === 'true' ? 1 : 0);
+  if (f.requires_prescription !== undefined)
+    q = q.where('m.requires_prescription', '=', f.requires_prescription ? 1 : 0);
+  if (f.is_controlled !== undefined) q = q.where('m.is_controlled', '=', f.is_controlled ? 1 : 0);
+  if (f.low_stock !== undefined)
+    q = q.where(
+      f.low_stock
+        ? sql<boolean>`${stock} <= m.low_stock_threshold`
+        : sql<boolean>`${stock} > m.low_stock_threshold`,
+    );
+  if (f.out_of_stock !== undefined)
+    q = q.where(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  let idsQ = q.select('m.id');
+  if (f.search) {
+    // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
+    const prefix = `${f.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    idsQ = idsQ.orderBy(sql`CASE WHEN m.name LIKE ${prefix} ESCAPE '\\' THEN 0 ELSE 1 END`);
+  }
+  const ids = await idsQ
+    .orderBy(sql`m.name COLLATE NOCASE`)
+    .orderBy(sql`m.rowid`)
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  const items = await hydrate(
+    app,
+    ids.map((r) => r.id),
+    branchId,
+    day,
+  );
+  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+}
+
+/** Exact barcode lookup (GTIN-aware): the active medicine first, else the most recently updated inactive one. */
+export async function findByBarcode(app: AppContext, code: string, branchId: string): Promise<Medicine> {
+  const row = prepared(
+    app,
+    'barcode',
+    'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
+  ).get(barcodeKey(code)) as { id: string } | undefined;
+  if (!row) throw new NotFound('Medicine with barcode', code);
+  const [medicine] = await hydrate(app, [row.id], branchId, await branchTodayCached(app, branchId));
+  return medicine!;
+}
+
+/**
+ * The branch's local date for the hot reads, with its time zone cached for a minute (a branch's time zone
+ * rarely changes; a change shows within a minute here, at once everywhere else).
+ */
+async function branchTodayCached(app: AppContext, branchId: string): Promise<string> {
+  const key = `branch-tz:${branchId}`;
+  const hit = app.cache.get(key) as { tz: string; at: number } | undefined;
+  if (hit && Date.now() - hit.at < 60_000) return localDate(hit.tz);
+  const row = prepared(app, 'branch-tz', 'SELECT timezone FROM branches WHERE id = ?').get(branchId) as
+    | { timezone: string }
+    | undefined;
+  if (!row) throw new NotFound('Branch', branchId);
+  app.cache.set(key, { tz: row.timezone, at: Date.now() });
+  return localDate(row.timezone);
+}
+
+// Writes -----------------------------------------------------------------------------------------------
+
+export async function writeMedicine(trx: Db, row: MedicinesTable): Promise<void> {
+  await trx
+    .insertInto('medicines')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doUpdateSet(row))
+    .execute();
+  await recordMedicineChange(trx, row);
+}
+
+/** The catalogue is organisation data: medicine changes replicate to every till. */
+export async function recordMedicineChange(trx: Db, row: MedicinesTable): Promise<void> {
+  await recordChange(trx, {
+    entity: 'medicine',
+    entityId: row.id,
+    op: 'upsert',
+    payload: row,
+    branchId: null,
+  });
+}
+
+/** Bumps updated_at and replicates every medicine of a category whose slug just changed; returns how many. */
+export async function touchMedicinesOfCategory(trx: Db, slug: string): Promise<number> {
+  const at = nowIso();
+  await trx.updateTable('medicines').set({ updated_at: at }).where('category', '=', slug).execute();
+  const rows = await trx.selectFrom('medicines').selectAll().where('category', '=', slug).execute();
+  for (const row of rows) await recordMedicineChange(trx, row);
+  return rows.length;
+}
+
+export async function countMedicinesInCategory(db: Db, slug: string): Promise<number> {
+  const { n } = await db
+    .selectFrom('medicines')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('category', '=', slug)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+type PriceInput = Pick<z.output<typeof CreateMedicineRequest>, 'selling_price' | 'max_public_price'>;
+
+interface Validated {
+  selling_price?: number;
+  max_public_price?: number | null;
+  category?: string | null;
+}
+
+async function validateRefs(
+  app: AppContext,
+  body: Partial<PriceInput> & { category?: string | null; vat_category?: string },
+  db: Db = app.db,
+): Promise<Validated> {
+  const out: Validated = {};
+  const exponent = await baseExponent(app);
+  if (body.selling_price !== undefined)
+    out.selling_price = toMinor(body.selling_price, exponent, 'selling_price');
+  if (body.max_public_price !== undefined)
+    out.max_public_price =
+      body.max_public_price === null ? null : toMinor(body.max_public_price, exponent, 'max_public_price');
+  if (body.vat_category !== undefined) {
+    const rates = (await getSettings(app)).tax_policy.vat_rates;
+    if (!(body.vat_category in rates))
+      throw new Invalid(
+        `vat_category ${body.vat_category} is not in the tax policy; use one of ${Object.keys(rates).join(', ')}.`,
+        [{ path: 'vat_category', message: `must be one of ${Object.keys(rates).join(', ')}` }],
+      );
+  }
+  if (body.category !== undefined && body.category !== null) {
+    const slug = await findCategorySlug(db, body.category);
+    if (!slug) throw new NotFound('Category', body.category);
+    out.category = slug;
+  } else if (body.category === null) out.category = null;
+  return out;
+}
+
+function assertPriceCeiling(selling: number, max: number | null, exponent: number): void {
+  if (max !== null && selling > max)
+    throw new Invalid(
+      `selling_price ${formatMinor(selling, exponent)} exceeds the maximum public price ${formatMinor(max, exponent)}.`,
+      [{ path: 'selling_price', message: 'must not exceed max_public_price' }],
+    );
+}
+
+async function assertBarcodeFree(db: Db, key: string | null, exceptId?: string): Promise<void> {
+  if (key === null) return;
+  const clash = await db
+    .selectFrom('medicines')
+    .select(['id', 'name'])
+    .where('barcode_key', '=', key)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  if (clash && clash.id !== exceptId)
+    throw new Conflict(
+      `Barcode is already used by the active medicine ${clash.name} (${clash.id}).`,
+      'DUPLICATE_BARCODE',
+    );
+}
+
+export async function createMedicine(
+  app: AppContext,
+  actor: Actor,
+  input: CreateMedicineRequest,
+  trx?: Db,
+): Promise<MedicinesTable> {
+  // Inside a caller's transaction only `trx` may be queried (one connection); settings and exponents are cached.
+  const v = await validateRefs(app, input, trx ?? app.db);
+  const exponent = await baseExponent(app);
+  const selling = v.selling_price!;
+  const max = v.max_public_price ?? null;
+  assertPriceCeiling(selling, max, exponent);
+  const at = nowIso();
+  const barcode = input.barcode ?? null;
+  const row: MedicinesTable = {
+    id: newId(),
+    name: input.name,
+    generic_name: input.generic_name,
+    barcode,
+    barcode_key: barcode === null ? null : barcodeKey(barcode),
+    category: v.category ?? null,
+    form: input.form,
+    strength: input.strength,
+    unit: input.unit,
+    selling_price: selling,
+    max_public_price: max,
+    low_stock_threshold: input.low_stock_threshold,
+    requires_prescription: input.requires_prescription ? 1 : 0,
+    is_controlled: input.is_controlled ? 1 : 0,
+    requires_cold_chain: input.requires_cold_chain ? 1 : 0,
+    is_active: input.is_active ? 1 : 0,
+    vat_category: input.vat_category,
+    regulator_registration_no: input.regulator_registration_no,
+    image_key: null,
+    created_at: at,
+    updated_at: at,
+  };
+  const write = async (t: Db) => {
+    if (row.is_active) await assertBarcodeFree(t, row.barcode_key);
+    await writeMedicine(t, row);
+    await writeAudit(t, actor, {
+      action: 'medicine.create',
+      entity: 'medicine',
+      entityId: row.id,
+      branchId: null,
+      after: row,
+    });
+  };
+  if (trx) await write(trx);
+  else await app.db.transaction().execute(write);
+  return row;
+}
+
+export async function updateMedicine(
+  app: AppContext,
+  actor: Actor,
+  id: string,
+  patch: UpdateMedicineRequest,
+): Promise<MedicinesTable> {
+  const v = await validateRefs(app, patch);
+  const exponent = await baseExponent(app);
+  let after: MedicinesTable | undefined;
+  await app.db.transaction().execute(async (trx) => {
+    const before = await getMedicineRow(trx, id);
+    const barcode = patch.barcode === undefined ? before.barcode : patch.barcode;
+    const row: MedicinesTable = {
+      ...before,
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.generic_name !== undefined && { generic_name: patch.generic_name }),
+      barcode,
+      barcode_key: barcode === null ? null : barcodeKey(barcode),
+      ...(v.category !== undefined && { category: v.category }),
+      ...(patch.form !== undefined && { form: patch.form }),
+      ...(patch.strength !== undefined && { strength: patch.strength }),
+      ...(patch.unit !== undefined && { unit: patch.unit }),
+      ...(v.selling_price !== undefined && { selling_price: v.selling_price }),
+      ...(v.max_public_price !== undefined && { max_public_price: v.max_public_price }),
+      ...(patch.low_stock_threshold !== undefined && { low_stock_threshold: patch.low_stock_threshold }),
+      ...(patch.requires_prescription !== undefined && {
+        requires_prescription: patch.requires_prescription ? 1 : 0,
+      }),
+      ...(patch.is_controlled !== undefined && { is_controlled: patch.is_controlled ? 1 : 0 }),
+      ...(patch.requires_cold_chain !== undefined && {
+        requires_cold_chain: patch.requires_cold_chain ? 1 : 0,
+      }),
+      ...(patch.is_active !== undefined && { is_active: patch.is_active ? 1 : 0 }),
+      ...(patch.vat_category !== undefined && { vat_category: patch.vat_category }),
+      ...(patch.regulator_registration_no !== undefined && {
+        regulator_registration_no: patch.regulator_registration_no,
+      }),
+      updated_at: nowIso(),
+    };
+    assertPriceCeiling(row.selling_price, row.max_public_price, exponent);
+    if (row.is_active) await assertBarcodeFree(trx, row.barcode_key, id);
+    await writeMedicine(trx, row);
+    await writeAudit(trx, actor, {
+      action: 'medicine.update',
+      entity: 'medicine',
+      entityId: id,
+      branchId: null,
+      before,
+      after: row,
+    });
+    after = row;
+  });
+  return after!;
+}
+
+/** DELETE deactivates: the record, its batches and its ledger stay; it leaves the active catalogue. */
+export async function deactivateMedicine(app: AppContext, actor: Actor, id: string): Promise<void> {
+  await app.db.transaction().execute(async (trx) => {
+    const before = await getMedicineRow(trx, id);
+    const row: MedicinesTable = { ...before, is_active: 0, updated_at: nowIso() };
+    await writeMedicine(trx, row);
+    await writeAudit(trx, actor, {
+      action: 'medicine.deactivate',
+      entity: 'medicine',
+      entityId: id,
+      branchId: null,
+      before: { is_active: before.is_active === 1 },
+      after: { is_active: false },
+    });
+  });
+}
+
+/** Sets the image of a medicine (the images module checks the upload first). */
+export async function setMedicineImage(
+  app: AppContext,
+  actor: Actor,
+  id: string,
+  imageKey: string,
+): Promise<void> {
+  await app.db.transaction().execute(async (trx) => {
+    const before = await getMedicineRow(trx, id);
+    const row: MedicinesTable = { ...before, image_key: imageKey, updated_at: nowIso() };
+    await writeMedicine(trx, row);
+    await writeAudit(trx, actor, {
+      action: 'medicine.image',
+      entity: 'medicine',
+      entityId: id,
+      branchId: null,
+      before: { image_key: before.image_key },
+      after: { image_key: imageKey },
+    });
+  });
+}
+
+/** Whether a medicine exists (for routes that check it before heavier work). */
+export async function assertMedicineExists(db: Db, id: string): Promise<MedicinesTable> {
+  return getMedicineRow(db, id);
+}

@@ -1,0 +1,513 @@
+import {
+  type CreatePrescriptionRequest,
+  type DispenseRequest,
+  type Dispensing,
+  PRESCRIPTION_CONTROLLED_MAX_VALIDITY_DAYS,
+  PRESCRIPTION_CONTROLLED_VALIDITY_DAYS,
+  PRESCRIPTION_DEFAULT_VALIDITY_DAYS,
+  PRESCRIPTION_MAX_VALIDITY_DAYS,
+  type PrescriptionDetail,
+  type PrescriptionStatus,
+} from '@pharmacy/contracts';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { recordChange } from '../../db/changes';
+import type { Database } from '../../db/schema';
+import { assertBranchAccess, type AuthUser } from '../../http/auth';
+import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import { requireActiveBranch } from '../purchases/service';
+import { addDays, localDate } from '../stock/dates';
+import { branchToday, consumeFefo } from '../stock/ledger';
+import {
+  loadDispensable,
+  NOT_VALID,
+  planDispense,
+  recordPrescriptionChange,
+  remainingOf,
+  shownStatus,
+  writeDispense,
+} from './dispense';
+import type { PrescriptionItemsTable, PrescriptionsTable, WillCallsTable } from './tables';
+
+/** True when the selling module's table exists (it is created by a migration this module does not own). */
+export async function tableExists(db: Db, name: string): Promise<boolean> {
+  const r = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${name}`.execute(db);
+  return Number(r.rows[0]?.n ?? 0) > 0;
+}
+
+/** 404 for a customer_id that is not a customer, once the customers table exists; before that it is kept as text. */
+export async function checkCustomer(db: Db, customerId: string | undefined): Promise<void> {
+  if (!customerId || !(await tableExists(db, 'customers'))) return;
+  const r = await sql<{ n: number }>`SELECT count(*) AS n FROM customers WHERE id = ${customerId}`.execute(
+    db,
+  );
+  if (Number(r.rows[0]?.n ?? 0) === 0) throw new NotFound('Customer', customerId);
+}
+
+/** The branch a record is created in: the caller's, or the one an organisation-wide role names (403 otherwise). */
+export async function targetBranch(db: Db, user: AuthUser, requested: string | undefined): Promise<string> {
+  const branchId = requested ?? user.branchId;
+  assertBranchAccess(user, branchId, 'branch');
+  await requireActiveBranch(db, branchId);
+  return branchId;
+}
+
+export async function createPrescription(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: CreatePrescriptionRequest,
+): Promise<PrescriptionDetail> {
+  const branchId = await targetBranch(app.db, user, input.branch_id);
+  await checkCustomer(app.db, input.customer_id);
+  const seen = new Set<string>();
+  const medicines = [];
+  for (const [i, item] of input.items.entries()) {
+    if (seen.has(item.medicine_id))
+      throw new Invalid(
+        'A medicine appears twice on the prescription; give it once with the total quantity.',
+        [{ path: `items.${i}.medicine_id`, message: 'duplicate medicine' }],
+      );
+    seen.add(item.medicine_id);
+    const m = await app.db
+      .selectFrom('medicines')
+      .select(['id', 'name', 'is_controlled', 'is_active'])
+      .where('id', '=', item.medicine_id)
+      .executeTakeFirst();
+    if (!m) throw new NotFound('Medicine', item.medicine_id);
+    if (!m.is_active)
+      throw new Invalid(`${m.name} is deactivated and cannot be prescribed here.`, [
+        { path: `items.${i}.medicine_id`, message: 'inactive medicine' },
+      ]);
+    if (m.is_controlled && item.refills_allowed > 0)
+      throw new Invalid(
+        `${m.name} is a controlled medicine: it cannot be refilled; write a new prescription.`,
+        [{ path: `items.${i}.refills_allowed`, message: 'must be 0 for a controlled medicine' }],
+      );
+    medicines.push(m);
+  }
+  const controlled = medicines.some((m) => m.is_controlled === 1);
+  const today = await branchToday(app.db, branchId);
+  if (input.issue_date > today)
+    throw new Invalid(`issue_date ${input.issue_date} is in the future.`, [
+      { path: 'issue_date', message: 'must not be in the future' },
+    ]);
+  const validUntil =
+    input.valid_until ??
+    addDays(
+      input.issue_date,
+      controlled ? PRESCRIPTION_CONTROLLED_VALIDITY_DAYS : PRESCRIPTION_DEFAULT_VALIDITY_DAYS,
+    );
+  const maxDays = controlled ? PRESCRIPTION_CONTROLLED_MAX_VALIDITY_DAYS : PRESCRIPTION_MAX_VALIDITY_DAYS;
+  if (validUntil < input.issue_date || validUntil > addDays(input.issue_date, maxDays))
+    throw new Invalid(
+      `valid_until must be between the issue date and ${maxDays} days after it${controlled ? ' (controlled medicine)' : ''}.`,
+      [{ path: 'valid_until', message: `must be within ${maxDays} days of issue_date` }],
+    );
+  if (validUntil < today)
+    throw new Invalid(`This prescription expired on ${validUntil}; it cannot be registered.`, [
+      { path: 'valid_until', message: 'already expired' },
+    ]);
+  const at = nowIso();
+  const row: PrescriptionsTable = {
+    id: newId(),
+    branch_id: branchId,
+    customer_id: input.customer_id ?? null,
+    patient_name: input.patient_name,
+    patient_id_number: input.patient_id_number,
+    patient_phone: input.patient_phone,
+    prescriber_name: input.prescriber_name,
+    prescriber_licence_no: input.prescriber_licence_no,
+    prescriber_facility: input.prescriber_facility,
+    issue_date: input.issue_date,
+    valid_until: validUntil,
+    status: 'active',
+    notes: input.notes,
+    cancel_reason: null,
+    cancelled_at: null,
+    cancelled_by: null,
+    created_by: user.id,
+    created_at: at,
+    updated_at: at,
+  };
+  const items: PrescriptionItemsTable[] = input.items.map((it, i) => ({
+    id: newId(),
+    prescription_id: row.id,
+    branch_id: branchId,
+    line_no: i + 1,
+    medicine_id: it.medicine_id,
+    quantity: it.quantity,
+    dosage: it.dosage,
+    refills_allowed: it.refills_allowed,
+    refills_used: 0,
+    dispensed_quantity: 0,
+    total_dispensed: 0,
+  }));
+  await app.db.transaction().execute(async (trx) => {
+    await trx.insertInto('prescriptions').values(row).execute();
+    await trx.insertInto('prescription_items').values(items).execute();
+    await recordPrescriptionChange(trx, row.id);
+    await writeAudit(trx, actor, {
+      action: 'prescription.create',
+      entity: 'prescription',
+      entityId: row.id,
+      branchId,
+      after: { ...row, items },
+    });
+  });
+  return getPrescription(app, row.id);
+}
+
+/** The day that decides expiry, per branch (branches are few). */
+async function todayByBranch(db: Db, onlyBranch?: string): Promise<Array<[string, string]>> {
+  let q = db.selectFrom('branches').select(['id', 'timezone']);
+  if (onlyBranch) q = q.where('id', '=', onlyBranch);
+  return (await q.execute()).map((b) => [b.id, localDate(b.timezone)]);
+}
+
+type Eb = ExpressionBuilder<Database, 'prescriptions'>;
+const expiredExpr = (eb: Eb, todays: Array<[string, string]>) =>
+  eb.and([
+    eb('prescriptions.status', 'in', ['active', 'partially_dispensed']),
+    eb.or(
+      todays.length === 0
+        ? [eb.lit(false)]
+        : todays.map(([b, d]) =>
+            eb.and([eb('prescriptions.branch_id', '=', b), eb('prescriptions.valid_until', '<', d)]),
+          ),
+    ),
+  ]);
+
+export interface PrescriptionFilter {
+  branch_id?: string;
+  status?: PrescriptionStatus;
+  patient?: string;
+  customer_id?: string;
+  from?: string;
+  to?: string;
+  page: number;
+  page_size: number;
+}
+
+const likeEscape = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listPrescriptions(app: AppContext, f: PrescriptionFilter) {
+  const todays = await todayByBranch(app.db, f.branch_id);
+  let q = app.db.selectFrom('prescriptions');
+  if (f.branch_id) q = q.where('prescriptions.branch_id', '=', f.branch_id);
+  if (f.customer_id) q = q.where('prescriptions.customer_id', '=', f.customer_id);
+  if (f.from) q = q.where('prescriptions.issue_date', '>=', f.from);
+  if (f.to) q = q.where('prescriptions.issue_date', '<=', f.to);
+  if (f.patient) {
+    const pattern = likeEscape(f.patient);
+    q = q.where(
+      sql<boolean>`(prescriptions.patient_name LIKE ${pattern} ESCAPE '\\' OR prescriptions.patient_id_number LIKE ${pattern} ESCAPE '\\' OR prescriptions.patient_phone LIKE ${pattern} ESCAPE '\\')`,
+    );
+  }
+  if (f.status === 'expired') q = q.where((eb) => expiredExpr(eb, todays));
+  else if (f.status === 'active' || f.status === 'partially_dispensed') {
+    const status = f.status;
+    q = q.where('prescriptions.status', '=', status).where((eb) => eb.not(expiredExpr(eb, todays)));
+  } else if (f.status) q = q.where('prescriptions.status', '=', f.status);
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll('prescriptions')
+    .select([
+      sql<number>`(SELECT count(*) FROM prescription_items i WHERE i.prescription_id = prescriptions.id)`.as(
+        'item_count',
+      ),
+      sql<number>`(SELECT coalesce(sum(i.quantity - i.dispensed_quantity), 0) FROM prescription_items i WHERE i.prescription_id = prescriptions.id)`.as(
+        'remaining_quantity',
+      ),
+    ])
+    .orderBy('prescriptions.issue_date', 'desc')
+    .orderBy('prescriptions.id', 'desc')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  const todayOf = new Map(todays);
+  return {
+    items: rows.map((r) => ({
+      ...toPrescription(r, todayOf.get(r.branch_id) ?? '0000-00-00'),
+      item_count: Number(r.item_count),
+      remaining_quantity: Number(r.remaining_quantity),
+    })),
+    total: Number(total),
+    page: f.page,
+    page_size: f.page_size,
+  };
+}
+
+const toPrescription = (r: PrescriptionsTable, today: string) => ({
+  id: r.id,
+  branch_id: r.branch_id,
+  customer_id: r.customer_id,
+  patient_name: r.patient_name,
+  patient_id_number: r.patient_id_number,
+  patient_phone: r.patient_phone,
+  prescriber_name: r.prescriber_name,
+  prescriber_licence_no: r.prescriber_licence_no,
+  prescriber_facility: r.prescriber_facility,
+  issue_date: r.issue_date,
+  valid_until: r.valid_until,
+  status: shownStatus(r, today),
+  notes: r.notes,
+  cancel_reason: r.cancel_reason,
+  cancelled_at: r.cancelled_at,
+  created_by: r.created_by,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+export async function getPrescriptionRow(db: Db, id: string): Promise<PrescriptionsTable> {
+  const row = await db.selectFrom('prescriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('Prescription', id);
+  return row;
+}
+
+/** The dispensings of some prescriptions (or dispense operations), oldest first. */
+export async function listDispensings(
+  db: Db,
+  by: { prescriptionId?: string; willCallId?: string },
+): Promise<Dispensing[]> {
+  let q = db
+    .selectFrom('dispensings as d')
+    .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
+    .leftJoin('users as u', 'u.id', 'd.pharmacist_id')
+    .select([
+      'd.id',
+      'd.dispense_id',
+      'd.prescription_id',
+      'd.prescription_item_id',
+      'd.medicine_id',
+      'm.name as medicine_name',
+      'd.quantity',
+      'd.fill_number',
+      'd.source',
+      'd.sale_id',
+      'd.pharmacist_id',
+      'u.full_name as pharmacist_name',
+      'd.will_call_id',
+      'd.created_at',
+    ]);
+  if (by.prescriptionId) q = q.where('d.prescription_id', '=', by.prescriptionId);
+  if (by.willCallId) q = q.where('d.will_call_id', '=', by.willCallId);
+  return q.orderBy('d.created_at').orderBy('d.id').execute();
+}
+
+export async function getPrescription(app: AppContext, id: string): Promise<PrescriptionDetail> {
+  const row = await getPrescriptionRow(app.db, id);
+  const today = await branchToday(app.db, row.branch_id);
+  const items = await app.db
+    .selectFrom('prescription_items as i')
+    .innerJoin('medicines as m', 'm.id', 'i.medicine_id')
+    .selectAll('i')
+    .select(['m.name as medicine_name', 'm.generic_name', 'm.strength', 'm.form', 'm.is_controlled'])
+    .where('i.prescription_id', '=', id)
+    .orderBy('i.line_no')
+    .execute();
+  return {
+    ...toPrescription(row, today),
+    items: items.map((i) => ({
+      id: i.id,
+      medicine_id: i.medicine_id,
+      medicine_name: i.medicine_name,
+      generic_name: i.generic_name,
+      strength: i.strength,
+      form: i.form,
+      is_controlled: i.is_controlled === 1,
+      quantity: i.quantity,
+      dosage: i.dosage,
+      refills_allowed: i.refills_allowed,
+      refills_used: i.refills_used,
+      dispensed_quantity: i.dispensed_quantity,
+      remaining_quantity: remainingOf(i),
+      total_dispensed: i.total_dispensed,
+    })),
+    dispensings: await listDispensings(app.db, { prescriptionId: id }),
+  };
+}
+
+/** A will-call row already handed over: what a dispensing handed over at once records about its collector. */
+export function handedOverNow(
+  rx: PrescriptionsTable,
+  userId: string,
+  collector: { name: string; relationship: string; id_number: string },
+  notes: string,
+): WillCallsTable {
+  const at = nowIso();
+  return {
+    id: newId(),
+    prescription_id: rx.id,
+    branch_id: rx.branch_id,
+    bin_location: '',
+    notes,
+    status: 'picked_up',
+    placed_by: userId,
+    placed_at: at,
+    collected_by_name: collector.name,
+    collector_relationship: collector.relationship,
+    collector_id_number: collector.id_number,
+    picked_up_by: userId,
+    picked_up_at: at,
+  };
+}
+
+/**
+ * Dispenses without a sale: consumes the stock FEFO (movement `sale`, reference {type: 'dispense', id}),
+ * writes the prescription book and the remaining quantities, and either records the collector at once or
+ * leaves the dispensing prepared for the will-call shelf.
+ */
+export async function dispensePrescription(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  id: string,
+  input: DispenseRequest,
+): Promise<{ dispense_id: string; prescription: PrescriptionDetail }> {
+  const before = await getPrescriptionRow(app.db, id);
+  assertBranchAccess(user, before.branch_id, 'prescription');
+  const dispenseId = newId();
+  await app.db.transaction().execute(async (trx) => {
+    const { rx, items } = await loadDispensable(trx, id, before.branch_id);
+    const lines = input.items?.map((l) => ({ medicineId: l.medicine_id, quantity: l.quantity }));
+    const { planned, uncovered } = planDispense(items, lines);
+    if (uncovered.length > 0)
+      throw new Invalid(`Medicine ${uncovered[0]} is not on this prescription.`, [
+        { path: 'items', message: `not on the prescription: ${uncovered.join(', ')}` },
+      ]);
+    const controlled = await trx
+      .selectFrom('medicines')
+      .select(['id', 'name'])
+      .where(
+        'id',
+        'in',
+        planned.map((p) => p.item.medicine_id),
+      )
+      .where('is_controlled', '=', 1)
+      .execute();
+    if (input.collected_by && controlled.length > 0 && !input.collected_by.id_number)
+      throw new Invalid(
+        `${controlled[0]!.name} is a controlled medicine: the collector's ID number is required.`,
+        [{ path: 'collected_by.id_number', message: 'required for controlled medicines' }],
+      );
+    let willCallId: string | null = null;
+    if (input.collected_by) {
+      const wc = handedOverNow(rx, user.id, input.collected_by, input.notes);
+      await trx.insertInto('will_calls').values(wc).execute();
+      await recordWillCallChange(trx, wc);
+      willCallId = wc.id;
+    }
+    for (const p of planned) {
+      await consumeFefo(trx, {
+        branchId: rx.branch_id,
+        medicineId: p.item.medicine_id,
+        quantity: p.quantity,
+        movementType: 'sale',
+        reference: { type: 'dispense', id: dispenseId },
+        userId: user.id,
+        reason: `Prescription ${rx.id}`,
+      });
+    }
+    await writeDispense(trx, actor, {
+      rx,
+      items,
+      planned,
+      dispenseId,
+      source: 'dispense',
+      saleId: null,
+      userId: user.id,
+      willCallId,
+      notes: input.notes,
+    });
+  });
+  return { dispense_id: dispenseId, prescription: await getPrescription(app, id) };
+}
+
+export async function recordWillCallChange(trx: Db, wc: WillCallsTable): Promise<void> {
+  await recordChange(trx, {
+    entity: 'will_call',
+    entityId: wc.id,
+    op: 'upsert',
+    payload: wc,
+    branchId: wc.branch_id,
+  });
+}
+
+/**
+ * Cancels: while nothing has been dispensed, with or without a reason; once something has (a partial fill, or
+ * a complete fill with refills left), only with a reason, which closes what remains. Refused (409) while the
+ * prescription waits on the will-call shelf, when it is already cancelled, or when nothing remains to cancel.
+ */
+export async function cancelPrescription(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  id: string,
+  reason: string,
+): Promise<PrescriptionDetail> {
+  const before = await getPrescriptionRow(app.db, id);
+  assertBranchAccess(user, before.branch_id, 'prescription');
+  await app.db.transaction().execute(async (trx) => {
+    const rx = await trx
+      .selectFrom('prescriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (rx.status === 'cancelled') throw new Conflict('This prescription is already cancelled.', NOT_VALID);
+    if (rx.status === 'ready')
+      throw new Conflict(
+        'This prescription waits on the will-call shelf; it must be picked up (or its goods returned) before it can be cancelled.',
+        NOT_VALID,
+      );
+    const items = await trx
+      .selectFrom('prescription_items')
+      .selectAll()
+      .where('prescription_id', '=', id)
+      .execute();
+    const anyDispensed = items.some((i) => i.total_dispensed > 0);
+    const anyLeft = items.some((i) => remainingOf(i) > 0 || i.refills_used < i.refills_allowed);
+    if (!anyLeft)
+      throw new Conflict('This prescription is fully dispensed; nothing is left to cancel.', NOT_VALID);
+    if (anyDispensed && !reason)
+      throw new Invalid(
+        'Part of this prescription has been dispensed: give a reason to cancel the rest.',
+        [{ path: 'reason', message: 'required once anything has been dispensed' }],
+        'REASON_REQUIRED',
+      );
+    const at = nowIso();
+    const guarded = await trx
+      .updateTable('prescriptions')
+      .set({
+        status: 'cancelled',
+        cancel_reason: reason,
+        cancelled_at: at,
+        cancelled_by: user.id,
+        updated_at: at,
+      })
+      .where('id', '=', id)
+      .where('status', '=', rx.status)
+      .executeTakeFirst();
+    if (Number(guarded.numUpdatedRows) !== 1)
+      throw new Conflict(
+        'The prescription changed while it was being cancelled; try again.',
+        'PRESCRIPTION_CHANGED',
+      );
+    await recordPrescriptionChange(trx, id);
+    await writeAudit(trx, actor, {
+      action: 'prescription.cancel',
+      entity: 'prescription',
+      entityId: id,
+      branchId: rx.branch_id,
+      before: { status: rx.status },
+      after: { status: 'cancelled', reason },
+    });
+  });
+  return getPrescription(app, id);
+}

@@ -1,0 +1,285 @@
+import {
+  CreatePrinterRequest,
+  CreatePrintJobRequest,
+  CreateReceiptTemplateRequest,
+  Printer,
+  PrinterDevices,
+  PrinterListQuery,
+  PrinterStatusReport,
+  PrintJob,
+  PrintJobListQuery,
+  ReceiptTemplate,
+  ReceiptTemplateListQuery,
+  ReprintRequest,
+  UpdatePrinterRequest,
+  pageOf,
+} from '@pharmacy/contracts';
+import { z } from 'zod';
+import { type ApiRouter, created, noContent } from '../../http/route';
+import { actorOf } from '../audit/service';
+import {
+  cancelPrintJob,
+  createPrintJob,
+  getPrintJobFor,
+  listPrintJobs,
+  reprintJob,
+  toPrintJob,
+} from './jobs';
+import { shelfLabelSource } from './label-source';
+import { printingOptions } from './options';
+import { createPrinter, deletePrinter, getPrinterFor, listPrinters, updatePrinter } from './printers';
+import { registerDocumentSource } from './sources';
+import { createReceiptTemplate, listReceiptTemplates } from './templates';
+import { discoverDevices, readPrinterStatus } from './transport';
+
+const TAG = 'Printing';
+/** Unknown ids are 404 whatever their shape (the spec types them as plain strings). */
+const PathId = z.string().trim().min(1).max(100);
+const PrinterParams = z.object({ printerId: PathId });
+const JobParams = z.object({ jobId: PathId });
+
+const JOB_FIELDS =
+  'status is one of queued, printing, completed, failed, cancelled; the legacy printed is accepted and stored and read back as completed. ' +
+  'document_type is one of receipt, invoice, credit_note, label, report. attempts, last_error ("CODE: message", e.g. OFFLINE, PAPER_OUT, COVER_OPEN, TIMEOUT, NO_PRINTER), next_attempt_at and printed_at show why a job waits.';
+
+const statusTimeoutMs = (): number => {
+  try {
+    return printingOptions().statusTimeoutMs;
+  } catch {
+    return 1_500;
+  }
+};
+
+export function printingRoutes(r: ApiRouter): void {
+  registerDocumentSource('label', shelfLabelSource);
+
+  // ------------------------------------------------------------------------------------------------------
+  // Printers
+  // ------------------------------------------------------------------------------------------------------
+
+  r.route({
+    method: 'get',
+    path: '/printing/printers',
+    tag: TAG,
+    summary: 'List printers',
+    description:
+      'Any signed-in user. Cashiers, pharmacists and branch managers always get their own branch; other roles get the branch_id they ask for, or every branch. Sorted by branch, default first, then name.',
+    roles: 'any',
+    query: PrinterListQuery,
+    responses: { 200: { description: 'A page of printers', schema: pageOf(Printer) } },
+    handler: ({ app, user, query }) => listPrinters(app, user, query),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/printing/printers',
+    tag: TAG,
+    summary: 'Add a printer',
+    description:
+      "Admin, or a branch manager for their own branch (403 for another). branch_id defaults to the caller's branch. address is checked against transport: host:port for tcp, a /dev/... path for serial (or COMn) and device, vendor:product hex for usb. baud_rate applies to serial only (default 9600). paper_width_mm 58 or 80 (default 80); command_set epson (default) or star; code_page one of the hardware code pages (default: from language, else PC858). is_default clears the branch's previous default in the same transaction; an inactive printer cannot be the default. Names are unique among a branch's active printers (409). Printers are local to this server and do not replicate.",
+    roles: ['branch_manager'],
+    body: CreatePrinterRequest,
+    responses: {
+      201: { description: 'The printer', schema: Printer },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown branch' },
+      409: { description: 'A printer of that name exists in the branch' },
+    },
+    handler: async ({ app, user, body, requestId }) =>
+      created(await createPrinter(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'put',
+    path: '/printing/printers/:printerId',
+    tag: TAG,
+    summary: 'Update a printer',
+    description:
+      "Admin, or the branch manager of the printer's branch (403 otherwise). Any subset of the create fields except branch_id (a printer does not move). The merged printer is validated again (an address must fit the transport). Deactivating the default printer leaves the branch without a default.",
+    roles: ['branch_manager'],
+    params: PrinterParams,
+    body: UpdatePrinterRequest,
+    responses: {
+      200: { description: 'The printer', schema: Printer },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown printer' },
+      409: { description: 'A printer of that name exists in the branch' },
+    },
+    handler: ({ app, user, params, body, requestId }) =>
+      updatePrinter(app, user, actorOf(user, requestId), params.printerId, body),
+  });
+
+  r.route({
+    method: 'delete',
+    path: '/printing/printers/:printerId',
+    tag: TAG,
+    summary: 'Remove a printer',
+    description:
+      "Admin, or the branch manager of the printer's branch (403 otherwise). A printer no print job references is deleted; one with jobs is deactivated (is_active false, no longer the default) so the job history keeps naming it. Its queued jobs then fail with PRINTER_INACTIVE; reprint them to another printer.",
+    roles: ['branch_manager'],
+    params: PrinterParams,
+    responses: {
+      204: { description: 'Deleted or deactivated' },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown printer' },
+    },
+    handler: async ({ app, user, params, requestId }) => {
+      await deletePrinter(app, user, actorOf(user, requestId), params.printerId);
+      return noContent();
+    },
+  });
+
+  r.route({
+    method: 'get',
+    path: '/printing/printers/:printerId/status',
+    tag: TAG,
+    summary: 'Ask a printer how it is',
+    description:
+      "Any signed-in user of the printer's branch (403 for another branch). Opens the transport from this server and, for Epson-mode tcp and serial printers, reads DLE EOT: state READY, PAPER_NEAR_END, PAPER_OUT, COVER_OPEN or OFFLINE. usb and device links cannot read status: CONNECTED when the device opens. A printer that cannot be reached reports the error code (OFFLINE, TIMEOUT, NOT_FOUND, IO) with reachable false; one that opens but does not answer reports NO_STATUS. Never hangs: short timeouts (PRINT_STATUS_TIMEOUT_MS, default 1.5 s). A printer busy with a job may answer late.",
+    roles: 'any',
+    params: PrinterParams,
+    responses: {
+      200: { description: 'The status report', schema: PrinterStatusReport },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown printer' },
+    },
+    handler: async ({ app, user, params }) => {
+      const printer = await getPrinterFor(app, user, params.printerId);
+      return readPrinterStatus(printer, statusTimeoutMs());
+    },
+  });
+
+  r.route({
+    method: 'get',
+    path: '/printing/devices',
+    tag: TAG,
+    summary: 'Discover attached printers',
+    description:
+      'Admin and branch managers, for the printer set-up screen. Lists the serial ports and USB printer-class devices attached to the machine this server runs on (a till). Never fails: when a list cannot be read (no udevadm, no permission, no native binding) it is empty and warnings says why. Network printers are not discovered; enter their host:port.',
+    roles: ['branch_manager'],
+    responses: { 200: { description: 'Attached devices', schema: PrinterDevices } },
+    handler: () => discoverDevices(),
+  });
+
+  // ------------------------------------------------------------------------------------------------------
+  // Receipt templates
+  // ------------------------------------------------------------------------------------------------------
+
+  r.route({
+    method: 'get',
+    path: '/printing/receipt-templates',
+    tag: TAG,
+    summary: 'List receipt templates',
+    description:
+      "Any signed-in user. A branch's view is its own templates plus the organisation-wide ones (branch_id null); cashiers, pharmacists and branch managers always get their own branch's view, other roles the view of the branch_id they ask for, or every template.",
+    roles: 'any',
+    query: ReceiptTemplateListQuery,
+    responses: { 200: { description: 'A page of templates', schema: pageOf(ReceiptTemplate) } },
+    handler: ({ app, user, query }) => listReceiptTemplates(app, user, query),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/printing/receipt-templates',
+    tag: TAG,
+    summary: 'Create a receipt template',
+    description:
+      "Admin, or a branch manager for their own branch. branch_id omitted: the caller's branch; null: organisation-wide (admin and other organisation-wide roles only; 403 for a branch manager). A document prints with its branch's default template of its document_type, else the organisation's default; is_default clears the previous default of the same scope and type. header and footer replace the document's own texts when not empty; the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy. logo_key is stored for the image module; printing logos (raster) is not done yet.",
+    roles: ['branch_manager'],
+    body: CreateReceiptTemplateRequest,
+    responses: {
+      201: { description: 'The template', schema: ReceiptTemplate },
+      403: { description: 'Another branch, or organisation-wide by a branch manager' },
+      404: { description: 'Unknown branch' },
+    },
+    handler: async ({ app, user, body, requestId }) =>
+      created(await createReceiptTemplate(app, user, actorOf(user, requestId), body)),
+  });
+
+  // ------------------------------------------------------------------------------------------------------
+  // Print jobs
+  // ------------------------------------------------------------------------------------------------------
+
+  r.route({
+    method: 'get',
+    path: '/printing/print-jobs',
+    tag: TAG,
+    summary: 'List print jobs',
+    description: `Any signed-in user; cashiers, pharmacists and branch managers always get their own branch. Newest first. Filters: branch_id, printer_id, status (printed means completed), document_type, reference_id. ${JOB_FIELDS}`,
+    roles: 'any',
+    query: PrintJobListQuery,
+    responses: { 200: { description: 'A page of print jobs', schema: pageOf(PrintJob) } },
+    handler: ({ app, user, query }) => listPrintJobs(app, user, query),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/printing/print-jobs',
+    tag: TAG,
+    summary: 'Create a print job',
+    description: `Any signed-in user. branch_id defaults to the caller's branch; a branch outside the caller's ownership is 403, an unknown branch 404. printer_id null or omitted means the branch's default printer at print time (so jobs follow a change of default); a named printer must exist (404), be active and belong to the same branch (400). reference_id is the document's id (required, non-empty), copies 1 to 20 (default 1), status defaults to queued (the status is stored as given). A queued job is printed by the till's print worker after the request commits: the request never waits on the printer, and a printer that is off or out of paper leaves the job queued with the reason in last_error, retried with backoff and finally failed. A job created with another status is only recorded. ${JOB_FIELDS}`,
+    roles: 'any',
+    body: CreatePrintJobRequest,
+    responses: {
+      201: { description: 'The print job', schema: PrintJob },
+      403: { description: "Branch outside the caller's ownership" },
+      404: { description: 'Unknown printer or branch' },
+    },
+    handler: async ({ app, user, body, requestId }) =>
+      created(await createPrintJob(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/printing/print-jobs/:jobId',
+    tag: TAG,
+    summary: 'Read a print job',
+    description: `Any signed-in user of the job's branch (403 for another branch). ${JOB_FIELDS}`,
+    roles: 'any',
+    params: JobParams,
+    responses: {
+      200: { description: 'The print job', schema: PrintJob },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown print job' },
+    },
+    handler: async ({ app, user, params }) => toPrintJob(await getPrintJobFor(app, user, params.jobId)),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/printing/print-jobs/:jobId/reprint',
+    tag: TAG,
+    summary: 'Reprint a document',
+    description:
+      'Any signed-in user of the job\'s branch. Creates a new queued job for the same document (reprint_of names the job reprinted), whatever the original\'s status: on printer_id if given, else the original printer while it is active, else the branch default. copies default 1, reason default "reprint". A reprint never opens the cash drawer. Audited.',
+    roles: 'any',
+    params: JobParams,
+    body: ReprintRequest,
+    responses: {
+      201: { description: 'The new print job', schema: PrintJob },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown print job or printer' },
+    },
+    handler: async ({ app, user, params, body, requestId }) =>
+      created(await reprintJob(app, user, actorOf(user, requestId), params.jobId, body)),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/printing/print-jobs/:jobId/cancel',
+    tag: TAG,
+    summary: 'Cancel a queued print job',
+    description:
+      "Any signed-in user of the job's branch. Only a queued job (waiting or between retries) can be cancelled; one being printed or finished answers 409. Audited.",
+    roles: 'any',
+    params: JobParams,
+    responses: {
+      200: { description: 'The cancelled job', schema: PrintJob },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown print job' },
+      409: { description: 'Not queued' },
+    },
+    handler: ({ app, user, params, requestId }) =>
+      cancelPrintJob(app, user, actorOf(user, requestId), params.jobId),
+  });
+}

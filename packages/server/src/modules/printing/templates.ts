@@ -1,0 +1,154 @@
+import type { CreateReceiptTemplateRequest, PrintDocumentType, ReceiptTemplate } from '@pharmacy/contracts';
+import type { PrintableDocument } from '@pharmacy/hardware';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { type AuthUser, assertBranchAccess, isBranchBound, scopeBranch } from '../../http/auth';
+import { Forbidden } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import { getBranchRow } from '../branches/service';
+import type { ReceiptTemplatesTable } from './tables';
+
+export const toReceiptTemplate = (r: ReceiptTemplatesTable): ReceiptTemplate => ({
+  ...r,
+  document_type: r.document_type as PrintDocumentType,
+  show_vat_breakdown: r.show_vat_breakdown === 1,
+  show_qr: r.show_qr === 1,
+  show_customer: r.show_customer === 1,
+  show_return_policy: r.show_return_policy === 1,
+  is_default: r.is_default === 1,
+});
+
+/**
+ * Templates that apply to a branch are its own plus the organisation-wide ones. Branch-bound callers always
+ * get their branch's view; others get the view of the branch they ask for, or every template.
+ */
+export async function listReceiptTemplates(
+  app: AppContext,
+  user: AuthUser,
+  f: { branch_id?: string; document_type?: string; page: number; page_size: number },
+) {
+  const branch = scopeBranch(user, f.branch_id);
+  let q = app.db.selectFrom('receipt_templates');
+  if (branch) q = q.where((eb) => eb.or([eb('branch_id', '=', branch), eb('branch_id', 'is', null)]));
+  if (f.document_type) q = q.where('document_type', '=', f.document_type);
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('document_type')
+    .orderBy('branch_id')
+    .orderBy('is_default', 'desc')
+    .orderBy('name')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return { items: rows.map(toReceiptTemplate), total, page: f.page, page_size: f.page_size };
+}
+
+export async function createReceiptTemplate(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: CreateReceiptTemplateRequest,
+): Promise<ReceiptTemplate> {
+  const branchId = input.branch_id === undefined ? user.branchId : input.branch_id;
+  if (branchId === null) {
+    if (isBranchBound(user))
+      throw new Forbidden(
+        'Only an organisation-wide role can create an organisation-wide template.',
+        'OTHER_BRANCH',
+      );
+  } else {
+    assertBranchAccess(user, branchId, 'branch');
+    await getBranchRow(app.db, branchId);
+  }
+  const at = nowIso();
+  const row: ReceiptTemplatesTable = {
+    id: newId(),
+    branch_id: branchId,
+    name: input.name,
+    document_type: input.document_type,
+    header: input.header,
+    footer: input.footer,
+    logo_key: input.logo_key || null,
+    show_vat_breakdown: input.show_vat_breakdown ? 1 : 0,
+    show_qr: input.show_qr ? 1 : 0,
+    show_customer: input.show_customer ? 1 : 0,
+    show_return_policy: input.show_return_policy ? 1 : 0,
+    is_default: input.is_default ? 1 : 0,
+    created_by: user.id,
+    created_at: at,
+    updated_at: at,
+  };
+  await app.db.transaction().execute(async (trx) => {
+    if (row.is_default) {
+      let clear = trx
+        .updateTable('receipt_templates')
+        .set({ is_default: 0, updated_at: at })
+        .where('document_type', '=', row.document_type)
+        .where('is_default', '=', 1);
+      clear =
+        branchId === null ? clear.where('branch_id', 'is', null) : clear.where('branch_id', '=', branchId);
+      await clear.execute();
+    }
+    await trx.insertInto('receipt_templates').values(row).execute();
+    await writeAudit(trx, actor, {
+      action: 'receipt_template.create',
+      entity: 'receipt_template',
+      entityId: row.id,
+      branchId,
+      after: row,
+    });
+  });
+  return toReceiptTemplate(row);
+}
+
+/** The template a document of this type prints with: the branch's default, else the organisation's default. */
+export async function effectiveTemplate(
+  db: Db,
+  branchId: string,
+  documentType: string,
+): Promise<ReceiptTemplate | null> {
+  const rows = await db
+    .selectFrom('receipt_templates')
+    .selectAll()
+    .where('document_type', '=', documentType)
+    .where('is_default', '=', 1)
+    .where((eb) => eb.or([eb('branch_id', '=', branchId), eb('branch_id', 'is', null)]))
+    .execute();
+  const row = rows.find((r) => r.branch_id === branchId) ?? rows[0];
+  return row ? toReceiptTemplate(row) : null;
+}
+
+/**
+ * Applies a template to a document a source built: its header and footer texts replace the document's when
+ * set, and the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy.
+ */
+export function applyTemplate(doc: PrintableDocument, template: ReceiptTemplate | null): PrintableDocument {
+  if (!template || doc.kind === 'shelf-label') return doc;
+  const header = { ...doc.header, headerText: template.header.trim() || doc.header.headerText };
+  switch (doc.kind) {
+    case 'sale':
+      return {
+        ...doc,
+        header,
+        footer: template.footer.trim() || doc.footer,
+        vatBreakdown: template.show_vat_breakdown ? doc.vatBreakdown : [],
+        qrPayload: template.show_qr ? doc.qrPayload : undefined,
+        customerName: template.show_customer ? doc.customerName : undefined,
+        returnPolicy: template.show_return_policy ? doc.returnPolicy : undefined,
+      };
+    case 'credit-note':
+      return {
+        ...doc,
+        header,
+        footer: template.footer.trim() || doc.footer,
+        vatBreakdown: template.show_vat_breakdown ? doc.vatBreakdown : [],
+        qrPayload: template.show_qr ? doc.qrPayload : undefined,
+        customerName: template.show_customer ? doc.customerName : undefined,
+      };
+    case 'z-report':
+      return { ...doc, header, vatBreakdown: template.show_vat_breakdown ? doc.vatBreakdown : [] };
+  }
+}

@@ -1,0 +1,193 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import { formatMinor, mulDivRound } from '../../lib/money';
+import { baseConverter, bucketLocalDate, hourBucketSql, pct1, type ReportWindow, windowDays } from './window';
+
+/**
+ * Sales reports read the selling tables (sales, sale_lines, sale_payments, returns) directly: a report is a
+ * read-only view across modules. Amounts are in the base currency: sales and payments carry base_* copies; line
+ * amounts are converted with each sale's rate. Deleted sales (is_deleted = 1) are left out.
+ */
+export function salesFilter(w: ReportWindow, alias = 's'): RawBuilder<boolean> {
+  const a = sql.raw(alias);
+  const branch = w.branchId ? sql` AND ${a}.branch_id = ${w.branchId}` : sql``;
+  return sql<boolean>`${a}.sold_at >= ${w.startIso} AND ${a}.sold_at < ${w.endIso} AND ${a}.is_deleted = 0${branch}`;
+}
+
+const avg = (total: number, count: number) => (count === 0 ? 0 : mulDivRound(total, 1n, BigInt(count)));
+
+interface DayRow {
+  bucket: string;
+  n: number;
+  revenue: number;
+  vat: number;
+  change: number;
+}
+
+/** Daily totals over the window, every day present (zeros included), oldest first. */
+export async function dailyTotals(app: AppContext, w: ReportWindow) {
+  const { rows } = await sql<DayRow>`
+    SELECT ${sql.raw(hourBucketSql('s.sold_at', w))} AS bucket, count(*) AS n,
+      sum(s.base_total_amount) AS revenue, sum(s.base_vat_amount) AS vat, sum(s.base_change_amount) AS change
+    FROM sales s WHERE ${salesFilter(w)} GROUP BY bucket`.execute(app.db);
+  const days = new Map(windowDays(w).map((d) => [d, { n: 0, revenue: 0, vat: 0 }]));
+  let change = 0;
+  for (const r of rows) {
+    change += Number(r.change);
+    const day = days.get(bucketLocalDate(r.bucket, w));
+    if (!day) continue;
+    day.n += Number(r.n);
+    day.revenue += Number(r.revenue);
+    day.vat += Number(r.vat);
+  }
+  return { days, change };
+}
+
+export async function salesReport(app: AppContext, w: ReportWindow) {
+  const conv = await baseConverter(app);
+  const fmt = (m: number) => formatMinor(m, conv.baseExp);
+  const { days, change } = await dailyTotals(app, w);
+  let count = 0;
+  let revenue = 0;
+  let vat = 0;
+  for (const d of days.values()) {
+    count += d.n;
+    revenue += d.revenue;
+    vat += d.vat;
+  }
+  const returnsBranch = w.branchId ? sql` AND branch_id = ${w.branchId}` : sql``;
+  const returns = await sql<{ n: number; total: number | null }>`
+    SELECT count(*) AS n, sum(base_total_amount) AS total FROM returns
+    WHERE created_at >= ${w.startIso} AND created_at < ${w.endIso}${returnsBranch}`.execute(app.db);
+
+  const payments = await sql<{ method: string; n: number; total: number }>`
+    SELECT p.method, count(DISTINCT p.sale_id) AS n, sum(p.base_amount) AS total
+    FROM sales s JOIN sale_payments p ON p.sale_id = s.id
+    WHERE ${salesFilter(w)} GROUP BY p.method`.execute(app.db);
+  const byPayment = payments.rows
+    .map((p) => ({
+      method: p.method,
+      sales_count: Number(p.n),
+      // Cash tendered includes the change handed back: only what stayed in the drawer counts.
+      minor: Number(p.total) - (p.method === 'cash' ? change : 0),
+    }))
+    .sort((a, b) => b.minor - a.minor || a.method.localeCompare(b.method))
+    .map(({ minor, ...p }) => ({ ...p, total: fmt(minor) }));
+
+  const lines = await sql<{
+    medicine_id: string;
+    medicine_name: string;
+    currency_code: string;
+    rate: string;
+    qty: number;
+    gross: number;
+    net: number;
+    cost: number;
+  }>`
+    SELECT l.medicine_id, max(l.medicine_name) AS medicine_name, s.currency_code, s.fx_rate_to_base AS rate,
+      sum(l.quantity) AS qty, sum(l.line_total) AS gross, sum(l.net_amount) AS net, sum(l.cost_amount) AS cost
+    FROM sales s JOIN sale_lines l ON l.sale_id = s.id
+    WHERE ${salesFilter(w)}
+    GROUP BY l.medicine_id, s.currency_code, s.fx_rate_to_base`.execute(app.db);
+  const byMedicine = new Map<
+    string,
+    { name: string; qty: number; gross: number; net: number; cost: number }
+  >();
+  for (const r of lines.rows) {
+    const m = byMedicine.get(r.medicine_id) ?? { name: r.medicine_name, qty: 0, gross: 0, net: 0, cost: 0 };
+    m.qty += Number(r.qty);
+    m.gross += await conv.toBase(Number(r.gross), r.currency_code, r.rate);
+    m.net += await conv.toBase(Number(r.net), r.currency_code, r.rate);
+    m.cost += Number(r.cost);
+    byMedicine.set(r.medicine_id, m);
+  }
+  const topSelling = [...byMedicine.entries()]
+    .sort(([ia, a], [ib, b]) => b.gross - a.gross || b.qty - a.qty || ia.localeCompare(ib))
+    .slice(0, 10)
+    .map(([id, m]) => ({
+      medicine_id: id,
+      medicine_name: m.name,
+      quantity: m.qty,
+      revenue: fmt(m.gross),
+      net_revenue: fmt(m.net),
+      cost: fmt(m.cost),
+      gross_profit: fmt(m.net - m.cost),
+      margin_pct: pct1(m.net - m.cost, m.net),
+    }));
+
+  const recent = await sql<{
+    id: string;
+    invoice_number: string;
+    branch_id: string;
+    user_id: string;
+    pharmacist_name: string | null;
+    total: number;
+    payment_method: string;
+    sold_at: string;
+  }>`
+    SELECT s.id, s.invoice_number, s.branch_id, s.user_id, u.full_name AS pharmacist_name,
+      s.base_total_amount AS total, s.payment_method, s.sold_at
+    FROM sales s LEFT JOIN users u ON u.id = s.user_id
+    WHERE ${salesFilter(w)} ORDER BY s.sold_at DESC, s.id DESC LIMIT 8`.execute(app.db);
+
+  const returned = returns.rows[0]!;
+  return {
+    totals: {
+      sales_count: count,
+      revenue: fmt(revenue),
+      vat: fmt(vat),
+      net_revenue: fmt(revenue - vat),
+      average_sale: fmt(avg(revenue, count)),
+      returns_count: Number(returned.n),
+      returns_total: fmt(Number(returned.total ?? 0)),
+    },
+    by_day: [...days.entries()].map(([date, d]) => ({
+      date,
+      sales_count: d.n,
+      revenue: fmt(d.revenue),
+      vat: fmt(d.vat),
+    })),
+    by_payment: byPayment,
+    top_selling: topSelling,
+    recent: recent.rows.map(({ total, ...r }) => ({ ...r, total_amount: fmt(Number(total)) })),
+  };
+}
+
+export async function pharmacistReport(app: AppContext, w: ReportWindow) {
+  const conv = await baseConverter(app);
+  const fmt = (m: number) => formatMinor(m, conv.baseExp);
+  const { rows } = await sql<{
+    user_id: string;
+    branch_id: string;
+    n: number;
+    revenue: number;
+    vat: number;
+  }>`
+    SELECT s.user_id, s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue, sum(s.base_vat_amount) AS vat
+    FROM sales s WHERE ${salesFilter(w)} GROUP BY s.user_id, s.branch_id`.execute(app.db);
+  const users = rows.length
+    ? await app.db
+        .selectFrom('users')
+        .select(['id', 'full_name'])
+        .where('id', 'in', [...new Set(rows.map((r) => r.user_id))])
+        .execute()
+    : [];
+  const branches = await app.db.selectFrom('branches').select(['id', 'name']).execute();
+  const userName = new Map(users.map((u) => [u.id, u.full_name]));
+  const branchName = new Map(branches.map((b) => [b.id, b.name]));
+  return {
+    items: rows
+      .map((r) => ({ ...r, n: Number(r.n), revenue: Number(r.revenue), vat: Number(r.vat) }))
+      .sort((a, b) => b.revenue - a.revenue || a.user_id.localeCompare(b.user_id))
+      .map((r) => ({
+        user_id: r.user_id,
+        pharmacist_name: userName.get(r.user_id) ?? null,
+        branch_id: r.branch_id,
+        branch_name: branchName.get(r.branch_id) ?? '',
+        sales_count: r.n,
+        revenue: fmt(r.revenue),
+        vat: fmt(r.vat),
+        average_sale: fmt(avg(r.revenue, r.n)),
+      })),
+  };
+}

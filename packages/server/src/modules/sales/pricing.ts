@@ -1,0 +1,127 @@
+import { formatScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
+import { mulDivRound } from '../../lib/money';
+
+/**
+ * Sale arithmetic, pure and integer-only (minor units; VAT rates as BigInt percent scaled by 10^RATE_SCALE).
+ *
+ * Per line: amount = unit_price x quantity - line discount - its share of the basket discount (global + coupon).
+ *  - VAT-inclusive prices: the amount is the gross; vat = round_half_up(gross x rate / (100 + rate)); net = gross - vat.
+ *  - VAT-exclusive prices: the amount is the net; vat = round_half_up(net x rate / 100); gross = net + vat.
+ * Totals are sums of the lines (subtotal = sum of nets, vat = sum of VAT, total = sum of grosses), so they always
+ * add up; vat_breakdown groups the lines by rate.
+ *
+ * The basket discount is allocated across lines in proportion to their amounts after line discounts, by the
+ * largest-remainder method: each line gets the floor of its exact share and the leftover minor units go one by one
+ * to the lines with the largest fractional parts (ties: the larger line, then the earlier). This keeps every share
+ * within one minor unit of the exact proportion and never above the line's own amount, so VAT stays per line.
+ */
+
+const HUNDRED = 100n * 10n ** BigInt(RATE_SCALE);
+
+export const scaledRate = (percent: number): bigint => parseScaled(String(percent));
+export const rateText = (scaled: bigint): string => formatScaled(scaled, RATE_SCALE, RATE_SCALE, true);
+
+export interface LineInput {
+  unitPrice: number;
+  quantity: number;
+  lineDiscount: number;
+  rate: bigint;
+}
+
+export interface PricedLine {
+  gross: number;
+  net: number;
+  vat: number;
+  /** unit price x quantity before any discount */
+  extended: number;
+  lineDiscount: number;
+  allocatedDiscount: number;
+}
+
+export interface PricedSale {
+  lines: PricedLine[];
+  subtotal: number;
+  vat: number;
+  total: number;
+  lineDiscount: number;
+  breakdown: Array<{ rate: string; taxable: number; vat: number }>;
+}
+
+/** Splits `total` across `weights` proportionally (largest remainder); the parts sum to `total`. */
+export function allocate(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (total === 0 || sum === 0) return weights.map(() => 0);
+  if (total > sum) throw new Error('cannot allocate more than the weights');
+  const T = BigInt(total);
+  const S = BigInt(sum);
+  const parts = weights.map((w) => {
+    const exact = T * BigInt(w);
+    return { floor: Number(exact / S), rem: exact % S };
+  });
+  let left = total - parts.reduce((a, p) => a + p.floor, 0);
+  const order = weights
+    .map((_w, i) => i)
+    .sort((a, b) => {
+      const ra = parts[a]!.rem;
+      const rb = parts[b]!.rem;
+      if (ra !== rb) return ra > rb ? -1 : 1;
+      return weights[b]! - weights[a]! || a - b;
+    });
+  const out = parts.map((p) => p.floor);
+  for (const i of order) {
+    if (left === 0) break;
+    out[i]! += 1;
+    left--;
+  }
+  return out;
+}
+
+/** VAT of one line amount. */
+export function lineVat(
+  amount: number,
+  rate: bigint,
+  pricesIncludeVat: boolean,
+): { net: number; vat: number; gross: number } {
+  if (pricesIncludeVat) {
+    const vat = mulDivRound(amount, rate, HUNDRED + rate);
+    return { net: amount - vat, vat, gross: amount };
+  }
+  const vat = mulDivRound(amount, rate, HUNDRED);
+  return { net: amount, vat, gross: amount + vat };
+}
+
+/** Sum of the line amounts after line discounts: what global discounts and coupons apply to. */
+export const basketAfterLineDiscounts = (lines: LineInput[]): number =>
+  lines.reduce((a, l) => a + l.unitPrice * l.quantity - l.lineDiscount, 0);
+
+export function priceSale(lines: LineInput[], basketDiscount: number, pricesIncludeVat: boolean): PricedSale {
+  const afterLine = lines.map((l) => l.unitPrice * l.quantity - l.lineDiscount);
+  if (afterLine.some((a) => a < 0)) throw new Error('a line discount exceeds the line amount');
+  const shares = allocate(basketDiscount, afterLine);
+  const priced: PricedLine[] = lines.map((l, i) => {
+    const amount = afterLine[i]! - shares[i]!;
+    const v = lineVat(amount, l.rate, pricesIncludeVat);
+    return {
+      ...v,
+      extended: l.unitPrice * l.quantity,
+      lineDiscount: l.lineDiscount,
+      allocatedDiscount: shares[i]!,
+    };
+  });
+  const byRate = new Map<string, { rate: string; taxable: number; vat: number }>();
+  for (const [i, p] of priced.entries()) {
+    const rate = rateText(lines[i]!.rate);
+    const row = byRate.get(rate) ?? { rate, taxable: 0, vat: 0 };
+    row.taxable += p.net;
+    row.vat += p.vat;
+    byRate.set(rate, row);
+  }
+  return {
+    lines: priced,
+    subtotal: priced.reduce((a, p) => a + p.net, 0),
+    vat: priced.reduce((a, p) => a + p.vat, 0),
+    total: priced.reduce((a, p) => a + p.gross, 0),
+    lineDiscount: lines.reduce((a, l) => a + l.lineDiscount, 0),
+    breakdown: [...byRate.values()].sort((a, b) => Number(b.rate) - Number(a.rate)),
+  };
+}

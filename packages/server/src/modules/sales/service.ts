@@ -1,0 +1,541 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateSaleRequest, SaleDetail } from '@pharmacy/contracts';
+import type { AppContext } from '../../app-context';
+import { recordChange } from '../../db/changes';
+import type { AuthUser } from '../../http/auth';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
+import { formatScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
+import { newId } from '../../lib/ids';
+import { formatMinor, toMinor } from '../../lib/money';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import {
+  couponDiscount,
+  couponRefusal,
+  findCouponByCode,
+  REFUSAL_TEXT,
+  redeemCoupon,
+} from '../coupons/service';
+import { currencyExponent, resolveRate } from '../currency/service';
+import { chargeCustomerCredit, getCustomerRow } from '../customers/service';
+import {
+  appendFiscalEntry,
+  canonicalJson,
+  invoiceHash,
+  nextFiscalPosition,
+  sha256Hex,
+} from '../fiscal/chain';
+import { getLocalDeviceId, invoiceNumberOf } from '../fiscal/device';
+import { fiscalXml } from '../fiscal/documents';
+import { NoOpenSession } from '../sessions/service';
+import { dispenseForSale } from '../prescriptions/for-sale';
+import { getSettings } from '../settings/service';
+import { localDate } from '../stock/dates';
+import { consumeFefo } from '../stock/ledger';
+import { fromBase, toBase } from './fx';
+import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pricing';
+import { loadSaleForReceipt } from './read';
+import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
+
+const MANAGER_ROLES = ['admin', 'branch_manager'];
+const DISPENSING_ROLES = ['admin', 'pharmacist'];
+const SESSION_REQUIRED_ROLES = ['cashier', 'pharmacist'];
+
+/** The request's fingerprint: the same client_mutation_id must always carry the same sale. */
+export function payloadHash(userId: string, body: object): string {
+  const { client_mutation_id: _, ...rest } = body as Record<string, unknown>;
+  return sha256Hex(canonicalJson({ user_id: userId, body: rest }));
+}
+
+export interface SaleResult {
+  replay: boolean;
+  sale: SaleDetail;
+}
+
+async function replayOf(
+  app: AppContext,
+  existing: Pick<SalesTable, 'id' | 'payload_hash'>,
+  hash: string,
+): Promise<SaleResult> {
+  if (existing.payload_hash !== hash)
+    throw new Conflict(
+      'This client_mutation_id was already used for a different sale; use a new id for a new sale.',
+      'MUTATION_ID_REUSED',
+    );
+  return { replay: true, sale: await loadSaleForReceipt(app, existing.id) };
+}
+
+class Replay extends Error {
+  constructor(readonly existing: Pick<SalesTable, 'id' | 'payload_hash'>) {
+    super('replay');
+  }
+}
+
+const pct = (part: number, whole: number) => (whole === 0 ? 0 : (part * 100) / whole);
+
+/**
+ * POST /sales. Everything is checked and priced before the transaction (reads only); the transaction then takes
+ * the stock FEFO, dispenses the prescription, charges customer credit, counts the coupon, assigns the ICV and the
+ * hash chain and writes the sale, its lines and payments, the audit row and ONE `sale` change. Any failure rolls
+ * all of it back: no sale, no movement, no ledger row, no ICV consumed.
+ */
+export async function createSale(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  body: CreateSaleRequest,
+): Promise<SaleResult> {
+  const settings = await getSettings(app);
+  const hash = payloadHash(user.id, body);
+  const cmid = body.client_mutation_id ?? newId();
+  if (body.client_mutation_id) {
+    const existing = await app.db
+      .selectFrom('sales')
+      .select(['id', 'payload_hash'])
+      .where('client_mutation_id', '=', cmid)
+      .executeTakeFirst();
+    if (existing) return replayOf(app, existing, hash);
+  }
+
+  const branch = await app.db
+    .selectFrom('branches')
+    .select(['id', 'code', 'name', 'address', 'vat_number', 'currency_code', 'timezone', 'is_active'])
+    .where('id', '=', user.branchId)
+    .executeTakeFirst();
+  if (!branch) throw new NotFound('Branch', user.branchId);
+  if (!branch.is_active)
+    throw new Conflict(`Branch ${branch.name} is inactive; it cannot sell.`, 'BRANCH_INACTIVE');
+
+  const baseCode = settings.base_currency_code;
+  const currency = body.currency_code ?? branch.currency_code ?? baseCode;
+  const cur = await app.db
+    .selectFrom('currencies')
+    .select(['code', 'exponent', 'is_active'])
+    .where('code', '=', currency)
+    .executeTakeFirst();
+  if (!cur?.is_active)
+    throw new Invalid(`currency_code ${currency} is not an active currency.`, [
+      { path: 'currency_code', message: 'unknown or inactive currency' },
+    ]);
+  const exp = cur.exponent;
+  const baseExp = await currencyExponent(app, baseCode);
+  const soldAt = nowIso();
+  let rate = parseScaled('1');
+  if (currency !== baseCode) {
+    try {
+      rate = (await resolveRate(app.db, currency, baseCode, soldAt)).scaled;
+    } catch (e) {
+      if (e instanceof NotFound)
+        throw new Conflict(
+          `No exchange rate from ${currency} to ${baseCode} is in force; file one first.`,
+          'NO_EXCHANGE_RATE',
+        );
+      throw e;
+    }
+  }
+  const inSale = (baseMinor: number) =>
+    currency === baseCode ? baseMinor : fromBase(baseMinor, rate, exp, baseExp);
+  const inBase = (minor: number) => (currency === baseCode ? minor : toBase(minor, rate, exp, baseExp));
+  const fmt = (n: number) => formatMinor(n, exp);
+
+  // Medicines, prices, discounts, approvals, prescription rules.
+  const ids = [...new Set(body.items.map((i) => i.medicine_id))];
+  const meds = new Map(
+    (
+      await app.db
+        .selectFrom('medicines')
+        .select([
+          'id',
+          'name',
+          'selling_price',
+          'max_public_price',
+          'requires_prescription',
+          'is_controlled',
+          'is_active',
+          'vat_category',
+        ])
+        .where('id', 'in', ids)
+        .execute()
+    ).map((m) => [m.id, m]),
+  );
+  let needsApproval: string | null = null;
+  const threshold = settings.discount_approval_threshold_pct;
+  const rxLines: Array<{ medicineId: string; quantity: number }> = [];
+  const lineInputs = body.items.map((item, i) => {
+    const m = meds.get(item.medicine_id);
+    if (!m) throw new NotFound('Medicine', item.medicine_id);
+    if (!m.is_active)
+      throw new Invalid(
+        `${m.name} is deactivated and cannot be sold.`,
+        [{ path: `items.${i}.medicine_id`, message: 'inactive medicine' }],
+        'MEDICINE_INACTIVE',
+      );
+    const ratePct = settings.tax_policy.vat_rates[m.vat_category];
+    if (ratePct === undefined)
+      throw new Conflict(
+        `${m.name} has VAT category ${m.vat_category}, which the tax policy does not define.`,
+        'UNKNOWN_VAT_CATEGORY',
+      );
+    const catalogue = inSale(m.selling_price);
+    const unitPrice =
+      item.unit_price === undefined ? catalogue : toMinor(item.unit_price, exp, `items.${i}.unit_price`);
+    if (m.max_public_price !== null && unitPrice > inSale(m.max_public_price))
+      throw new Invalid(
+        `The price ${fmt(unitPrice)} of ${m.name} is above its maximum public price ${fmt(inSale(m.max_public_price))}.`,
+        [{ path: `items.${i}.unit_price`, message: 'above the maximum public price' }],
+        'PRICE_ABOVE_MAXIMUM',
+      );
+    if (unitPrice < catalogue) needsApproval ??= `a price of ${m.name} below the catalogue price`;
+    const extended = unitPrice * item.quantity;
+    if (!Number.isSafeInteger(extended)) throw new Invalid(`Line ${i + 1} is too large.`);
+    const lineDiscount = item.discount === undefined ? 0 : toMinor(item.discount, exp, `items.${i}.discount`);
+    if (lineDiscount > extended)
+      throw new Invalid(
+        `The discount on ${m.name} (${fmt(lineDiscount)}) is more than the line (${fmt(extended)}).`,
+        [{ path: `items.${i}.discount`, message: 'more than the line amount' }],
+        'DISCOUNT_TOO_LARGE',
+      );
+    if (pct(lineDiscount, extended) > threshold)
+      needsApproval ??= `a discount on ${m.name} above ${threshold} %`;
+    if (m.is_controlled) {
+      if (!DISPENSING_ROLES.includes(user.role))
+        throw new Forbidden(
+          `${m.name} is a controlled medicine: only a pharmacist can sell it.`,
+          'CONTROLLED_NEEDS_PHARMACIST',
+        );
+      if (!body.prescription_id)
+        throw new Forbidden(
+          `${m.name} is a controlled medicine: the sale needs a prescription_id.`,
+          'PRESCRIPTION_REQUIRED',
+        );
+    }
+    if (m.requires_prescription && !body.prescription_id && !DISPENSING_ROLES.includes(user.role))
+      throw new Forbidden(
+        `${m.name} is prescription-only: give a prescription_id or let a pharmacist sell it.`,
+        'PRESCRIPTION_REQUIRED',
+      );
+    if (m.requires_prescription || m.is_controlled)
+      rxLines.push({ medicineId: m.id, quantity: item.quantity });
+    return {
+      item,
+      m,
+      quantity: item.quantity,
+      unitPrice,
+      catalogue,
+      lineDiscount,
+      rate: scaledRate(ratePct),
+      category: m.vat_category,
+    };
+  });
+  const basket = basketAfterLineDiscounts(lineInputs);
+  const globalDiscount =
+    body.global_discount === undefined ? 0 : toMinor(body.global_discount, exp, 'global_discount');
+  if (globalDiscount > basket)
+    throw new Invalid(
+      `global_discount ${fmt(globalDiscount)} is more than the basket ${fmt(basket)}.`,
+      [{ path: 'global_discount', message: 'more than the basket' }],
+      'DISCOUNT_TOO_LARGE',
+    );
+  if (pct(globalDiscount, basket) > threshold) needsApproval ??= `a global discount above ${threshold} %`;
+  if (needsApproval && !MANAGER_ROLES.includes(user.role) && !body.approval_id)
+    throw new Forbidden(
+      `${needsApproval[0]!.toUpperCase()}${needsApproval.slice(1)} needs a manager's approval (approval_id).`,
+      'APPROVAL_REQUIRED',
+    );
+
+  const customer = body.customer_id ? await getCustomerRow(app.db, body.customer_id) : null;
+  let coupon = null;
+  let couponAmount = 0;
+  if (body.coupon_code) {
+    coupon = await findCouponByCode(app.db, body.coupon_code);
+    const refusal = await couponRefusal(app.db, coupon, inBase(basket), customer?.id ?? null, soldAt);
+    if (refusal)
+      throw new Conflict(`Coupon ${coupon.code} ${REFUSAL_TEXT[refusal]}.`, 'COUPON_NOT_APPLICABLE');
+    couponAmount = couponDiscount(coupon, basket - globalDiscount, inSale);
+  }
+  const priced = priceSale(lineInputs, globalDiscount + couponAmount, settings.tax_policy.prices_include_vat);
+  const total = priced.total;
+
+  // Payments.
+  const payments = (
+    body.payment_lines ??
+    (total > 0 ? [{ method: body.payment_method ?? 'cash', amount: Number(formatMinor(total, exp)) }] : [])
+  ).map((p, i) => ({
+    method: p.method,
+    amount: toMinor(p.amount, exp, `payment_lines.${i}.amount`),
+    reference: ('reference' in p && p.reference) || '',
+  }));
+  const paid = payments.reduce((a, p) => a + p.amount, 0);
+  if (paid < total)
+    throw new Invalid(
+      `Payments of ${fmt(paid)} do not cover the total of ${fmt(total)}.`,
+      [{ path: 'payment_lines', message: `paid ${fmt(paid)}, total ${fmt(total)}` }],
+      'PAYMENT_SHORT',
+    );
+  const nonCash = payments.filter((p) => p.method !== 'cash').reduce((a, p) => a + p.amount, 0);
+  if (nonCash > total)
+    throw new Invalid(
+      `Non-cash payments of ${fmt(nonCash)} exceed the total of ${fmt(total)}; only cash gives change.`,
+      [{ path: 'payment_lines', message: 'non-cash payments exceed the total' }],
+      'OVERPAYMENT',
+    );
+  const change = paid - total;
+  const credit = payments.filter((p) => p.method === 'credit').reduce((a, p) => a + p.amount, 0);
+  if (credit > 0 && !customer)
+    throw new Invalid(
+      'A credit payment needs a customer_id.',
+      [{ path: 'customer_id', message: 'required for credit' }],
+      'CUSTOMER_REQUIRED',
+    );
+  const methods = [...new Set(payments.map((p) => p.method))];
+  const paymentMethod =
+    body.payment_method ?? (methods.length === 1 ? methods[0]! : methods.length === 0 ? 'cash' : 'split');
+
+  const deviceId = await getLocalDeviceId(app.db);
+  const asOf = localDate(branch.timezone);
+  const saleId = newId();
+  const uuid = randomUUID();
+  const rateStr = formatScaled(rate, RATE_SCALE, RATE_SCALE, true);
+
+  try {
+    await app.db.transaction().execute(async (trx) => {
+      if (body.client_mutation_id) {
+        const existing = await trx
+          .selectFrom('sales')
+          .select(['id', 'payload_hash'])
+          .where('client_mutation_id', '=', cmid)
+          .executeTakeFirst();
+        if (existing) throw new Replay(existing);
+      }
+      const session = await trx
+        .selectFrom('cash_sessions')
+        .select(['id', 'status', 'branch_id'])
+        .where('user_id', '=', user.id)
+        .where('status', '!=', 'closed')
+        .executeTakeFirst();
+      if (session?.status === 'on_break')
+        throw new Conflict(
+          'Your cash session is on a break; end the break before selling.',
+          'SESSION_ON_BREAK',
+        );
+      if (!session && SESSION_REQUIRED_ROLES.includes(user.role)) throw new NoOpenSession();
+
+      const lines: SaleLinesTable[] = [];
+      const movementIds: string[] = [];
+      for (const [i, li] of lineInputs.entries()) {
+        const taken = await consumeFefo(trx, {
+          branchId: branch.id,
+          medicineId: li.m.id,
+          quantity: li.item.quantity,
+          movementType: 'sale',
+          reference: { type: 'sale', id: saleId },
+          userId: user.id,
+          allowNegative: settings.negative_stock_policy === 'allow',
+          asOf,
+        });
+        const p = priced.lines[i]!;
+        movementIds.push(...taken.map((t) => t.movementId));
+        lines.push({
+          id: newId(),
+          sale_id: saleId,
+          line_no: i + 1,
+          medicine_id: li.m.id,
+          medicine_name: li.m.name,
+          quantity: li.item.quantity,
+          unit_price: li.unitPrice,
+          catalogue_price: li.catalogue,
+          line_discount: p.lineDiscount,
+          allocated_discount: p.allocatedDiscount,
+          net_amount: p.net,
+          vat_amount: p.vat,
+          line_total: p.gross,
+          vat_rate: rateText(li.rate),
+          vat_category: li.category,
+          cost_amount: taken.reduce((a, t) => a + t.quantity * t.unitCost, 0),
+          batches: JSON.stringify(
+            taken.map((t) => ({
+              batch_id: t.batchId,
+              batch_number: t.batchNumber,
+              expiry_date: t.expiryDate,
+              quantity: t.quantity,
+              movement_id: t.movementId,
+            })),
+          ),
+          returned_quantity: 0,
+        });
+      }
+
+      if (body.prescription_id) {
+        const send =
+          rxLines.length > 0
+            ? rxLines
+            : lineInputs.map((l) => ({ medicineId: l.m.id, quantity: l.item.quantity }));
+        const { coveredMedicineIds } = await dispenseForSale(trx, {
+          prescriptionId: body.prescription_id,
+          branchId: branch.id,
+          saleId,
+          userId: user.id,
+          lines: send,
+        });
+        const covered = new Set(coveredMedicineIds);
+        for (const li of lineInputs) {
+          if (covered.has(li.m.id)) continue;
+          if (li.m.is_controlled || (li.m.requires_prescription && !DISPENSING_ROLES.includes(user.role)))
+            throw new Forbidden(`The prescription does not cover ${li.m.name}.`, 'PRESCRIPTION_REQUIRED');
+        }
+      }
+
+      if (credit > 0 && customer) {
+        await chargeCustomerCredit(trx, {
+          customerId: customer.id,
+          amount: inBase(credit),
+          branchId: branch.id,
+          userId: user.id,
+          referenceType: 'sale',
+          referenceId: saleId,
+          exponent: baseExp,
+        });
+      }
+      if (coupon) {
+        await redeemCoupon(trx, {
+          coupon,
+          saleId,
+          customerId: customer?.id ?? null,
+          amount: couponAmount,
+          branchId: branch.id,
+        });
+      }
+
+      const { icv, previousHash } = await nextFiscalPosition(trx, deviceId);
+      const invoiceNumber = invoiceNumberOf(branch.code, deviceId, icv);
+      const breakdown = JSON.stringify(priced.breakdown);
+      const sellerName = settings.organization_legal_name || settings.organization_name;
+      const fiscal = {
+        invoice_number: invoiceNumber,
+        uuid,
+        icv,
+        device_id: deviceId,
+        seller_name: sellerName,
+        seller_vat_number: settings.vat_number,
+        sold_at: soldAt,
+        currency_code: currency,
+        customer_id: customer?.id ?? null,
+        subtotal_amount: priced.subtotal,
+        vat_amount: priced.vat,
+        total_amount: total,
+        line_discount_amount: priced.lineDiscount,
+        global_discount: globalDiscount,
+        coupon_discount: couponAmount,
+        vat_breakdown: breakdown,
+        previous_hash: previousHash,
+      };
+      const fiscalHash = invoiceHash(fiscal, lines);
+      const sale: SalesTable = {
+        ...fiscal,
+        id: saleId,
+        branch_id: branch.id,
+        user_id: user.id,
+        session_id: session?.id ?? null,
+        client_mutation_id: cmid,
+        payload_hash: hash,
+        paid_amount: paid,
+        change_amount: change,
+        base_currency_code: baseCode,
+        fx_rate_to_base: rateStr,
+        base_total_amount: inBase(total),
+        base_vat_amount: inBase(priced.vat),
+        base_change_amount: inBase(change),
+        prices_include_vat: settings.tax_policy.prices_include_vat ? 1 : 0,
+        payment_method: paymentMethod,
+        notes: body.notes ?? '',
+        customer_name: customer?.name ?? null,
+        coupon_id: coupon?.id ?? null,
+        coupon_code: coupon?.code ?? null,
+        prescription_id: body.prescription_id ?? null,
+        approval_id: body.approval_id ?? null,
+        fiscal_status: 'pending',
+        fiscal_xml: fiscalXml({
+          kind: 'invoice',
+          number: invoiceNumber,
+          uuid,
+          icv,
+          issuedAt: soldAt,
+          currency,
+          exponent: exp,
+          sellerName,
+          sellerVat: settings.vat_number,
+          sellerAddress: branch.address || settings.address,
+          buyerName: customer?.name ?? null,
+          previousHash,
+          lines: lines.map((l) => ({
+            id: l.line_no,
+            name: l.medicine_name,
+            quantity: l.quantity,
+            unitPrice: l.unit_price,
+            net: l.net_amount,
+            vat: l.vat_amount,
+            gross: l.line_total,
+            rate: l.vat_rate,
+            category: l.vat_category,
+          })),
+          subtotal: priced.subtotal,
+          vat: priced.vat,
+          total,
+          allowance: priced.lineDiscount + globalDiscount + couponAmount,
+          vatBreakdown: priced.breakdown,
+        }),
+        fiscal_hash: fiscalHash,
+        sync_status: 'pending',
+        is_deleted: 0,
+        has_return: 0,
+        created_at: soldAt,
+      };
+      const paymentRows: SalePaymentsTable[] = payments.map((p, i) => ({
+        id: newId(),
+        sale_id: saleId,
+        line_no: i + 1,
+        method: p.method,
+        amount: p.amount,
+        base_amount: inBase(p.amount),
+        reference: p.reference,
+      }));
+      await trx.insertInto('sales').values(sale).execute();
+      await trx.insertInto('sale_lines').values(lines).execute();
+      if (paymentRows.length > 0) await trx.insertInto('sale_payments').values(paymentRows).execute();
+      await appendFiscalEntry(trx, {
+        deviceId,
+        icv,
+        docType: 'invoice',
+        docId: saleId,
+        hash: fiscalHash,
+        previousHash,
+      });
+      await writeAudit(trx, actor, {
+        action: 'sale.create',
+        entity: 'sale',
+        entityId: saleId,
+        branchId: branch.id,
+        after: {
+          invoice_number: invoiceNumber,
+          icv,
+          total_amount: total,
+          currency_code: currency,
+          lines: lines.length,
+          payment_method: paymentMethod,
+        },
+      });
+      await recordChange(trx, {
+        entity: 'sale',
+        entityId: saleId,
+        op: 'upsert',
+        payload: { ...sale, lines, payments: paymentRows, movement_ids: movementIds },
+        branchId: branch.id,
+        clientMutationId: cmid,
+      });
+    });
+  } catch (e) {
+    if (e instanceof Replay) return replayOf(app, e.existing, hash);
+    throw e;
+  }
+  return { replay: false, sale: await loadSaleForReceipt(app, saleId) };
+}

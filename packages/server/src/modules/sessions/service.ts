@@ -1,0 +1,500 @@
+import type { z } from 'zod';
+import type { CashSession, TenderRequest } from '@pharmacy/contracts';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { recordChange } from '../../db/changes';
+import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
+import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { formatMinor, toMinor } from '../../lib/money';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import { currencyExponent } from '../currency/service';
+import { getLocalDeviceId } from '../fiscal/device';
+import { getSettings } from '../settings/service';
+import type { CashSessionsTable } from '../sales/tables';
+
+/**
+ * Cash sessions: a user's shift at a till, in the base currency. Status `open` -> `on_break` -> `open` … ->
+ * `closed`. One session not closed per user (a partial unique index makes it hold under races). Figures
+ * (total_sales, revenue, VAT, payment_breakdown, expected cash) are derived from the session's sales and returns,
+ * never stored as running counters, so they cannot drift; close freezes expected/counted/variance and the Z number.
+ */
+
+export class NoOpenSession extends AppError {
+  constructor() {
+    super(409, 'NO_OPEN_SESSION', 'You have no open cash session; open one with POST /sessions/open first.');
+  }
+}
+
+export async function baseCurrency(app: AppContext): Promise<{ code: string; exp: number }> {
+  const code = (await getSettings(app)).base_currency_code;
+  return { code, exp: await currencyExponent(app, code) };
+}
+
+/** The caller's session that is not closed (open or on break), or undefined. */
+export async function findActiveSession(db: Db, userId: string): Promise<CashSessionsTable | undefined> {
+  return db
+    .selectFrom('cash_sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '!=', 'closed')
+    .executeTakeFirst();
+}
+
+async function requireActive(db: Db, userId: string): Promise<CashSessionsTable> {
+  const s = await findActiveSession(db, userId);
+  if (!s) throw new NoOpenSession();
+  return s;
+}
+
+export interface SessionTotals {
+  count: number;
+  revenue: number;
+  vat: number;
+  /** method -> base minor units (cash net of change) */
+  byMethod: Record<string, number>;
+  countByMethod: Record<string, number>;
+  cashTaken: number;
+  change: number;
+  cashRefunds: number;
+}
+
+const emptyTotals = (): SessionTotals => ({
+  count: 0,
+  revenue: 0,
+  vat: 0,
+  byMethod: {},
+  countByMethod: {},
+  cashTaken: 0,
+  change: 0,
+  cashRefunds: 0,
+});
+
+/** Figures of several sessions in three grouped queries. */
+export async function sessionTotals(db: Db, ids: string[]): Promise<Map<string, SessionTotals>> {
+  const out = new Map(ids.map((id) => [id, emptyTotals()]));
+  if (ids.length === 0) return out;
+  const sales = await db
+    .selectFrom('sales')
+    .select((eb) => [
+      'session_id',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('base_total_amount').as('revenue'),
+      eb.fn.sum<number>('base_vat_amount').as('vat'),
+      eb.fn.sum<number>('base_change_amount').as('change'),
+    ])
+    .where('session_id', 'in', ids)
+    .where('is_deleted', '=', 0)
+    .groupBy('session_id')
+    .execute();
+  for (const r of sales) {
+    const t = out.get(r.session_id!)!;
+    t.count = Number(r.n);
+    t.revenue = Number(r.revenue);
+    t.vat = Number(r.vat);
+    t.change = Number(r.change);
+  }
+  const pays = await db
+    .selectFrom('sale_payments as p')
+    .innerJoin('sales as s', 's.id', 'p.sale_id')
+    .select((eb) => [
+      's.session_id',
+      'p.method',
+      eb.fn.sum<number>('p.base_amount').as('amount'),
+      eb.fn.count<number>('p.sale_id').distinct().as('n'),
+    ])
+    .where('s.session_id', 'in', ids)
+    .where('s.is_deleted', '=', 0)
+    .groupBy(['s.session_id', 'p.method'])
+    .execute();
+  for (const r of pays) {
+    const t = out.get(r.session_id!)!;
+    t.byMethod[r.method] = Number(r.amount);
+    t.countByMethod[r.method] = Number(r.n);
+    if (r.method === 'cash') t.cashTaken = Number(r.amount);
+  }
+  for (const t of out.values()) if (t.byMethod.cash !== undefined) t.byMethod.cash -= t.change;
+  const refunds = await db
+    .selectFrom('returns')
+    .select((eb) => ['session_id', eb.fn.sum<number>('base_total_amount').as('amount')])
+    .where('session_id', 'in', ids)
+    .where('refund_method', '=', 'cash')
+    .groupBy('session_id')
+    .execute();
+  for (const r of refunds) out.get(r.session_id!)!.cashRefunds = Number(r.amount);
+  return out;
+}
+
+export const expectedCashOf = (s: Pick<CashSessionsTable, 'opening_float'>, t: SessionTotals): number =>
+  s.opening_float + t.cashTaken - t.change - t.cashRefunds;
+
+export function toSession(
+  s: CashSessionsTable,
+  userName: string,
+  t: SessionTotals,
+  exp: number,
+): CashSession {
+  const f = (n: number) => formatMinor(n, exp);
+  return {
+    id: s.id,
+    user_id: s.user_id,
+    user_name: userName,
+    branch_id: s.branch_id,
+    device_id: s.device_id,
+    currency_code: s.currency_code,
+    opening_float: f(s.opening_float),
+    status: s.status,
+    break_minutes: s.break_minutes,
+    break_started_at: s.break_started_at,
+    opened_at: s.opened_at,
+    closed_at: s.closed_at,
+    total_sales: t.count,
+    total_revenue: f(t.revenue),
+    total_vat: f(t.vat),
+    payment_breakdown: JSON.stringify(
+      Object.fromEntries(Object.entries(t.byMethod).map(([k, v]) => [k, f(v)])),
+    ),
+    expected_cash: s.status === 'closed' ? f(s.expected_cash ?? 0) : f(expectedCashOf(s, t)),
+    counted_cash: s.counted_cash === null ? null : f(s.counted_cash),
+    variance: s.variance === null ? null : f(s.variance),
+    z_number: s.z_number,
+    notes: s.notes,
+  };
+}
+
+async function userName(db: Db, id: string): Promise<string> {
+  return (
+    (await db.selectFrom('users').select('full_name').where('id', '=', id).executeTakeFirst())?.full_name ??
+    ''
+  );
+}
+
+export async function presentSession(app: AppContext, s: CashSessionsTable): Promise<CashSession> {
+  const { exp } = await baseCurrency(app);
+  const totals = (await sessionTotals(app.db, [s.id])).get(s.id)!;
+  return toSession(s, await userName(app.db, s.user_id), totals, exp);
+}
+
+export async function getSessionRow(db: Db, id: string): Promise<CashSessionsTable> {
+  const s = await db.selectFrom('cash_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!s) throw new NotFound('Cash session', id);
+  return s;
+}
+
+async function record(trx: Db, s: CashSessionsTable) {
+  await recordChange(trx, {
+    entity: 'cash_session',
+    entityId: s.id,
+    op: 'upsert',
+    payload: s,
+    branchId: s.branch_id,
+  });
+}
+
+export async function openSession(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: { opening_float: number; notes: string },
+): Promise<CashSession> {
+  const base = await baseCurrency(app);
+  const float = toMinor(input.opening_float, base.exp, 'opening_float');
+  const deviceId = await getLocalDeviceId(app.db);
+  const at = nowIso();
+  const row: CashSessionsTable = {
+    id: newId(),
+    user_id: user.id,
+    branch_id: user.branchId,
+    device_id: deviceId,
+    currency_code: base.code,
+    opening_float: float,
+    status: 'open',
+    break_minutes: 0,
+    break_started_at: null,
+    opened_at: at,
+    closed_at: null,
+    counted_cash: null,
+    expected_cash: null,
+    variance: null,
+    z_number: null,
+    notes: input.notes,
+    updated_at: at,
+  };
+  await app.db.transaction().execute(async (trx) => {
+    if (await findActiveSession(trx, user.id))
+      throw new Conflict(
+        'You already have an open cash session; close it before opening another.',
+        'SESSION_ALREADY_OPEN',
+      );
+    await trx.insertInto('cash_sessions').values(row).execute();
+    await record(trx, row);
+    await writeAudit(trx, actor, {
+      action: 'session.open',
+      entity: 'cash_session',
+      entityId: row.id,
+      branchId: row.branch_id,
+      after: row,
+    });
+  });
+  return presentSession(app, row);
+}
+
+export async function currentSession(app: AppContext, user: AuthUser): Promise<CashSession> {
+  const s = await findActiveSession(app.db, user.id);
+  if (!s) throw new NotFound('An open cash session of yours');
+  return presentSession(app, s);
+}
+
+const minutesBetween = (from: string, to: string) =>
+  Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
+
+export async function startBreak(app: AppContext, user: AuthUser, actor: Actor): Promise<CashSession> {
+  const row = await app.db.transaction().execute(async (trx) => {
+    const s = await requireActive(trx, user.id);
+    if (s.status === 'on_break')
+      throw new Conflict('Your session is already on a break.', 'SESSION_ON_BREAK');
+    const at = nowIso();
+    const after: CashSessionsTable = { ...s, status: 'on_break', break_started_at: at, updated_at: at };
+    await trx
+      .updateTable('cash_sessions')
+      .set({ status: 'on_break', break_started_at: at, updated_at: at })
+      .where('id', '=', s.id)
+      .execute();
+    await record(trx, after);
+    await writeAudit(trx, actor, {
+      action: 'session.break_start',
+      entity: 'cash_session',
+      entityId: s.id,
+      branchId: s.branch_id,
+    });
+    return after;
+  });
+  return presentSession(app, row);
+}
+
+function endedBreak(s: CashSessionsTable, at: string): CashSessionsTable {
+  if (s.status !== 'on_break' || !s.break_started_at) return s;
+  return {
+    ...s,
+    status: 'open',
+    break_minutes: s.break_minutes + minutesBetween(s.break_started_at, at),
+    break_started_at: null,
+    updated_at: at,
+  };
+}
+
+export async function endBreak(app: AppContext, user: AuthUser, actor: Actor): Promise<CashSession> {
+  const row = await app.db.transaction().execute(async (trx) => {
+    const s = await requireActive(trx, user.id);
+    if (s.status !== 'on_break') throw new Conflict('Your session is not on a break.', 'NOT_ON_BREAK');
+    const after = endedBreak(s, nowIso());
+    await trx
+      .updateTable('cash_sessions')
+      .set({
+        status: after.status,
+        break_minutes: after.break_minutes,
+        break_started_at: null,
+        updated_at: after.updated_at,
+      })
+      .where('id', '=', s.id)
+      .execute();
+    await record(trx, after);
+    await writeAudit(trx, actor, {
+      action: 'session.break_end',
+      entity: 'cash_session',
+      entityId: s.id,
+      branchId: s.branch_id,
+      after: { break_minutes: after.break_minutes },
+    });
+    return after;
+  });
+  return presentSession(app, row);
+}
+
+export async function closeSession(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: { counted_cash: number; notes: string },
+): Promise<CashSession> {
+  const { exp } = await baseCurrency(app);
+  const counted = toMinor(input.counted_cash, exp, 'counted_cash');
+  const row = await app.db.transaction().execute(async (trx) => {
+    const s = await requireActive(trx, user.id);
+    const at = nowIso();
+    const totals = (await sessionTotals(trx, [s.id])).get(s.id)!;
+    const expected = expectedCashOf(s, totals);
+    const last = await trx
+      .selectFrom('cash_sessions')
+      .select((eb) => eb.fn.max<number | null>('z_number').as('z'))
+      .where('branch_id', '=', s.branch_id)
+      .executeTakeFirst();
+    const after: CashSessionsTable = {
+      ...endedBreak(s, at),
+      status: 'closed',
+      closed_at: at,
+      counted_cash: counted,
+      expected_cash: expected,
+      variance: counted - expected,
+      z_number: Number(last?.z ?? 0) + 1,
+      notes: input.notes ? (s.notes ? `${s.notes}\n${input.notes}` : input.notes) : s.notes,
+      updated_at: at,
+    };
+    const { id: _, ...set } = after;
+    await trx.updateTable('cash_sessions').set(set).where('id', '=', s.id).execute();
+    await record(trx, after);
+    await writeAudit(trx, actor, {
+      action: 'session.close',
+      entity: 'cash_session',
+      entityId: s.id,
+      branchId: s.branch_id,
+      before: s,
+      after,
+    });
+    return after;
+  });
+  return presentSession(app, row);
+}
+
+export async function declareTender(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: z.output<typeof TenderRequest>,
+) {
+  const { exp } = await baseCurrency(app);
+  const denominations = (input.denominations ?? []).map((d) => ({
+    value: toMinor(d.value, exp, 'denominations.value'),
+    count: d.count,
+  }));
+  const fromDenoms = denominations.reduce((a, d) => a + d.value * d.count, 0);
+  if (!Number.isSafeInteger(fromDenoms)) throw new Invalid('The denominations add up to too much.');
+  const amount = input.amount === undefined ? fromDenoms : toMinor(input.amount, exp, 'amount');
+  if (denominations.length > 0 && amount !== fromDenoms)
+    throw new Invalid(
+      `amount ${formatMinor(amount, exp)} does not equal the denominations' total ${formatMinor(fromDenoms, exp)}.`,
+      [{ path: 'amount', message: `must equal ${formatMinor(fromDenoms, exp)}` }],
+    );
+  const row = await app.db.transaction().execute(async (trx) => {
+    const s = await requireActive(trx, user.id);
+    const r = {
+      id: newId(),
+      session_id: s.id,
+      user_id: user.id,
+      branch_id: s.branch_id,
+      amount,
+      denominations: JSON.stringify(denominations),
+      notes: input.notes,
+      declared_at: nowIso(),
+    };
+    await trx.insertInto('tender_declarations').values(r).execute();
+    await recordChange(trx, {
+      entity: 'tender_declaration',
+      entityId: r.id,
+      op: 'upsert',
+      payload: r,
+      branchId: r.branch_id,
+    });
+    await writeAudit(trx, actor, {
+      action: 'session.tender',
+      entity: 'cash_session',
+      entityId: s.id,
+      branchId: s.branch_id,
+      after: r,
+    });
+    return r;
+  });
+  return toTender(row, exp);
+}
+
+const toTender = (
+  r: {
+    id: string;
+    session_id: string;
+    user_id: string;
+    branch_id: string;
+    amount: number;
+    denominations: string;
+    notes: string;
+    declared_at: string;
+  },
+  exp: number,
+) => ({
+  ...r,
+  amount: formatMinor(r.amount, exp),
+  denominations: (JSON.parse(r.denominations) as Array<{ value: number; count: number }>).map((d) => ({
+    value: formatMinor(d.value, exp),
+    count: d.count,
+  })),
+});
+
+export async function tenderHistory(
+  app: AppContext,
+  user: AuthUser,
+  f: { page: number; page_size: number; session_id?: string },
+) {
+  const { exp } = await baseCurrency(app);
+  let q = app.db.selectFrom('tender_declarations').where('user_id', '=', user.id);
+  if (f.session_id) q = q.where('session_id', '=', f.session_id);
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll()
+    .orderBy('declared_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return { items: rows.map((r) => toTender(r, exp)), total, page: f.page, page_size: f.page_size };
+}
+
+/** Closed sessions, newest close first. Cashiers and pharmacists see their own; managers their branch. */
+export async function sessionHistory(
+  app: AppContext,
+  user: AuthUser,
+  f: { page: number; page_size: number; branch_id?: string; user_id?: string; from?: string; to?: string },
+) {
+  const { exp } = await baseCurrency(app);
+  let q = app.db
+    .selectFrom('cash_sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .where('s.status', '=', 'closed');
+  const branch = isBranchBound(user) ? user.branchId : f.branch_id;
+  if (branch) q = q.where('s.branch_id', '=', branch);
+  if (user.role === 'cashier' || user.role === 'pharmacist') q = q.where('s.user_id', '=', user.id);
+  else if (f.user_id) q = q.where('s.user_id', '=', f.user_id);
+  if (f.from) q = q.where('s.closed_at', '>=', `${f.from}T00:00:00.000Z`);
+  if (f.to) q = q.where('s.closed_at', '<=', `${f.to}T23:59:59.999Z`);
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await q
+    .selectAll('s')
+    .select('u.full_name as user_name')
+    .orderBy('s.closed_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  const totals = await sessionTotals(
+    app.db,
+    rows.map((r) => r.id),
+  );
+  return {
+    items: rows.map(({ user_name, ...s }) => toSession(s, user_name, totals.get(s.id)!, exp)),
+    total,
+    page: f.page,
+    page_size: f.page_size,
+  };
+}
+
+/** A session another user may read: same branch for branch-bound roles (403), cashiers only their own. */
+export async function readableSession(
+  app: AppContext,
+  user: AuthUser,
+  id: string,
+): Promise<CashSessionsTable> {
+  const s = await getSessionRow(app.db, id);
+  assertBranchAccess(user, s.branch_id, 'cash session');
+  if (user.role === 'cashier' && s.user_id !== user.id)
+    throw new Forbidden('A cashier can only read their own sessions.', 'NOT_YOUR_SESSION');
+  return s;
+}

@@ -1,0 +1,453 @@
+import type { MovementType, RegulatorStatus } from '@pharmacy/contracts';
+import type { Db } from '../../db/connection';
+import { recordChange } from '../../db/changes';
+import { AppError, Conflict, Invalid, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { localDate } from './dates';
+import type { BatchesTable, StockMovementsTable } from './tables';
+
+/**
+ * The stock ledger: the one write path for quantities. Every function here runs INSIDE the caller's
+ * transaction (pass `trx`), changes batch quantities with guarded UPDATEs and appends a stock movement (and its
+ * change_log row) for every change, so the sum of a batch's movements always equals its quantity on hand.
+ *
+ * Selling, returns, purchase orders and supplier finance call these; nothing else writes batches.qty_on_hand.
+ */
+
+/** What caused a movement: a sale, a return, a purchase order receipt, a transfer, a count… */
+export interface StockReference {
+  type: string;
+  id: string;
+}
+
+/** 409 with the medicine, wanted and available quantities; callers may catch it to build their own answer. */
+export class InsufficientStock extends AppError {
+  constructor(
+    readonly medicineId: string,
+    readonly medicineName: string,
+    readonly wanted: number,
+    readonly available: number,
+  ) {
+    super(
+      409,
+      'INSUFFICIENT_STOCK',
+      `Not enough ${medicineName} in stock: wanted ${wanted}, available ${available}.`,
+      [
+        {
+          path: 'quantity',
+          message: `${medicineName} (${medicineId}): wanted ${wanted}, available ${available}`,
+        },
+      ],
+    );
+  }
+}
+
+export interface ConsumeFefoInput {
+  branchId: string;
+  medicineId: string;
+  /** Units to take, a positive integer. */
+  quantity: number;
+  /** Usually 'sale'; 'transfer_out' and 'write_off' work too. Movements are written with a negative quantity. */
+  movementType: MovementType;
+  reference: StockReference;
+  userId: string | null;
+  reason?: string;
+  /**
+   * When stock runs short, put the rest on a sellable batch anyway (its quantity goes below zero) instead of
+   * throwing; for settings.negative_stock_policy = 'allow'. Still throws when the branch has no sellable batch.
+   */
+  allowNegative?: boolean;
+  /** The day that decides expiry (YYYY-MM-DD); default: today in the branch's time zone. */
+  asOf?: string;
+}
+
+export interface TakenBatch {
+  batchId: string;
+  batchNumber: string;
+  expiryDate: string;
+  /** Units taken from this batch (positive). */
+  quantity: number;
+  /** Unit cost in minor units of the base currency, for cost of goods sold. */
+  unitCost: number;
+  movementId: string;
+}
+
+export interface ReceiveBatchInput {
+  branchId: string;
+  medicineId: string;
+  batchNumber: string;
+  expiryDate: string;
+  /** Units received, a positive integer. */
+  quantity: number;
+  /** Minor units of the base currency. */
+  unitCost: number;
+  supplierId?: string | null;
+  /** Status of a new batch (default active); an existing batch keeps its own. */
+  regulatorStatus?: RegulatorStatus;
+  /** Default 'purchase'. */
+  movementType?: MovementType;
+  reference: StockReference;
+  userId: string | null;
+  reason?: string;
+}
+
+export interface ReceiveBatchResult {
+  batch: BatchesTable;
+  movementId: string;
+  /** False when the units were added to an existing batch of the same number and expiry. */
+  created: boolean;
+}
+
+export interface MoveBatchQuantityInput {
+  batchId: string;
+  /** Signed change of quantity on hand: positive for returns restocked, negative for write-offs. Not 0. */
+  delta: number;
+  type: MovementType;
+  reference: StockReference;
+  userId: string | null;
+  reason?: string;
+  /** Allow the batch to go below zero (never for write-offs). */
+  allowNegative?: boolean;
+}
+
+export interface MoveBatchQuantityResult {
+  movementId: string;
+  batch: BatchesTable;
+}
+
+const assertUnits = (n: number, field: string) => {
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new Invalid(`${field} must be a positive whole number.`, [
+      { path: field, message: 'must be a positive whole number' },
+    ]);
+};
+
+/** A batch as it replicates: identity, cost and status; quantities replicate as movements. */
+export function batchChangePayload(row: BatchesTable): Omit<BatchesTable, 'qty_on_hand'> {
+  const { qty_on_hand: _, ...rest } = row;
+  return rest;
+}
+
+export async function recordBatchChange(trx: Db, row: BatchesTable): Promise<void> {
+  await recordChange(trx, {
+    entity: 'batch',
+    entityId: row.id,
+    op: 'upsert',
+    payload: batchChangePayload(row),
+    branchId: row.branch_id,
+  });
+}
+
+async function writeMovement(
+  trx: Db,
+  batch: Pick<BatchesTable, 'id' | 'branch_id' | 'medicine_id'>,
+  type: MovementType,
+  quantity: number,
+  reference: StockReference,
+  userId: string | null,
+  reason: string,
+): Promise<string> {
+  const row: StockMovementsTable = {
+    id: newId(),
+    batch_id: batch.id,
+    branch_id: batch.branch_id,
+    medicine_id: batch.medicine_id,
+    type,
+    quantity,
+    reference_type: reference.type,
+    reference_id: reference.id,
+    user_id: userId,
+    reason,
+    created_at: nowIso(),
+  };
+  await trx.insertInto('stock_movements').values(row).execute();
+  await recordChange(trx, {
+    entity: 'stock_movement',
+    entityId: row.id,
+    op: 'upsert',
+    payload: row,
+    branchId: row.branch_id,
+  });
+  return row.id;
+}
+
+/**
+ * Adds `delta` to a batch's quantity on hand. A decrement is guarded in SQL (`qty_on_hand >= n`), so two
+ * writers can never take the same units, whatever interleaving; returns false when the guard refused it.
+ */
+async function applyDelta(trx: Db, batchId: string, delta: number, allowNegative: boolean): Promise<boolean> {
+  let q = trx
+    .updateTable('batches')
+    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', delta), updated_at: nowIso() }))
+    .where('id', '=', batchId);
+  if (delta < 0 && !allowNegative) q = q.where('qty_on_hand', '>=', -delta);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Today's date in the branch's time zone: the day that decides what is expired. */
+export async function branchToday(db: Db, branchId: string): Promise<string> {
+  const branch = await db
+    .selectFrom('branches')
+    .select('timezone')
+    .where('id', '=', branchId)
+    .executeTakeFirst();
+  if (!branch) throw new NotFound('Branch', branchId);
+  return localDate(branch.timezone);
+}
+
+async function medicineName(trx: Db, medicineId: string): Promise<string> {
+  const row = await trx
+    .selectFrom('medicines')
+    .select('name')
+    .where('id', '=', medicineId)
+    .executeTakeFirst();
+  if (!row) throw new NotFound('Medicine', medicineId);
+  return row.name;
+}
+
+/**
+ * Takes `quantity` units of a medicine from a branch, first-expiry-first-out, skipping expired, quarantined and
+ * recalled batches; writes one movement per batch touched (negative quantity). Throws InsufficientStock (409)
+ * naming the medicine, wanted and available when the sellable stock is short (unless allowNegative).
+ */
+export async function consumeFefo(trx: Db, input: ConsumeFefoInput): Promise<TakenBatch[]> {
+  assertUnits(input.quantity, 'quantity');
+  const asOf = input.asOf ?? (await branchToday(trx, input.branchId));
+  const candidates = await trx
+    .selectFrom('batches')
+    .select(['id', 'branch_id', 'medicine_id', 'batch_number', 'expiry_date', 'qty_on_hand', 'unit_cost'])
+    .where('branch_id', '=', input.branchId)
+    .where('medicine_id', '=', input.medicineId)
+    .where('regulator_status', '=', 'active')
+    .where('expiry_date', '>=', asOf)
+    .orderBy('expiry_date')
+    .orderBy('received_at')
+    .orderBy('id')
+    .execute();
+  const available = candidates.reduce((sum, b) => sum + Math.max(0, b.qty_on_hand), 0);
+  if (available < input.quantity && (!input.allowNegative || candidates.length === 0)) {
+    throw new InsufficientStock(
+      input.medicineId,
+      await medicineName(trx, input.medicineId),
+      input.quantity,
+      available,
+    );
+  }
+  const taken: TakenBatch[] = [];
+  let remaining = input.quantity;
+  for (const batch of candidates) {
+    if (remaining === 0) break;
+    if (batch.qty_on_hand <= 0) continue;
+    const take = Math.min(remaining, batch.qty_on_hand);
+    if (!(await applyDelta(trx, batch.id, -take, false))) {
+      // Only possible if another writer took units between our read and write in this transaction.
+      throw new Conflict('Stock changed while it was being taken; try again.', 'STOCK_CHANGED');
+    }
+    const movementId = await writeMovement(
+      trx,
+      batch,
+      input.movementType,
+      -take,
+      input.reference,
+      input.userId,
+      input.reason ?? '',
+    );
+    taken.push({
+      batchId: batch.id,
+      batchNumber: batch.batch_number,
+      expiryDate: batch.expiry_date,
+      quantity: take,
+      unitCost: batch.unit_cost,
+      movementId,
+    });
+    remaining -= take;
+  }
+  if (remaining > 0) {
+    // allowNegative: the shortfall goes on the batch that would be sold next (the last one taken, else the first).
+    const last = taken.at(-1);
+    const batch = last ? candidates.find((b) => b.id === last.batchId)! : candidates[0]!;
+    await applyDelta(trx, batch.id, -remaining, true);
+    const movementId = await writeMovement(
+      trx,
+      batch,
+      input.movementType,
+      -remaining,
+      input.reference,
+      input.userId,
+      input.reason ?? '',
+    );
+    if (last) {
+      // Keep one entry per movement so callers can cost and reverse each of them.
+      taken.push({ ...last, quantity: remaining, movementId });
+    } else {
+      taken.push({
+        batchId: batch.id,
+        batchNumber: batch.batch_number,
+        expiryDate: batch.expiry_date,
+        quantity: remaining,
+        unitCost: batch.unit_cost,
+        movementId,
+      });
+    }
+  }
+  return taken;
+}
+
+/** Weighted average of the cost on hand and the cost received, rounded half up, in integer arithmetic. */
+function blendedCost(onHand: number, oldCost: number, received: number, newCost: number): number {
+  if (onHand <= 0 || oldCost === newCost) return newCost;
+  const total = BigInt(onHand) * BigInt(oldCost) + BigInt(received) * BigInt(newCost);
+  const units = BigInt(onHand + received);
+  return Number((total * 2n + units) / (units * 2n));
+}
+
+/**
+ * Puts units into a batch: a new batch, or the existing batch of the same medicine, branch and batch number
+ * when its expiry matches (409 BATCH_EXPIRY_MISMATCH when it does not). Writes a positive movement.
+ */
+export async function receiveBatch(trx: Db, input: ReceiveBatchInput): Promise<ReceiveBatchResult> {
+  assertUnits(input.quantity, 'quantity');
+  if (!Number.isSafeInteger(input.unitCost) || input.unitCost < 0)
+    throw new Invalid('unit_cost must not be negative.', [
+      { path: 'unit_cost', message: 'must not be negative' },
+    ]);
+  const at = nowIso();
+  const existing = await trx
+    .selectFrom('batches')
+    .selectAll()
+    .where('medicine_id', '=', input.medicineId)
+    .where('branch_id', '=', input.branchId)
+    .where('batch_number', '=', input.batchNumber)
+    .executeTakeFirst();
+  let batch: BatchesTable;
+  let created = false;
+  if (existing) {
+    if (existing.expiry_date !== input.expiryDate) {
+      throw new Conflict(
+        `Batch ${input.batchNumber} of this medicine is already recorded in this branch with expiry ${existing.expiry_date}, not ${input.expiryDate}.`,
+        'BATCH_EXPIRY_MISMATCH',
+      );
+    }
+    batch = {
+      ...existing,
+      qty_received: existing.qty_received + input.quantity,
+      qty_on_hand: existing.qty_on_hand + input.quantity,
+      unit_cost: blendedCost(existing.qty_on_hand, existing.unit_cost, input.quantity, input.unitCost),
+      supplier_id: existing.supplier_id ?? input.supplierId ?? null,
+      updated_at: at,
+    };
+    await trx
+      .updateTable('batches')
+      .set((eb) => ({
+        qty_received: eb('qty_received', '+', input.quantity),
+        qty_on_hand: eb('qty_on_hand', '+', input.quantity),
+        unit_cost: batch.unit_cost,
+        supplier_id: batch.supplier_id,
+        updated_at: at,
+      }))
+      .where('id', '=', existing.id)
+      .execute();
+  } else {
+    created = true;
+    batch = {
+      id: newId(),
+      medicine_id: input.medicineId,
+      branch_id: input.branchId,
+      batch_number: input.batchNumber,
+      expiry_date: input.expiryDate,
+      qty_received: input.quantity,
+      qty_on_hand: input.quantity,
+      unit_cost: input.unitCost,
+      supplier_id: input.supplierId ?? null,
+      regulator_status: input.regulatorStatus ?? 'active',
+      received_at: at,
+      received_by: input.userId,
+      created_at: at,
+      updated_at: at,
+    };
+    await trx.insertInto('batches').values(batch).execute();
+  }
+  await recordBatchChange(trx, batch);
+  const movementId = await writeMovement(
+    trx,
+    batch,
+    input.movementType ?? 'purchase',
+    input.quantity,
+    input.reference,
+    input.userId,
+    input.reason ?? '',
+  );
+  return { batch, movementId, created };
+}
+
+/**
+ * Changes one batch's quantity by `delta` with a movement: a return restocked into its original batch, a
+ * write-off, a count variance, an adjustment. A decrease beyond what is on hand throws InsufficientStock
+ * unless allowNegative.
+ */
+export async function moveBatchQuantity(
+  trx: Db,
+  input: MoveBatchQuantityInput,
+): Promise<MoveBatchQuantityResult> {
+  if (!Number.isSafeInteger(input.delta) || input.delta === 0)
+    throw new Invalid('The quantity change must be a whole number other than 0.', [
+      { path: 'quantity', message: 'must be a whole number other than 0' },
+    ]);
+  const before = await trx
+    .selectFrom('batches')
+    .selectAll()
+    .where('id', '=', input.batchId)
+    .executeTakeFirst();
+  if (!before) throw new NotFound('Batch', input.batchId);
+  if (!(await applyDelta(trx, before.id, input.delta, input.allowNegative ?? false))) {
+    throw new InsufficientStock(
+      before.medicine_id,
+      await medicineName(trx, before.medicine_id),
+      -input.delta,
+      Math.max(0, before.qty_on_hand),
+    );
+  }
+  const movementId = await writeMovement(
+    trx,
+    before,
+    input.type,
+    input.delta,
+    input.reference,
+    input.userId,
+    input.reason ?? '',
+  );
+  return {
+    movementId,
+    batch: { ...before, qty_on_hand: before.qty_on_hand + input.delta, updated_at: nowIso() },
+  };
+}
+
+/**
+ * Sellable units per medicine in a branch: the sum over active (not quarantined or recalled), unexpired
+ * batches. Medicines without stock are present with 0. `asOf` defaults to today in the branch's time zone.
+ */
+export async function branchStock(
+  db: Db,
+  branchId: string,
+  medicineIds: readonly string[],
+  asOf?: string,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>(medicineIds.map((id) => [id, 0]));
+  if (medicineIds.length === 0) return out;
+  const day = asOf ?? (await branchToday(db, branchId));
+  for (let i = 0; i < medicineIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('batches')
+      .select(['medicine_id', (eb) => eb.fn.sum<number>('qty_on_hand').as('qty')])
+      .where('branch_id', '=', branchId)
+      .where('medicine_id', 'in', medicineIds.slice(i, i + 500))
+      .where('regulator_status', '=', 'active')
+      .where('expiry_date', '>=', day)
+      .groupBy('medicine_id')
+      .execute();
+    for (const r of rows) out.set(r.medicine_id, Number(r.qty));
+  }
+  return out;
+}

@@ -1,0 +1,201 @@
+import type { Batch, MovementType, StockMovement } from '@pharmacy/contracts';
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { NotFound } from '../../http/errors';
+import { formatMinor } from '../../lib/money';
+import { addDays } from './dates';
+import { branchToday } from './ledger';
+
+/** Batches with the names a screen needs. */
+export const selectBatches = (db: Db) =>
+  db
+    .selectFrom('batches as b')
+    .innerJoin('medicines as m', 'm.id', 'b.medicine_id')
+    .innerJoin('branches as br', 'br.id', 'b.branch_id')
+    .leftJoin('suppliers as s', 's.id', 'b.supplier_id')
+    .selectAll('b')
+    .select(['m.name as medicine_name', 'br.name as branch_name', 's.name as supplier_name']);
+
+type BatchRow = Awaited<ReturnType<ReturnType<typeof selectBatches>['executeTakeFirstOrThrow']>>;
+
+export const toBatch = (r: BatchRow, exponent: number, today: string): Batch => ({
+  id: r.id,
+  medicine_id: r.medicine_id,
+  medicine_name: r.medicine_name,
+  branch_id: r.branch_id,
+  branch_name: r.branch_name,
+  batch_number: r.batch_number,
+  expiry_date: r.expiry_date,
+  qty_received: r.qty_received,
+  qty_on_hand: r.qty_on_hand,
+  unit_cost: formatMinor(r.unit_cost, exponent),
+  supplier_id: r.supplier_id,
+  supplier_name: r.supplier_name,
+  regulator_status: r.regulator_status,
+  is_expired: r.expiry_date < today,
+  received_at: r.received_at,
+  received_by: r.received_by,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+export async function getBatch(db: Db, id: string, exponent: number): Promise<Batch> {
+  const row = await selectBatches(db).where('b.id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('Batch', id);
+  return toBatch(row, exponent, await branchToday(db, row.branch_id));
+}
+
+export interface MovementFilter {
+  branch_id?: string;
+  medicine_id?: string;
+  batch_id?: string;
+  type?: MovementType;
+  from?: string;
+  to?: string;
+  page: number;
+  page_size: number;
+}
+
+const selectMovements = (db: Db) =>
+  db
+    .selectFrom('stock_movements as sm')
+    .innerJoin('batches as b', 'b.id', 'sm.batch_id')
+    .innerJoin('medicines as m', 'm.id', 'sm.medicine_id')
+    .leftJoin('users as u', 'u.id', 'sm.user_id')
+    .select([
+      'sm.id',
+      'sm.type',
+      'sm.quantity',
+      'sm.batch_id',
+      'b.batch_number',
+      'b.expiry_date',
+      'sm.branch_id',
+      'sm.medicine_id',
+      'm.name as medicine_name',
+      'sm.reference_type',
+      'sm.reference_id',
+      'sm.user_id',
+      'u.full_name as user_name',
+      'sm.reason',
+      'sm.created_at',
+    ]);
+
+type MovementRow = Awaited<ReturnType<ReturnType<typeof selectMovements>['executeTakeFirstOrThrow']>>;
+const toMovement = (r: MovementRow): StockMovement => ({ ...r, type: r.type as MovementType });
+
+/** The ledger, newest first, with filters; dates are whole UTC days, `to` inclusive. */
+export async function listMovements(db: Db, f: MovementFilter) {
+  let q = selectMovements(db);
+  if (f.branch_id) q = q.where('sm.branch_id', '=', f.branch_id);
+  if (f.medicine_id) q = q.where('sm.medicine_id', '=', f.medicine_id);
+  if (f.batch_id) q = q.where('sm.batch_id', '=', f.batch_id);
+  if (f.type) q = q.where('sm.type', '=', f.type);
+  if (f.from) q = q.where('sm.created_at', '>=', `${f.from}T00:00:00.000Z`);
+  if (f.to) q = q.where('sm.created_at', '<', `${addDays(f.to, 1)}T00:00:00.000Z`);
+  const { total } = await q
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await q
+    .orderBy('sm.created_at', 'desc')
+    .orderBy('sm.id', 'desc')
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return { items: rows.map(toMovement), total: Number(total), page: f.page, page_size: f.page_size };
+}
+
+/**
+ * The controlled-drugs registry: for each controlled medicine and branch with any movement, the movements in
+ * the window with a running balance, the opening balance before it, and whether the ledger balance equals
+ * the batches on hand (it must, always).
+ */
+export async function controlledRegistry(
+  app: AppContext,
+  f: {
+    branch_id?: string;
+    medicine_id?: string;
+    from?: string;
+    to?: string;
+    page: number;
+    page_size: number;
+  },
+) {
+  let groups = app.db
+    .selectFrom('stock_movements as sm')
+    .innerJoin('medicines as m', 'm.id', 'sm.medicine_id')
+    .innerJoin('branches as br', 'br.id', 'sm.branch_id')
+    .where('m.is_controlled', '=', 1)
+    .select([
+      'sm.medicine_id',
+      'sm.branch_id',
+      'm.name as medicine_name',
+      'm.generic_name',
+      'm.strength',
+      'm.form',
+      'br.name as branch_name',
+    ])
+    .groupBy(['sm.medicine_id', 'sm.branch_id']);
+  if (f.branch_id) groups = groups.where('sm.branch_id', '=', f.branch_id);
+  if (f.medicine_id) groups = groups.where('sm.medicine_id', '=', f.medicine_id);
+  const all = await groups.orderBy('m.name').orderBy('br.name').execute();
+  const page = all.slice((f.page - 1) * f.page_size, f.page * f.page_size);
+  const fromTs = f.from ? `${f.from}T00:00:00.000Z` : undefined;
+  const toTs = f.to ? `${addDays(f.to, 1)}T00:00:00.000Z` : undefined;
+  const items = [];
+  for (const g of page) {
+    const opening = fromTs
+      ? Number(
+          (
+            await app.db
+              .selectFrom('stock_movements')
+              .select(sql<number>`coalesce(sum(quantity), 0)`.as('n'))
+              .where('medicine_id', '=', g.medicine_id)
+              .where('branch_id', '=', g.branch_id)
+              .where('created_at', '<', fromTs)
+              .executeTakeFirstOrThrow()
+          ).n,
+        )
+      : 0;
+    let q = selectMovements(app.db)
+      .where('sm.medicine_id', '=', g.medicine_id)
+      .where('sm.branch_id', '=', g.branch_id);
+    if (fromTs) q = q.where('sm.created_at', '>=', fromTs);
+    if (toTs) q = q.where('sm.created_at', '<', toTs);
+    const rows = await q.orderBy('sm.created_at').orderBy('sm.id').execute();
+    let balance = opening;
+    const movements = rows.map((r) => {
+      balance += r.quantity;
+      return { ...toMovement(r), balance_after: balance };
+    });
+    const { ledger, onHand } = await app.db
+      .selectFrom('batches')
+      .select([
+        sql<number>`coalesce(sum(qty_on_hand), 0)`.as('onHand'),
+        sql<number>`(SELECT coalesce(sum(quantity), 0) FROM stock_movements WHERE medicine_id = ${g.medicine_id} AND branch_id = ${g.branch_id})`.as(
+          'ledger',
+        ),
+      ])
+      .where('medicine_id', '=', g.medicine_id)
+      .where('branch_id', '=', g.branch_id)
+      .executeTakeFirstOrThrow();
+    items.push({
+      medicine_id: g.medicine_id,
+      medicine_name: g.medicine_name,
+      generic_name: g.generic_name,
+      strength: g.strength,
+      form: g.form,
+      branch_id: g.branch_id,
+      branch_name: g.branch_name,
+      opening_balance: opening,
+      closing_balance: balance,
+      on_hand: Number(onHand),
+      balanced: Number(ledger) === Number(onHand),
+      movements,
+    });
+  }
+  return { items, total: all.length, page: f.page, page_size: f.page_size };
+}
+
+export { branchToday };

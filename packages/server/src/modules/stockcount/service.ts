@@ -1,0 +1,207 @@
+import type { Role } from '@pharmacy/contracts';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { AppContext } from '../../app-context';
+import type { Sqlite } from '../../db/connection';
+import { recordChange } from '../../db/changes';
+import { assertBranchAccess, type AuthUser } from '../../http/auth';
+import { Forbidden, Invalid, NotFound } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { type Actor, writeAudit } from '../audit/service';
+import { findCategorySlug } from '../categories/service';
+import { requireActiveBranch } from '../purchases/service';
+import { getSettings } from '../settings/service';
+import { moveBatchQuantity } from '../stock/ledger';
+import type { StockCountLinesTable, StockCountsTable } from '../stock/tables';
+
+/** Roles whose counts may carry variances above settings.stock_variance_approval_threshold. */
+export const COUNT_APPROVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
+
+interface SheetRow {
+  batch_id: string;
+  medicine_id: string;
+  medicine_name: string;
+  strength: string;
+  form: string;
+  batch_number: string;
+  expiry_date: string;
+  regulator_status: 'quarantined' | 'active' | 'recalled';
+  expected_qty: number;
+}
+
+const SHEET_SQL = `SELECT b.id AS batch_id, b.medicine_id, m.name AS medicine_name, m.strength, m.form,
+    b.batch_number, b.expiry_date, b.regulator_status, b.qty_on_hand AS expected_qty
+  FROM batches b JOIN medicines m ON m.id = b.medicine_id
+  WHERE b.branch_id = ? AND (? = 1 OR b.qty_on_hand <> 0) AND (? IS NULL OR m.category = ?)
+  ORDER BY m.name COLLATE NOCASE, m.id, b.expiry_date, b.batch_number`;
+const sheetStatements = new WeakMap<Sqlite, BetterSqlite3.Statement<unknown[]>>();
+
+/**
+ * The count sheet of a branch: every batch holding stock (or every batch with include_empty), by medicine name
+ * then expiry, with the quantity the books expect. A hot read on big branches: one cached prepared statement.
+ */
+export async function countSheet(
+  app: AppContext,
+  branchId: string,
+  f: { category?: string; include_empty: 'true' | 'false' },
+) {
+  const branch = await requireActiveBranch(app.db, branchId);
+  let category: string | null = null;
+  if (f.category) {
+    category = await findCategorySlug(app.db, f.category);
+    if (!category) throw new NotFound('Category', f.category);
+  }
+  let statement = sheetStatements.get(app.sqlite);
+  if (!statement) {
+    statement = app.sqlite.prepare(SHEET_SQL);
+    sheetStatements.set(app.sqlite, statement);
+  }
+  const items = statement.all(
+    branch.id,
+    f.include_empty === 'true' ? 1 : 0,
+    category,
+    category,
+  ) as SheetRow[];
+  return { branch_id: branch.id, generated_at: nowIso(), total: items.length, items };
+}
+
+export interface SubmitCountInput {
+  branch_id?: string;
+  notes: string;
+  approval_id?: string;
+  lines: Array<{ batch_id: string; counted_qty: number }>;
+}
+
+/**
+ * Records a count: a header and one line per batch counted, and a `count` movement for each variance, in one
+ * transaction. A variance larger than the threshold needs a manager role; approvals arrive in a later issue,
+ * so until then approval_id is recorded but does not lift the 403 APPROVAL_REQUIRED.
+ */
+export async function submitCount(app: AppContext, user: AuthUser, actor: Actor, input: SubmitCountInput) {
+  const branchId = input.branch_id ?? user.branchId;
+  assertBranchAccess(user, branchId, 'branch');
+  await requireActiveBranch(app.db, branchId);
+  const seen = new Set<string>();
+  for (const [i, line] of input.lines.entries()) {
+    if (seen.has(line.batch_id))
+      throw new Invalid(`Batch ${line.batch_id} is counted twice.`, [
+        { path: `lines.${i}.batch_id`, message: 'duplicate batch' },
+      ]);
+    seen.add(line.batch_id);
+  }
+  const threshold = (await getSettings(app)).stock_variance_approval_threshold;
+  const at = nowIso();
+  const header: StockCountsTable = {
+    id: newId(),
+    branch_id: branchId,
+    counted_by: user.id,
+    approval_id: input.approval_id ?? null,
+    notes: input.notes,
+    lines_counted: input.lines.length,
+    lines_with_variance: 0,
+    total_variance: 0,
+    created_at: at,
+  };
+  return app.db.transaction().execute(async (trx) => {
+    const batches = new Map<
+      string,
+      {
+        id: string;
+        branch_id: string;
+        medicine_id: string;
+        batch_number: string;
+        qty_on_hand: number;
+        medicine_name: string;
+      }
+    >();
+    const ids = input.lines.map((l) => l.batch_id);
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await trx
+        .selectFrom('batches as b')
+        .innerJoin('medicines as m', 'm.id', 'b.medicine_id')
+        .select([
+          'b.id',
+          'b.branch_id',
+          'b.medicine_id',
+          'b.batch_number',
+          'b.qty_on_hand',
+          'm.name as medicine_name',
+        ])
+        .where('b.id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows) batches.set(r.id, r);
+    }
+    const lines: StockCountLinesTable[] = [];
+    const variances = [];
+    for (const [i, line] of input.lines.entries()) {
+      const batch = batches.get(line.batch_id);
+      if (!batch) throw new NotFound('Batch', line.batch_id);
+      if (batch.branch_id !== branchId)
+        throw new Invalid(`Batch ${line.batch_id} belongs to another branch than the one counted.`, [
+          { path: `lines.${i}.batch_id`, message: 'batch of another branch' },
+        ]);
+      const variance = line.counted_qty - batch.qty_on_hand;
+      lines.push({
+        id: newId(),
+        stock_count_id: header.id,
+        batch_id: batch.id,
+        medicine_id: batch.medicine_id,
+        expected_qty: batch.qty_on_hand,
+        counted_qty: line.counted_qty,
+        variance,
+      });
+      if (variance !== 0)
+        variances.push({
+          batch_id: batch.id,
+          medicine_id: batch.medicine_id,
+          medicine_name: batch.medicine_name,
+          batch_number: batch.batch_number,
+          expected_qty: batch.qty_on_hand,
+          counted_qty: line.counted_qty,
+          variance,
+        });
+    }
+    const large = variances.filter((v) => Math.abs(v.variance) > threshold);
+    if (large.length > 0 && !COUNT_APPROVERS.includes(user.role)) {
+      const first = large[0]!;
+      throw new Forbidden(
+        `${large.length} variance${large.length === 1 ? '' : 's'} exceed${large.length === 1 ? 's' : ''} the approval threshold of ${threshold} units (e.g. ${first.medicine_name} batch ${first.batch_number}: ${first.variance > 0 ? '+' : ''}${first.variance}); a branch manager, inventory manager or admin must submit this count. Manager approvals (approval_id) are not available yet.`,
+        'APPROVAL_REQUIRED',
+      );
+    }
+    header.lines_with_variance = variances.length;
+    header.total_variance = variances.reduce((s, v) => s + v.variance, 0);
+    await trx.insertInto('stock_counts').values(header).execute();
+    for (let i = 0; i < lines.length; i += 100)
+      await trx
+        .insertInto('stock_count_lines')
+        .values(lines.slice(i, i + 100))
+        .execute();
+    const reference = { type: 'stock_count', id: header.id };
+    for (const v of variances) {
+      await moveBatchQuantity(trx, {
+        batchId: v.batch_id,
+        delta: v.variance,
+        type: 'count',
+        reference,
+        userId: user.id,
+        reason: input.notes || 'stock count',
+      });
+    }
+    await recordChange(trx, {
+      entity: 'stock_count',
+      entityId: header.id,
+      op: 'upsert',
+      payload: { ...header, lines },
+      branchId,
+    });
+    await writeAudit(trx, actor, {
+      action: 'stock_count.submit',
+      entity: 'stock_count',
+      entityId: header.id,
+      branchId,
+      after: { ...header, variances },
+    });
+    return { ...header, variances };
+  });
+}

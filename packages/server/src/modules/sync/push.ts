@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import {
+  SyncChange,
+  type SyncAcceptedItem,
+  type SyncPushResponse,
+  type SyncRejectedItem,
+} from '@pharmacy/contracts';
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import { withChangeOrigin } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import { AppError } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { type PushedChange, type SyncDevice, getEntity } from './registry';
+import type { SyncDevicesTable } from './tables';
+
+/** Canonical JSON (sorted keys) so the same change always hashes the same, whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+const payloadHash = (c: { entity: string; op: string; entity_id?: string; payload: unknown }) =>
+  createHash('sha256')
+    .update(canonicalJson({ entity: c.entity, op: c.op, entity_id: c.entity_id ?? null, payload: c.payload }))
+    .digest('hex');
+
+/** A failure worth retrying (the database is busy, locked or out of space): stop the batch, keep order. */
+export function isTemporary(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return (
+    typeof code === 'string' &&
+    /^SQLITE_(BUSY|LOCKED|IOERR|FULL|NOMEM|INTERRUPT|PROTOCOL|CANTOPEN)/.test(code)
+  );
+}
+
+function permanentError(err: unknown): { code: string; message: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.detail };
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
+    return { code: 'CONSTRAINT', message: `The change breaks a database rule: ${message}` };
+  return { code: 'APPLY_FAILED', message: `The change could not be applied: ${message}` };
+}
+
+class Rejection extends Error {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+    readonly conflict?: { kind: 'edit_conflict'; centralPayload: unknown; centralRevision: number },
+  ) {
+    super(detail);
+  }
+}
+
+/** A test-only fault hook: SYNC_FAULT_AFTER_COMMIT=kill dies after committing a push, before answering. */
+function faultAfterCommit(): void {
+  if (process.env.SYNC_FAULT_AFTER_COMMIT === 'kill') process.kill(process.pid, 'SIGKILL');
+}
+
+async function currentRevision(trx: Db): Promise<number> {
+  const r = await sql<{ r: number | null }>`SELECT max(revision) AS r FROM change_log`.execute(trx);
+  return Number(r.rows[0]?.r ?? 0);
+}
+
+async function applyOne(
+  trx: Db,
+  app: AppContext,
+  change: PushedChange,
+  device: SyncDevice,
+): Promise<{ id: string; invoice_number?: string; icv?: number }> {
+  const def = getEntity(change.entity);
+  if (!def)
+    throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
+  if (def.scope === 'branch' && change.op === 'upsert') {
+    const branch = change.payload[def.branchColumn];
+    if (branch !== undefined && branch !== device.branch_id)
+      throw new Rejection(
+        'OTHER_BRANCH',
+        `This ${change.entity} belongs to another branch than the device's.`,
+      );
+  }
+  if (def.owner === 'central') {
+    // A till edit of a central-owned row: refused as a conflict when central changed the row after the
+    // revision the till had seen (by anyone but this device).
+    const latest = await trx
+      .selectFrom('change_log')
+      .select(['revision', 'payload', 'origin_device_id'])
+      .where('entity', '=', change.entity)
+      .where('entity_id', '=', change.entityId)
+      .orderBy('revision', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (latest && latest.revision > (change.baseRevision ?? 0) && latest.origin_device_id !== device.id) {
+      throw new Rejection(
+        'CONFLICT',
+        `Central changed this ${change.entity} (revision ${latest.revision}) after the till last saw it (revision ${change.baseRevision ?? 0}); a manager must resolve the conflict.`,
+        {
+          kind: 'edit_conflict',
+          centralPayload: JSON.parse(latest.payload),
+          centralRevision: latest.revision,
+        },
+      );
+    }
+  } else if (change.op === 'delete') {
+    throw new Rejection(
+      'IMMUTABLE',
+      `A ${change.entity} is created at a till and is never deleted once pushed.`,
+    );
+  }
+  return def.applyPush(trx, change, device, app);
+}
+
+async function storeResult(
+  trx: Db,
+  device: SyncDevicesTable,
+  c: { cmid: string; seq: number | null; entity: string; entityId: string | null; hash: string },
+  status: 'accepted' | 'rejected',
+  result: SyncAcceptedItem | SyncRejectedItem,
+  revision: number | null,
+): Promise<void> {
+  await trx
+    .insertInto('sync_mutations')
+    .values({
+      device_id: device.id,
+      client_mutation_id: c.cmid,
+      seq: c.seq,
+      entity: c.entity,
+      entity_id: c.entityId,
+      payload_hash: c.hash,
+      status,
+      result: JSON.stringify(result),
+      revision,
+      created_at: nowIso(),
+    })
+    .execute();
+}
+
+/**
+ * Applies a till's batch: one transaction, one SAVEPOINT per change; every result (accepted or rejected) is
+ * stored under (device, client_mutation_id) in the same transaction, so a replay answers the stored result.
+ * A permanent failure becomes a rejected item and a sync_conflicts row; a temporary one stops the batch and
+ * answers retry_from. Nothing is ordered by the device's clock: order is the batch order (the device's seq).
+ */
+export async function pushChanges(
+  app: AppContext,
+  device: SyncDevicesTable,
+  rawChanges: unknown[],
+  appVersion: string | null,
+): Promise<SyncPushResponse> {
+  const accepted: SyncAcceptedItem[] = [];
+  const rejected: SyncRejectedItem[] = [];
+  let retryFrom: string | undefined;
+  const syncDevice: SyncDevice = device;
+  await app.db.transaction().execute(async (trx) => {
+    for (const raw of rawChanges) {
+      const parsed = SyncChange.safeParse(raw);
+      if (!parsed.success) {
+        const cmid = (raw as { client_mutation_id?: unknown })?.client_mutation_id;
+        const issue = parsed.error.issues[0];
+        rejected.push({
+          client_mutation_id: typeof cmid === 'string' ? cmid : '',
+          code: 'VALIDATION',
+          message: `The change is malformed: ${issue ? `${issue.path.join('.') || 'change'}: ${issue.message}` : 'invalid'}.`,
+        });
+        continue;
+      }
+      const c = parsed.data;
+      const def = getEntity(c.entity);
+      const entityId = c.entity_id ?? (def ? String(c.payload[def.key] ?? '') : '') ?? '';
+      const hash = payloadHash(c);
+      const key = {
+        cmid: c.client_mutation_id,
+        seq: c.seq ?? null,
+        entity: c.entity,
+        entityId: entityId || null,
+        hash,
+      };
+
+      const stored = await trx
+        .selectFrom('sync_mutations')
+        .select(['payload_hash', 'status', 'result'])
+        .where('device_id', '=', device.id)
+        .where('client_mutation_id', '=', c.client_mutation_id)
+        .executeTakeFirst();
+      if (stored) {
+        if (stored.payload_hash !== hash) {
+          rejected.push({
+            client_mutation_id: c.client_mutation_id,
+            code: 'MUTATION_ID_REUSED',
+            message: `client_mutation_id ${c.client_mutation_id} was already used by this device for a different change; it is never applied twice.`,
+          });
+        } else if (stored.status === 'accepted') accepted.push(JSON.parse(stored.result));
+        else rejected.push(JSON.parse(stored.result));
+        continue;
+      }
+
+      await sql`SAVEPOINT sync_change`.execute(trx);
+      try {
+        if (!entityId)
+          throw new Rejection('VALIDATION', 'The change carries no entity_id and its payload no key.');
+        const change: PushedChange = {
+          clientMutationId: c.client_mutation_id,
+          entity: c.entity,
+          entityId,
+          op: c.op,
+          payload: c.payload,
+          seq: c.seq ?? null,
+          baseRevision: c.base_revision ?? null,
+        };
+        const result = await withChangeOrigin(
+          trx,
+          { originDeviceId: device.id, clientMutationId: c.client_mutation_id },
+          () => applyOne(trx, app, change, syncDevice),
+        );
+        await sql`RELEASE sync_change`.execute(trx);
+        const revision = await currentRevision(trx);
+        const item: SyncAcceptedItem = {
+          client_mutation_id: c.client_mutation_id,
+          id: result.id,
+          ...(result.icv !== undefined && { icv: result.icv }),
+          ...(result.invoice_number !== undefined && { invoice_number: result.invoice_number }),
+          revision,
+        };
+        await storeResult(trx, device, key, 'accepted', item, revision);
+        accepted.push(item);
+      } catch (err) {
+        await sql`ROLLBACK TO sync_change`.execute(trx);
+        await sql`RELEASE sync_change`.execute(trx);
+        if (isTemporary(err)) {
+          retryFrom = c.client_mutation_id;
+          break;
+        }
+        const { code, message } =
+          err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
+        const conflictId = newId();
+        await trx
+          .insertInto('sync_conflicts')
+          .values({
+            id: conflictId,
+            device_id: device.id,
+            branch_id: device.branch_id,
+            entity: c.entity,
+            entity_id: entityId || null,
+            client_mutation_id: c.client_mutation_id,
+            kind: err instanceof Rejection && err.conflict ? 'edit_conflict' : 'rejected',
+            code,
+            message,
+            till_payload: JSON.stringify(c.payload),
+            central_payload:
+              err instanceof Rejection && err.conflict ? JSON.stringify(err.conflict.centralPayload) : null,
+            base_revision: c.base_revision ?? null,
+            central_revision: err instanceof Rejection && err.conflict ? err.conflict.centralRevision : null,
+            status: 'open',
+            resolution: null,
+            resolved_payload: null,
+            resolved_by: null,
+            resolved_at: null,
+            resolved_revision: null,
+            created_at: nowIso(),
+          })
+          .execute();
+        const item: SyncRejectedItem = {
+          client_mutation_id: c.client_mutation_id,
+          code,
+          message,
+          conflict_id: conflictId,
+        };
+        await storeResult(trx, device, key, 'rejected', item, null);
+        rejected.push(item);
+      }
+    }
+    const at = nowIso();
+    await trx
+      .updateTable('sync_devices')
+      .set({ last_seen_at: at, last_push_at: at, ...(appVersion && { app_version: appVersion }) })
+      .where('id', '=', device.id)
+      .execute();
+  });
+  faultAfterCommit();
+  if (accepted.length + rejected.length > 0)
+    notifyAfterApply(app, [...new Set(rawChanges.map((c) => (c as { entity?: string })?.entity))]);
+  return { accepted, rejected, ...(retryFrom !== undefined && { retry_from: retryFrom }) };
+}
+
+function notifyAfterApply(app: AppContext, entities: Array<string | undefined>): void {
+  for (const e of entities) if (e) getEntity(e)?.afterApply?.(app);
+}

@@ -1,0 +1,194 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import { recordChange } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import type { SyncDevicesTable } from './tables';
+
+/** Who is the source of truth for an entity (see docs/CONVENTIONS.md, "Sync"). */
+export type Owner = 'central' | 'till';
+/** Which tills receive an entity: every till (organisation) or the tills of the row's branch. */
+export type PullScope = 'organisation' | 'branch';
+
+export type Payload = Record<string, unknown>;
+
+/** A change as central receives it from a till, validated. */
+export interface PushedChange {
+  clientMutationId: string;
+  entity: string;
+  entityId: string;
+  op: 'upsert' | 'delete';
+  payload: Payload;
+  seq: number | null;
+  baseRevision: number | null;
+}
+
+/** A change as a till receives it from central. */
+export interface PulledChange {
+  revision: number;
+  entity: string;
+  entityId: string;
+  op: 'upsert' | 'delete';
+  payload: Payload;
+  branchId: string | null;
+}
+
+export type SyncDevice = Pick<SyncDevicesTable, 'id' | 'branch_id' | 'name' | 'status'>;
+
+/** What an accepted push answers; invoice_number and icv for fiscal documents (sales, returns). */
+export interface ApplyResult {
+  id: string;
+  invoice_number?: string;
+  icv?: number;
+}
+
+export interface EntityDefinition {
+  entity: string;
+  owner: Owner;
+  scope: PullScope;
+  /** The local table holding the entity: snapshot source and target. */
+  table: string;
+  /** Primary key column; default 'id'. */
+  key: string;
+  /** Column naming the branch (scope 'branch'); default 'branch_id'. */
+  branchColumn: string;
+  /** Parents first: the snapshot swap inserts in ascending order and deletes in descending order. */
+  order: number;
+  /**
+   * Central: apply a change pushed by a till, inside the caller's savepoint, through the module's own write
+   * path (which calls recordChange). Throw an AppError for a permanent refusal (its code is reported).
+   * Central-owned entities get conflict detection before this is called.
+   */
+  applyPush(trx: Db, change: PushedChange, device: SyncDevice, app: AppContext): Promise<ApplyResult>;
+  /** Till: apply a change pulled from central (upsert or delete into the local table). */
+  applyPulled(trx: Db, change: PulledChange, app: AppContext): Promise<void>;
+  /** Snapshot: the change payload of a table row (default: the row itself). */
+  fromRow(row: Payload): Payload;
+  /** Snapshot load: the table row of a change payload (default: the payload's columns). */
+  toRow(payload: Payload): Payload;
+  /** After pulled changes or a snapshot touched the entity: drop caches (e.g. invalidateSettings). */
+  afterApply?(app: AppContext): void;
+}
+
+export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table'> &
+  Partial<Omit<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table'>> & {
+    /**
+     * The module's write function for one change payload (must call recordChange); used by the default
+     * applyPush and applyPulled. Default: a generic upsert of toRow(payload) plus recordChange.
+     */
+    write?: (trx: Db, payload: Payload, app: AppContext) => Promise<void>;
+    /** Delete one row (op 'delete'); default: DELETE by key plus recordChange (the tombstone). */
+    remove?: (trx: Db, id: string, app: AppContext) => Promise<void>;
+  };
+
+const registry = new Map<string, EntityDefinition>();
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+/** Columns of a table, cached: the generic paths only ever write columns the table has. */
+const columnCache = new Map<string, string[]>();
+export async function tableColumns(db: Db, table: string): Promise<string[]> {
+  const hit = columnCache.get(table);
+  if (hit) return hit;
+  const rows = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
+  const columns = rows.rows.map((r) => r.name);
+  if (columns.length === 0) throw new Error(`sync: table ${table} does not exist`);
+  columnCache.set(table, columns);
+  return columns;
+}
+
+/** INSERT ... ON CONFLICT(key) DO UPDATE of the payload's known columns. */
+export async function upsertRow(trx: Db, table: string, key: string, payload: Payload): Promise<void> {
+  const columns = (await tableColumns(trx, table)).filter((c) => c in payload);
+  if (!columns.includes(key)) throw new Error(`sync: payload for ${table} lacks its key ${key}`);
+  const values = columns.map((c) => {
+    const v = payload[c];
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    if (v !== null && typeof v === 'object') return JSON.stringify(v);
+    return v;
+  });
+  const updates = columns.filter((c) => c !== key);
+  await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(values)})
+    ON CONFLICT (${sql.ref(key)}) DO ${
+      updates.length === 0
+        ? sql`NOTHING`
+        : sql`UPDATE SET ${sql.join(
+            updates.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`),
+            sql`, `,
+          )}`
+    }`.execute(trx);
+}
+
+/**
+ * Registers an entity for replication; call once at module load (a module's `sync.ts`, imported by
+ * modules/sync/entities.ts). Unknown entities are neither pushed nor pulled.
+ */
+export function registerEntity(reg: EntityRegistration): EntityDefinition {
+  if (!IDENT.test(reg.entity) || !IDENT.test(reg.table)) throw new Error(`sync: bad entity or table name`);
+  const key = reg.key ?? 'id';
+  const branchColumn = reg.branchColumn ?? 'branch_id';
+  const branchOf = (row: Payload): string | null =>
+    reg.scope === 'branch' ? String(row[branchColumn] ?? '') || null : null;
+  const toRow = reg.toRow ?? ((p: Payload) => p);
+  const write =
+    reg.write ??
+    (async (trx: Db, payload: Payload) => {
+      const row = toRow(payload);
+      await upsertRow(trx, reg.table, key, row);
+      await recordChange(trx, {
+        entity: reg.entity,
+        entityId: String(row[key]),
+        op: 'upsert',
+        payload,
+        branchId: branchOf(row),
+      });
+    });
+  const remove =
+    reg.remove ??
+    (async (trx: Db, id: string) => {
+      const existing =
+        await sql<Payload>`SELECT * FROM ${sql.table(reg.table)} WHERE ${sql.ref(key)} = ${id}`.execute(trx);
+      await sql`DELETE FROM ${sql.table(reg.table)} WHERE ${sql.ref(key)} = ${id}`.execute(trx);
+      const row = existing.rows[0];
+      await recordChange(trx, {
+        entity: reg.entity,
+        entityId: id,
+        op: 'delete',
+        payload: { [key]: id },
+        branchId: row ? branchOf(row) : null,
+      });
+    });
+  const def: EntityDefinition = {
+    entity: reg.entity,
+    owner: reg.owner,
+    scope: reg.scope,
+    table: reg.table,
+    key,
+    branchColumn,
+    order: reg.order ?? 100,
+    fromRow: reg.fromRow ?? ((r) => r),
+    toRow,
+    afterApply: reg.afterApply,
+    applyPush:
+      reg.applyPush ??
+      (async (trx, change, _device, app) => {
+        if (change.op === 'delete') await remove(trx, change.entityId, app);
+        else await write(trx, change.payload, app);
+        return { id: change.entityId };
+      }),
+    applyPulled:
+      reg.applyPulled ??
+      (async (trx, change, app) => {
+        if (change.op === 'delete') await remove(trx, change.entityId, app);
+        else await write(trx, change.payload, app);
+      }),
+  };
+  registry.set(def.entity, def);
+  return def;
+}
+
+export const getEntity = (entity: string): EntityDefinition | undefined => registry.get(entity);
+export const registeredEntities = (): EntityDefinition[] =>
+  [...registry.values()].sort((a, b) => a.order - b.order || a.entity.localeCompare(b.entity));
+export const registeredEntityNames = (): string[] => registeredEntities().map((e) => e.entity);
+/** Removes an entity (tests only). */
+export const unregisterEntity = (entity: string): boolean => registry.delete(entity);

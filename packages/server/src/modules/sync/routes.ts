@@ -1,0 +1,306 @@
+import type { Request, Response } from 'express';
+import {
+  ConflictListQuery,
+  Device,
+  DeviceListQuery,
+  Id,
+  pageOf,
+  RegisterDeviceRequest,
+  RegisteredDevice,
+  ResolveConflictRequest,
+  SyncConflict,
+  SyncPullQuery,
+  SyncPullResponse,
+  SyncPushRequest,
+  SyncPushResponse,
+  SyncSnapshotQuery,
+  SyncStatus,
+} from '@pharmacy/contracts';
+import { z } from 'zod';
+import type { AppContext } from '../../app-context';
+import { scopeBranch } from '../../http/auth';
+import { AppError, Invalid, ServiceUnavailable } from '../../http/errors';
+import { summarise, zodFieldErrors } from '../../http/problem';
+import { type ApiRouter, created, type ResponseDoc } from '../../http/route';
+import { actorOf } from '../audit/service';
+import { listConflicts, resolveConflict } from './conflicts';
+import {
+  assertAppVersion,
+  assertCentral,
+  authenticateSync,
+  listDevices,
+  registerDevice,
+  resolveSyncDevice,
+  type SyncCaller,
+  setDeviceStatus,
+} from './devices';
+import { pullChanges, streamSnapshot } from './feed';
+import { isTemporary, pushChanges } from './push';
+import { syncStatus } from './runtime';
+import { createTestSale, TEST_ENTITIES } from './test-entities';
+import './entities';
+
+const DeviceParams = z.object({ deviceId: Id });
+const ConflictParams = z.object({ id: Id });
+
+const DEVICE_AUTH =
+  'Authenticated by the device credential (header X-Device-Token, issued by POST /sync/devices/register) or by a signed-in admin or cashier (bearer token; a branch-bound user only for a device of their own branch). A revoked device gets 403, a device of another branch 403, an unknown device 404. Header X-App-Version with another major version than central answers 426 APP_VERSION_INCOMPATIBLE.';
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const errors = zodFieldErrors(r.error, where);
+    throw new Invalid(summarise(errors), errors);
+  }
+  return r.data;
+}
+
+/**
+ * A sync route: documented and authorised like r.route (roles admin, cashier), but a device token is accepted
+ * instead of a bearer token, so the till replicator runs without a signed-in user.
+ */
+function deviceRoute(
+  r: ApiRouter,
+  app: () => AppContext,
+  def: {
+    method: 'get' | 'post';
+    path: string;
+    summary: string;
+    description: string;
+    body?: z.ZodType;
+    query?: z.ZodType;
+    responses: Record<number, ResponseDoc>;
+    handler: (ctx: {
+      app: AppContext;
+      caller: SyncCaller;
+      input: unknown;
+      req: Request;
+      res: Response;
+    }) => Promise<unknown>;
+  },
+): void {
+  r.docs.push({
+    method: def.method,
+    path: def.path,
+    tag: 'Sync',
+    summary: def.summary,
+    description: `${def.description}\n\n${DEVICE_AUTH}`,
+    access: ['cashier'],
+    body: def.body,
+    query: def.query,
+    responses: def.responses,
+  });
+  r.router[def.method](def.path, async (req: Request, res: Response) => {
+    const ctx = app();
+    const caller = await authenticateSync(ctx, req);
+    const input = def.body
+      ? parse(def.body, req.body ?? {})
+      : def.query
+        ? parse(def.query, req.query, 'query')
+        : undefined;
+    const result = await def.handler({ app: ctx, caller, input, req, res });
+    if (result !== undefined && !res.headersSent) res.json(result);
+  });
+}
+
+export function syncRoutes(r: ApiRouter): void {
+  // ApiRouter keeps its context private; sync routes need it outside r.route (device-token auth).
+  const context = (r as unknown as { app: AppContext }).app;
+  const appOf = () => context;
+
+  r.route({
+    method: 'post',
+    path: '/sync/devices/register',
+    tag: 'Sync',
+    summary: 'Register a till',
+    description:
+      "Admin, or a branch manager for their own branch. Registers a till (device) for a branch (default: the caller's) and returns its device_id and device credential. The credential is shown once and stored hashed; the till sends it as X-Device-Token. Central only (409 CENTRAL_ONLY on a till).",
+    roles: ['branch_manager'],
+    body: RegisterDeviceRequest,
+    responses: {
+      201: { description: 'The device and its credential (shown once)', schema: RegisteredDevice },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown branch' },
+      409: { description: 'Not a central server' },
+    },
+    handler: async ({ app, user, body, requestId }) => {
+      return created(await registerDevice(app, user, actorOf(user, requestId), body));
+    },
+  });
+
+  deviceRoute(r, appOf, {
+    method: 'post',
+    path: '/sync/push',
+    summary: 'Push queued till changes',
+    description:
+      "Replays a till's queued changes in order. Each change is applied in its own savepoint and its result stored under (device_id, client_mutation_id) in the same transaction: a replay answers the stored result unchanged (exactly once); the same id with a different payload is rejected with MUTATION_ID_REUSED. A permanent failure is a rejected item {client_mutation_id, code, message, conflict_id} and a sync_conflicts row, and never blocks the rest of the batch; codes: VALIDATION, UNKNOWN_ENTITY, OTHER_BRANCH, CONFLICT (a central-owned row changed since the till's base_revision), IMMUTABLE, CONSTRAINT, MUTATION_ID_REUSED, APPLY_FAILED or the entity's own code. A temporary failure (database busy) stops the batch: the answer lists what was applied and retry_from names the first change to resend. Accepted items carry the central revision covering them and, for fiscal documents, invoice_number and icv. Error bodies are problem+json with detail. 400 without device_id or a changes array.",
+    body: SyncPushRequest,
+    responses: {
+      200: { description: 'Per-change results', schema: SyncPushResponse },
+      404: { description: 'Unknown device' },
+      426: { description: 'APP_VERSION_INCOMPATIBLE' },
+      503: { description: 'Temporary failure before anything was applied: retry the whole batch' },
+    },
+    handler: async ({ app, caller, input, req }) => {
+      const body = input as z.output<typeof SyncPushRequest>;
+      const device = await resolveSyncDevice(app, caller, body.device_id);
+      const version = assertAppVersion(req);
+      assertCentral(app);
+      try {
+        return await pushChanges(app, device, body.changes, version);
+      } catch (err) {
+        if (isTemporary(err))
+          throw new ServiceUnavailable('Central is busy; retry the batch shortly.', 'TEMPORARY');
+        throw err;
+      }
+    },
+  });
+
+  deviceRoute(r, appOf, {
+    method: 'get',
+    path: '/sync/pull',
+    summary: 'Pull central changes since a revision',
+    description:
+      "Changes with revision strictly greater than `since`, ascending, scoped to the device's branch plus organisation-wide data, excluding the changes the device itself pushed. Page with next_revision (use it as the next `since`) while has_more. `epoch` identifies central's database. 409 RESET_REQUIRED when the cursor is older than the retained history (tombstone retention, SYNC_TOMBSTONE_RETENTION_DAYS), ahead of central (restored backup), or the epoch given differs: the till then bootstraps from GET /sync/snapshot. Kinds of change: {revision, entity, entity_id, op: upsert|delete, payload, branch_id}.",
+    query: SyncPullQuery,
+    responses: {
+      200: { description: 'A page of changes', schema: SyncPullResponse },
+      404: { description: 'Unknown device' },
+      409: { description: 'RESET_REQUIRED' },
+      426: { description: 'APP_VERSION_INCOMPATIBLE' },
+    },
+    handler: async ({ app, caller, input, req }) => {
+      const q = input as z.output<typeof SyncPullQuery>;
+      const device = await resolveSyncDevice(app, caller, q.device_id);
+      assertAppVersion(req);
+      assertCentral(app);
+      return pullChanges(app, device, q);
+    },
+  });
+
+  deviceRoute(r, appOf, {
+    method: 'get',
+    path: '/sync/snapshot',
+    summary: "Stream the device's scope as of one revision",
+    description:
+      'NDJSON (application/x-ndjson), streamed from one read transaction: first line {type:"header", revision, epoch, branch_id, entities}, then {type:"row", entity, id, payload} per record (payload as in pull), last line {type:"end", rows}. A stream without its end line is truncated. The till loads it into staging tables, swaps them in one transaction and pulls from the header revision.',
+    query: SyncSnapshotQuery,
+    responses: {
+      200: { description: 'NDJSON stream', contentType: 'application/x-ndjson', schema: z.string() },
+      404: { description: 'Unknown device' },
+      426: { description: 'APP_VERSION_INCOMPATIBLE' },
+    },
+    handler: async ({ app, caller, input, req, res }) => {
+      const q = input as z.output<typeof SyncSnapshotQuery>;
+      const device = await resolveSyncDevice(app, caller, q.device_id);
+      assertAppVersion(req);
+      assertCentral(app);
+      try {
+        await streamSnapshot(app, device, res);
+      } catch (err) {
+        if (!res.headersSent) throw err;
+        res.destroy(err instanceof Error ? err : undefined);
+      }
+      return undefined;
+    },
+  });
+
+  r.route({
+    method: 'get',
+    path: '/sync/conflicts',
+    tag: 'Sync',
+    summary: 'List sync conflicts',
+    description:
+      'Admin, branch manager (own branch only) and auditor. Conflicts are a till edit of a central-owned record that central changed since (kind edit_conflict, both versions) and every rejected pushed change (kind rejected: a rejected sale is shown to staff here, never dropped silently). On a till, lists the pulled changes it could not apply. Newest first.',
+    roles: ['branch_manager', 'auditor'],
+    query: ConflictListQuery,
+    responses: { 200: { description: 'A page of conflicts', schema: pageOf(SyncConflict) } },
+    handler: ({ app, user, query }) =>
+      listConflicts(app, { ...query, branch_id: scopeBranch(user, query.branch_id) }),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/sync/conflicts/:id/resolve',
+    tag: 'Sync',
+    summary: 'Resolve a sync conflict',
+    description:
+      "Admin, or the branch manager of the conflict's branch. keep_central re-publishes central's current record (a new revision every till pulls); keep_till applies the till's version; merged applies the given payload. The choice is written as a new revision. 409 if already resolved or if the chosen version still cannot apply.",
+    roles: ['branch_manager'],
+    params: ConflictParams,
+    body: ResolveConflictRequest,
+    responses: {
+      200: { description: 'The resolved conflict', schema: SyncConflict },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown conflict' },
+      409: { description: 'Already resolved, or the choice cannot apply' },
+    },
+    handler: ({ app, user, params, body, requestId }) =>
+      resolveConflict(app, user, actorOf(user, requestId), params.id, body),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/sync/status',
+    tag: 'Sync',
+    summary: "This server's replication status",
+    description:
+      'Any signed-in user (the till shows an offline badge). On a till: online, last success, pending outbox changes, rejected changes, open conflicts, last error, bootstrapped (a till that replicates refuses to sell until it is) and the pull cursor. On central (or a standalone till): configured false.',
+    roles: 'any',
+    responses: { 200: { description: 'Status', schema: SyncStatus } },
+    handler: ({ app }) => syncStatus(app),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/compliance/devices',
+    tag: 'Compliance',
+    summary: 'List registered tills',
+    description: 'Admin, or a branch manager (own branch only). Newest first.',
+    roles: ['branch_manager'],
+    query: DeviceListQuery,
+    responses: { 200: { description: 'A page of devices', schema: pageOf(Device) } },
+    handler: ({ app, user, query }) =>
+      listDevices(app, { ...query, branch_id: scopeBranch(user, query.branch_id) }),
+  });
+
+  for (const [action, status] of [
+    ['revoke', 'revoked'],
+    ['restore', 'active'],
+  ] as const) {
+    r.route({
+      method: 'post',
+      path: `/compliance/devices/:deviceId/${action}`,
+      tag: 'Compliance',
+      summary: action === 'revoke' ? 'Revoke a till' : 'Restore a revoked till',
+      description:
+        action === 'revoke'
+          ? 'Admin, or the branch manager of its branch. A revoked device gets 403 DEVICE_REVOKED on push, pull and snapshot; its queue stays on the till until it is restored. Idempotent.'
+          : 'Admin, or the branch manager of its branch. The device syncs again with its existing credential. Idempotent.',
+      roles: ['branch_manager'],
+      params: DeviceParams,
+      responses: {
+        200: { description: 'The device', schema: Device },
+        403: { description: 'Another branch' },
+        404: { description: 'Unknown device' },
+      },
+      handler: ({ app, user, params, requestId }) =>
+        setDeviceStatus(app, user, actorOf(user, requestId), params.deviceId, status),
+    });
+  }
+
+  if (TEST_ENTITIES) {
+    // Test-only (PHARMACY_SYNC_TEST_ENTITIES=1): a till-owned record to replicate until selling lands.
+    r.router.post('/sync/test/sales', async (req, res) => {
+      const app = appOf();
+      const caller = await authenticateSync(app, req, ['cashier', 'pharmacist', 'branch_manager']);
+      const body = req.body as {
+        lines: Array<{ item: string; qty: number; price_minor: number }>;
+        sold_at?: string;
+        poison?: boolean;
+      };
+      if (!caller.user) throw new AppError(401, 'UNAUTHORIZED', 'sign in');
+      res.status(201).json(await createTestSale(app, caller.user.branchId, body));
+    });
+  }
+}

@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { compactChangeLog } from './meta';
+
+let t: TestServer;
+let admin: string;
+let deviceId: string;
+let deviceToken: string;
+let branchId: string;
+
+const dev = (extra: Record<string, string> = {}) => ({ 'x-device-token': deviceToken, ...extra });
+const push = (changes: unknown[], headers = dev(), id = deviceId) =>
+  t.request<{ accepted: Array<Record<string, unknown>>; rejected: Array<Record<string, unknown>> }>(
+    'POST',
+    '/api/v1/sync/push',
+    {
+      body: { device_id: id, changes },
+      headers,
+    },
+  );
+const pull = (q: string, headers = dev()) =>
+  t.request<Record<string, unknown>>('GET', `/api/v1/sync/pull?device_id=${deviceId}&${q}`, { headers });
+
+beforeAll(async () => {
+  t = await startTestServer({ mode: 'central' });
+  admin = await t.adminToken();
+  branchId = await t.mainBranchId();
+  const res = await t.post<{ device_id: string; device_token: string }>(
+    '/api/v1/sync/devices/register',
+    { name: 'Till 1' },
+    admin,
+  );
+  expect(res.status).toBe(201);
+  deviceId = res.body.device_id;
+  deviceToken = res.body.device_token;
+}, 60_000);
+afterAll(() => t.close());
+
+describe('devices', () => {
+  it('stores only a hash of the credential and lists devices branch-scoped', async () => {
+    const row = t.context.sqlite
+      .prepare('SELECT token_hash FROM sync_devices WHERE id = ?')
+      .get(deviceId) as { token_hash: string };
+    expect(row.token_hash).not.toContain(deviceToken);
+    const other = await t.createBranch('SYNC2');
+    const manager = await t.userWithRole('branch_manager', other);
+    const list = await t.get<{ items: unknown[] }>('/api/v1/compliance/devices', manager.token);
+    expect(list.body.items).toHaveLength(0);
+    expect(
+      (await t.post('/api/v1/sync/devices/register', { name: 'X', branch_id: branchId }, manager.token))
+        .status,
+    ).toBe(403);
+    expect((await t.post(`/api/v1/compliance/devices/${deviceId}/revoke`, {}, manager.token)).status).toBe(
+      403,
+    );
+    // a cashier of another branch may not push for this device
+    const cashier = await t.userWithRole('cashier', other);
+    const res = await t.request('POST', '/api/v1/sync/push', {
+      body: { device_id: deviceId, changes: [] },
+      token: cashier.token,
+    });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('push', () => {
+  it('answers 400 with detail without device_id or changes, 404 for an unknown device, 401 for a bad token', async () => {
+    const a = await t.request<{ detail: string }>('POST', '/api/v1/sync/push', {
+      body: { changes: [] },
+      headers: dev(),
+    });
+    expect(a.status).toBe(400);
+    expect(a.body.detail).toMatch(/device_id/);
+    expect(
+      (await t.request('POST', '/api/v1/sync/push', { body: { device_id: deviceId }, headers: dev() }))
+        .status,
+    ).toBe(400);
+    expect((await push([], dev(), '01a20000-0000-7000-8000-000000000000')).status).toBe(404);
+    expect((await push([], { 'x-device-token': 'dev_nope' })).status).toBe(401);
+  });
+
+  it('refuses another major app version with 426 APP_VERSION_INCOMPATIBLE', async () => {
+    const r = await t.request<{ code: string }>('POST', '/api/v1/sync/push', {
+      body: { device_id: deviceId, changes: [] },
+      headers: dev({ 'x-app-version': '9.0.0' }),
+    });
+    expect(r.status).toBe(426);
+    expect(r.body.code).toBe('APP_VERSION_INCOMPATIBLE');
+  });
+
+  it('applies once, answers a replay with the stored result, refuses a reused id with another payload', async () => {
+    const users = t.context.sqlite.prepare('SELECT * FROM users LIMIT 1').get() as Record<string, unknown>;
+    const head = Number(
+      (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
+    );
+    const change = {
+      client_mutation_id: 'm-1',
+      entity: 'user',
+      op: 'upsert',
+      entity_id: users.id,
+      payload: { ...users, full_name: 'Renamed at till' },
+      seq: 1,
+      base_revision: head,
+    };
+    const first = await push([change]);
+    expect(first.status).toBe(200);
+    expect(first.body.accepted).toHaveLength(1);
+    const again = await push([change]);
+    expect(again.body).toEqual(first.body);
+    const reused = await push([{ ...change, payload: { ...change.payload, full_name: 'Other' } }]);
+    expect(reused.body.rejected[0]).toMatchObject({ client_mutation_id: 'm-1', code: 'MUTATION_ID_REUSED' });
+    expect(
+      (
+        t.context.sqlite.prepare('SELECT full_name FROM users WHERE id = ?').get(users.id) as {
+          full_name: string;
+        }
+      ).full_name,
+    ).toBe('Renamed at till');
+  });
+
+  it('rejects bad changes one by one without blocking the batch', async () => {
+    const r = await push([
+      { client_mutation_id: 'bad-1', entity: 'nope', op: 'upsert', entity_id: 'x', payload: {} },
+      { client_mutation_id: 'bad-2', entity: 'user', op: 'explode', payload: {} },
+      { entity: 'user', op: 'upsert', payload: {} },
+      {
+        client_mutation_id: 'ok-1',
+        entity: 'exchange_rate',
+        op: 'upsert',
+        payload: {
+          id: 'r1',
+          from_code: 'EUR',
+          to_code: 'USD',
+          rate: '1.1',
+          effective_at: '2024-01-01T00:00:00.000Z',
+          source: 'till',
+          created_by: 'x',
+          created_at: '2024-01-01T00:00:00.000Z',
+        },
+      },
+    ]);
+    expect(r.body.rejected.map((x) => x.code)).toEqual(['UNKNOWN_ENTITY', 'VALIDATION', 'VALIDATION']);
+    expect(r.body.accepted.map((x) => x.client_mutation_id)).toEqual(['ok-1']);
+    expect(t.count('sync_conflicts')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('turns a till edit of a row central changed since into a conflict, resolved as a new revision', async () => {
+    const before = Number(
+      (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
+    );
+    const settings = (await t.get<Record<string, unknown>>('/api/v1/settings', admin)).body;
+    expect((await t.put('/api/v1/settings', { fx_tolerance_pct: 3 }, admin)).status).toBe(200);
+    const { updated_at: _, ...value } = settings;
+    const r = await push([
+      {
+        client_mutation_id: 'c-1',
+        entity: 'settings',
+        op: 'upsert',
+        entity_id: 'organisation',
+        payload: { ...value, fx_tolerance_pct: 9 },
+        base_revision: before,
+      },
+    ]);
+    expect(r.body.rejected[0]).toMatchObject({ code: 'CONFLICT' });
+    const conflictId = String(r.body.rejected[0]!.conflict_id);
+    const list = await t.get<{
+      items: Array<{ id: string; kind: string; central_payload: { fx_tolerance_pct: number } }>;
+    }>('/api/v1/sync/conflicts?status=open', admin);
+    const c = list.body.items.find((i) => i.id === conflictId)!;
+    expect(c.kind).toBe('edit_conflict');
+    expect(c.central_payload.fx_tolerance_pct).toBe(3);
+    const resolved = await t.post<{ status: string; resolved_revision: number }>(
+      `/api/v1/sync/conflicts/${conflictId}/resolve`,
+      { resolution: 'keep_till' },
+      admin,
+    );
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.resolved_revision).toBeGreaterThan(before);
+    expect((await t.get<{ fx_tolerance_pct: number }>('/api/v1/settings', admin)).body.fx_tolerance_pct).toBe(
+      9,
+    );
+    expect(
+      (await t.post(`/api/v1/sync/conflicts/${conflictId}/resolve`, { resolution: 'keep_till' }, admin))
+        .status,
+    ).toBe(409);
+  });
+});
+
+describe('pull and snapshot', () => {
+  it('pages strictly after the cursor, excludes the device own changes, and carries the epoch', async () => {
+    const all: Array<{ revision: number; entity: string }> = [];
+    let since = 0;
+    let epoch = '';
+    for (;;) {
+      const r = await pull(`since=${since}&limit=3`);
+      expect(r.status).toBe(200);
+      const body = r.body as { changes: typeof all; next_revision: number; has_more: boolean; epoch: string };
+      epoch = body.epoch;
+      for (const c of body.changes) expect(c.revision).toBeGreaterThan(since);
+      all.push(...body.changes);
+      since = body.next_revision;
+      if (!body.has_more) break;
+    }
+    const revisions = all.map((c) => c.revision);
+    expect([...revisions].sort((a, b) => a - b)).toEqual(revisions);
+    expect(new Set(revisions).size).toBe(revisions.length);
+    const own = t.context.sqlite
+      .prepare('SELECT revision FROM change_log WHERE origin_device_id = ?')
+      .all(deviceId) as Array<{ revision: number }>;
+    expect(own.length).toBeGreaterThan(0);
+    for (const o of own) expect(revisions).not.toContain(o.revision);
+    const reset = await pull(`since=${since}&epoch=other`);
+    expect(reset.status).toBe(409);
+    expect(reset.body.code).toBe('RESET_REQUIRED');
+    expect((await pull(`since=${since}&epoch=${epoch}`)).status).toBe(200);
+    expect((await pull(`since=${since + 1000}`)).body.code).toBe('RESET_REQUIRED');
+  });
+
+  it('streams a snapshot as NDJSON with a header and an end line', async () => {
+    const res = await fetch(`${t.baseUrl}/api/v1/sync/snapshot?device_id=${deviceId}`, { headers: dev() });
+    expect(res.headers.get('content-type')).toMatch(/ndjson/);
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'header', branch_id: branchId });
+    expect(lines.at(-1)).toEqual({ type: 'end', rows: lines.length - 2 });
+    expect(lines.some((l) => l.type === 'row' && l.entity === 'settings')).toBe(true);
+  });
+
+  it('answers RESET_REQUIRED for a cursor older than the compacted history', async () => {
+    await compactChangeLog(t.context, 1, Date.now() + 2 * 86_400_000);
+    const r = await pull('since=1');
+    expect(r.status).toBe(409);
+    expect(r.body.code).toBe('RESET_REQUIRED');
+  });
+
+  it('refuses a revoked device with 403 on push and pull', async () => {
+    expect((await t.post(`/api/v1/compliance/devices/${deviceId}/revoke`, {}, admin)).status).toBe(200);
+    expect((await push([])).status).toBe(403);
+    const p = await pull('since=0');
+    expect(p.status).toBe(403);
+    expect(p.body.code).toBe('DEVICE_REVOKED');
+    expect((await t.post(`/api/v1/compliance/devices/${deviceId}/restore`, {}, admin)).status).toBe(200);
+    expect((await push([])).status).toBe(200);
+  });
+});

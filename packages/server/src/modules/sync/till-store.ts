@@ -1,0 +1,376 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SyncChange, SyncPullResponse, SyncPushResponse } from '@pharmacy/contracts';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import { withChangeOrigin } from '../../db/changes';
+import { AppError } from '../../http/errors';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { deleteMeta, setMeta } from './meta';
+import {
+  type EntityDefinition,
+  getEntity,
+  type Payload,
+  registeredEntities,
+  registeredEntityNames,
+} from './registry';
+
+export interface OutboxItem {
+  revision: number;
+  bytes: number;
+  change: SyncChange;
+}
+
+const fingerprint = () => registeredEntityNames().sort().join(',');
+
+/**
+ * The till's side of replication, over its own database: the outbox is its own change_log rows
+ * (from_remote = 0, sync_status NULL) of registered entities, in revision order.
+ */
+export class TillStore {
+  constructor(readonly app: AppContext) {}
+
+  private get db() {
+    return this.app.db;
+  }
+
+  async state(): Promise<{
+    cursor: number;
+    epoch: string | null;
+    bootstrapped: boolean;
+    resetRequired: string | null;
+  }> {
+    const rows = await this.db.selectFrom('sync_meta').selectAll().execute();
+    const m = new Map(rows.map((r) => [r.key, r.value]));
+    return {
+      cursor: Number(m.get('cursor') ?? 0),
+      epoch: m.get('central_epoch') ?? null,
+      bootstrapped: m.get('bootstrapped') === '1',
+      resetRequired:
+        m.get('reset_required') ??
+        (m.get('bootstrapped') === '1' && m.get('registry') !== fingerprint()
+          ? 'the replicated entities changed with this app version'
+          : null),
+    };
+  }
+
+  async needsBootstrap(): Promise<boolean> {
+    const s = await this.state();
+    return !s.bootstrapped || s.resetRequired !== null;
+  }
+
+  async markResetRequired(reason: string): Promise<void> {
+    await setMeta(this.db, 'reset_required', reason);
+  }
+
+  async outbox(limit: number, maxBytes: number): Promise<OutboxItem[]> {
+    // Before the first bootstrap the till holds only its own seed for central-owned entities: never push it
+    // (the swap marks it skipped); till-owned records are pushed.
+    const { bootstrapped } = await this.state();
+    const entities = registeredEntities()
+      .filter((d) => bootstrapped || d.owner === 'till')
+      .map((d) => d.entity);
+    if (entities.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('change_log')
+      .select(['revision', 'entity', 'entity_id', 'op', 'payload', 'client_mutation_id', 'base_revision'])
+      .where('from_remote', '=', 0)
+      .where('sync_status', 'is', null)
+      .where('entity', 'in', entities)
+      .orderBy('revision')
+      .limit(limit)
+      .execute();
+    const items: OutboxItem[] = [];
+    let total = 0;
+    for (const r of rows) {
+      const bytes = r.payload.length + 256;
+      if (items.length > 0 && total + bytes > maxBytes) break;
+      total += bytes;
+      items.push({
+        revision: r.revision,
+        bytes,
+        change: {
+          client_mutation_id: r.client_mutation_id ?? `rev-${r.revision}`,
+          entity: r.entity,
+          op: r.op as 'upsert' | 'delete',
+          entity_id: r.entity_id,
+          payload: JSON.parse(r.payload),
+          seq: r.revision,
+          base_revision: r.base_revision,
+        },
+      });
+    }
+    return items;
+  }
+
+  /** Marks each answered change accepted or rejected (kept, surfaced); unanswered ones stay pending. */
+  async recordPushResult(batch: OutboxItem[], res: SyncPushResponse): Promise<number> {
+    const byId = new Map<string, number[]>();
+    for (const item of batch) {
+      const list = byId.get(item.change.client_mutation_id) ?? [];
+      list.push(item.revision);
+      byId.set(item.change.client_mutation_id, list);
+    }
+    let answered = 0;
+    await this.db.transaction().execute(async (trx) => {
+      for (const [status, items] of [
+        ['accepted', res.accepted],
+        ['rejected', res.rejected],
+      ] as const) {
+        for (const item of items) {
+          const revisions = byId.get(item.client_mutation_id);
+          if (!revisions) continue;
+          answered += revisions.length;
+          await trx
+            .updateTable('change_log')
+            .set({
+              sync_status: status,
+              sync_result: JSON.stringify(item),
+              acked_revision: 'revision' in item ? (item.revision ?? null) : null,
+            })
+            .where('revision', 'in', revisions)
+            .execute();
+        }
+      }
+    });
+    return answered;
+  }
+
+  /**
+   * Applies one pulled page and moves the cursor in the same transaction (never before the data). A change
+   * that cannot apply is recorded as a local conflict and skipped, so the feed is never blocked.
+   */
+  async applyPullPage(page: SyncPullResponse): Promise<void> {
+    const touched = new Set<EntityDefinition>();
+    await this.db.transaction().execute(async (trx) => {
+      await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+      for (const c of page.changes) {
+        const def = getEntity(c.entity);
+        if (!def) continue;
+        touched.add(def);
+        await sql`SAVEPOINT sync_pull`.execute(trx);
+        try {
+          await withChangeOrigin(trx, { fromRemote: true, remoteRevision: c.revision }, () =>
+            def.applyPulled(
+              trx,
+              {
+                revision: c.revision,
+                entity: c.entity,
+                entityId: c.entity_id,
+                op: c.op,
+                payload: (c.payload ?? {}) as Payload,
+                branchId: c.branch_id,
+              },
+              this.app,
+            ),
+          );
+          await sql`RELEASE sync_pull`.execute(trx);
+        } catch (err) {
+          await sql`ROLLBACK TO sync_pull`.execute(trx);
+          await sql`RELEASE sync_pull`.execute(trx);
+          this.app.log.error(
+            { err, revision: c.revision, entity: c.entity },
+            'sync: pulled change could not apply',
+          );
+          await trx
+            .insertInto('sync_conflicts')
+            .values({
+              id: newId(),
+              device_id: null,
+              branch_id: c.branch_id,
+              entity: c.entity,
+              entity_id: c.entity_id,
+              client_mutation_id: null,
+              kind: 'rejected',
+              code: err instanceof AppError ? err.code : 'PULL_APPLY_FAILED',
+              message: err instanceof Error ? err.message : String(err),
+              till_payload: null,
+              central_payload: JSON.stringify(c.payload),
+              base_revision: null,
+              central_revision: c.revision,
+              status: 'open',
+              resolution: null,
+              resolved_payload: null,
+              resolved_by: null,
+              resolved_at: null,
+              resolved_revision: null,
+              created_at: nowIso(),
+            })
+            .execute();
+        }
+      }
+      await setMeta(trx, 'cursor', page.next_revision);
+      await setMeta(trx, 'central_epoch', page.epoch);
+    });
+    for (const def of touched) def.afterApply?.(this.app);
+  }
+
+  /**
+   * Loads a snapshot stream into a separate staging database file (flat memory, the live tables untouched
+   * while downloading), then swaps every replicated table in ONE transaction and sets the cursor to the
+   * snapshot revision. A stream without its end line is refused (truncated download).
+   */
+  async loadSnapshot(lines: AsyncIterable<string>): Promise<{ revision: number; rows: number }> {
+    const stageFile = path.join(path.dirname(this.app.sqlite.name), 'sync-stage.db');
+    for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(stageFile + suffix, { force: true });
+    const stage = new BetterSqlite3(stageFile);
+    stage.pragma('journal_mode = OFF');
+    stage.pragma('synchronous = OFF');
+    const defs = registeredEntities();
+    const columns = new Map<string, string[]>();
+    const inserts = new Map<string, BetterSqlite3.Statement>();
+    let header: { revision: number; epoch: string } | null = null;
+    let ended = false;
+    let rows = 0;
+    try {
+      for (const def of defs) {
+        const cols = (
+          this.app.sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).all(def.table) as {
+            name: string;
+          }[]
+        ).map((c) => c.name);
+        columns.set(def.entity, cols);
+        stage.exec(`CREATE TABLE "${def.table}" (${cols.map((c) => `"${c}"`).join(', ')})`);
+        inserts.set(
+          def.entity,
+          stage.prepare(
+            `INSERT INTO "${def.table}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+          ),
+        );
+      }
+      let pending: Array<[string, unknown[]]> = [];
+      const flush = stage.transaction((batch: Array<[string, unknown[]]>) => {
+        for (const [entity, values] of batch) inserts.get(entity)!.run(values);
+      });
+      for await (const line of lines) {
+        if (!line) continue;
+        const msg = JSON.parse(line) as { type: string; [k: string]: unknown };
+        if (msg.type === 'header') header = { revision: Number(msg.revision), epoch: String(msg.epoch) };
+        else if (msg.type === 'row') {
+          const def = getEntity(String(msg.entity));
+          const cols = def && columns.get(def.entity);
+          if (!def || !cols) continue;
+          const row = def.toRow(msg.payload as Payload);
+          pending.push([
+            def.entity,
+            cols.map((c) => {
+              const v = row[c];
+              if (v === undefined) return null;
+              if (typeof v === 'boolean') return v ? 1 : 0;
+              if (v !== null && typeof v === 'object') return JSON.stringify(v);
+              return v;
+            }),
+          ]);
+          rows++;
+          if (pending.length >= 1000) {
+            flush(pending);
+            pending = [];
+          }
+        } else if (msg.type === 'end') {
+          if (Number(msg.rows) !== rows)
+            throw new Error(`snapshot announced ${String(msg.rows)} rows but carried ${rows}`);
+          ended = true;
+        }
+      }
+      flush(pending);
+      if (!header) throw new Error('snapshot stream has no header line');
+      if (!ended) throw new Error('snapshot stream was truncated (no end line)');
+    } finally {
+      stage.close();
+    }
+    const snap = header;
+    // The swap: one transaction on the main connection, live tables replaced wholesale.
+    await this.db.connection().execute(async (conn) => {
+      await sql`ATTACH DATABASE ${stageFile} AS sync_stage`.execute(conn);
+      try {
+        await conn.transaction().execute(async (trx) => {
+          await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+          for (const def of [...defs].reverse())
+            await sql`DELETE FROM main.${sql.table(def.table)}`.execute(trx);
+          for (const def of defs) {
+            const cols = sql.join(columns.get(def.entity)!.map((c) => sql.ref(c)));
+            await sql`INSERT INTO main.${sql.table(def.table)} (${cols}) SELECT ${cols} FROM sync_stage.${sql.table(def.table)}`.execute(
+              trx,
+            );
+          }
+          // Rows this till logged before it had central's data (its seed) are not pushed; pulled history goes.
+          await trx
+            .updateTable('change_log')
+            .set({ sync_status: 'skipped' })
+            .where('from_remote', '=', 0)
+            .where('sync_status', 'is', null)
+            .where(
+              'entity',
+              'in',
+              defs.filter((d) => d.owner === 'central').map((d) => d.entity),
+            )
+            .execute();
+          await trx.deleteFrom('change_log').where('from_remote', '=', 1).execute();
+          await setMeta(trx, 'cursor', snap.revision);
+          await setMeta(trx, 'central_epoch', snap.epoch);
+          await setMeta(trx, 'bootstrapped', '1');
+          await setMeta(trx, 'bootstrapped_at', nowIso());
+          await setMeta(trx, 'registry', fingerprint());
+          await deleteMeta(trx, 'reset_required');
+        });
+      } finally {
+        await sql`DETACH DATABASE sync_stage`.execute(conn);
+      }
+    });
+    for (const suffix of ['', '-journal']) fs.rmSync(stageFile + suffix, { force: true });
+    for (const def of defs) def.afterApply?.(this.app);
+    return { revision: snap.revision, rows };
+  }
+
+  /** Acknowledged rows go once a pull has passed the central revision covering them; pulled rows once applied. */
+  async cleanup(): Promise<void> {
+    const { cursor } = await this.state();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('change_log')
+        .where('from_remote', '=', 0)
+        .where('sync_status', '=', 'accepted')
+        .where('acked_revision', '<=', cursor)
+        .execute();
+      await trx
+        .deleteFrom('change_log')
+        .where('from_remote', '=', 0)
+        .where('sync_status', '=', 'skipped')
+        .execute();
+      await trx
+        .deleteFrom('change_log')
+        .where('from_remote', '=', 1)
+        .where('remote_revision', '<=', cursor)
+        .execute();
+    });
+  }
+
+  async counts(): Promise<{
+    pending: number;
+    rejected: number;
+    openConflicts: number;
+    acknowledged: number;
+  }> {
+    const rows = await this.db
+      .selectFrom('change_log')
+      .select(['sync_status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('from_remote', '=', 0)
+      .where('entity', 'in', registeredEntityNames())
+      .groupBy('sync_status')
+      .execute();
+    const n = (s: string | null) => Number(rows.find((r) => r.sync_status === s)?.n ?? 0);
+    const local = await this.db
+      .selectFrom('sync_conflicts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'open')
+      .executeTakeFirstOrThrow();
+    return {
+      pending: n(null),
+      rejected: n('rejected'),
+      acknowledged: n('accepted'),
+      openConflicts: n('rejected') + Number(local.n),
+    };
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  APP_VERSION_HEADER,
+  DEVICE_TOKEN_HEADER,
+  type SyncChange,
+  type SyncPullResponse,
+  type SyncPushResponse,
+} from '@pharmacy/contracts';
+
+/** Central answered with an error status (problem+json code when it gave one). */
+export class SyncHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`${status} ${code}: ${detail}`);
+  }
+}
+
+/** Central could not be reached (refused, reset, timed out): the till is offline. */
+export class SyncNetworkError extends Error {
+  readonly code = 'OFFLINE';
+}
+
+export interface CentralClientOptions {
+  centralUrl: string;
+  deviceId: string;
+  deviceToken: string;
+  appVersion: string;
+  timeoutMs?: number;
+}
+
+/** The till's HTTP face to central's sync API, authenticated by the device credential. */
+export class CentralClient {
+  constructor(readonly opts: CentralClientOptions) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      [DEVICE_TOKEN_HEADER]: this.opts.deviceToken,
+      [APP_VERSION_HEADER]: this.opts.appVersion,
+      ...extra,
+    };
+  }
+
+  private async request(
+    path: string,
+    init: RequestInit,
+    timeoutMs = this.opts.timeoutMs ?? 30_000,
+  ): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(`/api/v1${path}`, this.opts.centralUrl), {
+        ...init,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw new SyncNetworkError(`central unreachable: ${(err as Error).cause ?? (err as Error).message}`);
+    }
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      let code = `HTTP_${res.status}`;
+      let detail = text.slice(0, 300);
+      try {
+        const body = JSON.parse(text) as { code?: string; detail?: string };
+        if (body.code) code = body.code;
+        if (body.detail) detail = body.detail;
+      } catch {
+        // not JSON: a proxy or a dying server
+      }
+      if (res.status === 502 || res.status === 504)
+        throw new SyncNetworkError(`central unreachable: ${res.status}`);
+      throw new SyncHttpError(res.status, code, detail);
+    }
+    return res;
+  }
+
+  async push(changes: SyncChange[]): Promise<SyncPushResponse> {
+    const res = await this.request('/sync/push', {
+      method: 'POST',
+      headers: this.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify({ device_id: this.opts.deviceId, changes }),
+    });
+    return parseJson<SyncPushResponse>(res);
+  }
+
+  async pull(since: number, limit: number, epoch: string | null): Promise<SyncPullResponse> {
+    const q = new URLSearchParams({
+      device_id: this.opts.deviceId,
+      since: String(since),
+      limit: String(limit),
+    });
+    if (epoch) q.set('epoch', epoch);
+    const res = await this.request(`/sync/pull?${q}`, { method: 'GET', headers: this.headers() });
+    return parseJson<SyncPullResponse>(res);
+  }
+
+  /** The snapshot as an async iterable of NDJSON lines, decoded as it downloads. */
+  async *snapshot(): AsyncGenerator<string> {
+    const q = new URLSearchParams({ device_id: this.opts.deviceId });
+    const res = await this.request(
+      `/sync/snapshot?${q}`,
+      { method: 'GET', headers: this.headers() },
+      30 * 60_000,
+    );
+    if (!res.body) throw new SyncNetworkError('snapshot without a body');
+    const decoder = new TextDecoder();
+    let buffered = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        const parts = (buffered + decoder.decode(chunk, { stream: true })).split('\n');
+        buffered = parts.pop() ?? '';
+        for (const line of parts) yield line;
+      }
+    } catch (err) {
+      throw new SyncNetworkError(`snapshot download failed: ${(err as Error).message}`);
+    }
+    buffered += decoder.decode();
+    if (buffered) yield buffered;
+  }
+}
+
+async function parseJson<T>(res: Response): Promise<T> {
+  try {
+    return (await res.json()) as T;
+  } catch (err) {
+    throw new SyncNetworkError(`central answer unreadable: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,9 @@
+export { CentralClient, type CentralClientOptions, SyncHttpError, SyncNetworkError } from './client';
+export {
+  backoffDelay,
+  type ReplicaStore,
+  Replicator,
+  type ReplicatorOptions,
+  type ReplicatorStatus,
+} from './replicator';
+export { type DeviceCredential, readCredential, writeCredential, credentialFile } from './credential';

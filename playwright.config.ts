@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests of the till UI in Debian's Chromium (`npx playwright install` cannot run
+ * here); every test gets its own freshly seeded server, see e2e/fixtures.ts.
+ */
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/global-setup.ts',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  // Each test runs its own server (argon2 hashing included): one worker per CPU, at most four.
+  workers: Math.max(1, Math.min(4, os.availableParallelism())),
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: fs.existsSync(chromium) ? chromium : undefined,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    },
+  },
+});
