@@ -197,6 +197,10 @@ export const CreateSaleRequest = z.object({
   prescription_id: Id.nullish(),
   client_mutation_id: MutationId.optional(),
   approval_id: Id.nullish(),
+  print_receipt: z
+    .boolean()
+    .optional()
+    .describe('default true: enqueue the receipt on the branch default printer, if there is one'),
 });
 export type CreateSaleRequest = z.infer<typeof CreateSaleRequest>;
 

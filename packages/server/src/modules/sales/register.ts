@@ -4,6 +4,7 @@ import { customerRoutes } from '../customers/routes';
 import { parkedRoutes } from '../parked/routes';
 import { returnRoutes } from '../returns/routes';
 import { sessionRoutes } from '../sessions/routes';
+import { registerSellingDocuments } from './print-sources';
 import { saleRoutes } from './routes';
 
 /** Selling: sessions, sales, returns, parked carts, coupons, customers (one line in modules/index.ts). */
@@ -14,4 +15,5 @@ export function sellingRoutes(r: ApiRouter): void {
   parkedRoutes(r);
   couponRoutes(r);
   customerRoutes(r);
+  registerSellingDocuments();
 }

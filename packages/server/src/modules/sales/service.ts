@@ -34,6 +34,7 @@ import { localDate } from '../stock/dates';
 import { consumeFefo } from '../stock/ledger';
 import { fromBase, toBase } from './fx';
 import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pricing';
+import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { loadSaleForReceipt } from './read';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
 
@@ -510,6 +511,15 @@ export async function createSale(
         hash: fiscalHash,
         previousHash,
       });
+      // The receipt prints after commit through the worker: a printer that is off never blocks the sale.
+      if (body.print_receipt !== false && (await defaultPrinter(trx, branch.id))) {
+        await enqueuePrintJob(trx, {
+          branchId: branch.id,
+          documentType: 'receipt',
+          referenceId: saleId,
+          createdBy: user.id,
+        });
+      }
       await writeAudit(trx, actor, {
         action: 'sale.create',
         entity: 'sale',
