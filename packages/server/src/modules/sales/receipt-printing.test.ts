@@ -165,3 +165,31 @@ describe('documents printed from selling', () => {
     expect(status).toBe('failed');
   });
 });
+
+describe('a till that replicates to central', () => {
+  it('refuses to sell until its first sync has loaded head office data', async () => {
+    const till = await startTestServer({
+      centralUrl: 'http://127.0.0.1:9',
+      syncDeviceId: '01900000-0000-7000-8000-00000000d001',
+      syncDeviceToken: 'x'.repeat(43),
+      syncBackoffMaxMs: 60_000,
+    });
+    try {
+      const medicine = await makeMedicine(till, { price: 2 });
+      await addStock(till, medicine, 2);
+      const pharmacist = await till.userWithRole('pharmacist');
+      await openSessionFor(till, pharmacist.token, 0);
+      const before = till.count('sales');
+      const res = await till.post(
+        '/api/v1/sales',
+        { items: [{ medicine_id: medicine, quantity: 1 }], payment_lines: [{ method: 'cash', amount: 2 }] },
+        pharmacist.token,
+      );
+      expect(res.status).toBe(503);
+      expect(res.body.code).toBe('NOT_BOOTSTRAPPED');
+      expect(till.count('sales')).toBe(before);
+    } finally {
+      await till.close();
+    }
+  });
+});

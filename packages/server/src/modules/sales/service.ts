@@ -35,6 +35,7 @@ import { consumeFefo } from '../stock/ledger';
 import { fromBase, toBase } from './fx';
 import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pricing';
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
+import { assertBootstrapped } from '../sync/runtime';
 import { loadSaleForReceipt } from './read';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
 
@@ -86,6 +87,8 @@ export async function createSale(
   actor: Actor,
   body: CreateSaleRequest,
 ): Promise<SaleResult> {
+  // A till replicating to central sells only once its first sync has loaded the catalogue and users.
+  await assertBootstrapped(app);
   const settings = await getSettings(app);
   const hash = payloadHash(user.id, body);
   const cmid = body.client_mutation_id ?? newId();
