@@ -50,6 +50,9 @@ function supervise(command: string, args: string[], env: NodeJS.ProcessEnv, onLi
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 
+// `npm start` is for trying the product: a fresh data folder gets the small demo catalogue.
+process.env.PHARMACY_DEMO_CATALOGUE ??= 'true';
+
 const electron = electronBinary();
 if (wantDesktop && !electron) {
   console.error(

@@ -43,6 +43,8 @@ export async function bootTill(config: TillConfig): Promise<BootedTill> {
       mode: 'till',
       staticDir: config.staticDir,
       logLevel: config.logLevel ?? 'info',
+      // Only `npm start` asks for the demo catalogue; a real till bootstraps its catalogue from central.
+      demoCatalogue: process.env.PHARMACY_DEMO_CATALOGUE === 'true' ? 'true' : 'false',
       seed: {},
     }),
   );

@@ -35,6 +35,11 @@ const ConfigSchema = z.object({
     pharmacistPassword: z.string().min(8).default('Pharm#12345'),
   }),
   staticDir: z.string().optional(),
+  /** Load the small demo catalogue into an empty catalogue at start (`npm start` sets it). */
+  demoCatalogue: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Medicine photos and branding: local disk under DATA_DIR/images, an S3-compatible bucket, or off (500). */
   imageStorage: z.enum(['auto', 'local', 's3', 'off']).default('auto'),
   s3: z
@@ -80,6 +85,7 @@ const ENV_NAMES: Record<string, string> = {
   'seed.pharmacistEmail': 'PHARMACY_PHARMACIST_EMAIL',
   'seed.pharmacistPassword': 'PHARMACY_PHARMACIST_PASSWORD',
   staticDir: 'STATIC_DIR',
+  demoCatalogue: 'PHARMACY_DEMO_CATALOGUE',
   imageStorage: 'IMAGE_STORAGE',
   's3.endpoint': 'S3_ENDPOINT',
   's3.bucket': 'S3_BUCKET',
@@ -131,6 +137,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       pharmacistPassword: pick('PHARMACY_PHARMACIST_PASSWORD'),
     },
     staticDir: pick('STATIC_DIR'),
+    demoCatalogue: pick('PHARMACY_DEMO_CATALOGUE') as ConfigInput['demoCatalogue'],
     imageStorage: pick('IMAGE_STORAGE') as ConfigInput['imageStorage'],
     s3: {
       endpoint: pick('S3_ENDPOINT'),

@@ -14,6 +14,7 @@ import { errorHandler, notFoundHandler } from './http/problem';
 import { ApiRouter, methodNotAllowed } from './http/route';
 import { createLogger } from './logger';
 import { loadJwtKey } from './lib/secrets';
+import { loadSmallDemoCatalogue } from './modules/demo/small';
 import { mountHealth } from './modules/health/routes';
 import { registerModules } from './modules/index';
 import { mountOpenApi } from './modules/openapi/routes';
@@ -48,6 +49,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     closers: [],
   };
   if (await seedIfEmpty(context)) log.info('empty database seeded with Main Branch, admin and pharmacist');
+  if (config.demoCatalogue && (await loadSmallDemoCatalogue(context))) log.info('demo catalogue loaded');
   await startSync(context);
 
   const app = express();
