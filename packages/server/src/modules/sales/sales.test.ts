@@ -174,10 +174,46 @@ describe('POST /sales', () => {
     await addStock(t, med, 20);
     const below = await sell({ items: [{ medicine_id: med, quantity: 1, unit_price: 9 }] });
     expect(below.body.code).toBe('APPROVAL_REQUIRED');
-    expect(
-      (await sell({ items: [{ medicine_id: med, quantity: 1, unit_price: 9 }], approval_id: randomUUID() }))
-        .status,
-    ).toBe(201);
+    const forged = await sell({
+      items: [{ medicine_id: med, quantity: 1, unit_price: 9 }],
+      approval_id: randomUUID(),
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.body.code).toBe('APPROVAL_REQUIRED');
+    // the real flow: the cashier asks, a manager of the branch approves, the sale consumes it once
+    const manager = await t.userWithRole('branch_manager');
+    const asked = await t.post<{ id: string }>(
+      '/api/v1/approvals',
+      { kind: 'price_override', reason: 'damaged box, 10% off', payload: { medicine_id: med } },
+      cashier.token,
+    );
+    expect(asked.status).toBe(201);
+    const wrongKind = await t.post<{ id: string }>(
+      '/api/v1/approvals',
+      { kind: 'discount', reason: 'x' },
+      cashier.token,
+    );
+    for (const id of [asked.body.id, wrongKind.body.id]) {
+      expect(
+        (await t.put(`/api/v1/approvals/${id}`, { status: 'approved', reason: 'ok' }, manager.token)).status,
+      ).toBe(200);
+    }
+    const mismatched = await sell({
+      items: [{ medicine_id: med, quantity: 1, unit_price: 9 }],
+      approval_id: wrongKind.body.id,
+    });
+    expect(mismatched.body.code).toBe('APPROVAL_REQUIRED');
+    const approved = await sell({
+      items: [{ medicine_id: med, quantity: 1, unit_price: 9 }],
+      approval_id: asked.body.id,
+    });
+    expect(approved.status).toBe(201);
+    const reused = await sell({
+      items: [{ medicine_id: med, quantity: 1, unit_price: 9 }],
+      approval_id: asked.body.id,
+    });
+    expect(reused.status).toBe(403);
+    expect(reused.body.code).toBe('APPROVAL_REQUIRED');
     const above = await sell({ items: [{ medicine_id: med, quantity: 1, unit_price: 13 }] });
     expect(above.body.code).toBe('PRICE_ABOVE_MAXIMUM');
     const bigDiscount = await sell({ items: [{ medicine_id: med, quantity: 1, discount: 2 }] });

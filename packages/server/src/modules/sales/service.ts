@@ -36,6 +36,7 @@ import { fromBase, toBase } from './fx';
 import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pricing';
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { assertBootstrapped } from '../sync/runtime';
+import { consumeApproval } from '../approvals/service';
 import { loadSaleForReceipt } from './read';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
 
@@ -163,6 +164,7 @@ export async function createSale(
     ).map((m) => [m.id, m]),
   );
   let needsApproval: string | null = null;
+  let approvalKind: 'price_override' | 'discount' = 'discount';
   const threshold = settings.discount_approval_threshold_pct;
   const rxLines: Array<{ medicineId: string; quantity: number }> = [];
   const lineInputs = body.items.map((item, i) => {
@@ -189,7 +191,10 @@ export async function createSale(
         [{ path: `items.${i}.unit_price`, message: 'above the maximum public price' }],
         'PRICE_ABOVE_MAXIMUM',
       );
-    if (unitPrice < catalogue) needsApproval ??= `a price of ${m.name} below the catalogue price`;
+    if (unitPrice < catalogue && !needsApproval) {
+      needsApproval = `a price of ${m.name} below the catalogue price`;
+      approvalKind = 'price_override';
+    }
     const extended = unitPrice * item.quantity;
     if (!Number.isSafeInteger(extended)) throw new Invalid(`Line ${i + 1} is too large.`);
     const lineDiscount = item.discount === undefined ? 0 : toMinor(item.discount, exp, `items.${i}.discount`);
@@ -241,6 +246,9 @@ export async function createSale(
       'DISCOUNT_TOO_LARGE',
     );
   if (pct(globalDiscount, basket) > threshold) needsApproval ??= `a global discount above ${threshold} %`;
+  // A manager sells such a sale directly; anyone else needs an approved approval of the right kind, consumed
+  // once inside the sale's transaction (below).
+  const approvalToConsume = needsApproval && !MANAGER_ROLES.includes(user.role) ? body.approval_id : null;
   if (needsApproval && !MANAGER_ROLES.includes(user.role) && !body.approval_id)
     throw new Forbidden(
       `${needsApproval[0]!.toUpperCase()}${needsApproval.slice(1)} needs a manager's approval (approval_id).`,
@@ -303,6 +311,15 @@ export async function createSale(
 
   try {
     await app.db.transaction().execute(async (trx) => {
+      if (approvalToConsume) {
+        await consumeApproval(trx, {
+          approvalId: approvalToConsume,
+          kind: approvalKind,
+          branchId: branch.id,
+          userId: user.id,
+          requestId: actor.requestId,
+        });
+      }
       if (body.client_mutation_id) {
         const existing = await trx
           .selectFrom('sales')
