@@ -291,12 +291,7 @@ export function generateDemoCatalogue(sqlite: Sqlite, size: DemoSize): DemoResul
       insertMovement.run(newId(), id, branchId, m.id, qty, reference, at);
       batches++;
     }
-    const loaded = performance.now();
     restore();
-    if (process.env.DEMO_DEBUG)
-      console.log(
-        `rows ${Math.round(loaded - started)} ms, indexes ${Math.round(performance.now() - loaded)} ms`,
-      );
     return { branches, batches };
   });
   let out: { branches: string[]; batches: number };
@@ -307,10 +302,7 @@ export function generateDemoCatalogue(sqlite: Sqlite, size: DemoSize): DemoResul
     sqlite.pragma(`synchronous = ${synchronous}`);
   }
   const { branches, batches } = out;
-  const committed = performance.now();
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
   sqlite.pragma('optimize');
-  if (process.env.DEMO_DEBUG)
-    console.log(`checkpoint+optimize ${Math.round(performance.now() - committed)} ms`);
   return { medicines: size.medicines, batches, branches, ms: Math.round(performance.now() - started) };
 }

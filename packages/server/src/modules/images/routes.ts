@@ -173,7 +173,7 @@ async function checkUpload(storage: ReturnType<typeof requireStorage>, key: stri
 function blobRoutes(r: ApiRouter): void {
   const path = '/images/blob/:prefix/:file';
   // ApiRouter keeps the context to itself; these raw handlers need it for the storage.
-  const app = (r as unknown as { app: AppContext }).app;
+  const { app } = r;
   r.docs.push({
     method: 'put',
     path,

@@ -105,7 +105,7 @@ function deviceRoute(
 
 export function syncRoutes(r: ApiRouter): void {
   // ApiRouter keeps its context private; sync routes need it outside r.route (device-token auth).
-  const context = (r as unknown as { app: AppContext }).app;
+  const context = r.app;
   const appOf = () => context;
 
   r.route({
