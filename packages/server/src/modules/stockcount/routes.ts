@@ -33,7 +33,7 @@ export function stockCountRoutes(r: ApiRouter): void {
     tag: 'Stockcount',
     summary: 'Submit counted quantities and book the variances',
     description:
-      "Lines of {batch_id, counted_qty} for batches of one branch (the caller's by default; branch-bound roles only their own, 403). Records a stock_counts header with who counted and every line, and a count movement per variance, in one transaction; returns the variances. A variance above settings.stock_variance_approval_threshold units needs admin, branch_manager or inventory_manager: others get 403 APPROVAL_REQUIRED and nothing is written. approval_id is accepted and stored, but manager approvals are built in a later issue: until then it does not lift that 403. Auditors cannot submit.",
+      "Lines of {batch_id, counted_qty} for batches of one branch (the caller's by default; branch-bound roles only their own, 403). Records a stock_counts header with who counted and every line, and a count movement per variance, in one transaction; returns the variances. A variance above settings.stock_variance_approval_threshold units needs admin, branch_manager or inventory_manager: others get 403 APPROVAL_REQUIRED and nothing is written. An approval_id of an approved stock_variance approval (POST /approvals, decided by a branch manager or admin) requested by the submitter lifts that 403 once. Auditors cannot submit.",
     roles: ['pharmacist', 'cashier', 'branch_manager', 'inventory_manager'],
     body: SubmitStockCountRequest,
     responses: {

@@ -11,6 +11,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/service';
 import { requireActiveBranch } from '../purchases/service';
 import { getSettings } from '../settings/service';
+import { consumeApproval } from '../approvals/service';
 import { moveBatchQuantity } from '../stock/ledger';
 import type { StockCountLinesTable, StockCountsTable } from '../stock/tables';
 
@@ -74,8 +75,8 @@ export interface SubmitCountInput {
 
 /**
  * Records a count: a header and one line per batch counted, and a `count` movement for each variance, in one
- * transaction. A variance larger than the threshold needs a manager role; approvals arrive in a later issue,
- * so until then approval_id is recorded but does not lift the 403 APPROVAL_REQUIRED.
+ * transaction. A variance larger than the threshold needs a manager role, or a manager's approved
+ * `stock_variance` approval requested by the counter, consumed once in the same transaction.
  */
 export async function submitCount(app: AppContext, user: AuthUser, actor: Actor, input: SubmitCountInput) {
   const branchId = input.branch_id ?? user.branchId;
@@ -164,10 +165,19 @@ export async function submitCount(app: AppContext, user: AuthUser, actor: Actor,
     const large = variances.filter((v) => Math.abs(v.variance) > threshold);
     if (large.length > 0 && !COUNT_APPROVERS.includes(user.role)) {
       const first = large[0]!;
-      throw new Forbidden(
-        `${large.length} variance${large.length === 1 ? '' : 's'} exceed${large.length === 1 ? 's' : ''} the approval threshold of ${threshold} units (e.g. ${first.medicine_name} batch ${first.batch_number}: ${first.variance > 0 ? '+' : ''}${first.variance}); a branch manager, inventory manager or admin must submit this count. Manager approvals (approval_id) are not available yet.`,
-        'APPROVAL_REQUIRED',
-      );
+      const summary = `${large.length} variance${large.length === 1 ? '' : 's'} exceed${large.length === 1 ? 's' : ''} the approval threshold of ${threshold} units (e.g. ${first.medicine_name} batch ${first.batch_number}: ${first.variance > 0 ? '+' : ''}${first.variance})`;
+      if (!input.approval_id)
+        throw new Forbidden(
+          `${summary}; a branch manager, inventory manager or admin must submit this count, or approve it (approval_id).`,
+          'APPROVAL_REQUIRED',
+        );
+      await consumeApproval(trx, {
+        approvalId: input.approval_id,
+        kind: 'stock_variance',
+        branchId,
+        userId: user.id,
+        requestId: actor.requestId,
+      });
     }
     header.lines_with_variance = variances.length;
     header.total_variance = variances.reduce((s, v) => s + v.variance, 0);

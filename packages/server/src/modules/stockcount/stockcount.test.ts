@@ -89,14 +89,44 @@ describe('stock count', () => {
     expect([t.count('stock_counts'), t.count('stock_count_lines'), t.count('stock_movements')]).toEqual(
       before,
     );
+    // an approved stock_variance approval of a branch manager lifts it, once
+    const manager = await t.userWithRole('branch_manager');
+    const asked = await t.post<{ id: string }>(
+      '/api/v1/approvals',
+      { kind: 'stock_variance', reason: 'shelf recount: 20 missing' },
+      cashier.token,
+    );
+    expect(
+      (
+        await t.put(
+          `/api/v1/approvals/${asked.body.id}`,
+          { status: 'approved', reason: 'checked' },
+          manager.token,
+        )
+      ).status,
+    ).toBe(200);
+    const approved = await t.post<{ total_variance: number }>(
+      '/api/v1/stockcount/submit',
+      { approval_id: asked.body.id, lines: [{ batch_id: batch.id, counted_qty: 30 }] },
+      cashier.token,
+    );
+    expect(approved.status).toBe(201);
+    expect(approved.body.total_variance).toBe(-20);
+    const again = await t.post(
+      '/api/v1/stockcount/submit',
+      { approval_id: asked.body.id, lines: [{ batch_id: batch.id, counted_qty: 10 }] },
+      cashier.token,
+    );
+    expect(again.status).toBe(403);
     // within the threshold a cashier may count
     const small = await t.post(
       '/api/v1/stockcount/submit',
-      { lines: [{ batch_id: batch.id, counted_qty: 45 }] },
+      { lines: [{ batch_id: batch.id, counted_qty: 25 }] },
       cashier.token,
     );
     expect(small.status).toBe(201);
     expect(small.body.total_variance).toBe(-5);
+    // 30 - 5 = 25 on hand now
     const im = await t.userWithRole('inventory_manager');
     const big = await t.post(
       '/api/v1/stockcount/submit',
@@ -104,7 +134,7 @@ describe('stock count', () => {
       im.token,
     );
     expect(big.status).toBe(201);
-    expect(big.body.total_variance).toBe(55);
+    expect(big.body.total_variance).toBe(75);
   });
 
   it('refuses bad lines, duplicates, unknown and foreign batches, and other branches', async () => {

@@ -1,0 +1,44 @@
+import { recordChange } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import type { StockCountLinesTable, StockCountsTable } from '../stock/tables';
+import { insertRowIfAbsent, type Payload, registerEntity } from '../sync/registry';
+
+/**
+ * Replication of stock counts: one change per count, `{...header, lines}`, till-owned, branch scope,
+ * insert-once (header and lines). The variances move stock as `count` movements, which replicate on their own
+ * as `stock_movement` changes: applying a count never touches quantities.
+ */
+async function writeStockCount(trx: Db, payload: Payload): Promise<void> {
+  const { lines = [], ...header } = payload as unknown as StockCountsTable & {
+    lines?: StockCountLinesTable[];
+  };
+  if (!(await insertRowIfAbsent(trx, 'stock_counts', 'id', header as unknown as Payload))) return;
+  for (const line of lines)
+    await insertRowIfAbsent(trx, 'stock_count_lines', 'id', line as unknown as Payload);
+  await recordChange(trx, {
+    entity: 'stock_count',
+    entityId: header.id,
+    op: 'upsert',
+    payload,
+    branchId: header.branch_id,
+  });
+}
+
+registerEntity({
+  entity: 'stock_count',
+  owner: 'till',
+  scope: 'branch',
+  table: 'stock_counts',
+  order: 110,
+  write: writeStockCount,
+});
+
+/** Snapshot only (a count's lines travel inside its change): the lines of the branch's counts. */
+registerEntity({
+  entity: 'stock_count_line',
+  owner: 'till',
+  scope: 'branch',
+  table: 'stock_count_lines',
+  order: 111,
+  snapshotWhere: 'stock_count_id IN (SELECT id FROM stock_counts WHERE branch_id = ?)',
+});
