@@ -14,6 +14,8 @@ import { loginToken, spawnTs, tempDataDir } from './lib';
  */
 export interface TimedRoute {
   name: string;
+  /** The first (cold) call, before the timed runs. */
+  first: number;
   median: number;
   max: number;
   target: number;
@@ -60,15 +62,24 @@ export async function runBackofficeBench(): Promise<TimedRoute[]> {
     ];
     const rows: TimedRoute[] = [];
     for (const [name, url, target] of routes) {
+      const t0 = performance.now();
       const bytes = (await get(url)).length;
+      const first = performance.now() - t0;
       const times: number[] = [];
       for (let i = 0; i < runs; i++) {
-        const t0 = performance.now();
+        const start = performance.now();
         await get(url);
-        times.push(performance.now() - t0);
+        times.push(performance.now() - start);
       }
       times.sort((a, b) => a - b);
-      rows.push({ name, median: times[Math.floor(times.length / 2)]!, max: times.at(-1)!, target, bytes });
+      rows.push({
+        name,
+        first,
+        median: times[Math.floor(times.length / 2)]!,
+        max: times.at(-1)!,
+        target,
+        bytes,
+      });
     }
     const counts = JSON.parse(
       await get(
@@ -82,11 +93,11 @@ export async function runBackofficeBench(): Promise<TimedRoute[]> {
       `\nBack office on ${total} sales in ${counts.items.length} branches (${runs} runs each, sequential)`,
     );
     console.log(
-      `${'route'.padEnd(42)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'target'.padStart(7)}  ok`,
+      `${'route'.padEnd(42)} ${'first ms'.padStart(9)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'target'.padStart(7)}  ok`,
     );
     for (const r of rows) {
       console.log(
-        `${r.name.padEnd(42)} ${r.median.toFixed(1).padStart(10)} ${r.max.toFixed(1).padStart(8)} ${`<${r.target}`.padStart(7)}  ${r.max < r.target ? 'yes' : 'NO'}`,
+        `${r.name.padEnd(42)} ${r.first.toFixed(1).padStart(9)} ${r.median.toFixed(1).padStart(10)} ${r.max.toFixed(1).padStart(8)} ${`<${r.target}`.padStart(7)}  ${r.max < r.target ? 'yes' : 'NO'}`,
       );
     }
     return rows;

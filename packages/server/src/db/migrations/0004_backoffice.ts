@@ -109,11 +109,12 @@ export const backoffice: Migration = {
       // Reports and dashboard: purchase and sale movements by day (purchases report, reorder suggestions)…
       'CREATE INDEX stock_movements_branch_type ON stock_movements(branch_id, type, created_at)',
       'CREATE INDEX stock_movements_type ON stock_movements(type, created_at)',
-      // …and covering indexes over sales, so windowed totals never touch the (wide) sale rows.
+      // …and covering indexes over sales, so windowed totals and the joins to lines and payments never read the
+      // (wide) sale rows.
       `CREATE INDEX sales_report_branch ON sales(branch_id, sold_at, is_deleted, base_total_amount, base_vat_amount,
-        base_change_amount, user_id)`,
+        base_change_amount, user_id, id, currency_code, fx_rate_to_base)`,
       `CREATE INDEX sales_report_sold ON sales(sold_at, is_deleted, branch_id, base_total_amount, base_vat_amount,
-        base_change_amount, user_id)`,
+        base_change_amount, user_id, id, currency_code, fx_rate_to_base)`,
     ]);
   },
 };

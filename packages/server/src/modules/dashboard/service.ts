@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
 import { baseExponent } from '../medicines/service';
-import { salesFilter, dailyTotals } from '../reports/sales';
+import { dailyTotals, salesFilter, salesFrom } from '../reports/sales';
 import { medicineStock } from '../reports/stock';
 import { pct1, reportTimeZone, resolveWindow } from '../reports/window';
 import { addDays, localDate } from '../stock/dates';
@@ -60,7 +60,7 @@ export async function branchComparison(app: AppContext, q: { from_date?: string;
   const exponent = await baseExponent(app);
   const { rows } = await sql<{ branch_id: string; n: number; revenue: number }>`
     SELECT s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue
-    FROM sales s WHERE ${salesFilter(w)} GROUP BY s.branch_id`.execute(app.db);
+    FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY s.branch_id`.execute(app.db);
   const byBranch = new Map(rows.map((r) => [r.branch_id, { n: Number(r.n), revenue: Number(r.revenue) }]));
   const branches = await app.db
     .selectFrom('branches')

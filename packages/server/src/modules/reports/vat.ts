@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
-import { salesFilter } from './sales';
+import { salesFilter, salesFrom } from './sales';
 import { baseConverter, bucketLocalDate, hourBucketSql, type ReportWindow, windowDays } from './window';
 
 interface Month {
@@ -33,11 +33,11 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
   }>`
     SELECT ${bucket} AS bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base AS rate,
       sum(l.net_amount) AS net, sum(l.vat_amount) AS vat, sum(l.line_total) AS gross
-    FROM sales s JOIN sale_lines l ON l.sale_id = s.id
+    FROM ${salesFrom(w)} JOIN sale_lines l ON l.sale_id = s.id
     WHERE ${salesFilter(w)}
     GROUP BY bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base`.execute(app.db);
   const counts = await sql<{ bucket: string; n: number }>`
-    SELECT ${bucket} AS bucket, count(*) AS n FROM sales s WHERE ${salesFilter(w)} GROUP BY bucket`.execute(
+    SELECT ${bucket} AS bucket, count(*) AS n FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY bucket`.execute(
     app.db,
   );
 

@@ -77,6 +77,14 @@ export async function resolveWindow(
   const timezone = await reportTimeZone(app, branchId);
   const to = q.to_date ?? localDate(timezone);
   const from = q.from_date ?? addDays(to, -(DEFAULT_WINDOW_DAYS - 1));
+  for (const [field, day] of [
+    ['from_date', from],
+    ['to_date', to],
+  ] as const)
+    if (day < '1970-01-01' || day > '2999-12-31')
+      throw new Invalid(`${field} ${day} is outside 1970-01-01..2999-12-31.`, [
+        { path: field, message: 'out of range' },
+      ]);
   if (from > to)
     throw new Invalid(`from_date ${from} is after to_date ${to}.`, [
       { path: 'from_date', message: 'must not be after to_date' },
