@@ -144,3 +144,4 @@ export {
   type VirtualPrinter,
   type VirtualPrinterOptions,
 } from './testing/virtual-printer';
+export { type PtyPair, SOCAT, startPtyPair } from './testing/socat-pair';

@@ -35,6 +35,8 @@ const ConfigSchema = z.object({
     pharmacistPassword: z.string().min(8).default('Pharm#12345'),
   }),
   staticDir: z.string().optional(),
+  /** Serial barcode scanners of this till: "/dev/ttyACM0,/dev/ttyUSB1@19200". */
+  scannerPorts: z.string().optional(),
   /** Load the small demo catalogue into an empty catalogue at start (`npm start` sets it). */
   demoCatalogue: z
     .enum(['true', 'false'])
@@ -86,6 +88,7 @@ const ENV_NAMES: Record<string, string> = {
   'seed.pharmacistPassword': 'PHARMACY_PHARMACIST_PASSWORD',
   staticDir: 'STATIC_DIR',
   demoCatalogue: 'PHARMACY_DEMO_CATALOGUE',
+  scannerPorts: 'SCANNER_PORTS',
   imageStorage: 'IMAGE_STORAGE',
   's3.endpoint': 'S3_ENDPOINT',
   's3.bucket': 'S3_BUCKET',
@@ -138,6 +141,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     },
     staticDir: pick('STATIC_DIR'),
     demoCatalogue: pick('PHARMACY_DEMO_CATALOGUE') as ConfigInput['demoCatalogue'],
+    scannerPorts: pick('SCANNER_PORTS'),
     imageStorage: pick('IMAGE_STORAGE') as ConfigInput['imageStorage'],
     s3: {
       endpoint: pick('S3_ENDPOINT'),

@@ -16,6 +16,7 @@ import { createLogger } from './logger';
 import { loadJwtKey } from './lib/secrets';
 import { loadSmallDemoCatalogue } from './modules/demo/small';
 import { mountHealth } from './modules/health/routes';
+import { startScanners } from './modules/scanners/hub';
 import { registerModules } from './modules/index';
 import { mountOpenApi } from './modules/openapi/routes';
 import { startPrintWorker } from './modules/printing/worker';
@@ -50,6 +51,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   };
   if (await seedIfEmpty(context)) log.info('empty database seeded with Main Branch, admin and pharmacist');
   if (config.demoCatalogue && (await loadSmallDemoCatalogue(context))) log.info('demo catalogue loaded');
+  await startScanners(context);
   await startSync(context);
 
   const app = express();

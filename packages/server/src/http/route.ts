@@ -89,6 +89,8 @@ function parsePart<S extends z.ZodType>(schema: S | undefined, value: unknown, w
 }
 
 function send(res: Response, result: unknown): void {
+  // A handler that streams (server-sent events, NDJSON) has answered already.
+  if (res.headersSent) return;
   if (result instanceof Reply) {
     if (result.headers) res.set(result.headers);
     if (result.status === 204 || result.body === undefined) res.status(result.status).end();

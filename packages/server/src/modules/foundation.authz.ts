@@ -29,6 +29,8 @@ export const foundationAuthz: AuthzRow[] = [
   { method: 'GET', path: '/audit', expect: only(['auditor', 'branch_manager'], 200) },
   { method: 'GET', path: '/audit/{auditId}', expect: only(['auditor', 'branch_manager'], 404) },
   { method: 'POST', path: '/marketing/contact', body: {}, expect: { ...anyRole(400), anonymous: 400 } },
+  { method: 'GET', path: '/scanners', expect: anyRole(200) },
+  { method: 'GET', path: '/scanners/events', expect: anyRole(200) },
   { method: 'GET', path: '/openapi.json', expect: { ...anyRole(200), anonymous: 200 } },
   { method: 'GET', path: '/docs', expect: { ...anyRole(200), anonymous: 200 } },
 ];

@@ -12,6 +12,7 @@ import { dashboardRoutes } from './dashboard/routes';
 import { marketingRoutes } from './marketing/routes';
 import { printingRoutes } from './printing/routes';
 import { sellingRoutes } from './sales/register';
+import { scannerRoutes } from './scanners/routes';
 import { purchaseOrderRoutes } from './purchase-orders/routes';
 import { reportRoutes } from './reports/routes';
 import { settingsRoutes } from './settings/routes';
@@ -38,6 +39,7 @@ export function registerModules(r: ApiRouter): void {
   reportRoutes(r);
   dashboardRoutes(r);
   printingRoutes(r);
+  scannerRoutes(r);
   prescriptionRoutes(r);
   dispensingRoutes(r);
   complianceRoutes(r);

@@ -52,6 +52,11 @@ export class TestServer {
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await fetch(this.baseUrl + url, { method, headers, body });
+    if (/text\/event-stream/.test(res.headers.get('content-type') ?? '')) {
+      // An event stream never ends: the status and headers are what a test can assert here.
+      await res.body?.cancel();
+      return { status: res.status, headers: res.headers, body: '' as T };
+    }
     const text = await res.text();
     let parsed: unknown = text;
     if (text && /json/.test(res.headers.get('content-type') ?? '')) parsed = JSON.parse(text);

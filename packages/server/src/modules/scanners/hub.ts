@@ -1,0 +1,137 @@
+import { EventEmitter } from 'node:events';
+import { classifyScan, type ScanClassification, SerialScanner } from '@pharmacy/hardware';
+import type { AppContext } from '../../app-context';
+
+export interface ScannerConfig {
+  path: string;
+  baudRate: number;
+}
+
+export interface ScanEvent {
+  code: string;
+  scanner: string;
+  at: string;
+  classification: ScanClassification;
+}
+
+export interface ScannerState {
+  path: string;
+  baud_rate: number;
+  open: boolean;
+  last_error: string | null;
+  last_scan_at: string | null;
+}
+
+const REOPEN_MS = 3_000;
+
+/** SCANNER_PORTS: "/dev/ttyACM0,/dev/ttyUSB1@19200" (path, optional @baud rate). */
+export function parseScannerPorts(text: string | undefined): ScannerConfig[] {
+  return (text ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [path = '', baud] = entry.split('@');
+      const baudRate = baud ? Number(baud) : 9600;
+      if (!path || !Number.isInteger(baudRate) || baudRate <= 0)
+        throw new Error(`SCANNER_PORTS: bad entry "${entry}"`);
+      return { path, baudRate };
+    });
+}
+
+/**
+ * The till's serial barcode scanners: opened at start, reopened when unplugged, every code broadcast to the
+ * till's screens (server-sent events). Keyboard-wedge scanners need none of this: they type into the UI.
+ */
+export class ScannerHub extends EventEmitter<{ scan: [ScanEvent] }> {
+  private readonly scanners = new Map<string, { scanner: SerialScanner; state: ScannerState }>();
+  private stopped = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly app: AppContext,
+    configs: ScannerConfig[],
+  ) {
+    super();
+    this.setMaxListeners(100);
+    for (const config of configs) {
+      const state: ScannerState = {
+        path: config.path,
+        baud_rate: config.baudRate,
+        open: false,
+        last_error: null,
+        last_scan_at: null,
+      };
+      const scanner = new SerialScanner({ path: config.path, baudRate: config.baudRate });
+      scanner.on('scan', (code) => {
+        state.last_scan_at = new Date().toISOString();
+        this.emit('scan', {
+          code,
+          scanner: config.path,
+          at: state.last_scan_at,
+          classification: classifyScan(code),
+        });
+      });
+      scanner.on('error', (error) => {
+        state.last_error = error.message;
+      });
+      scanner.on('close', () => {
+        state.open = false;
+        this.reopenLater(config.path);
+      });
+      this.scanners.set(config.path, { scanner, state });
+    }
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([...this.scanners.keys()].map((path) => this.open(path)));
+  }
+
+  states(): ScannerState[] {
+    return [...this.scanners.values()].map(({ state }) => ({ ...state }));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    await Promise.all([...this.scanners.values()].map(({ scanner }) => scanner.close()));
+  }
+
+  private async open(path: string): Promise<void> {
+    const entry = this.scanners.get(path);
+    if (!entry || this.stopped) return;
+    try {
+      await entry.scanner.open();
+      entry.state.open = true;
+      entry.state.last_error = null;
+    } catch (error) {
+      entry.state.open = false;
+      entry.state.last_error = error instanceof Error ? error.message : String(error);
+      this.app.log.warn({ scanner: path, err: entry.state.last_error }, 'scanner: cannot open; retrying');
+      this.reopenLater(path);
+    }
+  }
+
+  private reopenLater(path: string): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.open(path);
+    }, REOPEN_MS);
+    timer.unref();
+    this.timers.add(timer);
+  }
+}
+
+const hubs = new WeakMap<AppContext, ScannerHub>();
+
+/** Opens the configured serial scanners; stopped by close(). */
+export async function startScanners(app: AppContext): Promise<ScannerHub> {
+  const hub = new ScannerHub(app, parseScannerPorts(app.config.scannerPorts));
+  hubs.set(app, hub);
+  app.closers.push(() => hub.stop());
+  await hub.start();
+  return hub;
+}
+
+export const scannerHubOf = (app: AppContext): ScannerHub | undefined => hubs.get(app);

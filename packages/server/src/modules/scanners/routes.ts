@@ -1,0 +1,76 @@
+import { listSerialPorts } from '@pharmacy/hardware';
+import { z } from 'zod';
+import type { ApiRouter } from '../../http/route';
+import { scannerHubOf } from './hub';
+
+const ScannerState = z.object({
+  path: z.string(),
+  baud_rate: z.number().int(),
+  open: z.boolean(),
+  last_error: z.string().nullable(),
+  last_scan_at: z.string().nullable(),
+});
+
+const KEEP_ALIVE_MS = 25_000;
+
+export function scannerRoutes(r: ApiRouter): void {
+  r.route({
+    method: 'get',
+    path: '/scanners',
+    tag: 'Printing',
+    summary: "The till's serial scanners and the serial ports it can see",
+    description:
+      'Serial scanners are configured with SCANNER_PORTS ("/dev/ttyACM0,/dev/ttyUSB1@19200") and reopened every few seconds when unplugged. Keyboard-wedge scanners need no configuration: they type into the till UI. Port discovery never fails: without udev it answers an empty list and a warning.',
+    roles: 'any',
+    responses: {
+      200: {
+        description: 'Configured scanners and discovered ports',
+        schema: z.object({
+          scanners: z.array(ScannerState),
+          ports: z.array(z.object({ path: z.string() }).loose()),
+          warning: z.string().optional(),
+        }),
+      },
+    },
+    handler: async ({ app }) => {
+      const discovered = await listSerialPorts();
+      return {
+        scanners: scannerHubOf(app)?.states() ?? [],
+        ports: discovered.devices,
+        ...(discovered.warning && { warning: discovered.warning }),
+      };
+    },
+  });
+
+  r.route({
+    method: 'get',
+    path: '/scanners/events',
+    tag: 'Printing',
+    summary: 'Scans from the serial scanners, as server-sent events',
+    description:
+      'text/event-stream: one `scan` event per code, data {code, scanner, at, classification} where classification is the GS1/EAN parse (gtin, batch, expiry for a GS1 DataMatrix). A comment line every 25 s keeps proxies from closing the stream. Send the bearer token in the Authorization header (read the stream with fetch).',
+    roles: 'any',
+    responses: { 200: { description: 'Event stream', contentType: 'text/event-stream', schema: z.string() } },
+    handler: ({ app, req, res }) => {
+      res.status(200).set({
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache, no-transform',
+        Connection: 'keep-alive',
+        'X-Accel-Buffering': 'no',
+      });
+      res.flushHeaders();
+      res.write(': scanner events\n\n');
+      const hub = scannerHubOf(app);
+      const onScan = (event: unknown) => res.write(`event: scan\ndata: ${JSON.stringify(event)}\n\n`);
+      hub?.on('scan', onScan);
+      const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      return new Promise<void>((resolve) => {
+        req.on('close', () => {
+          clearInterval(keepAlive);
+          hub?.off('scan', onScan);
+          resolve();
+        });
+      });
+    },
+  });
+}
