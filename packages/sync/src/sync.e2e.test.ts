@@ -57,6 +57,53 @@ const drained = (t: ServerProcess) =>
     return s.pending === 0 && s.last_error === null && s;
   });
 
+const CASHIER_PASSWORD = 'Cashier#12345';
+let realSale: { medicineId: string; batchId: string; token: string } | null = null;
+
+/** A request on a till as a given user (the helpers of procs.ts sign in as admin). */
+async function asUser<T = Record<string, unknown>>(
+  t: ServerProcess,
+  token: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${t.url}/api/v1${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+async function tillLogin(t: ServerProcess, email: string): Promise<string | null> {
+  const res = await fetch(`${t.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: CASHIER_PASSWORD }),
+  });
+  return res.status === 200 ? ((await res.json()) as { access_token: string }).access_token : null;
+}
+
+function tillRow(t: ServerProcess, query: string, ...params: unknown[]): unknown {
+  const db = new Database(t.dbFile, { readonly: true });
+  try {
+    return db.prepare(query).get(...params);
+  } finally {
+    db.close();
+  }
+}
+
+/** Batches whose quantity on hand is not the sum of their movements (must be none, everywhere). */
+const batchesOffLedger = (db: Database.Database) =>
+  db
+    .prepare(
+      `SELECT b.id, b.qty_on_hand, coalesce(sum(m.quantity), 0) AS moved FROM batches b
+       LEFT JOIN stock_movements m ON m.batch_id = b.id GROUP BY b.id HAVING b.qty_on_hand <> moved`,
+    )
+    .all();
+
 beforeAll(async () => {
   const port = await freePort();
   central = newCentral(port);
@@ -88,6 +135,145 @@ describe('sync between real processes', () => {
     expect(tillBranches.map((b) => b.id).sort()).toEqual(centralBranches.map((b) => b.id).sort());
   });
 
+  it('real sales: stock received at a till, sold at both tills while central is down, converges exactly once', async () => {
+    const branchId = (await central.request<{ items: Array<{ id: string }> }>('GET', '/branches')).body
+      .items[0]!.id;
+    const supplier = await central.request<{ id: string }>('POST', '/suppliers', { name: 'Sync Supplies' });
+    expect(supplier.status).toBe(201);
+    const med = await central.request<{ id: string }>('POST', '/medicines', {
+      name: 'Synclofen 200',
+      selling_price: 10,
+    });
+    expect(med.status, JSON.stringify(med.body)).toBe(201);
+    const medicineId = med.body.id;
+    const cashiers = new Map<ServerProcess, string>();
+    for (const t of [tillA, tillB]) {
+      const email = `cashier.${t.name.toLowerCase()}@sync.test`;
+      const u = await central.request('POST', '/users', {
+        email,
+        password: CASHIER_PASSWORD,
+        full_name: `Cashier ${t.name}`,
+        role: 'cashier',
+        branch_id: branchId,
+      });
+      expect(u.status, JSON.stringify(u.body)).toBe(201);
+      // the user and the medicine replicate to the till; the cashier signs in there
+      cashiers.set(t, await waitFor(`${t.name} has its cashier`, () => tillLogin(t, email)));
+      await waitFor(`${t.name} has the medicine`, async () =>
+        tillRow(t, 'SELECT id FROM medicines WHERE id = ?', medicineId),
+      );
+    }
+
+    // A delivery is received at the branch, on till A; it replicates up to central and over to till B.
+    const received = await tillA.request<{ id: string }>('POST', '/purchases', {
+      medicine_id: medicineId,
+      supplier_id: supplier.body.id,
+      batch_number: 'SYNC-B1',
+      expiry_date: '2099-12-31',
+      qty_received: 20,
+      unit_cost: 4,
+    });
+    expect(received.status, JSON.stringify(received.body)).toBe(201);
+    const batchId = received.body.id;
+    await waitFor(
+      'till B has the received stock',
+      async () =>
+        (
+          tillRow(tillB, 'SELECT qty_on_hand AS q FROM batches WHERE id = ?', batchId) as
+            | { q: number }
+            | undefined
+        )?.q === 20,
+    );
+
+    await central.kill('SIGKILL');
+    const sold: Array<{ id: string; invoice_number: string; icv: number }> = [];
+    for (const t of [tillA, tillB]) {
+      const token = cashiers.get(t)!;
+      expect((await asUser(t, token, 'POST', '/sessions/open', { opening_float: 0 })).status).toBe(201);
+      for (const qty of [1, 2, 3]) {
+        const r = await asUser<{ id: string; invoice_number: string; icv: number }>(
+          t,
+          token,
+          'POST',
+          '/sales',
+          {
+            items: [{ medicine_id: medicineId, quantity: qty }],
+            payment_lines: [{ method: 'cash', amount: 100 }],
+          },
+        );
+        expect(r.status, JSON.stringify(r.body)).toBe(201);
+        sold.push({ id: r.body.id, invoice_number: r.body.invoice_number, icv: r.body.icv });
+      }
+    }
+    expect(new Set(sold.map((s) => s.invoice_number)).size).toBe(6);
+
+    await central.start();
+    expect((await central.request('PUT', `/medicines/${medicineId}`, { selling_price: 12.5 })).status).toBe(
+      200,
+    );
+    await Promise.all([drained(tillA), drained(tillB)]);
+    for (const t of [tillA, tillB]) expect((await status(t)).rejected).toBe(0);
+
+    const onCentral = centralDb((db) => ({
+      sales: db
+        .prepare(
+          `SELECT id, invoice_number, icv FROM sales WHERE id IN (${sold.map(() => '?').join(',')}) ORDER BY id`,
+        )
+        .all(...sold.map((s) => s.id)),
+      lines: (
+        db.prepare('SELECT count(*) AS n FROM sale_lines WHERE medicine_id = ?').get(medicineId) as {
+          n: number;
+        }
+      ).n,
+      stock: (
+        db
+          .prepare('SELECT sum(qty_on_hand) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?')
+          .get(medicineId, branchId) as { q: number }
+      ).q,
+      sessions: (
+        db.prepare("SELECT count(*) AS n FROM cash_sessions WHERE status = 'open'").get() as { n: number }
+      ).n,
+    }));
+    // every sale exactly once, with the invoice number and ICV its till assigned
+    expect(onCentral.sales).toEqual([...sold].sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(onCentral.lines).toBe(6);
+    // received 20, sold 1+2+3 at each till
+    expect(onCentral.stock).toBe(20 - 12);
+    expect(onCentral.sessions).toBe(2);
+    expect(centralDb((db) => batchesOffLedger(db))).toEqual([]);
+
+    for (const t of [tillA, tillB]) {
+      await waitFor(`${t.name} has both tills' sales, the stock left and central's price`, async () => {
+        const db = new Database(t.dbFile, { readonly: true });
+        try {
+          const n = (
+            db
+              .prepare('SELECT count(*) AS n FROM sales WHERE id IN (SELECT value FROM json_each(?))')
+              .get(JSON.stringify(sold.map((s) => s.id))) as { n: number }
+          ).n;
+          const q = (
+            db.prepare('SELECT qty_on_hand AS q FROM batches WHERE id = ?').get(batchId) as { q: number }
+          ).q;
+          const price = (
+            db.prepare('SELECT selling_price AS p FROM medicines WHERE id = ?').get(medicineId) as {
+              p: number;
+            }
+          ).p;
+          return n === 6 && q === 8 && price === 1250;
+        } finally {
+          db.close();
+        }
+      });
+      const db = new Database(t.dbFile, { readonly: true });
+      try {
+        expect(batchesOffLedger(db)).toEqual([]);
+      } finally {
+        db.close();
+      }
+    }
+    realSale = { medicineId, batchId, token: cashiers.get(tillA)! };
+  }, 120_000);
+
   it('converges after both tills wrote while central was down: every sale exactly once, central edits on both tills', async () => {
     await central.kill('SIGKILL');
     const written: string[] = [];
@@ -118,7 +304,11 @@ describe('sync between real processes', () => {
       stock: db.prepare("SELECT sum(qty) AS q FROM sync_test_movements WHERE item = 'paracetamol'").get() as {
         q: number;
       },
-      mutations: db.prepare("SELECT count(*) AS n FROM sync_mutations WHERE status = 'accepted'").get() as {
+      mutations: db
+        .prepare(
+          "SELECT count(*) AS n FROM sync_mutations WHERE status = 'accepted' AND entity = 'test_sale'",
+        )
+        .get() as {
         n: number;
       },
     }));
@@ -170,6 +360,54 @@ describe('sync between real processes', () => {
       .all(r.body.id) as Array<{ sync_result: string }>;
     tdb.close();
     // Either still held (acknowledged) or cleaned after the pull passed it; if held, it carries central's answer.
+    for (const row of rows)
+      expect(JSON.parse(row.sync_result)).toMatchObject({
+        id: r.body.id,
+        invoice_number: r.body.invoice_number,
+        icv: r.body.icv,
+      });
+  }, 90_000);
+
+  it('a real sale replayed after central is SIGKILLed between commit and answer: same invoice number and ICV, no duplicate', async () => {
+    expect(realSale).not.toBeNull();
+    const { medicineId, batchId, token } = realSale!;
+    await central.kill('SIGKILL');
+    await central.start({ SYNC_FAULT_AFTER_COMMIT: 'kill' });
+    const r = await asUser<{ id: string; invoice_number: string; icv: number }>(
+      tillA,
+      token,
+      'POST',
+      '/sales',
+      {
+        items: [{ medicine_id: medicineId, quantity: 2 }],
+        payment_lines: [{ method: 'cash', amount: 100 }],
+      },
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await central.exited; // central died right after committing a push
+    await central.start();
+    await drained(tillA);
+    const after = centralDb((db) => ({
+      sales: db.prepare('SELECT invoice_number, icv FROM sales WHERE id = ?').all(r.body.id),
+      movements: (
+        db
+          .prepare(
+            "SELECT count(*) AS n FROM stock_movements WHERE reference_type = 'sale' AND reference_id = ?",
+          )
+          .get(r.body.id) as { n: number }
+      ).n,
+      qty: (db.prepare('SELECT qty_on_hand AS q FROM batches WHERE id = ?').get(batchId) as { q: number }).q,
+      offLedger: batchesOffLedger(db),
+    }));
+    expect(after.sales).toEqual([{ invoice_number: r.body.invoice_number, icv: r.body.icv }]);
+    expect(after.movements).toBe(1);
+    expect(after.qty).toBe(8 - 2);
+    expect(after.offLedger).toEqual([]);
+    const tdb = new Database(tillA.dbFile, { readonly: true });
+    const rows = tdb
+      .prepare("SELECT sync_result FROM change_log WHERE entity = 'sale' AND entity_id = ?")
+      .all(r.body.id) as Array<{ sync_result: string }>;
+    tdb.close();
     for (const row of rows)
       expect(JSON.parse(row.sync_result)).toMatchObject({
         id: r.body.id,

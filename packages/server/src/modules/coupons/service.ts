@@ -319,12 +319,13 @@ export async function redeemCoupon(
     created_at: nowIso(),
   };
   await trx.insertInto('coupon_redemptions').values(row).execute();
-  // Redemptions replicate as inserts (central recounts used_count from them); the coupon row is central's.
+  // Redemptions replicate as inserts to every server (organisation scope: branchId null), each recounting
+  // used_count from them (coupons/sync.ts); the coupon row is central's.
   await recordChange(trx, {
     entity: 'coupon_redemption',
     entityId: row.id,
     op: 'upsert',
     payload: row,
-    branchId: r.branchId,
+    branchId: null,
   });
 }

@@ -60,12 +60,14 @@ async function recordCustomer(trx: Db, row: CustomersTable): Promise<void> {
 
 async function insertLedger(trx: Db, row: CustomerLedgerTable): Promise<void> {
   await trx.insertInto('customer_ledger').values(row).execute();
+  // Organisation scope (branchId null): every till holds a customer's whole ledger, whose sum is the balance
+  // (customers/sync.ts).
   await recordChange(trx, {
     entity: 'customer_ledger',
     entityId: row.id,
     op: 'upsert',
     payload: row,
-    branchId: row.branch_id,
+    branchId: null,
   });
 }
 

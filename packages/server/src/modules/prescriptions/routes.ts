@@ -13,7 +13,6 @@ import {
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
-import './sync';
 import {
   cancelPrescription,
   createPrescription,

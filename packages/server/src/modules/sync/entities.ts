@@ -67,3 +67,19 @@ registerEntity({
   table: 'exchange_rates',
   order: 50,
 });
+
+// Feature modules' replicated entities (parents first by each registration's `order`).
+import '../categories/sync';
+import '../medicines/sync';
+import '../suppliers/sync';
+import '../coupons/sync';
+import '../images/sync';
+import '../stock/sync';
+import '../transfers/sync';
+import '../stockcount/sync';
+import '../customers/sync';
+import '../sessions/sync';
+import '../sales/sync';
+import '../returns/sync';
+import '../parked/sync';
+import '../prescriptions/sync';

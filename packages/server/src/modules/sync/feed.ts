@@ -150,7 +150,9 @@ export async function streamSnapshot(
     for (const def of entities) {
       const stmt =
         def.scope === 'branch'
-          ? reader.prepare(`SELECT * FROM "${def.table}" WHERE "${def.branchColumn}" = ?`)
+          ? reader.prepare(
+              `SELECT * FROM "${def.table}" WHERE ${def.snapshotWhere ?? `"${def.branchColumn}" = ?`}`,
+            )
           : reader.prepare(`SELECT * FROM "${def.table}"`);
       const iterator = (
         def.scope === 'branch' ? stmt.iterate(device.branch_id) : stmt.iterate()

@@ -54,6 +54,11 @@ export interface EntityDefinition {
   /** Parents first: the snapshot swap inserts in ascending order and deletes in descending order. */
   order: number;
   /**
+   * Snapshot scope of a branch-scoped child table without a branch column (sale_lines, return_lines…): an SQL
+   * condition with one `?` bound to the device's branch, e.g. `sale_id IN (SELECT id FROM sales WHERE branch_id = ?)`.
+   */
+  snapshotWhere?: string;
+  /**
    * Central: apply a change pushed by a till, inside the caller's savepoint, through the module's own write
    * path (which calls recordChange). Throw an AppError for a permanent refusal (its code is reported).
    * Central-owned entities get conflict detection before this is called.
@@ -118,6 +123,27 @@ export async function upsertRow(trx: Db, table: string, key: string, payload: Pa
     }`.execute(trx);
 }
 
+/** INSERT ... ON CONFLICT(key) DO NOTHING of the payload's known columns; true when the row was new. */
+export async function insertRowIfAbsent(
+  trx: Db,
+  table: string,
+  key: string,
+  payload: Payload,
+): Promise<boolean> {
+  const columns = (await tableColumns(trx, table)).filter((c) => c in payload);
+  if (!columns.includes(key)) throw new Error(`sync: payload for ${table} lacks its key ${key}`);
+  const values = columns.map((c) => {
+    const v = payload[c];
+    if (typeof v === 'boolean') return v ? 1 : 0;
+    if (v !== null && typeof v === 'object') return JSON.stringify(v);
+    return v;
+  });
+  const r =
+    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(values)})
+    ON CONFLICT (${sql.ref(key)}) DO NOTHING`.execute(trx);
+  return Number(r.numAffectedRows ?? 0) > 0;
+}
+
 /**
  * Registers an entity for replication; call once at module load (a module's `sync.ts`, imported by
  * modules/sync/entities.ts). Unknown entities are neither pushed nor pulled.
@@ -165,6 +191,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     key,
     branchColumn,
     order: reg.order ?? 100,
+    snapshotWhere: reg.snapshotWhere,
     fromRow: reg.fromRow ?? ((r) => r),
     toRow,
     afterApply: reg.afterApply,

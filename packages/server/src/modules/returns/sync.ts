@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import { recordChange } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import type { ReturnLinesTable, ReturnsTable } from '../sales/tables';
+import { insertRowIfAbsent, type Payload, registerEntity } from '../sync/registry';
+
+/**
+ * Replication of returns (credit notes): one change per return, `{...ret, lines}`, till-owned, branch scope,
+ * insert-once; credit note number and ICV from the till. Stock comes back as the return's own `stock_movement`
+ * changes, a refund on account as a `customer_ledger` row. Applying a return also brings the sale in step:
+ * each sale line's returned_quantity = the sum of its return lines (capped at the quantity sold, which the
+ * table's CHECK demands; two tills could each return the last unit offline), and the sale's has_return.
+ * Derived, not added, so it converges whatever the order.
+ */
+async function writeReturn(trx: Db, payload: Payload): Promise<boolean> {
+  const { lines = [], ...ret } = payload as unknown as ReturnsTable & { lines?: ReturnLinesTable[] };
+  if (!(await insertRowIfAbsent(trx, 'returns', 'id', ret as unknown as Payload))) return false;
+  for (const l of lines) {
+    await insertRowIfAbsent(trx, 'return_lines', 'id', l as unknown as Payload);
+    await sql`UPDATE sale_lines SET returned_quantity = min(quantity,
+        (SELECT coalesce(sum(quantity), 0) FROM return_lines WHERE sale_line_id = ${l.sale_line_id}))
+      WHERE id = ${l.sale_line_id}`.execute(trx);
+  }
+  await trx.updateTable('sales').set({ has_return: 1 }).where('id', '=', ret.sale_id).execute();
+  await recordChange(trx, {
+    entity: 'return',
+    entityId: ret.id,
+    op: 'upsert',
+    payload,
+    branchId: ret.branch_id,
+  });
+  return true;
+}
+
+registerEntity({
+  entity: 'return',
+  owner: 'till',
+  scope: 'branch',
+  table: 'returns',
+  order: 210,
+  applyPush: async (trx, change) => {
+    await writeReturn(trx, change.payload);
+    const r = change.payload as unknown as ReturnsTable;
+    return { id: change.entityId, invoice_number: r.credit_note_number, icv: r.icv };
+  },
+  applyPulled: async (trx, change) => {
+    await writeReturn(trx, change.payload);
+  },
+});
+
+/** Snapshot only (lines travel inside the return's change): the lines of the branch's returns. */
+registerEntity({
+  entity: 'return_line',
+  owner: 'till',
+  scope: 'branch',
+  table: 'return_lines',
+  order: 211,
+  snapshotWhere: 'return_id IN (SELECT id FROM returns WHERE branch_id = ?)',
+});

@@ -1,0 +1,68 @@
+import { recordChange } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import { insertRowIfAbsent, type Payload, registerEntity } from '../sync/registry';
+import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
+
+/**
+ * Replication of sales: one change per sale, `{...sale, lines, payments, movement_ids}`, till-owned, branch
+ * scope, insert-once. Invoice number and ICV were assigned by the till offline; central answers them back.
+ *
+ * Applying a sale writes the sale, its lines and payments and nothing else: its stock movements, dispensings,
+ * customer ledger row and coupon redemption are their own changes, recorded earlier in the sale's transaction
+ * (so pushed and pulled before it, in revision order). A sale never waits for them: it is a fiscal fact, and a
+ * movement that could not apply is a conflict of its own. Never dispensed again (no dispenseForSale here).
+ */
+type SalePayload = SalesTable & {
+  lines?: SaleLinesTable[];
+  payments?: SalePaymentsTable[];
+  movement_ids?: string[];
+};
+
+export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boolean> {
+  const { lines = [], payments = [], movement_ids: _, ...sale } = payload as unknown as SalePayload;
+  if (!(await insertRowIfAbsent(trx, 'sales', 'id', sale as unknown as Payload))) return false;
+  for (const l of lines) await insertRowIfAbsent(trx, 'sale_lines', 'id', l as unknown as Payload);
+  for (const p of payments) await insertRowIfAbsent(trx, 'sale_payments', 'id', p as unknown as Payload);
+  await recordChange(trx, {
+    entity: 'sale',
+    entityId: sale.id,
+    op: 'upsert',
+    payload,
+    branchId: sale.branch_id,
+  });
+  return true;
+}
+
+registerEntity({
+  entity: 'sale',
+  owner: 'till',
+  scope: 'branch',
+  table: 'sales',
+  order: 200,
+  applyPush: async (trx, change) => {
+    await insertSaleIfAbsent(trx, change.payload);
+    const s = change.payload as unknown as SalesTable;
+    return { id: change.entityId, invoice_number: s.invoice_number, icv: s.icv };
+  },
+  applyPulled: async (trx, change) => {
+    await insertSaleIfAbsent(trx, change.payload);
+  },
+});
+
+/** Snapshot only (lines and payments travel inside the sale's change): those of the branch's sales. */
+registerEntity({
+  entity: 'sale_line',
+  owner: 'till',
+  scope: 'branch',
+  table: 'sale_lines',
+  order: 201,
+  snapshotWhere: 'sale_id IN (SELECT id FROM sales WHERE branch_id = ?)',
+});
+registerEntity({
+  entity: 'sale_payment',
+  owner: 'till',
+  scope: 'branch',
+  table: 'sale_payments',
+  order: 202,
+  snapshotWhere: 'sale_id IN (SELECT id FROM sales WHERE branch_id = ?)',
+});

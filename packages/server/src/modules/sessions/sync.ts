@@ -1,0 +1,21 @@
+import { registerEntity } from '../sync/registry';
+
+/**
+ * Cash sessions and tender declarations: created at a till, branch scope. A session is upserted as its status
+ * moves open -> on_break -> closed (the payload is the row); a tender declaration is written once (an upsert of
+ * an immutable row). Parents of sales (sales.session_id), so ordered before them.
+ */
+registerEntity({
+  entity: 'cash_session',
+  owner: 'till',
+  scope: 'branch',
+  table: 'cash_sessions',
+  order: 190,
+});
+registerEntity({
+  entity: 'tender_declaration',
+  owner: 'till',
+  scope: 'branch',
+  table: 'tender_declarations',
+  order: 195,
+});

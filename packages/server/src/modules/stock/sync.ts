@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import { recordChange } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import { Invalid } from '../../http/errors';
+import { insertRowIfAbsent, type Payload, registerEntity, upsertRow } from '../sync/registry';
+import type { StockMovementsTable } from './tables';
+
+/**
+ * Replication of stock (docs/CONVENTIONS.md, "Sync"; ARCHITECTURE "Stock"): quantities travel as movements,
+ * never as absolute figures, so sales at several tills add up instead of overwriting, and a replayed change can
+ * never move stock twice (Open mSupply #8654). Everywhere: a batch's qty_on_hand = the sum of its movements.
+ *
+ * - `batch` (central-owned, branch scope): identity, cost, expiry and regulator status. Batches are created
+ *   where goods are received (a till, or head office), but a recall or quarantine decided at head office must
+ *   not be undone by a till's stale copy: central ownership makes such a till edit a sync conflict instead of
+ *   last-writer-wins. The change payload never carries qty_on_hand (batchChangePayload); a new batch row starts
+ *   at 0 and an existing row's qty_on_hand is never touched here: its movements bring the quantity.
+ * - `stock_movement` (till-owned, branch scope): insert-once by id, and only when the row was new, add its
+ *   quantity to the batch in the same transaction. Re-applying the same movement changes nothing.
+ */
+
+/** Upserts a batch from a change payload, never its quantity on hand. */
+export async function writeBatch(trx: Db, payload: Payload): Promise<void> {
+  const { qty_on_hand: _, ...row } = payload;
+  const id = String(row.id);
+  // Two tills of a branch may record the same batch number of a medicine offline, each under its own id: keep
+  // both (the stock of each is its movements) and tell them apart by a suffix derived from the id, the same on
+  // every replica that sees the clash. The unique (medicine, branch, batch number) rule then still holds.
+  const clash = await sql<{ id: string }>`SELECT id FROM batches WHERE medicine_id = ${row.medicine_id}
+    AND branch_id = ${row.branch_id} AND batch_number = ${row.batch_number} AND id <> ${id}`.execute(trx);
+  if (clash.rows.length > 0) row.batch_number = `${String(row.batch_number)} ~${id.slice(-6)}`;
+  await upsertRow(trx, 'batches', 'id', row);
+  await recordChange(trx, {
+    entity: 'batch',
+    entityId: id,
+    op: 'upsert',
+    payload: { ...row, batch_number: payload.batch_number },
+    branchId: String(row.branch_id),
+  });
+}
+
+/**
+ * Applies one movement exactly once: INSERT if its id is absent, and only then add its quantity to the batch's
+ * qty_on_hand (no floor: a movement is a fact that already happened at a till). Returns false when it was
+ * already there (nothing changed).
+ */
+export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<boolean> {
+  if (!Number.isSafeInteger(m.quantity) || m.quantity === 0)
+    throw new Invalid(`Stock movement ${m.id} has no whole, non-zero quantity.`);
+  const inserted = await insertRowIfAbsent(trx, 'stock_movements', 'id', m as unknown as Payload);
+  if (!inserted) return false;
+  const res = await trx
+    .updateTable('batches')
+    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', m.quantity) }))
+    .where('id', '=', m.batch_id)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1)
+    throw new Invalid(
+      `Stock movement ${m.id} names batch ${m.batch_id}, which this server does not hold.`,
+      undefined,
+      'UNKNOWN_BATCH',
+    );
+  await recordChange(trx, {
+    entity: 'stock_movement',
+    entityId: m.id,
+    op: 'upsert',
+    payload: m,
+    branchId: m.branch_id,
+  });
+  return true;
+}
+
+registerEntity({
+  entity: 'batch',
+  owner: 'central',
+  scope: 'branch',
+  table: 'batches',
+  order: 80,
+  write: writeBatch,
+});
+
+registerEntity({
+  entity: 'stock_movement',
+  owner: 'till',
+  scope: 'branch',
+  table: 'stock_movements',
+  order: 90,
+  write: async (trx, payload) => {
+    await applyMovement(trx, payload as unknown as StockMovementsTable);
+  },
+});

@@ -1,0 +1,311 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
+import { ADMIN, startTestServer, type TestServer } from '../../testing/harness';
+import { addStock, makeMedicine, onHand } from '../sales/fixtures';
+import { registeredEntities } from './registry';
+import { TillStore } from './till-store';
+
+/**
+ * The catalogue, stock and selling registrations applied in process: movements exactly once, customer balances
+ * derived from the organisation-wide ledger, a sale pulled onto another till of the branch returnable there.
+ */
+let central: TestServer;
+let admin: string;
+let branchId: string;
+const devices: Array<{ id: string; token: string }> = [];
+
+const push = (device: { id: string; token: string }, changes: unknown[]) =>
+  central.request<{ accepted: Array<Record<string, unknown>>; rejected: Array<Record<string, unknown>> }>(
+    'POST',
+    '/api/v1/sync/push',
+    { body: { device_id: device.id, changes }, headers: { 'x-device-token': device.token } },
+  );
+const change = (entity: string, payload: Record<string, unknown>) => ({
+  client_mutation_id: newId(),
+  entity,
+  op: 'upsert',
+  entity_id: payload.id,
+  payload,
+});
+const sumOfMovements = (t: TestServer, batchId: string) =>
+  (
+    t.context.sqlite
+      .prepare('SELECT coalesce(sum(quantity), 0) AS q FROM stock_movements WHERE batch_id = ?')
+      .get(batchId) as { q: number }
+  ).q;
+
+beforeAll(async () => {
+  central = await startTestServer({ mode: 'central' });
+  admin = await central.adminToken();
+  branchId = await central.mainBranchId();
+  for (const name of ['Till 1', 'Till 2']) {
+    const res = await central.post<{ device_id: string; device_token: string }>(
+      '/api/v1/sync/devices/register',
+      { name },
+      admin,
+    );
+    expect(res.status).toBe(201);
+    devices.push({ id: res.body.device_id, token: res.body.device_token });
+  }
+}, 60_000);
+afterAll(() => central.close());
+
+describe('stock_movement', () => {
+  it('moves stock once when the same movement is applied twice, whatever its client mutation id', async () => {
+    const med = await makeMedicine(central, { price: 5 });
+    const batch = await addStock(central, med, 10);
+    const movement = {
+      id: newId(),
+      batch_id: batch,
+      branch_id: branchId,
+      medicine_id: med,
+      type: 'sale',
+      quantity: -3,
+      reference_type: 'sale',
+      reference_id: newId(),
+      user_id: null,
+      reason: '',
+      created_at: nowIso(),
+    };
+    const first = await push(devices[0]!, [change('stock_movement', movement)]);
+    expect(first.body.accepted).toHaveLength(1);
+    // the same movement again under a new mutation id (a till that re-sent it), and from the other till
+    const again = await push(devices[0]!, [change('stock_movement', movement)]);
+    const other = await push(devices[1]!, [change('stock_movement', movement)]);
+    expect([again.body.accepted.length, other.body.accepted.length]).toEqual([1, 1]);
+    expect(await onHand(central, batch)).toBe(7);
+    expect(sumOfMovements(central, batch)).toBe(7);
+    expect(
+      central.context.sqlite
+        .prepare("SELECT count(*) AS n FROM change_log WHERE entity = 'stock_movement' AND entity_id = ?")
+        .get(movement.id),
+    ).toEqual({ n: 1 });
+  });
+
+  it('never takes qty_on_hand from a batch payload: a new batch starts at 0, its movements bring the stock', async () => {
+    const med = await makeMedicine(central, { price: 5 });
+    const at = nowIso();
+    const batch = {
+      id: newId(),
+      medicine_id: med,
+      branch_id: branchId,
+      batch_number: 'SYNC-1',
+      expiry_date: '2099-01-01',
+      qty_received: 5,
+      qty_on_hand: 500,
+      unit_cost: 100,
+      supplier_id: null,
+      regulator_status: 'active',
+      received_at: at,
+      received_by: null,
+      created_at: at,
+      updated_at: at,
+    };
+    const movement = {
+      id: newId(),
+      batch_id: batch.id,
+      branch_id: branchId,
+      medicine_id: med,
+      type: 'purchase',
+      quantity: 5,
+      reference_type: 'test',
+      reference_id: 'x',
+      user_id: null,
+      reason: '',
+      created_at: at,
+    };
+    const res = await push(devices[0]!, [change('batch', batch), change('stock_movement', movement)]);
+    expect(res.body.rejected).toEqual([]);
+    expect(await onHand(central, batch.id)).toBe(5);
+    await push(devices[0]!, [change('batch', { ...batch, qty_on_hand: 0, unit_cost: 120 })]);
+    expect(await onHand(central, batch.id)).toBe(5);
+  });
+});
+
+describe('customer balance', () => {
+  it('is the sum of the ledger rows from two devices, never a pushed current_balance', async () => {
+    const at = nowIso();
+    const customer = {
+      id: newId(),
+      name: 'Credit Customer',
+      phone: '',
+      national_id: '',
+      notes: '',
+      credit_limit: 100_000,
+      is_credit_allowed: 1,
+      current_balance: 0,
+      created_at: at,
+      updated_at: at,
+    };
+    const ledger = (amount: number, type: string, balanceAfter: number) => ({
+      id: newId(),
+      customer_id: customer.id,
+      branch_id: branchId,
+      transaction_type: type,
+      amount,
+      balance_after: balanceAfter,
+      reference_type: null,
+      reference_id: null,
+      notes: '',
+      created_by: null,
+      created_at: nowIso(),
+    });
+    // Both tills charged the customer offline, each from balance 0, and pushed their customer row with it.
+    const a = [
+      change('customer', customer),
+      change('customer', { ...customer, current_balance: 3000 }),
+      change('customer_ledger', ledger(3000, 'SALE', 3000)),
+    ];
+    const b = [
+      change('customer', { ...customer, current_balance: 2000 }),
+      change('customer_ledger', ledger(2000, 'SALE', 2000)),
+      change('customer', { ...customer, current_balance: 1500 }),
+      change('customer_ledger', ledger(500, 'PAYMENT', 1500)),
+    ];
+    for (const [d, changes] of [
+      [devices[0]!, a],
+      [devices[1]!, b],
+    ] as const)
+      expect((await push(d, changes)).body.rejected).toEqual([]);
+    const balance = () =>
+      (
+        central.context.sqlite
+          .prepare('SELECT current_balance AS b FROM customers WHERE id = ?')
+          .get(customer.id) as { b: number }
+      ).b;
+    expect(balance()).toBe(3000 + 2000 - 500);
+    // a later customer edit carrying a stale balance changes the details, not the balance
+    await push(devices[0]!, [change('customer', { ...customer, name: 'Renamed', current_balance: 3000 })]);
+    expect(balance()).toBe(4500);
+    // the ledger is organisation-wide: its changes reach every till
+    const rows = central.context.sqlite
+      .prepare(
+        "SELECT DISTINCT branch_id FROM change_log WHERE entity = 'customer_ledger' AND entity_id IN (SELECT id FROM customer_ledger WHERE customer_id = ?)",
+      )
+      .all(customer.id);
+    expect(rows).toEqual([{ branch_id: null }]);
+  });
+});
+
+describe('a sale pulled onto another till of the branch', () => {
+  let tillA: TestServer;
+  let tillB: TestServer;
+  afterAll(async () => {
+    await tillA?.close();
+    await tillB?.close();
+  });
+
+  it('keeps stock equal to its movements and can be looked up and returned there', async () => {
+    tillA = await startTestServer();
+    const med = await makeMedicine(tillA, { price: 10, name: 'Returnable' });
+    const batch = await addStock(tillA, med, 10);
+    // Till B: another till of the same branch holding the same data (a copy of till A's database).
+    const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
+    await tillA.context.sqlite.backup(path.join(dirB, 'pharmacy.db'));
+    const since = (
+      tillA.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }
+    ).r;
+    tillB = await startTestServer({ dataDir: dirB });
+    tillB.context.sqlite.prepare("DELETE FROM local_state WHERE key = 'device_id'").run();
+
+    const tokenA = await tillA.adminToken();
+    const sold = await tillA.post<{ id: string; invoice_number: string; icv: number; lines: unknown[] }>(
+      '/api/v1/sales',
+      { items: [{ medicine_id: med, quantity: 4 }], payment_lines: [{ method: 'cash', amount: 100 }] },
+      tokenA,
+    );
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+
+    // What central would send till B: till A's changes after the copy, in revision order, applied twice.
+    const rows = tillA.context.sqlite
+      .prepare(
+        "SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log WHERE revision > ? AND entity IN ('stock_movement', 'sale') ORDER BY revision",
+      )
+      .all(since) as Array<{
+      revision: number;
+      entity: string;
+      entity_id: string;
+      op: 'upsert';
+      payload: string;
+      branch_id: string | null;
+    }>;
+    expect(rows.map((r) => r.entity)).toEqual(['stock_movement', 'sale']);
+    const page = {
+      epoch: 'test',
+      changes: rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) })),
+      next_revision: rows.at(-1)!.revision,
+      has_more: false,
+    };
+    const store = new TillStore(tillB.context);
+    await store.applyPullPage(page);
+    await store.applyPullPage(page);
+    expect(await onHand(tillB, batch)).toBe(6);
+    expect(sumOfMovements(tillB, batch)).toBe(6);
+    expect(tillB.count('sales')).toBe(1);
+    expect(tillB.count('sync_conflicts')).toBe(0);
+
+    const tokenB = await tillB.login(ADMIN.email, ADMIN.password);
+    const lookup = await tillB.get<{
+      id: string;
+      lines_returnable: Array<{ sale_line_id: string; returnable_quantity: number }>;
+    }>(`/api/v1/returns/lookup/${encodeURIComponent(sold.body.invoice_number)}`, tokenB);
+    expect(lookup.status, JSON.stringify(lookup.body)).toBe(200);
+    expect(lookup.body.id).toBe(sold.body.id);
+    const line = lookup.body.lines_returnable[0]!;
+    expect(line.returnable_quantity).toBe(4);
+    expect((await tillB.post('/api/v1/sessions/open', { opening_float: 0 }, tokenB)).status).toBe(201);
+    const ret = await tillB.post<{ id: string }>(
+      '/api/v1/returns',
+      {
+        sale_id: sold.body.id,
+        lines: [{ sale_line_id: line.sale_line_id, quantity: 1, condition: 'resaleable' }],
+      },
+      tokenB,
+    );
+    expect(ret.status, JSON.stringify(ret.body)).toBe(201);
+    expect(await onHand(tillB, batch)).toBe(7);
+    expect(sumOfMovements(tillB, batch)).toBe(7);
+  });
+
+  it('re-bootstraps a till holding movements (append-only ledger) with sale lines, triggers kept', async () => {
+    // A snapshot of till A's data as central would stream it (one branch: every row).
+    const lines: string[] = [];
+    for (const def of registeredEntities()) {
+      const sql = def.snapshotWhere
+        ? `SELECT * FROM "${def.table}" WHERE ${def.snapshotWhere}`
+        : `SELECT * FROM "${def.table}"`;
+      const rows = tillA.context.sqlite
+        .prepare(sql)
+        .all(...(def.snapshotWhere ? [await tillA.mainBranchId()] : [])) as Array<Record<string, unknown>>;
+      for (const row of rows)
+        lines.push(
+          JSON.stringify({
+            type: 'row',
+            entity: def.entity,
+            id: String(row[def.key]),
+            payload: def.fromRow(row),
+          }),
+        );
+    }
+    const header = JSON.stringify({ type: 'header', revision: 1, epoch: 'test' });
+    const end = JSON.stringify({ type: 'end', rows: lines.length });
+    async function* stream() {
+      yield* [header, ...lines, end];
+    }
+    await new TillStore(tillB.context).loadSnapshot(stream());
+    for (const table of ['sales', 'sale_lines', 'sale_payments', 'stock_movements', 'batches'])
+      expect(tillB.count(table), table).toBe(tillA.count(table));
+    expect(
+      tillB.context.sqlite
+        .prepare(
+          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stock_movements_no_%'",
+        )
+        .get(),
+    ).toEqual({ n: 2 });
+    expect(() => tillB.context.sqlite.prepare('DELETE FROM stock_movements').run()).toThrow(/append-only/);
+  });
+});
