@@ -4,6 +4,10 @@ import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { ChangePasswordScreen } from './auth/ChangePasswordScreen';
 import { LoginScreen } from './auth/LoginScreen';
 import { BackOffice } from './backoffice/BackOffice';
+import { CashSessionScreen } from './cash/CashSessionScreen';
+import { CustomersScreen } from './customers/CustomersScreen';
+import { PrescriptionsScreen } from './prescriptions/PrescriptionsScreen';
+import { ReturnsScreen } from './returns/ReturnsScreen';
 import { ComingSoon } from './screens/ComingSoon';
 import { SellScreen } from './sell/SellScreen';
 import { safeNext } from './session/next-path';
@@ -51,14 +55,11 @@ function TillRoutes() {
     <AppShell>
       <Switch>
         <Route path="/sell" component={SellScreen} />
-        <Route path="/returns">
-          <ComingSoon title="Returns" detail="Returns and credit notes arrive with the sales service." />
-        </Route>
-        <Route path="/customers">
-          <ComingSoon title="Customers" detail="Customer accounts, credit and ledgers are coming." />
-        </Route>
-        <Route path="/prescriptions">
-          <ComingSoon title="Prescriptions" detail="Prescriptions and dispensing are coming." />
+        <Route path="/returns" component={ReturnsScreen} />
+        <Route path="/customers" component={CustomersScreen} />
+        <Route path="/cash" component={CashSessionScreen} />
+        <Route path="/prescriptions" nest>
+          <PrescriptionsScreen />
         </Route>
         <Route path="/back-office" nest>
           {role === 'admin' || BACK_OFFICE_ROLES.includes(role) ? (

@@ -17,6 +17,55 @@ import type {
   UserListQuery,
 } from './index';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
+import type {
+  BookWindowQuery,
+  CashSession,
+  ClassifiedBookEntry,
+  CloseSessionRequest,
+  CouponValidateQuery,
+  CouponValidation,
+  CreateCustomerRequest,
+  CreatePrescriptionRequest,
+  CreatePrintJobRequest,
+  CreateReturnRequest,
+  CreateSaleRequest,
+  CreateWillCallRequest,
+  Customer,
+  CustomerLedgerQuery,
+  CustomerLedgerRow,
+  CustomerListQuery,
+  CustomerPaymentRequest,
+  CustomerPaymentResult,
+  DispenseRequest,
+  DispenseResult,
+  EffectiveRate,
+  EffectiveRateQuery,
+  GenericSearchQuery,
+  GenericSearchResult,
+  Medicine,
+  MedicineDetail,
+  MedicineListQuery,
+  OpenSessionRequest,
+  ParkCartRequest,
+  ParkedCart,
+  ParkedListQuery,
+  PickupRequest,
+  PrescriptionDetail,
+  PrescriptionListQuery,
+  PrescriptionSummary,
+  PrintJob,
+  ReturnLookup,
+  Sale,
+  SaleDetail,
+  SaleListQuery,
+  SaleReturn,
+  SessionSales,
+  TenderDeclaration,
+  TenderRequest,
+  WillCall,
+  WillCallListQuery,
+  ZReport,
+} from './index';
 
 /**
  * Typed client for /api/v1, used by the till UI. It imports only types from the contracts,
@@ -197,6 +246,84 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
     currency: {
       list: (query: QueryOf<typeof CurrencyListQuery> = {}) => get<{ items: Currency[] }>('/currency', query),
+      effective: (query: z.input<typeof EffectiveRateQuery>) =>
+        get<z.infer<typeof EffectiveRate>>('/currency/effective', query),
+    },
+    medicines: {
+      list: (query: QueryOf<typeof MedicineListQuery> = {}, signal?: AbortSignal) =>
+        request<Page<Medicine>>('GET', '/medicines', { query, signal }),
+      byBarcode: (code: string) => get<Medicine>(`/medicines/barcode/${id(code)}`),
+      get: (medicineId: string) => get<MedicineDetail>(`/medicines/${id(medicineId)}`),
+    },
+    sessions: {
+      current: () => get<CashSession>('/sessions/current'),
+      open: (body: z.input<typeof OpenSessionRequest>) => send<CashSession>('POST', '/sessions/open', body),
+      close: (body: z.input<typeof CloseSessionRequest>) =>
+        send<CashSession>('POST', '/sessions/close', body),
+      startBreak: () => request<CashSession>('POST', '/sessions/break/start'),
+      endBreak: () => request<CashSession>('POST', '/sessions/break/end'),
+      tender: (body: z.input<typeof TenderRequest>) =>
+        send<z.infer<typeof TenderDeclaration>>('POST', '/sessions/tender', body),
+      sales: (sessionId: string) => get<z.infer<typeof SessionSales>>(`/sessions/${id(sessionId)}/sales`),
+      zReport: (sessionId: string) => get<ZReport>(`/sessions/${id(sessionId)}/z-report`),
+    },
+    sales: {
+      list: (query: QueryOf<typeof SaleListQuery> = {}) => get<Page<Sale>>('/sales', query),
+      get: (saleId: string) => get<SaleDetail>(`/sales/${id(saleId)}`),
+      create: (body: z.input<typeof CreateSaleRequest>) => send<SaleDetail>('POST', '/sales', body),
+    },
+    returns: {
+      lookup: (invoiceNumber: string) =>
+        get<z.infer<typeof ReturnLookup>>(`/returns/lookup/${id(invoiceNumber)}`),
+      create: (body: z.input<typeof CreateReturnRequest>) => send<SaleReturn>('POST', '/returns', body),
+    },
+    parked: {
+      list: (query: QueryOf<typeof ParkedListQuery> = {}) => get<Page<ParkedCart>>('/parked', query),
+      park: (body: z.input<typeof ParkCartRequest>) => send<ParkedCart>('POST', '/parked', body),
+      recall: (parkedId: string) => request<ParkedCart>('POST', `/parked/${id(parkedId)}/recall`),
+      void: (parkedId: string, reason: string) =>
+        send<ParkedCart>('POST', `/parked/${id(parkedId)}/void`, { reason }),
+    },
+    coupons: {
+      validate: (code: string, query: QueryOf<typeof CouponValidateQuery> = {}) =>
+        get<z.infer<typeof CouponValidation>>(`/coupons/validate/${id(code)}`, query),
+    },
+    customers: {
+      list: (query: QueryOf<typeof CustomerListQuery> = {}) => get<Page<Customer>>('/customers', query),
+      get: (customerId: string) => get<Customer>(`/customers/${id(customerId)}`),
+      create: (body: z.input<typeof CreateCustomerRequest>) => send<Customer>('POST', '/customers', body),
+      ledger: (customerId: string, query: QueryOf<typeof CustomerLedgerQuery> = {}) =>
+        get<Page<CustomerLedgerRow>>(`/customers/${id(customerId)}/ledger`, query),
+      pay: (customerId: string, body: z.input<typeof CustomerPaymentRequest>) =>
+        send<z.infer<typeof CustomerPaymentResult>>('POST', `/customers/${id(customerId)}/payments`, body),
+    },
+    prescriptions: {
+      list: (query: QueryOf<typeof PrescriptionListQuery> = {}) =>
+        get<Page<z.infer<typeof PrescriptionSummary>>>('/prescriptions', query),
+      get: (prescriptionId: string) => get<PrescriptionDetail>(`/prescriptions/${id(prescriptionId)}`),
+      create: (body: z.input<typeof CreatePrescriptionRequest>) =>
+        send<PrescriptionDetail>('POST', '/prescriptions', body),
+      dispense: (prescriptionId: string, body: z.input<typeof DispenseRequest> = {}) =>
+        send<z.infer<typeof DispenseResult>>('POST', `/prescriptions/${id(prescriptionId)}/dispense`, body),
+    },
+    dispensing: {
+      willCall: (query: QueryOf<typeof WillCallListQuery> = {}) =>
+        get<Page<WillCall>>('/dispensing/will-call', query),
+      placeOnWillCall: (body: z.input<typeof CreateWillCallRequest>) =>
+        send<WillCall>('POST', '/dispensing/will-call', body),
+      pickup: (willCallId: string, body: z.input<typeof PickupRequest>) =>
+        send<WillCall>('PUT', `/dispensing/will-call/${id(willCallId)}/pickup`, body),
+      genericSearch: (query: QueryOf<typeof GenericSearchQuery>) =>
+        get<z.infer<typeof GenericSearchResult>>('/dispensing/generic-search', query),
+    },
+    compliance: {
+      classifiedBook: (query: QueryOf<typeof BookWindowQuery> = {}) =>
+        get<Page<z.infer<typeof ClassifiedBookEntry>>>('/compliance/classified-drugs-book', query),
+    },
+    printing: {
+      createJob: (body: z.input<typeof CreatePrintJobRequest>) =>
+        send<PrintJob>('POST', '/printing/print-jobs', body),
+      getJob: (jobId: string) => get<PrintJob>(`/printing/print-jobs/${id(jobId)}`),
     },
   };
 }

@@ -4,7 +4,7 @@ import { DEFAULT_WEDGE_OPTIONS, WedgeDetector, type WedgeOptions } from './wedge
 export interface WedgeScannerOptions extends Partial<WedgeOptions> {
   /** False pauses the listener (a dialog is open, the screen is not active). */
   enabled?: boolean;
-  /** Clock in ms; tests pass their own. */
+  /** Clock in ms; tests pass their own. Default: each key event's timeStamp. */
   now?: () => number;
 }
 
@@ -30,12 +30,18 @@ function stripScan(field: HTMLInputElement | HTMLTextAreaElement, code: string):
 }
 
 /**
- * Listens for keyboard-wedge scans wherever the focus is. A scan calls `onScan(code)`; its Enter
+ * Listens for keyboard-wedge scans wherever the focus is. A scan calls `onScan(code, startedAt)`
+ * (startedAt: the first key's time on the `now` clock); its Enter
  * does not submit the focused form, and the code is taken back out of a text field it landed in.
  * Typing, however fast its single keys, is left alone.
  */
-export function useWedgeScanner(onScan: (code: string) => void, options: WedgeScannerOptions = {}): void {
-  const { enabled = true, now = () => performance.now(), ...wedge } = options;
+export function useWedgeScanner(
+  onScan: (code: string, startedAt: number) => void,
+  options: WedgeScannerOptions = {},
+): void {
+  // By default each key counts at its event's timeStamp (when it arrived, on the performance.now()
+  // clock), so a busy main thread that handles queued keys late does not split a burst.
+  const { enabled = true, now, ...wedge } = options;
   const onScanRef = useRef(onScan);
   onScanRef.current = onScan;
   const nowRef = useRef(now);
@@ -51,12 +57,14 @@ export function useWedgeScanner(onScan: (code: string) => void, options: WedgeSc
         detector.reset();
         return;
       }
-      const result = detector.feed(event.key, nowRef.current());
+      const startedAt = detector.startedAt;
+      const at = nowRef.current ? nowRef.current() : event.timeStamp;
+      const result = detector.feed(event.key, at);
       if (result.kind !== 'scan') return;
       event.preventDefault();
       event.stopPropagation();
       if (isTextEntry(event.target)) stripScan(event.target, result.code);
-      onScanRef.current(result.code);
+      onScanRef.current(result.code, startedAt);
     };
     // Capture phase: the scan's Enter is stopped before a focused form or button acts on it.
     window.addEventListener('keydown', onKeyDown, true);

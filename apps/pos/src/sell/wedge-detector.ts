@@ -20,12 +20,18 @@ const NEUTRAL_KEYS = new Set(['Shift', 'CapsLock']);
 export class WedgeDetector {
   private buffer = '';
   private lastAt = Number.NEGATIVE_INFINITY;
+  private firstAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: WedgeOptions = DEFAULT_WEDGE_OPTIONS) {}
 
   /** The characters of the burst in progress. */
   get pending(): string {
     return this.buffer;
+  }
+
+  /** When the first key of the burst in progress came (same clock as `feed`). */
+  get startedAt(): number {
+    return this.firstAt;
   }
 
   /** Feeds one keydown: `key` as in KeyboardEvent.key, `at` in ms from any monotonic clock. */
@@ -44,6 +50,7 @@ export class WedgeDetector {
       return { kind: 'ignored' };
     }
     if (gap > this.options.maxGapMs) this.buffer = '';
+    if (!this.buffer) this.firstAt = at;
     this.buffer += key;
     this.lastAt = at;
     return { kind: 'char' };
@@ -52,5 +59,6 @@ export class WedgeDetector {
   reset(): void {
     this.buffer = '';
     this.lastAt = Number.NEGATIVE_INFINITY;
+    this.firstAt = Number.NEGATIVE_INFINITY;
   }
 }

@@ -1,5 +1,6 @@
 import type { User } from '@pharmacy/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { sessionText, useCashSession } from '../cash/useCashSession';
 import { ROLE_LABELS } from '../ui/format';
 import { tillBridge } from './till-bridge';
 import { type Connection, useConnection } from './useConnection';
@@ -20,11 +21,12 @@ function Item({ label, value, tone }: { label: string; value: string; tone?: str
 }
 
 /**
- * The strip at the bottom of every till screen. Cash session, printer and sync show placeholders
- * until those features land; each is one <Item> so later work swaps its value in.
+ * The strip at the bottom of every till screen. Printer and sync show placeholders until those
+ * features land; each is one <Item> so later work swaps its value in.
  */
 export function StatusBar({ user }: { user: User }) {
   const connection = useConnection();
+  const cash = useCashSession();
   const bridge = tillBridge();
   const desktop = useQuery({
     queryKey: ['till-app-info'],
@@ -42,7 +44,11 @@ export function StatusBar({ user }: { user: User }) {
         value={CONNECTION_TEXT[connection]}
         tone={connection === 'online' ? 'ok' : connection === 'checking' ? '' : 'bad'}
       />
-      <Item label="Session" value="No cash session" />
+      <Item
+        label="Session"
+        value={cash.isError ? 'Unknown' : sessionText(cash.data)}
+        tone={cash.data?.status === 'open' ? 'ok' : cash.data?.status === 'on_break' ? 'bad' : ''}
+      />
       <Item label="Printer" value="Not set up" />
       <Item label="Sync" value="Not set up" />
       <Item

@@ -16,6 +16,7 @@ export const NAV: readonly NavItem[] = [
   { path: '/returns', label: 'Returns', key: 'F2' },
   { path: '/customers', label: 'Customers', key: 'F3' },
   { path: '/prescriptions', label: 'Prescriptions', key: 'F4' },
+  { path: '/cash', label: 'Cash session', key: 'F6' },
   { path: '/back-office', label: 'Back office', key: 'F9', roles: BACK_OFFICE_ROLES },
 ];
 

@@ -1,0 +1,159 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { fieldError, NumberField } from '../ui/fields';
+import { formatDateTime } from '../ui/format';
+import { formatMoney, roundMoney, toNumber } from '../ui/money';
+import { CASH_SESSION_KEY, useCashSession } from './useCashSession';
+import { ZReportView } from './ZReportView';
+
+/** Opening, breaks and closing of the cashier's own cash session, and its Z-report. */
+export function CashSessionScreen() {
+  const queryClient = useQueryClient();
+  const cash = useCashSession();
+  const session = cash.data;
+  const [float, setFloat] = useState(Number.NaN);
+  const [counted, setCounted] = useState(Number.NaN);
+  const [closedId, setClosedId] = useState<string | null>(null);
+  const refresh = (next: unknown) => queryClient.setQueryData(CASH_SESSION_KEY, next);
+
+  const xReport = useQuery({
+    queryKey: ['z-report', session?.id],
+    queryFn: () => api.sessions.zReport(session?.id as string),
+    enabled: !!session,
+  });
+  const zReport = useQuery({
+    queryKey: ['z-report', closedId, 'final'],
+    queryFn: () => api.sessions.zReport(closedId as string),
+    enabled: !!closedId,
+  });
+  const open = useMutation({
+    mutationFn: () => api.sessions.open({ opening_float: Number.isFinite(float) ? float : 0 }),
+    onSuccess: (s) => {
+      refresh(s);
+      setClosedId(null);
+    },
+  });
+  const pause = useMutation({
+    mutationFn: () => (session?.status === 'on_break' ? api.sessions.endBreak() : api.sessions.startBreak()),
+    onSuccess: refresh,
+  });
+  const close = useMutation({
+    mutationFn: () => api.sessions.close({ counted_cash: counted }),
+    onSuccess: (s) => {
+      setClosedId(s.id);
+      refresh(null);
+      setCounted(Number.NaN);
+    },
+  });
+
+  const submitOpen = (e: FormEvent) => {
+    e.preventDefault();
+    open.mutate();
+  };
+  const submitClose = (e: FormEvent) => {
+    e.preventDefault();
+    if (Number.isFinite(counted)) close.mutate();
+  };
+  const expected = xReport.data ? toNumber(xReport.data.expected_cash) : null;
+  const variance = expected !== null && Number.isFinite(counted) ? roundMoney(counted - expected) : null;
+
+  return (
+    <section aria-labelledby="screen-title" className="cash-session">
+      <h1 id="screen-title">Cash session</h1>
+      <ErrorNotice error={cash.error} />
+      {closedId && (
+        <>
+          <p role="status" className="notice ok">
+            Session closed. Keep the Z-report with the cash.
+          </p>
+          {zReport.data ? <ZReportView report={zReport.data} /> : <ErrorNotice error={zReport.error} />}
+        </>
+      )}
+      {session === null && (
+        <form className="card narrow" onSubmit={submitOpen} aria-label="Open a cash session" noValidate>
+          <h2>Open a cash session</h2>
+          <p className="muted">Count the starting cash in the drawer.</p>
+          <ErrorNotice error={open.error} />
+          <NumberField
+            label="Opening float"
+            value={float}
+            onChange={setFloat}
+            min={0}
+            step="0.01"
+            error={fieldError(open.error, 'opening_float')}
+          />
+          <button type="submit" className="primary big" disabled={open.isPending}>
+            Open session
+          </button>
+        </form>
+      )}
+      {session && (
+        <div className="session-grid">
+          <section className="card" aria-labelledby="session-now">
+            <h2 id="session-now">{session.status === 'on_break' ? 'On break' : 'Session open'}</h2>
+            <dl className="figures">
+              <div className="figure">
+                <dt>Opened</dt>
+                <dd>{formatDateTime(session.opened_at)}</dd>
+              </div>
+              <div className="figure">
+                <dt>Opening float</dt>
+                <dd>{formatMoney(session.opening_float)}</dd>
+              </div>
+              <div className="figure">
+                <dt>Sales</dt>
+                <dd>{xReport.data?.sales_count ?? session.total_sales}</dd>
+              </div>
+              <div className="figure">
+                <dt>Breaks</dt>
+                <dd>{session.break_minutes} min</dd>
+              </div>
+            </dl>
+            <ErrorNotice error={pause.error} />
+            <button type="button" onClick={() => pause.mutate()} disabled={pause.isPending}>
+              {session.status === 'on_break' ? 'End break' : 'Start break'}
+            </button>
+          </section>
+          <form className="card" onSubmit={submitClose} aria-label="Close the session" noValidate>
+            <h2>Close the session</h2>
+            <ErrorNotice error={close.error} />
+            <NumberField
+              label="Counted cash"
+              value={counted}
+              onChange={setCounted}
+              min={0}
+              step="0.01"
+              error={fieldError(close.error, 'counted_cash')}
+            />
+            <dl className="figures" aria-label="Cash check">
+              <div className="figure">
+                <dt>Expected</dt>
+                <dd>{expected === null ? '…' : formatMoney(expected)}</dd>
+              </div>
+              <div className="figure">
+                <dt>Counted</dt>
+                <dd>{Number.isFinite(counted) ? formatMoney(counted) : '—'}</dd>
+              </div>
+              <div className="figure">
+                <dt>Variance</dt>
+                <dd className={variance !== null && variance < 0 ? 'field-error' : ''}>
+                  {variance === null ? '—' : formatMoney(variance)}
+                </dd>
+              </div>
+            </dl>
+            <button
+              type="submit"
+              className="primary big"
+              disabled={close.isPending || !Number.isFinite(counted)}
+            >
+              Close session
+            </button>
+          </form>
+        </div>
+      )}
+      {session && xReport.data && <ZReportView report={xReport.data} />}
+    </section>
+  );
+}

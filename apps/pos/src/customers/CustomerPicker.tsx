@@ -1,0 +1,86 @@
+import type { Customer } from '@pharmacy/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useDeferredValue, useState } from 'react';
+import { api } from '../api';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { fieldError, TextField } from '../ui/fields';
+import { formatMoney } from '../ui/money';
+
+/** Find a customer by name, phone or national ID, or create one on the spot; `onPick` gets the choice. */
+export function CustomerPicker({
+  onPick,
+  pickLabel = 'Attach',
+}: {
+  onPick: (c: Customer) => void;
+  pickLabel?: string;
+}) {
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const deferred = useDeferredValue(search.trim());
+  const [name, setName] = useState('');
+  const [phone, setPhone] = useState('');
+  const list = useQuery({
+    queryKey: ['customers', deferred],
+    queryFn: () => api.customers.list({ search: deferred || undefined, page_size: 8 }),
+    placeholderData: keepPreviousData,
+  });
+  const create = useMutation({
+    mutationFn: () => api.customers.create({ name, phone }),
+    onSuccess: (c) => {
+      queryClient.invalidateQueries({ queryKey: ['customers'] });
+      onPick(c);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <div className="customer-picker">
+      <TextField
+        label="Search customers"
+        type="search"
+        value={search}
+        onChange={setSearch}
+        placeholder="Name, phone or ID"
+      />
+      <ErrorNotice error={list.error} />
+      <ul className="pick-list" aria-label="Customers found">
+        {list.data?.items.map((c) => (
+          <li key={c.id}>
+            <span>
+              <strong>{c.name}</strong> <span className="muted">{c.phone}</span>
+              {c.is_credit_allowed && (
+                <span className="muted"> · credit, balance {formatMoney(c.current_balance)}</span>
+              )}
+            </span>
+            <button type="button" onClick={() => onPick(c)} aria-label={`${pickLabel} ${c.name}`}>
+              {pickLabel}
+            </button>
+          </li>
+        ))}
+        {list.data?.items.length === 0 && <li className="muted">No customer matches.</li>}
+      </ul>
+      <form onSubmit={submit} aria-label="Quick new customer" noValidate className="inline-form">
+        <h3>New customer</h3>
+        <ErrorNotice error={create.error} />
+        <TextField
+          label="Customer name"
+          value={name}
+          onChange={setName}
+          error={fieldError(create.error, 'name')}
+        />
+        <TextField
+          label="Customer phone"
+          type="tel"
+          value={phone}
+          onChange={setPhone}
+          error={fieldError(create.error, 'phone')}
+        />
+        <button type="submit" disabled={create.isPending}>
+          Create customer
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,187 @@
+import type { Customer } from '@pharmacy/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useDeferredValue, useState } from 'react';
+import { api } from '../api';
+import { Dialog } from '../ui/Dialog';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { fieldError, NumberField, TextField } from '../ui/fields';
+import { formatDateTime } from '../ui/format';
+import { formatMoney } from '../ui/money';
+import { CustomerPicker } from './CustomerPicker';
+
+const TYPE_LABELS: Record<string, string> = { SALE: 'Credit sale', PAYMENT: 'Payment', REFUND: 'Refund' };
+
+function CustomerAccount({ customerId }: { customerId: string }) {
+  const queryClient = useQueryClient();
+  const [amount, setAmount] = useState(Number.NaN);
+  const customer = useQuery({
+    queryKey: ['customer', customerId],
+    queryFn: () => api.customers.get(customerId),
+  });
+  const ledger = useQuery({
+    queryKey: ['customer-ledger', customerId],
+    queryFn: () => api.customers.ledger(customerId, { page_size: 50 }),
+  });
+  const pay = useMutation({
+    mutationFn: () => api.customers.pay(customerId, { amount }),
+    onSuccess: () => {
+      setAmount(Number.NaN);
+      queryClient.invalidateQueries({ queryKey: ['customer', customerId] });
+      queryClient.invalidateQueries({ queryKey: ['customer-ledger', customerId] });
+      queryClient.invalidateQueries({ queryKey: ['customers'] });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (Number.isFinite(amount)) pay.mutate();
+  };
+  const c = customer.data;
+  if (!c) return <ErrorNotice error={customer.error} />;
+  return (
+    <section className="card" aria-labelledby="account-title">
+      <h2 id="account-title">{c.name}</h2>
+      <dl className="figures">
+        <div className="figure">
+          <dt>Phone</dt>
+          <dd>{c.phone || '—'}</dd>
+        </div>
+        <div className="figure">
+          <dt>Credit</dt>
+          <dd>{c.is_credit_allowed ? `Allowed up to ${formatMoney(c.credit_limit)}` : 'Not allowed'}</dd>
+        </div>
+        <div className="figure big-figure">
+          <dt>Balance</dt>
+          <dd>
+            <output aria-label="Balance">{formatMoney(c.current_balance)}</output>
+          </dd>
+        </div>
+      </dl>
+      {pay.data && (
+        <p role="status" className="notice ok">
+          Payment of {formatMoney(pay.data.amount_paid)} recorded. New balance{' '}
+          {formatMoney(pay.data.new_balance)}.
+        </p>
+      )}
+      <form onSubmit={submit} className="inline-add" aria-label="Take a payment" noValidate>
+        <NumberField
+          label="Payment amount"
+          value={amount}
+          onChange={setAmount}
+          min={0}
+          step="0.01"
+          error={fieldError(pay.error, 'amount')}
+        />
+        <button type="submit" className="primary" disabled={pay.isPending || !Number.isFinite(amount)}>
+          Record payment
+        </button>
+      </form>
+      <ErrorNotice error={pay.error} />
+      <h3>Ledger</h3>
+      <ErrorNotice error={ledger.error} />
+      <table aria-label="Ledger">
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Type</th>
+            <th scope="col" className="num">
+              Amount
+            </th>
+            <th scope="col" className="num">
+              Balance after
+            </th>
+            <th scope="col">By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ledger.data?.items.map((r) => (
+            <tr key={r.id}>
+              <td>{formatDateTime(r.created_at)}</td>
+              <td>{TYPE_LABELS[r.transaction_type] ?? r.transaction_type}</td>
+              <td className="num">{formatMoney(r.amount)}</td>
+              <td className="num">{formatMoney(r.balance_after)}</td>
+              <td>{r.created_by_name ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {ledger.data?.items.length === 0 && <p>No account movements yet.</p>}
+    </section>
+  );
+}
+
+export function CustomersScreen() {
+  const [search, setSearch] = useState('');
+  const deferred = useDeferredValue(search.trim());
+  const [selected, setSelected] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const list = useQuery({
+    queryKey: ['customers', 'screen', deferred],
+    queryFn: () => api.customers.list({ search: deferred || undefined, page_size: 50 }),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section aria-labelledby="screen-title">
+      <div className="screen-header">
+        <h1 id="screen-title">Customers</h1>
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          New customer
+        </button>
+      </div>
+      <div className="two-panes">
+        <div>
+          <TextField
+            label="Search customers"
+            type="search"
+            value={search}
+            onChange={setSearch}
+            placeholder="Name, phone or ID"
+          />
+          <ErrorNotice error={list.error} />
+          <table aria-label="Customers">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Phone</th>
+                <th scope="col" className="num">
+                  Balance
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data?.items.map((c: Customer) => (
+                <tr key={c.id} aria-selected={selected === c.id}>
+                  <td>
+                    <button type="button" className="link-button" onClick={() => setSelected(c.id)}>
+                      {c.name}
+                    </button>
+                  </td>
+                  <td>{c.phone}</td>
+                  <td className="num">{formatMoney(c.current_balance)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.data?.items.length === 0 && <p>No customer matches.</p>}
+        </div>
+        <div>
+          {selected ? (
+            <CustomerAccount customerId={selected} />
+          ) : (
+            <p className="muted">Pick a customer to see the account.</p>
+          )}
+        </div>
+      </div>
+      {creating && (
+        <Dialog title="New customer" onClose={() => setCreating(false)}>
+          <CustomerPicker
+            pickLabel="Open"
+            onPick={(c) => {
+              setSelected(c.id);
+              setCreating(false);
+            }}
+          />
+        </Dialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,199 @@
+import type { SaleDetail } from '@pharmacy/contracts';
+import { ApiError } from '@pharmacy/contracts/client';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api';
+import { Dialog } from '../ui/Dialog';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { NumberField, SelectField } from '../ui/fields';
+import { formatMoney, roundMoney, toNumber } from '../ui/money';
+import type { Cart } from './cart';
+
+type Method = 'cash' | 'card' | 'mobile_money' | 'credit';
+const METHODS: { method: Method; label: string }[] = [
+  { method: 'cash', label: 'Cash received' },
+  { method: 'card', label: 'Card' },
+  { method: 'mobile_money', label: 'Mobile money' },
+  { method: 'credit', label: 'On customer credit' },
+];
+
+/** The medicine a 409 INSUFFICIENT_STOCK names ("Name (id): wanted n, available m"). */
+export function shortMedicine(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.code !== 'INSUFFICIENT_STOCK') return null;
+  const match = /\(([^)]+)\): wanted/.exec(error.errors[0]?.message ?? '');
+  return match?.[1] ?? null;
+}
+
+/**
+ * Split tender: cash, card, mobile money and customer credit, in the base or a foreign currency.
+ * The sale is sent with the cart's checkout id, so a retry after a network failure never sells twice.
+ */
+export function PaymentDialog({
+  cart,
+  estimateTotal,
+  baseCurrency,
+  onPaid,
+  onOutOfStock,
+  onClose,
+}: {
+  cart: Cart;
+  estimateTotal: number;
+  baseCurrency: string;
+  onPaid: (sale: SaleDetail) => void;
+  onOutOfStock: (medicineId: string, detail: string) => void;
+  onClose: () => void;
+}) {
+  const [currency, setCurrency] = useState(baseCurrency);
+  const [amounts, setAmounts] = useState<Record<Method, number>>({
+    cash: Number.NaN,
+    card: Number.NaN,
+    mobile_money: Number.NaN,
+    credit: Number.NaN,
+  });
+  const currencies = useQuery({ queryKey: ['currencies'], queryFn: () => api.currency.list() });
+  const foreign = !!currency && currency !== baseCurrency;
+  const rate = useQuery({
+    queryKey: ['fx', currency, baseCurrency],
+    queryFn: () => api.currency.effective({ from: currency, to: baseCurrency }),
+    enabled: foreign,
+  });
+  const fx = foreign ? toNumber(rate.data?.rate) : 1;
+  const due = fx > 0 ? roundMoney(estimateTotal / fx) : Number.NaN;
+  const convert = (base: number) => (fx > 0 ? roundMoney(base / fx) : base);
+  const paid = roundMoney(
+    Object.values(amounts).reduce((s, v) => s + (Number.isFinite(v) && v > 0 ? v : 0), 0),
+  );
+  const remaining = Number.isFinite(due) ? roundMoney(Math.max(0, due - paid)) : Number.NaN;
+  const nonCash = paid - (Number.isFinite(amounts.cash) ? Math.max(0, amounts.cash) : 0);
+  const change = Number.isFinite(due) ? roundMoney(Math.max(0, paid - due)) : 0;
+  const overpaid = Number.isFinite(due) && nonCash > due + 1e-9;
+  const methods = METHODS.filter((m) => m.method !== 'credit' || cart.customer?.is_credit_allowed);
+
+  const pay = useMutation({
+    mutationFn: () =>
+      api.sales.create({
+        items: cart.lines.map((l) => ({
+          medicine_id: l.medicine_id,
+          quantity: l.quantity,
+          ...(l.discount > 0 ? { discount: convert(l.discount) } : {}),
+        })),
+        payment_lines: methods
+          .filter((m) => Number.isFinite(amounts[m.method]) && amounts[m.method] > 0)
+          .map((m) => ({ method: m.method, amount: amounts[m.method] })),
+        customer_id: cart.customer?.id ?? null,
+        coupon_code: cart.coupon?.code ?? null,
+        prescription_id: cart.prescription?.id ?? null,
+        ...(foreign ? { currency_code: currency } : {}),
+        client_mutation_id: cart.checkout_id ?? undefined,
+      }),
+    onSuccess: onPaid,
+    onError: (error) => {
+      const medicineId = shortMedicine(error);
+      if (medicineId) onOutOfStock(medicineId, (error as ApiError).detail);
+    },
+  });
+  const set = (method: Method) => (value: number) => setAmounts((a) => ({ ...a, [method]: value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (paid <= 0 || remaining > 0 || overpaid || pay.isPending) return;
+    pay.mutate();
+  };
+  const cur = foreign ? currency : baseCurrency;
+
+  return (
+    <Dialog title="Payment" onClose={onClose}>
+      <form onSubmit={submit} noValidate className="payment">
+        <p className="amount-due" role="status">
+          Total due: <strong>{Number.isFinite(due) ? formatMoney(due) : '…'}</strong> {cur}
+        </p>
+        {(currencies.data?.items.length ?? 0) > 1 && (
+          <SelectField
+            label="Currency"
+            value={currency}
+            onChange={setCurrency}
+            options={(currencies.data?.items ?? [])
+              .filter((c) => c.is_active)
+              .map((c) => ({ value: c.code, label: `${c.code} ${c.name}` }))}
+          />
+        )}
+        {foreign && rate.data && (
+          <p className="muted">
+            1 {currency} = {rate.data.rate} {baseCurrency} · {formatMoney(estimateTotal)} {baseCurrency} is{' '}
+            {formatMoney(due)} {currency}
+          </p>
+        )}
+        <ErrorNotice error={rate.error} />
+        <div className="tender-grid">
+          {methods.map((m, i) => (
+            <NumberField
+              key={m.method}
+              label={m.label}
+              value={amounts[m.method]}
+              onChange={set(m.method)}
+              min={0}
+              step="0.01"
+              autoFocus={i === 0}
+            />
+          ))}
+        </div>
+        <div className="tender-actions">
+          <button
+            type="button"
+            onClick={() =>
+              set('cash')(roundMoney((Number.isFinite(amounts.cash) ? amounts.cash : 0) + remaining))
+            }
+            disabled={!(remaining > 0)}
+          >
+            Rest in cash
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              set('card')(roundMoney((Number.isFinite(amounts.card) ? amounts.card : 0) + remaining))
+            }
+            disabled={!(remaining > 0)}
+          >
+            Rest by card
+          </button>
+        </div>
+        <dl className="figures" aria-label="Tender">
+          <div className="figure">
+            <dt>Paid</dt>
+            <dd>{formatMoney(paid)}</dd>
+          </div>
+          <div className="figure">
+            <dt>Remaining</dt>
+            <dd>{Number.isFinite(remaining) ? formatMoney(remaining) : '…'}</dd>
+          </div>
+          <div className="figure big-figure">
+            <dt>Change</dt>
+            <dd>
+              <output aria-label="Change">{formatMoney(change)}</output>
+            </dd>
+          </div>
+        </dl>
+        {overpaid && (
+          <p role="alert" className="notice error">
+            Card, mobile money and credit may not exceed the total; change is given from cash only.
+          </p>
+        )}
+        <ErrorNotice error={pay.error} title="The sale was not recorded." />
+        {pay.error instanceof ApiError && pay.error.isNetworkError && (
+          <p className="muted">Trying again sends the same sale: it will never be recorded twice.</p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Back to cart
+          </button>
+          <button
+            type="submit"
+            className="primary big"
+            disabled={pay.isPending || paid <= 0 || remaining > 0 || overpaid}
+          >
+            {pay.isPending ? 'Recording…' : pay.isError ? 'Try again' : 'Complete sale'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
