@@ -88,7 +88,12 @@ export async function runCatalogueBench(
     };
     const rows: LoadResult[] = [];
     // Reference: the cheapest authenticated read on the same machine at the same time (shared machines vary).
-    const reference = await load('reference: GET /auth/me, 1 conn', { url: `${api}/auth/me`, headers, connections: 1, seconds });
+    const reference = await load('reference: GET /auth/me, 1 conn', {
+      url: `${api}/auth/me`,
+      headers,
+      connections: 1,
+      seconds,
+    });
     for (const connections of [1, 10]) {
       rows.push(
         await load(`search-as-you-type, ${connections} conn`, {

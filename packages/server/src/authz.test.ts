@@ -15,7 +15,19 @@ import type { AuthzRow, Caller } from './testing/authz';
 import { startTestServer, type TestServer } from './testing/harness';
 
 /** Every module's rows. A route missing here fails the coverage test below. */
-const TABLE: AuthzRow[] = [...foundationAuthz, ...syncAuthz, ...catalogueAuthz, ...purchaseOrderAuthz, ...supplierFinanceAuthz, ...approvalAuthz, ...changelogAuthz, ...reportAuthz, ...printingAuthz, ...prescriptionsAuthz, ...sellingAuthz];
+const TABLE: AuthzRow[] = [
+  ...foundationAuthz,
+  ...syncAuthz,
+  ...catalogueAuthz,
+  ...purchaseOrderAuthz,
+  ...supplierFinanceAuthz,
+  ...approvalAuthz,
+  ...changelogAuthz,
+  ...reportAuthz,
+  ...printingAuthz,
+  ...prescriptionsAuthz,
+  ...sellingAuthz,
+];
 
 const CALLERS: Caller[] = [
   'anonymous',

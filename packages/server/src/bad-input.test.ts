@@ -72,7 +72,9 @@ afterAll(() => t.close());
 
 function tableCounts(): Record<string, number> {
   const tables = t.context.sqlite
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%_fts%'",
+    )
     .all() as Array<{ name: string }>;
   return Object.fromEntries(tables.map(({ name }) => [name, t.count(name)]));
 }
@@ -90,7 +92,8 @@ describe('hostile input on every route with a body', () => {
         const label = `${method} ${path} ${JSON.stringify(body).slice(0, 60)} -> ${res.status}`;
         if (res.status >= 500) failures.push(label);
         if (res.status < 400 || WRITES_ON_REFUSAL.has(`${method} ${path}`)) continue;
-        if (!String((res.body as { detail?: string }).detail ?? '').trim()) failures.push(`${label} (no detail)`);
+        if (!String((res.body as { detail?: string }).detail ?? '').trim())
+          failures.push(`${label} (no detail)`);
         const after = tableCounts();
         for (const [table, n] of Object.entries(after)) {
           if (before[table] !== n) failures.push(`${label} wrote to ${table} (${before[table]} -> ${n})`);

@@ -58,7 +58,10 @@ const ConfigSchema = z.object({
     })
     .prefault({}),
   // Sync (modules/sync): a till replicates when a central URL and a device credential are configured.
-  centralUrl: z.string().url({ message: 'CENTRAL_URL must be a URL such as http://head-office:8000' }).optional(),
+  centralUrl: z
+    .string()
+    .url({ message: 'CENTRAL_URL must be a URL such as http://head-office:8000' })
+    .optional(),
   syncDeviceFile: z.string().optional(),
   syncDeviceId: z.string().optional(),
   syncDeviceToken: z.string().optional(),

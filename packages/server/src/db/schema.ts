@@ -97,7 +97,10 @@ export interface ChangeLogTable {
   // 0005_sync (modules/sync/tables.ts explains them)
   base_revision: ColumnType<number | null, number | null | undefined, number | null>;
   remote_revision: ColumnType<number | null, number | null | undefined, number | null>;
-  sync_status: ColumnType<SyncChangeLogColumns['sync_status'], SyncChangeLogColumns['sync_status'] | undefined>;
+  sync_status: ColumnType<
+    SyncChangeLogColumns['sync_status'],
+    SyncChangeLogColumns['sync_status'] | undefined
+  >;
   sync_result: ColumnType<string | null, string | null | undefined, string | null>;
   acked_revision: ColumnType<number | null, number | null | undefined, number | null>;
 }
@@ -125,5 +128,14 @@ export interface FoundationTables {
 }
 
 /** The whole database: each feature area adds its tables interface here. */
-export interface Database extends FoundationTables, SyncTables, CatalogueTables, PrintingTables, PrescriptionTables,
-    PurchaseOrderTables, SupplierFinanceTables, ApprovalTables, ChangelogTables, SellingTables {}
+export interface Database
+  extends FoundationTables,
+    SyncTables,
+    CatalogueTables,
+    PrintingTables,
+    PrescriptionTables,
+    PurchaseOrderTables,
+    SupplierFinanceTables,
+    ApprovalTables,
+    ChangelogTables,
+    SellingTables {}
