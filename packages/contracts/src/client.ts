@@ -17,6 +17,8 @@ import type {
   UserListQuery,
 } from './index';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
+import type { Printer, PrinterStatusReport } from './printing';
+import type { SyncStatus } from './sync';
 import type {
   BookWindowQuery,
   CashSession,
@@ -324,6 +326,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
       createJob: (body: z.input<typeof CreatePrintJobRequest>) =>
         send<PrintJob>('POST', '/printing/print-jobs', body),
       getJob: (jobId: string) => get<PrintJob>(`/printing/print-jobs/${id(jobId)}`),
+      printers: () => get<Page<Printer>>('/printing/printers', { page_size: 50 }),
+      printerStatus: (printerId: string) =>
+        get<PrinterStatusReport>(`/printing/printers/${id(printerId)}/status`),
+    },
+    sync: {
+      status: () => get<SyncStatus>('/sync/status'),
     },
   };
 }

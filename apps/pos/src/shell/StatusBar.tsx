@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { sessionText, useCashSession } from '../cash/useCashSession';
 import { ROLE_LABELS } from '../ui/format';
 import { tillBridge } from './till-bridge';
+import { printerText, syncText, usePrinterStatus, useSyncStatus } from './useHardwareStatus';
 import { type Connection, useConnection } from './useConnection';
 
 const CONNECTION_TEXT: Record<Connection, string> = {
@@ -21,12 +22,14 @@ function Item({ label, value, tone }: { label: string; value: string; tone?: str
 }
 
 /**
- * The strip at the bottom of every till screen. Printer and sync show placeholders until those
- * features land; each is one <Item> so later work swaps its value in.
+ * The strip at the bottom of every till screen: who, where, the cash session, the default printer's
+ * status and replication to head office (online/offline, changes waiting to be pushed).
  */
 export function StatusBar({ user }: { user: User }) {
   const connection = useConnection();
   const cash = useCashSession();
+  const printer = usePrinterStatus();
+  const sync = useSyncStatus();
   const bridge = tillBridge();
   const desktop = useQuery({
     queryKey: ['till-app-info'],
@@ -49,8 +52,24 @@ export function StatusBar({ user }: { user: User }) {
         value={cash.isError ? 'Unknown' : sessionText(cash.data)}
         tone={cash.data?.status === 'open' ? 'ok' : cash.data?.status === 'on_break' ? 'bad' : ''}
       />
-      <Item label="Printer" value="Not set up" />
-      <Item label="Sync" value="Not set up" />
+      <Item
+        label="Printer"
+        value={printer.isError ? 'Unknown' : printerText(printer.data)}
+        tone={
+          printer.data
+            ? printer.data.state === 'READY' || printer.data.state === 'CONNECTED'
+              ? 'ok'
+              : 'bad'
+            : ''
+        }
+      />
+      <Item
+        label="Sync"
+        value={sync.isError ? 'Unknown' : syncText(sync.data)}
+        tone={
+          sync.data?.configured ? (sync.data.online && sync.data.open_conflicts === 0 ? 'ok' : 'bad') : ''
+        }
+      />
       <Item
         label="Till"
         value={desktop.data ? `Desktop ${desktop.data.version}` : bridge ? 'Desktop' : 'Browser'}
