@@ -1,9 +1,11 @@
 /**
  * npm run bench:sync [-- --sales 10000 --medicines 100000 --batches 300000]
  *
- * 1. Push: N offline till changes pushed to a central server (in batches of 200 over HTTP with the device
- *    token) and applied there. The heaviest till-owned entity available today is the sync test sale (one change
- *    = sale + lines + stock movements, per-device ICV); selling's real sale replaces it when it registers.
+ * 1. Push: N REAL offline sales made at a till (an in-process till server bootstrapped from central's snapshot,
+ *    stock received there, one cash session, then N sales of 1-3 lines through the selling service, as
+ *    POST /sales does, while nothing is pushed), then the till's outbox pushed to central as the replicator does
+ *    (TillStore.outbox -> CentralClient.push -> recordPushResult, batches of 200 changes / 900 KB) and applied
+ *    there (sale + lines + payments + FEFO stock movements + fiscal fields per change). Timed: central applying.
  * 2. Bootstrap: a till (a separate process, so its RSS is its own) bootstraps from a central snapshot of M
  *    medicines and B batches (the catalogue tables, registered here as medicine/batch entities until the
  *    catalogue module registers them), reporting time and peak RSS.
@@ -20,6 +22,12 @@ const { createServer, parseConfig } = await import('../packages/server/src/index
 const { getEntity, registerEntity } = await import('../packages/server/src/modules/sync/registry');
 const { TillStore } = await import('../packages/server/src/modules/sync/till-store');
 const { CentralClient } = await import('../packages/sync/src/index');
+const { CreateMedicineRequest, CreateSaleRequest } = await import('../packages/contracts/src/index');
+const { createMedicine } = await import('../packages/server/src/modules/medicines/service');
+const { createSale } = await import('../packages/server/src/modules/sales/service');
+const { openSession } = await import('../packages/server/src/modules/sessions/service');
+const { receiveBatch } = await import('../packages/server/src/modules/stock/ledger');
+const { SYSTEM } = await import('../packages/server/src/modules/audit/service');
 
 if (!getEntity('medicine'))
   registerEntity({
@@ -101,58 +109,109 @@ async function main(): Promise<void> {
   ).json()) as { device_id: string; device_token: string; device: { branch_id: string } };
   const branchId = reg.device.branch_id;
 
-  // 1. Push N offline sales.
+  // 1. N real offline sales made at a till, then pushed to central and applied there.
   const n = Number(values.sales);
-  const changes = Array.from({ length: n }, (_, i) => {
-    const id = `01a2${String(i).padStart(28, '0')}`.replace(
-      /^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/,
-      '$1-$2-$3-$4-$5',
+  const MEDS = 50;
+  const medicineIds: string[] = [];
+  for (let i = 0; i < MEDS; i++)
+    medicineIds.push(
+      (
+        await createMedicine(
+          ctx,
+          SYSTEM,
+          CreateMedicineRequest.parse({ name: `Bench medicine ${i}`, selling_price: 2.5 + (i % 10) }),
+        )
+      ).id,
     );
-    const lines = [
-      { item: `med-${i % 500}`, qty: 1 + (i % 3), price_minor: 1250 },
-      { item: `med-${(i * 7) % 500}`, qty: 1, price_minor: 480 },
-      { item: `med-${(i * 13) % 500}`, qty: 2, price_minor: 3000 },
-    ];
-    return {
-      client_mutation_id: `bench-${i}`,
-      entity: 'test_sale',
-      op: 'upsert' as const,
-      entity_id: id,
-      seq: i + 1,
-      payload: {
-        id,
-        branch_id: branchId,
-        device_key: reg.device_id,
-        invoice_number: `BENCH-${String(i + 1).padStart(6, '0')}`,
-        icv: i + 1,
-        total_minor: lines.reduce((t, l) => t + l.qty * l.price_minor, 0),
-        lines,
-        sold_at: new Date().toISOString(),
-        created_at: new Date().toISOString(),
-      },
-    };
+  const till = await server('till');
+  const tctx = till.s.context;
+  const client = new CentralClient({
+    centralUrl: central.url,
+    deviceId: reg.device_id,
+    deviceToken: reg.device_token,
+    appVersion: '0.1.0',
   });
+  const store = new TillStore(tctx);
+  await store.loadSnapshot(client.snapshot());
+  const admin = tctx.sqlite
+    .prepare("SELECT id, email, full_name FROM users WHERE email = 'admin@pharmacy.local'")
+    .get() as { id: string; email: string; full_name: string };
+  const user = {
+    id: admin.id,
+    role: 'admin' as const,
+    branchId,
+    email: admin.email,
+    fullName: admin.full_name,
+  };
+  await tctx.db.transaction().execute(async (trx) => {
+    for (const [i, medicineId] of medicineIds.entries())
+      await receiveBatch(trx, {
+        branchId,
+        medicineId,
+        batchNumber: `BENCH-${i}`,
+        expiryDate: '2099-12-31',
+        quantity: 1_000_000,
+        unitCost: 100,
+        reference: { type: 'bench', id: 'bench' },
+        userId: null,
+      });
+  });
+  await openSession(tctx, user, SYSTEM, { opening_float: 0, notes: '' });
+  const t0Sales = performance.now();
+  for (let i = 0; i < n; i++) {
+    const lines = 1 + (i % 3);
+    await createSale(
+      tctx,
+      user,
+      SYSTEM,
+      CreateSaleRequest.parse({
+        items: Array.from({ length: lines }, (_, l) => ({
+          medicine_id: medicineIds[(i * 7 + l * 13) % MEDS],
+          quantity: 1 + ((i + l) % 2),
+        })),
+        payment_lines: [{ method: 'cash', amount: 200 }],
+      }),
+    );
+  }
+  const salesMs = performance.now() - t0Sales;
+  const outboxSize = (await store.counts()).pending;
+  const byEntity = tctx.sqlite
+    .prepare(
+      'SELECT entity, count(*) AS n FROM change_log WHERE from_remote = 0 AND sync_status IS NULL GROUP BY entity',
+    )
+    .all() as Array<{ entity: string; n: number }>;
+  console.log(
+    `till: ${n} real sales (1-3 lines, FEFO movements, fiscal chain) made offline in ${(salesMs / 1000).toFixed(1)} s; outbox ${outboxSize} changes (${byEntity.map((e) => `${e.entity} ${e.n}`).join(', ')})`,
+  );
+
   const started = performance.now();
   let accepted = 0;
-  for (let i = 0; i < changes.length; i += 200) {
-    const res = await fetch(`${central.url}/api/v1/sync/push`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-device-token': reg.device_token,
-        'x-app-version': '0.1.0',
-      },
-      body: JSON.stringify({ device_id: reg.device_id, changes: changes.slice(i, i + 200) }),
-    });
-    const body = (await res.json()) as { accepted: unknown[]; rejected: unknown[] };
-    if (res.status !== 200 || body.rejected.length)
-      throw new Error(`push ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-    accepted += body.accepted.length;
+  let rejected = 0;
+  for (;;) {
+    const batch = await store.outbox(200, 900_000);
+    if (batch.length === 0) break;
+    // As the replicator does: a dropped connection (an idle keep-alive socket closed by the server) is retried.
+    const res = await client
+      .push(batch.map((b) => b.change))
+      .catch(() => client.push(batch.map((b) => b.change)));
+    rejected += res.rejected.length;
+    if (res.rejected.length) throw new Error(`rejected: ${JSON.stringify(res.rejected[0])}`);
+    const answered = await store.recordPushResult(batch, res);
+    if (res.retry_from !== undefined || answered === 0) throw new Error('central stopped a batch');
+    accepted += res.accepted.length;
   }
   const pushMs = performance.now() - started;
+  const onCentral = ctx.sqlite
+    .prepare(
+      "SELECT (SELECT count(*) FROM sales) AS sales, (SELECT count(*) FROM sale_lines) AS lines, (SELECT count(*) FROM stock_movements WHERE reference_type = 'sale') AS movements",
+    )
+    .get() as { sales: number; lines: number; movements: number };
+  if (onCentral.sales !== n) throw new Error(`central holds ${onCentral.sales} sales, expected ${n}`);
   console.log(
-    `push: ${accepted} offline sales (3 lines + 3 stock movements each) applied on central in ${(pushMs / 1000).toFixed(2)} s (${Math.round(accepted / (pushMs / 1000))}/s; target 10,000 in < 20 s)`,
+    `push: ${accepted} changes (${onCentral.sales} real sales, ${onCentral.lines} lines, ${onCentral.movements} sale movements; ${rejected} rejected) applied on central in ${(pushMs / 1000).toFixed(2)} s (${Math.round(onCentral.sales / (pushMs / 1000))} sales/s; target 10,000 in < 20 s)`,
   );
+  await till.s.close();
+  fs.rmSync(till.dataDir, { recursive: true, force: true });
 
   // 2. Snapshot bootstrap of a till from M medicines and B batches.
   const m = Number(values.medicines);

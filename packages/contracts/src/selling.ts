@@ -59,7 +59,11 @@ export const CashSession = z.object({
   ),
   counted_cash: DecimalString.nullable(),
   variance: DecimalString.nullable().describe('counted - expected; set at close'),
-  z_number: z.number().int().nullable().describe('sequential per branch, assigned at close'),
+  z_number: z
+    .number()
+    .int()
+    .nullable()
+    .describe('sequential per branch and device (the till of the session), assigned at close'),
   notes: z.string(),
 });
 export type CashSession = z.infer<typeof CashSession>;
@@ -120,7 +124,12 @@ const MoneyByKey = z.record(z.string(), DecimalString);
 export type ZReport = z.infer<typeof ZReport>;
 export const ZReport = z.object({
   session_id: z.string(),
-  z_number: z.number().int().nullable().describe('null while the session is still open (an X-report)'),
+  z_number: z
+    .number()
+    .int()
+    .nullable()
+    .describe('sequential per branch and device; null while the session is still open (an X-report)'),
+  device_id: z.string().describe('the till (device) whose Z sequence the number belongs to'),
   is_final: z.boolean(),
   branch_id: z.string(),
   branch_name: z.string(),

@@ -55,10 +55,12 @@ export class ServerProcess {
     });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    // Only this start's output: a restarted till on PORT 0 announces a new port.
+    const from = this.log.length;
     this.url = await new Promise<string>((resolve, reject) => {
       const onData = (d: Buffer) => {
         this.log += d.toString();
-        const m = /ready on (http:\/\/[\d.]+:\d+)/.exec(this.log);
+        const m = /ready on (http:\/\/[\d.]+:\d+)/.exec(this.log.slice(from));
         if (m?.[1]) resolve(m[1]);
       };
       child.stdout!.on('data', onData);

@@ -6,6 +6,7 @@ import { backoffice } from './0004_backoffice';
 import { sync } from './0005_sync';
 import { printing } from './0006_printing';
 import { prescriptions } from './0007_prescriptions';
+import { zPerDevice } from './0008_z_per_device';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005_sync': sync,
   '0006_printing': printing,
   '0007_prescriptions': prescriptions,
+  '0008_z_per_device': zPerDevice,
 };

@@ -137,6 +137,7 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
   return {
     session_id: s.id,
     z_number: s.z_number,
+    device_id: s.device_id,
     is_final: s.status === 'closed',
     branch_id: s.branch_id,
     branch_name: branch?.name ?? '',

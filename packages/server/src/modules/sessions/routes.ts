@@ -162,7 +162,7 @@ export function sessionRoutes(r: ApiRouter): void {
     tag: 'Sessions',
     summary: 'Z-report of a session (X-report while it is open)',
     description:
-      'Any signed-in user with access to the session (as for its sales). Sequential z_number per branch assigned at close (null and is_final false while open). Counts and totals by payment method, VAT by rate, discounts, returns refunded in the session, opening float, expected versus counted cash, variance; base currency.',
+      'Any signed-in user with access to the session (as for its sales). Sequential z_number per branch and device (device_id: the till the session was opened on) assigned at close (null and is_final false while open). Counts and totals by payment method, VAT by rate, discounts, returns refunded in the session, opening float, expected versus counted cash, variance; base currency.',
     roles: 'any',
     params: SessionParams,
     responses: {

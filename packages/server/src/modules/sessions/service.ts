@@ -18,7 +18,8 @@ import type { CashSessionsTable } from '../sales/tables';
  * Cash sessions: a user's shift at a till, in the base currency. Status `open` -> `on_break` -> `open` … ->
  * `closed`. One session not closed per user (a partial unique index makes it hold under races). Figures
  * (total_sales, revenue, VAT, payment_breakdown, expected cash) are derived from the session's sales and returns,
- * never stored as running counters, so they cannot drift; close freezes expected/counted/variance and the Z number.
+ * never stored as running counters, so they cannot drift; close freezes expected/counted/variance and the Z number, sequential per branch and device (the till the
+ * session was opened on), so tills closing offline never collide.
  */
 
 export class NoOpenSession extends AppError {
@@ -329,6 +330,7 @@ export async function closeSession(
       .selectFrom('cash_sessions')
       .select((eb) => eb.fn.max<number | null>('z_number').as('z'))
       .where('branch_id', '=', s.branch_id)
+      .where('device_id', '=', s.device_id)
       .executeTakeFirst();
     const after: CashSessionsTable = {
       ...endedBreak(s, at),
