@@ -8,6 +8,8 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 
 export interface Spawned {
   url: string;
+  /** The line that said the process is ready (the server's says how long its start took). */
+  readyLine: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -32,9 +34,12 @@ export function spawnTs(
         child.stdout?.off('data', onData);
         resolve({
           url: match[1],
+          readyLine: out.slice(out.lastIndexOf('\n', match.index) + 1, out.indexOf('\n', match.index)),
           child,
           stop: () =>
             new Promise((done) => {
+              // A child that has exited already will never emit 'exit' again.
+              if (child.exitCode !== null || child.signalCode !== null) return done();
               child.once('exit', () => done());
               child.kill('SIGTERM');
             }),

@@ -1,7 +1,14 @@
+import { runCatalogueBench } from './catalogue';
 import { runFoundationBench } from './foundation';
 import { runSellingBench } from './selling';
 
-/** `npm run bench`: every area's benchmark in one run. BENCH_SECONDS shortens each load (CI smoke uses 1). */
+/**
+ * `npm run bench`: every area's benchmark in one run. BENCH_SECONDS shortens each load and
+ * BENCH_CATALOGUE=small shrinks the generated catalogue (`npm run bench:smoke`, run by `npm test`, uses both;
+ * it prints figures and never asserts them). The sync and back-office benchmarks need minutes of data
+ * generation: `npm run bench:sync`, `BENCH_BACKOFFICE=1 npm run bench`.
+ */
 await runFoundationBench();
+await runCatalogueBench();
 await runSellingBench();
 if (process.env.BENCH_BACKOFFICE === '1') await (await import('./backoffice')).runBackofficeBench();
