@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 import type { SyncChange, SyncPullResponse, SyncPushResponse } from '@pharmacy/contracts';
 import { type CentralClient, SyncHttpError, SyncNetworkError } from './client';
 
@@ -64,30 +64,25 @@ export function backoffDelay(failures: number, baseMs: number, maxMs: number, ra
   return Math.round(exp * (0.5 + random() / 2));
 }
 
-function pidAlive(pid: number): boolean {
+/**
+ * Takes the till's replicator lock: an exclusive SQLite lock on a small file, held by this process's
+ * connection. The operating system drops it when the process dies, however it dies, so a crashed or killed
+ * till never locks its successor out (a pid file cannot tell a dead pid from a reused or zombie one).
+ */
+export function acquireLock(file: string): () => void {
+  const db = new BetterSqlite3(file, { timeout: 0 });
   try {
-    process.kill(pid, 0);
-    return true;
+    db.pragma('locking_mode = EXCLUSIVE');
+    // The first write takes the exclusive lock; in EXCLUSIVE mode the connection keeps it until closed.
+    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER); DELETE FROM holder;');
+    db.prepare('INSERT INTO holder (pid) VALUES (?)').run(process.pid);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    db.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY')
+      throw new Error(`another sync replicator already runs for this till (${file})`);
+    throw err;
   }
-}
-
-/** Takes the till's replicator lock file, replacing one left by a dead process. */
-function acquireLock(file: string): void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number(fs.readFileSync(file, 'utf8').trim());
-      if (pid && pid !== process.pid && pidAlive(pid))
-        throw new Error(`another sync replicator (pid ${pid}) already runs for this till (${file})`);
-      fs.rmSync(file, { force: true });
-    }
-  }
-  throw new Error(`could not take the replicator lock ${file}`);
+  return () => db.close();
 }
 
 /**
@@ -97,6 +92,7 @@ function acquireLock(file: string): void {
  */
 export class Replicator {
   private stopped = true;
+  private releaseLock: (() => void) | null = null;
   private wake: (() => void) | null = null;
   private dirty = false;
   private loopDone: Promise<void> | null = null;
@@ -116,7 +112,7 @@ export class Replicator {
     if (!this.stopped) return;
     if (running.has(this.opts.lockFile))
       throw new Error(`a sync replicator already runs for ${this.opts.lockFile}`);
-    acquireLock(this.opts.lockFile);
+    this.releaseLock = acquireLock(this.opts.lockFile);
     running.add(this.opts.lockFile);
     this.stopped = false;
     this.st.running = true;
@@ -130,7 +126,8 @@ export class Replicator {
     await this.loopDone;
     this.st.running = false;
     running.delete(this.opts.lockFile);
-    fs.rmSync(this.opts.lockFile, { force: true });
+    this.releaseLock?.();
+    this.releaseLock = null;
   }
 
   /** New local changes (or the network is back): run a cycle now instead of waiting. */

@@ -66,7 +66,9 @@ export async function recordChange(trx: Db, change: Change): Promise<void> {
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;
   let baseRevision: number | null = null;
-  if (!fromRemote) {
+  // Only a till's own writes carry the cursor they were made against; changes applied from a push (central)
+  // or a pull (till) do not, and skipping the lookup saves a statement per replicated change.
+  if (!fromRemote && !origin?.originDeviceId) {
     const cursor = await sql<{ value: string }>`SELECT value FROM sync_meta WHERE key = 'cursor'`.execute(
       trx,
     );
