@@ -12,6 +12,7 @@ import { registerEntity } from './registry';
  */
 registerEntity({
   entity: 'currency',
+  acceptsPush: false,
   owner: 'central',
   scope: 'organisation',
   table: 'currencies',
@@ -24,6 +25,7 @@ registerEntity({
 
 registerEntity({
   entity: 'branch',
+  acceptsPush: false,
   owner: 'central',
   scope: 'organisation',
   table: 'branches',
@@ -33,6 +35,7 @@ registerEntity({
 
 registerEntity({
   entity: 'settings',
+  acceptsPush: false,
   owner: 'central',
   scope: 'organisation',
   table: 'settings',
@@ -53,6 +56,7 @@ registerEntity({
 
 registerEntity({
   entity: 'user',
+  acceptsPush: false,
   owner: 'central',
   scope: 'branch',
   table: 'users',
@@ -62,6 +66,7 @@ registerEntity({
 
 registerEntity({
   entity: 'exchange_rate',
+  acceptsPush: false,
   owner: 'central',
   scope: 'organisation',
   table: 'exchange_rates',

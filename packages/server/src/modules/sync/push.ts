@@ -77,6 +77,11 @@ async function applyOne(
   const def = getEntity(change.entity);
   if (!def)
     throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
+  if (!def.acceptsPush)
+    throw new Rejection(
+      'CENTRAL_ONLY',
+      `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
+    );
   if (def.scope === 'branch' && change.op === 'upsert') {
     const branch = change.payload[def.branchColumn];
     if (branch !== undefined && branch !== device.branch_id)

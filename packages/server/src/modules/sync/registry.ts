@@ -72,6 +72,12 @@ export interface EntityDefinition {
   toRow(payload: Payload): Payload;
   /** After pulled changes or a snapshot touched the entity: drop caches (e.g. invalidateSettings). */
   afterApply?(app: AppContext): void;
+  /**
+   * False for organisation configuration that only head office may change (users, branches, settings,
+   * currencies, rates): central refuses it from any till, so a till's device credential can never grant a
+   * role or change the tax policy of the organisation.
+   */
+  acceptsPush: boolean;
 }
 
 export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table'> &
@@ -195,6 +201,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     fromRow: reg.fromRow ?? ((r) => r),
     toRow,
     afterApply: reg.afterApply,
+    acceptsPush: reg.acceptsPush ?? true,
     applyPush:
       reg.applyPush ??
       (async (trx, change, _device, app) => {

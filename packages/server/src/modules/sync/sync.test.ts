@@ -89,16 +89,23 @@ describe('push', () => {
   });
 
   it('applies once, answers a replay with the stored result, refuses a reused id with another payload', async () => {
-    const users = t.context.sqlite.prepare('SELECT * FROM users LIMIT 1').get() as Record<string, unknown>;
+    const supplier = await t.post<{ id: string }>(
+      '/api/v1/suppliers',
+      { name: 'Medisupply', tax_number: 'T-1' },
+      admin,
+    );
+    const row = t.context.sqlite
+      .prepare('SELECT * FROM suppliers WHERE id = ?')
+      .get(supplier.body.id) as Record<string, unknown>;
     const head = Number(
       (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
     );
     const change = {
       client_mutation_id: 'm-1',
-      entity: 'user',
+      entity: 'supplier',
       op: 'upsert',
-      entity_id: users.id,
-      payload: { ...users, full_name: 'Renamed at till' },
+      entity_id: row.id,
+      payload: { ...row, name: 'Renamed at till' },
       seq: 1,
       base_revision: head,
     };
@@ -107,15 +114,48 @@ describe('push', () => {
     expect(first.body.accepted).toHaveLength(1);
     const again = await push([change]);
     expect(again.body).toEqual(first.body);
-    const reused = await push([{ ...change, payload: { ...change.payload, full_name: 'Other' } }]);
+    const reused = await push([{ ...change, payload: { ...change.payload, name: 'Other' } }]);
     expect(reused.body.rejected[0]).toMatchObject({ client_mutation_id: 'm-1', code: 'MUTATION_ID_REUSED' });
     expect(
-      (
-        t.context.sqlite.prepare('SELECT full_name FROM users WHERE id = ?').get(users.id) as {
-          full_name: string;
-        }
-      ).full_name,
+      (t.context.sqlite.prepare('SELECT name FROM suppliers WHERE id = ?').get(row.id) as { name: string })
+        .name,
     ).toBe('Renamed at till');
+  });
+
+  it('refuses organisation configuration from a till: a device can never grant a role or change settings', async () => {
+    const someone = t.context.sqlite
+      .prepare("SELECT * FROM users WHERE role = 'pharmacist' LIMIT 1")
+      .get() as Record<string, unknown>;
+    const settings = (await t.get<Record<string, unknown>>('/api/v1/settings', admin)).body;
+    const { updated_at: _, ...value } = settings;
+    // with a current base revision, which used to pass the conflict check
+    const head = Number(
+      (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
+    );
+    const r = await push([
+      {
+        client_mutation_id: 'esc-1',
+        base_revision: head,
+        entity: 'user',
+        op: 'upsert',
+        entity_id: someone.id,
+        payload: { ...someone, role: 'admin' },
+      },
+      {
+        client_mutation_id: 'esc-2',
+        base_revision: head,
+        entity: 'settings',
+        op: 'upsert',
+        entity_id: 'organisation',
+        payload: { ...value, tin: 'forged' },
+      },
+    ]);
+    expect(r.body.rejected.map((x) => x.code)).toEqual(['CENTRAL_ONLY', 'CENTRAL_ONLY']);
+    expect(
+      (t.context.sqlite.prepare('SELECT role FROM users WHERE id = ?').get(someone.id) as { role: string })
+        .role,
+    ).toBe('pharmacist');
+    expect((await t.get<{ tin: string }>('/api/v1/settings', admin)).body.tin).not.toBe('forged');
   });
 
   it('rejects bad changes one by one without blocking the batch', async () => {
@@ -125,17 +165,23 @@ describe('push', () => {
       { entity: 'user', op: 'upsert', payload: {} },
       {
         client_mutation_id: 'ok-1',
-        entity: 'exchange_rate',
+        entity: 'supplier',
         op: 'upsert',
         payload: {
-          id: 'r1',
-          from_code: 'EUR',
-          to_code: 'USD',
-          rate: '1.1',
-          effective_at: '2024-01-01T00:00:00.000Z',
-          source: 'till',
-          created_by: 'x',
+          id: '01a20000-0000-7000-8000-00000000a001',
+          name: 'Created at a till',
+          tax_number: '',
+          supplier_type: 'distributor',
+          lead_time_days: 7,
+          reliability_score: 100,
+          contact_person: '',
+          phone: '',
+          email: '',
+          address: '',
+          notes: '',
+          is_active: 1,
           created_at: '2024-01-01T00:00:00.000Z',
+          updated_at: '2024-01-01T00:00:00.000Z',
         },
       },
     ]);
@@ -145,30 +191,36 @@ describe('push', () => {
   });
 
   it('turns a till edit of a row central changed since into a conflict, resolved as a new revision', async () => {
+    const supplier = await t.post<{ id: string }>(
+      '/api/v1/suppliers',
+      { name: 'Conflicted', lead_time_days: 5 },
+      admin,
+    );
+    const row = t.context.sqlite
+      .prepare('SELECT * FROM suppliers WHERE id = ?')
+      .get(supplier.body.id) as Record<string, unknown>;
     const before = Number(
       (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
     );
-    const settings = (await t.get<Record<string, unknown>>('/api/v1/settings', admin)).body;
-    expect((await t.put('/api/v1/settings', { fx_tolerance_pct: 3 }, admin)).status).toBe(200);
-    const { updated_at: _, ...value } = settings;
+    expect((await t.put(`/api/v1/suppliers/${row.id}`, { lead_time_days: 3 }, admin)).status).toBe(200);
     const r = await push([
       {
         client_mutation_id: 'c-1',
-        entity: 'settings',
+        entity: 'supplier',
         op: 'upsert',
-        entity_id: 'organisation',
-        payload: { ...value, fx_tolerance_pct: 9 },
+        entity_id: row.id,
+        payload: { ...row, lead_time_days: 9 },
         base_revision: before,
       },
     ]);
     expect(r.body.rejected[0]).toMatchObject({ code: 'CONFLICT' });
     const conflictId = String(r.body.rejected[0]!.conflict_id);
     const list = await t.get<{
-      items: Array<{ id: string; kind: string; central_payload: { fx_tolerance_pct: number } }>;
+      items: Array<{ id: string; kind: string; central_payload: { lead_time_days: number } }>;
     }>('/api/v1/sync/conflicts?status=open', admin);
     const c = list.body.items.find((i) => i.id === conflictId)!;
     expect(c.kind).toBe('edit_conflict');
-    expect(c.central_payload.fx_tolerance_pct).toBe(3);
+    expect(c.central_payload.lead_time_days).toBe(3);
     const resolved = await t.post<{ status: string; resolved_revision: number }>(
       `/api/v1/sync/conflicts/${conflictId}/resolve`,
       { resolution: 'keep_till' },
@@ -176,9 +228,9 @@ describe('push', () => {
     );
     expect(resolved.status).toBe(200);
     expect(resolved.body.resolved_revision).toBeGreaterThan(before);
-    expect((await t.get<{ fx_tolerance_pct: number }>('/api/v1/settings', admin)).body.fx_tolerance_pct).toBe(
-      9,
-    );
+    expect(
+      (await t.get<{ lead_time_days: number }>(`/api/v1/suppliers/${row.id}`, admin)).body.lead_time_days,
+    ).toBe(9);
     expect(
       (await t.post(`/api/v1/sync/conflicts/${conflictId}/resolve`, { resolution: 'keep_till' }, admin))
         .status,
