@@ -18,7 +18,9 @@ export interface Till {
  * Starts `npm run server`'s entry as a real process on a free port, with its own data folder
  * (so a fresh seed) and the built UI; resolves once it prints its "ready on" line.
  */
-async function startTill(): Promise<{ till: Till; child: ChildProcess }> {
+export async function startTill(
+  extraEnv: Record<string, string> = {},
+): Promise<{ till: Till; child: ChildProcess }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'till-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/central/src/main.ts'], {
     cwd: ROOT,
@@ -30,6 +32,7 @@ async function startTill(): Promise<{ till: Till; child: ChildProcess }> {
       STATIC_DIR: path.join(ROOT, 'apps/pos/dist'),
       LOG_LEVEL: 'warn',
       PHARMACY_MODE: 'till',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -28,6 +28,7 @@ import {
   SubstitutesDialog,
 } from './SellDialogs';
 import { useTillSettings } from './useTaxPolicy';
+import { useSerialScanner } from './useSerialScanner';
 import { useWedgeScanner } from './useWedgeScanner';
 
 type Open =
@@ -126,7 +127,9 @@ export function SellScreen() {
     },
     [addMedicine, open.kind],
   );
-  useWedgeScanner(onScan, { enabled: open.kind === 'none' || open.kind === 'done' });
+  const scanning = open.kind === 'none' || open.kind === 'done';
+  useWedgeScanner(onScan, { enabled: scanning });
+  useSerialScanner(onScan, { enabled: scanning });
 
   const needsPrescription = cart.lines.some(
     (l) => l.is_controlled || (l.requires_prescription && !PRESCRIBERS.has(user.role)),
