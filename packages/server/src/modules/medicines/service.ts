@@ -24,6 +24,7 @@ import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
 import { branchToday } from '../stock/ledger';
 import type { MedicinesTable } from '../stock/tables';
+import { startsWithText } from '../../db/like';
 
 /**
  * The lookup form of a barcode: GTINs (8, 12, 13 or 14 digits) are right-aligned numbers, so leading zeros are
@@ -217,8 +218,7 @@ export async function listMedicines(app: AppContext, branchId: string, f: Medici
   let idsQ = q.select('m.id');
   if (f.search) {
     // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
-    const prefix = `${f.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    idsQ = idsQ.orderBy(sql`CASE WHEN m.name LIKE ${prefix} ESCAPE '\\' THEN 0 ELSE 1 END`);
+    idsQ = idsQ.orderBy(sql`CASE WHEN ${startsWithText('m.name', f.search.trim())} THEN 0 ELSE 1 END`);
   }
   const ids = await idsQ
     .orderBy(sql`m.name COLLATE NOCASE`)

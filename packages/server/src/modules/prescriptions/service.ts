@@ -32,6 +32,7 @@ import {
   writeDispense,
 } from './dispense';
 import type { PrescriptionItemsTable, PrescriptionsTable, WillCallsTable } from './tables';
+import { containsText } from '../../db/like';
 
 /** True when the selling module's table exists (it is created by a migration this module does not own). */
 export async function tableExists(db: Db, name: string): Promise<boolean> {
@@ -195,8 +196,6 @@ export interface PrescriptionFilter {
   page_size: number;
 }
 
-const likeEscape = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listPrescriptions(app: AppContext, f: PrescriptionFilter) {
   const todays = await todayByBranch(app.db, f.branch_id);
   let q = app.db.selectFrom('prescriptions');
@@ -205,9 +204,13 @@ export async function listPrescriptions(app: AppContext, f: PrescriptionFilter) 
   if (f.from) q = q.where('prescriptions.issue_date', '>=', f.from);
   if (f.to) q = q.where('prescriptions.issue_date', '<=', f.to);
   if (f.patient) {
-    const pattern = likeEscape(f.patient);
-    q = q.where(
-      sql<boolean>`(prescriptions.patient_name LIKE ${pattern} ESCAPE '\\' OR prescriptions.patient_id_number LIKE ${pattern} ESCAPE '\\' OR prescriptions.patient_phone LIKE ${pattern} ESCAPE '\\')`,
+    const patient = f.patient;
+    q = q.where((eb) =>
+      eb.or([
+        containsText('prescriptions.patient_name', patient),
+        containsText('prescriptions.patient_id_number', patient),
+        containsText('prescriptions.patient_phone', patient),
+      ]),
     );
   }
   if (f.status === 'expired') q = q.where((eb) => expiredExpr(eb, todays));

@@ -12,6 +12,7 @@ import { formatMinor, mulDivRound, parseDecimalToMinor, toMinor } from '../../li
 import { currencyExponent } from '../currency/service';
 import { type PrintJobForSource, registerDocumentSource } from '../printing/service';
 import { getReturn } from '../returns/service';
+import { getSettings } from '../settings/service';
 import { zReport } from '../sessions/reports';
 import { loadSaleForReceipt } from './read';
 
@@ -128,15 +129,10 @@ export function registerSellingDocuments(): void {
     };
     const z = await zReport(app, reader, job.reference_id);
     assertSameBranch(job, z.branch_id, 'Session');
-    const settings = await app.db
-      .selectFrom('settings')
-      .select('value')
-      .where('key', '=', 'organisation')
-      .executeTakeFirst();
-    const org = settings ? (JSON.parse(settings.value) as { organization_name?: string }) : {};
+    const { organization_name } = await getSettings(app);
     return buildZReport(
       {
-        organization_name: org.organization_name ?? '',
+        organization_name,
         branch_name: z.branch_name,
         z_number: z.z_number ?? 'X',
         cashier_name: z.user_name,

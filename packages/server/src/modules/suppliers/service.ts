@@ -9,6 +9,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import type { SuppliersTable } from '../stock/tables';
+import { containsText } from '../../db/like';
 
 export const toSupplier = (r: SuppliersTable): Supplier => ({ ...r, is_active: r.is_active === 1 });
 
@@ -35,13 +36,8 @@ export async function listSuppliers(
   let q = app.db.selectFrom('suppliers');
   if (f.is_active !== 'all') q = q.where('is_active', '=', f.is_active === 'true' ? 1 : 0);
   if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`name`, 'like', sql`${like} ESCAPE '\\'`),
-        eb(sql`tax_number`, 'like', sql`${like} ESCAPE '\\'`),
-      ]),
-    );
+    const search = f.search;
+    q = q.where((eb) => eb.or([containsText('name', search), containsText('tax_number', search)]));
   }
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await q
