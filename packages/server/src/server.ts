@@ -56,6 +56,8 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
 
   const app = express();
   app.set('trust proxy', config.trustProxy);
+  // API answers are not revalidated by clients; hashing every JSON body for an ETag was wasted work.
+  app.set('etag', false);
   app.use(requestLog(log));
   app.use(helmet());
   app.use(cors(config.corsOrigins));

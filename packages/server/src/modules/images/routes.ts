@@ -209,7 +209,7 @@ function blobRoutes(r: ApiRouter): void {
   });
 
   const raw = express.raw({ type: () => true, limit: MAX_IMAGE_BYTES });
-  r.router.put(path, raw, async (req: Request, res: Response) => {
+  r.routerFor(path).put(path, raw, async (req: Request, res: Response) => {
     const storage = localStorage(app);
     const params = parse(BlobParams, req.params, 'path');
     const query = parse(BlobPutQuery, req.query, 'query');
@@ -240,7 +240,7 @@ function blobRoutes(r: ApiRouter): void {
     res.status(200).end();
   });
 
-  r.router.get(path, async (req: Request, res: Response) => {
+  r.routerFor(path).get(path, async (req: Request, res: Response) => {
     const storage = localStorage(app);
     const params = parse(BlobParams, req.params, 'path');
     const query = parse(BlobGetQuery, req.query, 'query');

@@ -90,7 +90,7 @@ function deviceRoute(
     query: def.query,
     responses: def.responses,
   });
-  r.router[def.method](def.path, async (req: Request, res: Response) => {
+  r.routerFor(def.path)[def.method](def.path, async (req: Request, res: Response) => {
     const ctx = app();
     const caller = await authenticateSync(ctx, req);
     const input = def.body
