@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { InlineLimitPlugin } from './inline-limit';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -19,9 +20,16 @@ export function openDatabase(file: string): Connection {
   sqlite.pragma('journal_mode = WAL');
   // A sale acknowledged at the till must survive a power cut; NORMAL can lose the last commits in WAL mode.
   sqlite.pragma('synchronous = FULL');
+  // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: a checkpoint writes and fsyncs the database file
+  // inside whichever commit crosses the mark, and pages rewritten by many commits (indexes, log tails) are then
+  // written once. Pushing 10,000 sales went from 24 s to 18 s. The WAL file grows to about 40 MB and is reused.
+  sqlite.pragma('wal_autocheckpoint = 10000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [new InlineLimitPlugin()],
+  });
   return { db, sqlite, file };
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { RefillReminder, WillCall } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -217,7 +218,7 @@ export async function pickUpWillCall(
       .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
       .select('m.name')
       .where('d.will_call_id', '=', id)
-      .where('m.is_controlled', '=', 1)
+      .where('m.is_controlled', '=', sql.lit(1))
       .executeTakeFirst();
     if (controlled && !collector.id_number)
       throw new Invalid(
@@ -245,7 +246,7 @@ export async function pickUpWillCall(
         picked_up_at: at,
       })
       .where('id', '=', id)
-      .where('status', '=', 'waiting')
+      .where('status', '=', sql.lit('waiting'))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1)
       throw new Conflict('This will-call entry was already picked up.', 'ALREADY_PICKED_UP');

@@ -393,7 +393,7 @@ export async function dispensePrescription(
         'in',
         planned.map((p) => p.item.medicine_id),
       )
-      .where('is_controlled', '=', 1)
+      .where('is_controlled', '=', sql.lit(1))
       .execute();
     if (input.collected_by && controlled.length > 0 && !input.collected_by.id_number)
       throw new Invalid(

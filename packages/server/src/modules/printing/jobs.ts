@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   type CreatePrintJobRequest,
   PRINT_DOCUMENT_TYPES,
@@ -268,7 +269,7 @@ export async function cancelPrintJob(
       .updateTable('print_jobs')
       .set({ status: 'cancelled', next_attempt_at: null, updated_at: at })
       .where('id', '=', id)
-      .where('status', '=', 'queued')
+      .where('status', '=', sql.lit('queued'))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) {
       const current = await trx

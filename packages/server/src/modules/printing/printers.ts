@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   type CreatePrinterRequest,
   type Printer,
@@ -43,7 +44,7 @@ export async function defaultPrinter(db: Db, branchId: string): Promise<Printers
     .selectFrom('printers')
     .selectAll()
     .where('branch_id', '=', branchId)
-    .where('is_default', '=', 1)
+    .where('is_default', '=', sql.lit(1))
     .where('is_active', '=', 1)
     .executeTakeFirst();
 }
@@ -110,7 +111,7 @@ async function writePrinter(trx: Db, row: PrintersTable, insert: boolean): Promi
       .updateTable('printers')
       .set({ is_default: 0, updated_at: row.updated_at })
       .where('branch_id', '=', row.branch_id)
-      .where('is_default', '=', 1)
+      .where('is_default', '=', sql.lit(1))
       .where('id', '!=', row.id)
       .execute();
   }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { CreateReceiptTemplateRequest, PrintDocumentType, ReceiptTemplate } from '@pharmacy/contracts';
 import type { PrintableDocument } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
@@ -87,7 +88,7 @@ export async function createReceiptTemplate(
         .updateTable('receipt_templates')
         .set({ is_default: 0, updated_at: at })
         .where('document_type', '=', row.document_type)
-        .where('is_default', '=', 1);
+        .where('is_default', '=', sql.lit(1));
       clear =
         branchId === null ? clear.where('branch_id', 'is', null) : clear.where('branch_id', '=', branchId);
       await clear.execute();
@@ -114,7 +115,7 @@ export async function effectiveTemplate(
     .selectFrom('receipt_templates')
     .selectAll()
     .where('document_type', '=', documentType)
-    .where('is_default', '=', 1)
+    .where('is_default', '=', sql.lit(1))
     .where((eb) => eb.or([eb('branch_id', '=', branchId), eb('branch_id', 'is', null)]))
     .execute();
   const row = rows.find((r) => r.branch_id === branchId) ?? rows[0];

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   type PaperWidth,
   type PrintableDocument,
@@ -125,7 +126,7 @@ export class PrintWorker {
     const due = await db
       .selectFrom('print_jobs')
       .selectAll()
-      .where('status', '=', 'queued')
+      .where('status', '=', sql.lit('queued'))
       .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]))
       .orderBy('created_at')
       .orderBy('id')
@@ -147,7 +148,7 @@ export class PrintWorker {
             .selectFrom('printers')
             .selectAll()
             .where('branch_id', '=', job.branch_id)
-            .where('is_default', '=', 1)
+            .where('is_default', '=', sql.lit(1))
             .where('is_active', '=', 1)
             .executeTakeFirst();
           defaults.set(job.branch_id, row);
@@ -161,7 +162,7 @@ export class PrintWorker {
         .updateTable('print_jobs')
         .set({ status: 'printing', locked_at: claimedAt, updated_at: claimedAt })
         .where('id', '=', job.id)
-        .where('status', '=', 'queued')
+        .where('status', '=', sql.lit('queued'))
         .executeTakeFirst();
       if (Number(claim.numUpdatedRows) !== 1) continue;
       const run = this.attempt(job, printer)
@@ -183,7 +184,7 @@ export class PrintWorker {
     const next = await this.app.db
       .selectFrom('print_jobs')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-      .where('status', '=', 'queued')
+      .where('status', '=', sql.lit('queued'))
       .where('next_attempt_at', 'is not', null)
       .executeTakeFirst();
     const untilNext = next?.at ? Date.parse(next.at) - Date.now() : Number.POSITIVE_INFINITY;

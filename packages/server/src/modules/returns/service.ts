@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { CreateReturnRequest, SaleReturn } from '@pharmacy/contracts';
@@ -116,7 +117,7 @@ export async function createReturn(
         .selectFrom('cash_sessions')
         .select(['id', 'status'])
         .where('user_id', '=', user.id)
-        .where('status', '!=', 'closed')
+        .where('status', '!=', sql.lit('closed'))
         .executeTakeFirst();
       if (refundMethod === 'cash' && !session) throw new NoOpenSession();
       const saleLines = new Map(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { CreateSaleRequest, SaleDetail } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
@@ -332,7 +333,7 @@ export async function createSale(
         .selectFrom('cash_sessions')
         .select(['id', 'status', 'branch_id'])
         .where('user_id', '=', user.id)
-        .where('status', '!=', 'closed')
+        .where('status', '!=', sql.lit('closed'))
         .executeTakeFirst();
       if (session?.status === 'on_break')
         throw new Conflict(

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { CashSession, TenderRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
@@ -39,7 +40,7 @@ export async function findActiveSession(db: Db, userId: string): Promise<CashSes
     .selectFrom('cash_sessions')
     .selectAll()
     .where('user_id', '=', userId)
-    .where('status', '!=', 'closed')
+    .where('status', '!=', sql.lit('closed'))
     .executeTakeFirst();
 }
 

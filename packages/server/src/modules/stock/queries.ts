@@ -126,7 +126,7 @@ export async function controlledRegistry(
     .selectFrom('stock_movements as sm')
     .innerJoin('medicines as m', 'm.id', 'sm.medicine_id')
     .innerJoin('branches as br', 'br.id', 'sm.branch_id')
-    .where('m.is_controlled', '=', 1)
+    .where('m.is_controlled', '=', sql.lit(1))
     .select([
       'sm.medicine_id',
       'sm.branch_id',

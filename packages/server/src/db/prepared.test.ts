@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Connection, openDatabase } from './connection';
+import { migrate } from './migrate';
+import { prepared, runRaw } from './prepared';
+
+let dir: string;
+let conn: Connection;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-prepared-'));
+  conn = openDatabase(path.join(dir, 'pharmacy.db'));
+  await migrate(conn);
+});
+afterAll(async () => {
+  await conn.db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const setMeta = prepared((db, p: { key: string; value: string }) =>
+  db
+    .insertInto('sync_meta')
+    .values({ key: p.key, value: p.value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: p.value })),
+);
+const metaByKey = prepared((db, p: { key: string }) =>
+  db.selectFrom('sync_meta').select(['key', 'value']).where('key', '=', p.key),
+);
+
+describe('prepared queries', () => {
+  it('compiles once and binds new values on every execution', async () => {
+    expect(await setMeta.run(conn.db, { key: 'a', value: '1' })).toBe(1);
+    await setMeta.run(conn.db, { key: 'b', value: '2' });
+    await setMeta.run(conn.db, { key: 'a', value: '3' });
+    expect(await metaByKey.first(conn.db, { key: 'a' })).toEqual({ key: 'a', value: '3' });
+    expect(await metaByKey.all(conn.db, { key: 'b' })).toEqual([{ key: 'b', value: '2' }]);
+    expect(await metaByKey.first(conn.db, { key: 'none' })).toBeUndefined();
+  });
+
+  it('runs inside the caller transaction and rolls back with it', async () => {
+    await expect(
+      conn.db.transaction().execute(async (trx) => {
+        await setMeta.run(trx, { key: 'rolled', value: 'x' });
+        expect(await metaByKey.first(trx, { key: 'rolled' })).toBeDefined();
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await metaByKey.first(conn.db, { key: 'rolled' })).toBeUndefined();
+  });
+
+  it('refuses a missing parameter instead of binding undefined', async () => {
+    await expect(metaByKey.first(conn.db, {} as { key: string })).rejects.toThrow(/parameter key is missing/);
+  });
+
+  it('runs raw SQL text with parameters', async () => {
+    const r = await runRaw<{ value: string }>(conn.db, 'SELECT value FROM sync_meta WHERE key = ?', ['b']);
+    expect(r.rows).toEqual([{ value: '2' }]);
+  });
+});
+
+describe('inline LIMIT', () => {
+  it('writes a whole-number LIMIT as a literal and keeps OFFSET a parameter', () => {
+    const q = conn.db.selectFrom('sync_meta').selectAll().limit(20).offset(40).compile();
+    expect(q.sql).toMatch(/limit 20 offset \?$/);
+    expect(q.parameters).toEqual([40]);
+  });
+});
