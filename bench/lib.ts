@@ -20,11 +20,20 @@ export function spawnTs(
   env: Record<string, string>,
   readyPattern = /ready on (http:\/\/[\d.:]+)/,
 ): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
+      '--import',
+      'tsx',
+      entry,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Db } from './connection';
 import { newId } from '../lib/ids';
 import { nowIso } from '../lib/time';
+import { prepared } from './prepared';
 
 export interface Change {
   entity: string;
@@ -62,6 +62,37 @@ export function onLocalChange(listener: LocalChangeListener): () => void {
  * the pull cursor it was written against (base_revision: how central detects an edit of a row it has
  * changed since). Revisions are SQLite's AUTOINCREMENT in commit order: never a device clock.
  */
+const cursorQuery = prepared((db) => db.selectFrom('sync_meta').select('value').where('key', '=', 'cursor'));
+
+type ChangeRow = {
+  entity: string;
+  entity_id: string;
+  op: string;
+  payload: string;
+  branch_id: string | null;
+  origin_device_id: string | null;
+  client_mutation_id: string;
+  from_remote: 0 | 1;
+  remote_revision: number | null;
+  base_revision: number | null;
+  created_at: string;
+};
+const insertChange = prepared((db, row: ChangeRow) =>
+  db.insertInto('change_log').values({
+    entity: row.entity,
+    entity_id: row.entity_id,
+    op: row.op,
+    payload: row.payload,
+    branch_id: row.branch_id,
+    origin_device_id: row.origin_device_id,
+    client_mutation_id: row.client_mutation_id,
+    from_remote: row.from_remote,
+    remote_revision: row.remote_revision,
+    base_revision: row.base_revision,
+    created_at: row.created_at,
+  }),
+);
+
 export async function recordChange(trx: Db, change: Change): Promise<void> {
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;
@@ -69,27 +100,22 @@ export async function recordChange(trx: Db, change: Change): Promise<void> {
   // Only a till's own writes carry the cursor they were made against; changes applied from a push (central)
   // or a pull (till) do not, and skipping the lookup saves a statement per replicated change.
   if (!fromRemote && !origin?.originDeviceId) {
-    const cursor = await sql<{ value: string }>`SELECT value FROM sync_meta WHERE key = 'cursor'`.execute(
-      trx,
-    );
-    baseRevision = cursor.rows[0] ? Number(cursor.rows[0].value) : null;
+    const cursor = await cursorQuery.first(trx, {});
+    baseRevision = cursor ? Number(cursor.value) : null;
   }
-  await trx
-    .insertInto('change_log')
-    .values({
-      entity: change.entity,
-      entity_id: change.entityId,
-      op: change.op,
-      payload: JSON.stringify(change.payload),
-      branch_id: change.branchId,
-      origin_device_id: change.originDeviceId ?? origin?.originDeviceId ?? null,
-      client_mutation_id: change.clientMutationId ?? origin?.clientMutationId ?? newId(),
-      from_remote: fromRemote ? 1 : 0,
-      remote_revision: fromRemote ? (origin?.remoteRevision ?? null) : null,
-      base_revision: baseRevision,
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertChange.run(trx, {
+    entity: change.entity,
+    entity_id: change.entityId,
+    op: change.op,
+    payload: JSON.stringify(change.payload),
+    branch_id: change.branchId,
+    origin_device_id: change.originDeviceId ?? origin?.originDeviceId ?? null,
+    client_mutation_id: change.clientMutationId ?? origin?.clientMutationId ?? newId(),
+    from_remote: fromRemote ? 1 : 0,
+    remote_revision: fromRemote ? (origin?.remoteRevision ?? null) : null,
+    base_revision: baseRevision,
+    created_at: nowIso(),
+  });
   if (!fromRemote && listeners.size > 0)
     queueMicrotask(() => {
       for (const l of listeners) l();

@@ -1,6 +1,8 @@
 import type { AuditEntry } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
+import type { AuditLogTable } from '../../db/schema';
 import { NotFound } from '../../http/errors';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
@@ -28,22 +30,34 @@ export interface AuditInput {
 }
 
 /** Appends to the audit trail inside the caller's transaction (the table refuses updates and deletes). */
+const insertAudit = prepared((db, row: AuditLogTable) =>
+  db.insertInto('audit_log').values({
+    id: row.id,
+    user_id: row.user_id,
+    action: row.action,
+    entity: row.entity,
+    entity_id: row.entity_id,
+    branch_id: row.branch_id,
+    before_json: row.before_json,
+    after_json: row.after_json,
+    request_id: row.request_id,
+    created_at: row.created_at,
+  }),
+);
+
 export async function writeAudit(trx: Db, actor: Actor, entry: AuditInput): Promise<void> {
-  await trx
-    .insertInto('audit_log')
-    .values({
-      id: newId(),
-      user_id: actor.userId,
-      action: entry.action,
-      entity: entry.entity,
-      entity_id: entry.entityId,
-      branch_id: entry.branchId,
-      before_json: entry.before === undefined ? null : JSON.stringify(entry.before),
-      after_json: entry.after === undefined ? null : JSON.stringify(entry.after),
-      request_id: actor.requestId,
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertAudit.run(trx, {
+    id: newId(),
+    user_id: actor.userId,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: entry.entityId,
+    branch_id: entry.branchId,
+    before_json: entry.before === undefined ? null : JSON.stringify(entry.before),
+    after_json: entry.after === undefined ? null : JSON.stringify(entry.after),
+    request_id: actor.requestId,
+    created_at: nowIso(),
+  });
 }
 
 export interface AuditFilter {

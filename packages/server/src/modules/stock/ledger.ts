@@ -4,6 +4,7 @@ import { recordChange } from '../../db/changes';
 import { AppError, Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { prepared } from '../../db/prepared';
 import { localDate } from './dates';
 import type { BatchesTable, StockMovementsTable } from './tables';
 
@@ -139,6 +140,22 @@ export async function recordBatchChange(trx: Db, row: BatchesTable): Promise<voi
   });
 }
 
+const insertMovement = prepared((db, row: StockMovementsTable) =>
+  db.insertInto('stock_movements').values({
+    id: row.id,
+    batch_id: row.batch_id,
+    branch_id: row.branch_id,
+    medicine_id: row.medicine_id,
+    type: row.type,
+    quantity: row.quantity,
+    reference_type: row.reference_type,
+    reference_id: row.reference_id,
+    user_id: row.user_id,
+    reason: row.reason,
+    created_at: row.created_at,
+  }),
+);
+
 async function writeMovement(
   trx: Db,
   batch: Pick<BatchesTable, 'id' | 'branch_id' | 'medicine_id'>,
@@ -161,7 +178,7 @@ async function writeMovement(
     reason,
     created_at: nowIso(),
   };
-  await trx.insertInto('stock_movements').values(row).execute();
+  await insertMovement.run(trx, row);
   await recordChange(trx, {
     entity: 'stock_movement',
     entityId: row.id,
@@ -176,26 +193,40 @@ async function writeMovement(
  * Adds `delta` to a batch's quantity on hand. A decrement is guarded in SQL (`qty_on_hand >= n`), so two
  * writers can never take the same units, whatever interleaving; returns false when the guard refused it.
  */
-async function applyDelta(trx: Db, batchId: string, delta: number, allowNegative: boolean): Promise<boolean> {
-  let q = trx
+type Delta = { id: string; delta: number; at: string };
+const addQuantity = prepared((db, p: Delta) =>
+  db
     .updateTable('batches')
-    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', delta), updated_at: nowIso() }))
-    .where('id', '=', batchId);
-  if (delta < 0 && !allowNegative) q = q.where('qty_on_hand', '>=', -delta);
-  const result = await q.executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', p.delta), updated_at: p.at }))
+    .where('id', '=', p.id),
+);
+const takeQuantity = prepared((db, p: Delta & { needed: number }) =>
+  db
+    .updateTable('batches')
+    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', p.delta), updated_at: p.at }))
+    .where('id', '=', p.id)
+    .where('qty_on_hand', '>=', p.needed),
+);
+
+async function applyDelta(trx: Db, batchId: string, delta: number, allowNegative: boolean): Promise<boolean> {
+  const p = { id: batchId, delta, at: nowIso() };
+  const changed =
+    delta < 0 && !allowNegative
+      ? await takeQuantity.run(trx, { ...p, needed: -delta })
+      : await addQuantity.run(trx, p);
+  return changed === 1;
 }
 
 /** Today's date in the branch's time zone: the day that decides what is expired. */
 export async function branchToday(db: Db, branchId: string): Promise<string> {
-  const branch = await db
-    .selectFrom('branches')
-    .select('timezone')
-    .where('id', '=', branchId)
-    .executeTakeFirst();
+  const branch = await timezoneOf.first(db, { id: branchId });
   if (!branch) throw new NotFound('Branch', branchId);
   return localDate(branch.timezone);
 }
+
+const timezoneOf = prepared((db, p: { id: string }) =>
+  db.selectFrom('branches').select('timezone').where('id', '=', p.id),
+);
 
 async function medicineName(trx: Db, medicineId: string): Promise<string> {
   const row = await trx
@@ -207,6 +238,19 @@ async function medicineName(trx: Db, medicineId: string): Promise<string> {
   return row.name;
 }
 
+const sellableBatches = prepared((db, p: { branchId: string; medicineId: string; asOf: string }) =>
+  db
+    .selectFrom('batches')
+    .select(['id', 'branch_id', 'medicine_id', 'batch_number', 'expiry_date', 'qty_on_hand', 'unit_cost'])
+    .where('branch_id', '=', p.branchId)
+    .where('medicine_id', '=', p.medicineId)
+    .where('regulator_status', '=', 'active')
+    .where('expiry_date', '>=', p.asOf)
+    .orderBy('expiry_date')
+    .orderBy('received_at')
+    .orderBy('id'),
+);
+
 /**
  * Takes `quantity` units of a medicine from a branch, first-expiry-first-out, skipping expired, quarantined and
  * recalled batches; writes one movement per batch touched (negative quantity). Throws InsufficientStock (409)
@@ -215,17 +259,11 @@ async function medicineName(trx: Db, medicineId: string): Promise<string> {
 export async function consumeFefo(trx: Db, input: ConsumeFefoInput): Promise<TakenBatch[]> {
   assertUnits(input.quantity, 'quantity');
   const asOf = input.asOf ?? (await branchToday(trx, input.branchId));
-  const candidates = await trx
-    .selectFrom('batches')
-    .select(['id', 'branch_id', 'medicine_id', 'batch_number', 'expiry_date', 'qty_on_hand', 'unit_cost'])
-    .where('branch_id', '=', input.branchId)
-    .where('medicine_id', '=', input.medicineId)
-    .where('regulator_status', '=', 'active')
-    .where('expiry_date', '>=', asOf)
-    .orderBy('expiry_date')
-    .orderBy('received_at')
-    .orderBy('id')
-    .execute();
+  const candidates = await sellableBatches.all(trx, {
+    branchId: input.branchId,
+    medicineId: input.medicineId,
+    asOf,
+  });
   const available = candidates.reduce((sum, b) => sum + Math.max(0, b.qty_on_hand), 0);
   if (available < input.quantity && (!input.allowNegative || candidates.length === 0)) {
     throw new InsufficientStock(

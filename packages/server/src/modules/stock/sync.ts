@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
 import { Invalid } from '../../http/errors';
 import { insertRowIfAbsent, type Payload, registerEntity, upsertRow } from '../sync/registry';
 import type { StockMovementsTable } from './tables';
@@ -39,6 +40,13 @@ export async function writeBatch(trx: Db, payload: Payload): Promise<void> {
   });
 }
 
+const addMovedQuantity = prepared((db, p: { id: string; quantity: number }) =>
+  db
+    .updateTable('batches')
+    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', p.quantity) }))
+    .where('id', '=', p.id),
+);
+
 /**
  * Applies one movement exactly once: INSERT if its id is absent, and only then add its quantity to the batch's
  * qty_on_hand (no floor: a movement is a fact that already happened at a till). Returns false when it was
@@ -49,12 +57,7 @@ export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<bo
     throw new Invalid(`Stock movement ${m.id} has no whole, non-zero quantity.`);
   const inserted = await insertRowIfAbsent(trx, 'stock_movements', 'id', m as unknown as Payload);
   if (!inserted) return false;
-  const res = await trx
-    .updateTable('batches')
-    .set((eb) => ({ qty_on_hand: eb('qty_on_hand', '+', m.quantity) }))
-    .where('id', '=', m.batch_id)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1)
+  if ((await addMovedQuantity.run(trx, { id: m.batch_id, quantity: m.quantity })) !== 1)
     throw new Invalid(
       `Stock movement ${m.id} names batch ${m.batch_id}, which this server does not hold.`,
       undefined,

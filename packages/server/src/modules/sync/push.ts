@@ -12,17 +12,26 @@ import type { Db } from '../../db/connection';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { prepared } from '../../db/prepared';
 import { type PushedChange, type SyncDevice, getEntity } from './registry';
-import type { SyncDevicesTable } from './tables';
+import type { SyncDevicesTable, SyncMutationsTable } from './tables';
 
 /** Canonical JSON (sorted keys) so the same change always hashes the same, whatever the key order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 const payloadHash = (c: { entity: string; op: string; entity_id?: string; payload: unknown }) =>
@@ -63,10 +72,36 @@ function faultAfterCommit(): void {
   if (process.env.SYNC_FAULT_AFTER_COMMIT === 'kill') process.kill(process.pid, 'SIGKILL');
 }
 
+const maxRevision = prepared((db) =>
+  db.selectFrom('change_log').select((eb) => eb.fn.max('revision').as('r')),
+);
+
 async function currentRevision(trx: Db): Promise<number> {
-  const r = await sql<{ r: number | null }>`SELECT max(revision) AS r FROM change_log`.execute(trx);
-  return Number(r.rows[0]?.r ?? 0);
+  return Number((await maxRevision.first(trx, {}))?.r ?? 0);
 }
+
+const storedResult = prepared((db, p: { deviceId: string; cmid: string }) =>
+  db
+    .selectFrom('sync_mutations')
+    .select(['payload_hash', 'status', 'result'])
+    .where('device_id', '=', p.deviceId)
+    .where('client_mutation_id', '=', p.cmid),
+);
+
+const insertResult = prepared((db, row: SyncMutationsTable) =>
+  db.insertInto('sync_mutations').values({
+    device_id: row.device_id,
+    client_mutation_id: row.client_mutation_id,
+    seq: row.seq,
+    entity: row.entity,
+    entity_id: row.entity_id,
+    payload_hash: row.payload_hash,
+    status: row.status,
+    result: row.result,
+    revision: row.revision,
+    created_at: row.created_at,
+  }),
+);
 
 async function applyOne(
   trx: Db,
@@ -129,21 +164,18 @@ async function storeResult(
   result: SyncAcceptedItem | SyncRejectedItem,
   revision: number | null,
 ): Promise<void> {
-  await trx
-    .insertInto('sync_mutations')
-    .values({
-      device_id: device.id,
-      client_mutation_id: c.cmid,
-      seq: c.seq,
-      entity: c.entity,
-      entity_id: c.entityId,
-      payload_hash: c.hash,
-      status,
-      result: JSON.stringify(result),
-      revision,
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertResult.run(trx, {
+    device_id: device.id,
+    client_mutation_id: c.cmid,
+    seq: c.seq,
+    entity: c.entity,
+    entity_id: c.entityId,
+    payload_hash: c.hash,
+    status,
+    result: JSON.stringify(result),
+    revision,
+    created_at: nowIso(),
+  });
 }
 
 /**
@@ -187,12 +219,7 @@ export async function pushChanges(
         hash,
       };
 
-      const stored = await trx
-        .selectFrom('sync_mutations')
-        .select(['payload_hash', 'status', 'result'])
-        .where('device_id', '=', device.id)
-        .where('client_mutation_id', '=', c.client_mutation_id)
-        .executeTakeFirst();
+      const stored = await storedResult.first(trx, { deviceId: device.id, cmid: c.client_mutation_id });
       if (stored) {
         if (stored.payload_hash !== hash) {
           rejected.push({

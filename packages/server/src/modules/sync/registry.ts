@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runRaw } from '../../db/prepared';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -107,26 +108,53 @@ export async function tableColumns(db: Db, table: string): Promise<string[]> {
   return columns;
 }
 
-/** INSERT ... ON CONFLICT(key) DO UPDATE of the payload's known columns. */
-export async function upsertRow(trx: Db, table: string, key: string, payload: Payload): Promise<void> {
+const toSqlValue = (v: unknown): unknown => {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v !== null && typeof v === 'object') return JSON.stringify(v);
+  return v;
+};
+
+/**
+ * The INSERT text for a table and a set of payload columns, built once: tables, keys and columns come from
+ * the registry and pragma_table_info, never from a payload, and are quoted as identifiers.
+ */
+const insertTexts = new Map<string, string>();
+function insertText(table: string, key: string, columns: string[], onConflict: 'update' | 'nothing'): string {
+  const cacheKey = `${onConflict} ${table} ${key} ${columns.join(',')}`;
+  let text = insertTexts.get(cacheKey);
+  if (!text) {
+    const q = (c: string) => `"${c.replaceAll('"', '""')}"`;
+    const updates = columns.filter((c) => c !== key);
+    const action =
+      onConflict === 'nothing' || updates.length === 0
+        ? 'NOTHING'
+        : `UPDATE SET ${updates.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}`;
+    text = `INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${q(key)}) DO ${action}`;
+    insertTexts.set(cacheKey, text);
+  }
+  return text;
+}
+
+async function writeRow(
+  trx: Db,
+  table: string,
+  key: string,
+  payload: Payload,
+  onConflict: 'update' | 'nothing',
+): Promise<number> {
   const columns = (await tableColumns(trx, table)).filter((c) => c in payload);
   if (!columns.includes(key)) throw new Error(`sync: payload for ${table} lacks its key ${key}`);
-  const values = columns.map((c) => {
-    const v = payload[c];
-    if (typeof v === 'boolean') return v ? 1 : 0;
-    if (v !== null && typeof v === 'object') return JSON.stringify(v);
-    return v;
-  });
-  const updates = columns.filter((c) => c !== key);
-  await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(values)})
-    ON CONFLICT (${sql.ref(key)}) DO ${
-      updates.length === 0
-        ? sql`NOTHING`
-        : sql`UPDATE SET ${sql.join(
-            updates.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`),
-            sql`, `,
-          )}`
-    }`.execute(trx);
+  const result = await runRaw(
+    trx,
+    insertText(table, key, columns, onConflict),
+    columns.map((c) => toSqlValue(payload[c])),
+  );
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** INSERT ... ON CONFLICT(key) DO UPDATE of the payload's known columns. */
+export async function upsertRow(trx: Db, table: string, key: string, payload: Payload): Promise<void> {
+  await writeRow(trx, table, key, payload, 'update');
 }
 
 /** INSERT ... ON CONFLICT(key) DO NOTHING of the payload's known columns; true when the row was new. */
@@ -136,18 +164,7 @@ export async function insertRowIfAbsent(
   key: string,
   payload: Payload,
 ): Promise<boolean> {
-  const columns = (await tableColumns(trx, table)).filter((c) => c in payload);
-  if (!columns.includes(key)) throw new Error(`sync: payload for ${table} lacks its key ${key}`);
-  const values = columns.map((c) => {
-    const v = payload[c];
-    if (typeof v === 'boolean') return v ? 1 : 0;
-    if (v !== null && typeof v === 'object') return JSON.stringify(v);
-    return v;
-  });
-  const r =
-    await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) VALUES (${sql.join(values)})
-    ON CONFLICT (${sql.ref(key)}) DO NOTHING`.execute(trx);
-  return Number(r.numAffectedRows ?? 0) > 0;
+  return (await writeRow(trx, table, key, payload, 'nothing')) > 0;
 }
 
 /**

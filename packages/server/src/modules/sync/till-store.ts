@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { withChangeOrigin } from '../../db/changes';
+import { prepared } from '../../db/prepared';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -29,6 +30,14 @@ const fingerprint = () => registeredEntityNames().sort().join(',');
  * The till's side of replication, over its own database: the outbox is its own change_log rows
  * (from_remote = 0, sync_status NULL) of registered entities, in revision order.
  */
+const markAnswered = prepared(
+  (db, p: { status: 'accepted' | 'rejected'; result: string; acked: number | null; revision: number }) =>
+    db
+      .updateTable('change_log')
+      .set({ sync_status: p.status, sync_result: p.result, acked_revision: p.acked })
+      .where('revision', '=', p.revision),
+);
+
 export class TillStore {
   constructor(readonly app: AppContext) {}
 
@@ -76,9 +85,11 @@ export class TillStore {
     const rows = await this.db
       .selectFrom('change_log')
       .select(['revision', 'entity', 'entity_id', 'op', 'payload', 'client_mutation_id', 'base_revision'])
-      .where('from_remote', '=', 0)
+      .where('from_remote', '=', sql.lit(0))
       .where('sync_status', 'is', null)
-      .where('entity', 'in', entities)
+      // Literals and the unary + keep SQLite on the partial outbox index (revision order, stops at the limit)
+      // instead of gathering every logged row of those entities and sorting them: 60 ms a batch at 30,000.
+      .where(sql<boolean>`+entity IN (${sql.join(entities)})`)
       .orderBy('revision')
       .limit(limit)
       .execute();
@@ -123,15 +134,12 @@ export class TillStore {
           const revisions = byId.get(item.client_mutation_id);
           if (!revisions) continue;
           answered += revisions.length;
-          await trx
-            .updateTable('change_log')
-            .set({
-              sync_status: status,
-              sync_result: JSON.stringify(item),
-              acked_revision: 'revision' in item ? (item.revision ?? null) : null,
-            })
-            .where('revision', 'in', revisions)
-            .execute();
+          const answer = {
+            status,
+            result: JSON.stringify(item),
+            acked: 'revision' in item ? (item.revision ?? null) : null,
+          };
+          for (const revision of revisions) await markAnswered.run(trx, { ...answer, revision });
         }
       }
     });
@@ -306,7 +314,7 @@ export class TillStore {
           await trx
             .updateTable('change_log')
             .set({ sync_status: 'skipped' })
-            .where('from_remote', '=', 0)
+            .where('from_remote', '=', sql.lit(0))
             .where('sync_status', 'is', null)
             .where(
               'entity',
@@ -337,13 +345,13 @@ export class TillStore {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('change_log')
-        .where('from_remote', '=', 0)
+        .where('from_remote', '=', sql.lit(0))
         .where('sync_status', '=', 'accepted')
         .where('acked_revision', '<=', cursor)
         .execute();
       await trx
         .deleteFrom('change_log')
-        .where('from_remote', '=', 0)
+        .where('from_remote', '=', sql.lit(0))
         .where('sync_status', '=', 'skipped')
         .execute();
       await trx
@@ -363,7 +371,7 @@ export class TillStore {
     const rows = await this.db
       .selectFrom('change_log')
       .select(['sync_status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('from_remote', '=', 0)
+      .where('from_remote', '=', sql.lit(0))
       .where('entity', 'in', registeredEntityNames())
       .groupBy('sync_status')
       .execute();
