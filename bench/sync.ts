@@ -90,6 +90,27 @@ async function tillChild(arg: string): Promise<void> {
   );
 }
 
+/** This file bundled by esbuild with the desktop build's native externals, inside the repo so they resolve. */
+async function bundleForChild(): Promise<string> {
+  const { build } = await import('esbuild');
+  const { NATIVE_EXTERNALS } = await import('../apps/desktop/scripts/bundle');
+  const outfile = path.resolve(import.meta.dirname, '../node_modules/.cache/pharmacy-bench/sync.mjs');
+  await build({
+    entryPoints: [import.meta.filename],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: [...NATIVE_EXTERNALS, 'esbuild'],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
 async function main(): Promise<void> {
   const central = await server('central');
   const ctx = central.s.context;
@@ -259,12 +280,13 @@ async function main(): Promise<void> {
     `snapshot source: ${m} medicines + ${b} batches written to central in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
+  // The till runs as shipped: bundled JavaScript (as the desktop build does), not TypeScript through tsx,
+  // whose loader alone holds ~60 MB.
+  const bundled = await bundleForChild();
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      import.meta.filename,
+      bundled,
       '--till-child',
       JSON.stringify({ url: central.url, deviceId: reg.device_id, token: reg.device_token }),
     ],
@@ -285,7 +307,7 @@ async function main(): Promise<void> {
     counts: { m: number; b: number };
   };
   console.log(
-    `bootstrap: till loaded ${r.rows} rows (${r.counts.m} medicines, ${r.counts.b} batches) from central's NDJSON snapshot in ${(r.ms / 1000).toFixed(1)} s, till peak RSS ${r.peakRssMb.toFixed(0)} MB, of which ${r.baselineMb.toFixed(0)} MB before the download (server + tsx loaded) (target < 60 s, < 300 MB)`,
+    `bootstrap: till loaded ${r.rows} rows (${r.counts.m} medicines, ${r.counts.b} batches) from central's NDJSON snapshot in ${(r.ms / 1000).toFixed(1)} s, till peak RSS ${r.peakRssMb.toFixed(0)} MB, of which ${r.baselineMb.toFixed(0)} MB before the download (bundled server loaded) (target < 60 s, < 300 MB)`,
   );
   await central.s.close();
   fs.rmSync(central.dataDir, { recursive: true, force: true });

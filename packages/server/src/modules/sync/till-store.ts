@@ -30,6 +30,9 @@ const fingerprint = () => registeredEntityNames().sort().join(',');
  * The till's side of replication, over its own database: the outbox is its own change_log rows
  * (from_remote = 0, sync_status NULL) of registered entities, in revision order.
  */
+/** Page cache of the snapshot staging database, in KiB (negative: SQLite's unit for a size in KiB). */
+const STAGE_CACHE_KIB = -2000;
+
 const markAnswered = prepared(
   (db, p: { status: 'accepted' | 'rejected'; result: string; acked: number | null; revision: number }) =>
     db
@@ -226,6 +229,9 @@ export class TillStore {
     const stage = new BetterSqlite3(stageFile);
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');
+    // Staging is written once and read once, in order: a small page cache keeps the till's memory down while
+    // hundreds of thousands of rows go through (better-sqlite3's default is 16 MB per connection and schema).
+    stage.pragma(`cache_size = ${STAGE_CACHE_KIB}`);
     const defs = registeredEntities();
     const columns = new Map<string, string[]>();
     const inserts = new Map<string, BetterSqlite3.Statement>();
@@ -292,6 +298,7 @@ export class TillStore {
     // The swap: one transaction on the main connection, live tables replaced wholesale.
     await this.db.connection().execute(async (conn) => {
       await sql`ATTACH DATABASE ${stageFile} AS sync_stage`.execute(conn);
+      await sql.raw(`PRAGMA sync_stage.cache_size = ${STAGE_CACHE_KIB}`).execute(conn);
       try {
         await conn.transaction().execute(async (trx) => {
           await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
