@@ -108,7 +108,9 @@ export async function tableColumns(db: Db, table: string): Promise<string[]> {
   return columns;
 }
 
-const toSqlValue = (v: unknown): unknown => {
+/** A payload value as SQLite stores it: booleans as 0/1, objects as JSON text, absent as NULL. */
+export const toSqlValue = (v: unknown): unknown => {
+  if (v === undefined) return null;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (v !== null && typeof v === 'object') return JSON.stringify(v);
   return v;

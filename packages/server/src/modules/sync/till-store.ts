@@ -16,6 +16,7 @@ import {
   type Payload,
   registeredEntities,
   registeredEntityNames,
+  toSqlValue,
 } from './registry';
 
 export interface OutboxItem {
@@ -267,16 +268,7 @@ export class TillStore {
           const cols = def && columns.get(def.entity);
           if (!def || !cols) continue;
           const row = def.toRow(msg.payload as Payload);
-          pending.push([
-            def.entity,
-            cols.map((c) => {
-              const v = row[c];
-              if (v === undefined) return null;
-              if (typeof v === 'boolean') return v ? 1 : 0;
-              if (v !== null && typeof v === 'object') return JSON.stringify(v);
-              return v;
-            }),
-          ]);
+          pending.push([def.entity, cols.map((c) => toSqlValue(row[c]))]);
           rows++;
           if (pending.length >= 1000) {
             flush(pending);
