@@ -24,14 +24,22 @@ const targets: [string, Spawned, string, Record<string, string>][] = [
   ['settings', server, '/api/v1/settings', auth],
   ['users', server, '/api/v1/users?page_size=20', auth],
 ];
-for (const [name, s, path, headers] of targets) {
-  await load(name, { url: `${s.url}${path}`, headers, amount: 3000 });
-  const before = cpuMicros(s.child.pid!);
-  const r = await load(name, { url: `${s.url}${path}`, headers, amount: 20000 });
-  const per = (cpuMicros(s.child.pid!) - before) / 20000;
-  console.log(
-    `${name.padEnd(10)} ${per.toFixed(0).padStart(4)} µs CPU/request  ${r.rps} req/s  p99 ${r.p99} ms`,
-  );
+// Rounds interleave the targets and the least CPU per target is reported: on a shared VM, another tenant's
+// burst inflates a round's figures, never deflates them.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const best = new Map<string, { per: number; rps: number; p99: number }>();
+for (let round = 0; round < rounds; round++) {
+  for (const [name, s, path, headers] of targets) {
+    if (round === 0) await load(name, { url: `${s.url}${path}`, headers, amount: 3000 });
+    const before = cpuMicros(s.child.pid!);
+    const r = await load(name, { url: `${s.url}${path}`, headers, amount: 10000 });
+    const per = (cpuMicros(s.child.pid!) - before) / 10000;
+    const prev = best.get(name);
+    if (!prev || per < prev.per) best.set(name, { per, rps: r.rps, p99: r.p99 });
+  }
+}
+for (const [name, { per, rps, p99 }] of best) {
+  console.log(`${name.padEnd(10)} ${per.toFixed(0).padStart(4)} µs CPU/request  ${rps} req/s  p99 ${p99} ms`);
 }
 await floor.stop();
 await server.stop();

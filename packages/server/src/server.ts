@@ -58,7 +58,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   app.set('trust proxy', config.trustProxy);
   // API answers are not revalidated by clients; hashing every JSON body for an ETag was wasted work.
   app.set('etag', false);
-  app.use(requestLog(log));
+  app.use(requestLog(app, log));
   app.use(helmet());
   app.use(cors(config.corsOrigins));
   app.use(express.json({ limit: config.bodyLimit }));

@@ -97,6 +97,6 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
     sendProblem(res, parserError.status, 'BAD_REQUEST', 'The request could not be read.');
     return;
   }
-  req.log?.error({ err }, 'unhandled error');
+  req.log.error({ err }, 'unhandled error');
   sendProblem(res, 500, 'INTERNAL', 'An unexpected error occurred; it has been logged.');
 };
