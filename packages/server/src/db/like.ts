@@ -5,7 +5,18 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `column LIKE '%text%'` matching the text literally (a search for "50%" finds "50%", not everything). */
 export function containsText(column: string, text: string): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(column)} LIKE ${`%${escapeLike(text)}%`} ESCAPE '\\'`;
+  return likePattern(column, containsPattern(text));
+}
+
+/**
+ * The `%text%` pattern alone, for a compiled-once query: `likePattern(column, p.pattern)` with
+ * `pattern: containsPattern(search)` among the parameters.
+ */
+export const containsPattern = (text: string): string => `%${escapeLike(text)}%`;
+
+/** `column LIKE pattern ESCAPE '\'` for a pattern made by containsPattern. */
+export function likePattern(column: string, pattern: unknown): RawBuilder<boolean> {
+  return sql<boolean>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;
 }
 
 /** `column LIKE 'text%'`, literally. */

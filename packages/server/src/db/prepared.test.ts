@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, openDatabase } from './connection';
 import { migrate } from './migrate';
-import { prepared, runRaw } from './prepared';
+import { prepared, preparedShapes, runRaw } from './prepared';
 
 let dir: string;
 let conn: Connection;
@@ -51,6 +51,32 @@ describe('prepared queries', () => {
 
   it('refuses a missing parameter instead of binding undefined', async () => {
     await expect(metaByKey.first(conn.db, {} as { key: string })).rejects.toThrow(/parameter key is missing/);
+  });
+
+  it('compiles one statement per shape of optional filters, each with its own LIMIT', async () => {
+    for (const [key, value] of [
+      ['shape-a', 'x'],
+      ['shape-b', 'y'],
+      ['shape-c', 'x'],
+    ] as const) {
+      await setMeta.run(conn.db, { key, value });
+    }
+    type Filter = { value?: string; prefix?: string; limit: number };
+    const search = preparedShapes(
+      (f: Filter) => `${f.value === undefined ? '' : 'v'}${f.prefix === undefined ? '' : 'p'}:${f.limit}`,
+      (db, p, given) => {
+        let q = db.selectFrom('sync_meta').select('key').orderBy('key');
+        if (given.value !== undefined) q = q.where('value', '=', p.value as string);
+        if (given.prefix !== undefined) q = q.where('key', '>=', p.prefix as string);
+        return q.limit(given.limit);
+      },
+    );
+    const keys = async (f: Filter) => (await search.all(conn.db, f)).map((r) => r.key);
+    expect(await keys({ value: 'x', prefix: 'shape', limit: 10 })).toEqual(['shape-a', 'shape-c']);
+    expect(await keys({ value: 'y', prefix: 'shape', limit: 10 })).toEqual(['shape-b']);
+    expect(await keys({ prefix: 'shape-b', limit: 10 })).toEqual(['shape-b', 'shape-c']);
+    expect(await keys({ prefix: 'shape-b', limit: 1 })).toEqual(['shape-b']);
+    expect(await keys({ value: 'x', limit: 1 })).toEqual(['shape-a']);
   });
 
   it('runs raw SQL text with parameters', async () => {

@@ -56,6 +56,39 @@ export function prepared<P extends object, R = unknown>(build: (db: Db, p: P) =>
   };
 }
 
+type Prepared<P extends object, R> = ReturnType<typeof prepared<P, R>>;
+
+/** Shapes kept per query family; a family whose key took in a value by mistake cannot grow without bound. */
+const SHAPES_LIMIT = 64;
+
+/**
+ * A query whose shape varies (optional filters, page size) compiled once per shape: list endpoints build
+ * their query from whichever filters the caller gave, and building plus compiling it was a fifth of a list
+ * request's CPU. `shapeOf` names the shape from the parameters (which filters are present, the page size);
+ * `build` may read `given` only to decide the shape (which `where`s, the LIMIT) and must pass every value
+ * through the placeholders `p`, exactly as for `prepared`.
+ */
+export function preparedShapes<P extends object, R = unknown>(
+  shapeOf: (given: P) => string,
+  build: (db: Db, p: P, given: P) => Compilable<R>,
+) {
+  const shapes = new Map<string, Prepared<P, R>>();
+  function shape(given: P): Prepared<P, R> {
+    const key = shapeOf(given);
+    let query = shapes.get(key);
+    if (!query) {
+      if (shapes.size >= SHAPES_LIMIT) shapes.clear();
+      query = prepared<P, R>((db, p) => build(db, p, given));
+      shapes.set(key, query);
+    }
+    return query;
+  }
+  return {
+    all: (db: Db, params: P): Promise<R[]> => shape(params).all(db, params),
+    first: (db: Db, params: P): Promise<R | undefined> => shape(params).first(db, params),
+  };
+}
+
 /** Runs SQL text built once by the caller (generic paths whose shape depends on a table's columns). */
 export function runRaw<R = unknown>(db: Db, sqlText: string, parameters: unknown[]): Promise<QueryResult<R>> {
   return db.executeQuery(CompiledQuery.raw(sqlText, parameters) as CompiledQuery<R>);

@@ -3,7 +3,8 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { UsersTable } from '../../db/schema';
 import { recordChange } from '../../db/changes';
-import { containsText } from '../../db/like';
+import { containsPattern, likePattern } from '../../db/like';
+import { prepared, preparedShapes } from '../../db/prepared';
 import type { AuthUser } from '../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
@@ -39,11 +40,47 @@ export const toUser = (r: UserRow): User => ({
   updated_at: r.updated_at,
 });
 
+const userById = prepared((db, p: { id: string }) => selectUsers(db).where('u.id', '=', p.id));
+
 export async function getUser(db: Db, id: string): Promise<User> {
-  const row = await selectUsers(db).where('u.id', '=', id).executeTakeFirst();
+  const row = await userById.first(db, { id });
   if (!row) throw new NotFound('User', id);
   return toUser(row);
 }
+
+interface UserFilter {
+  branch_id?: string;
+  role?: Role;
+  is_active?: number;
+  pattern?: string;
+}
+
+const filterShape = (f: UserFilter) =>
+  `${f.branch_id === undefined ? '' : 'b'}${f.role === undefined ? '' : 'r'}${f.is_active === undefined ? '' : 'a'}${f.pattern === undefined ? '' : 's'}`;
+
+function filteredUsers(db: Db, p: UserFilter, given: UserFilter) {
+  let q = selectUsers(db);
+  if (given.branch_id !== undefined) q = q.where('u.branch_id', '=', p.branch_id!);
+  if (given.role !== undefined) q = q.where('u.role', '=', p.role!);
+  if (given.is_active !== undefined) q = q.where('u.is_active', '=', p.is_active!);
+  if (given.pattern !== undefined) {
+    const pattern = p.pattern;
+    q = q.where((eb) => eb.or([likePattern('u.full_name', pattern), likePattern('u.email', pattern)]));
+  }
+  return q;
+}
+
+const countUsers = preparedShapes(filterShape, (db, p: UserFilter, given) =>
+  filteredUsers(db, p, given)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total')),
+);
+
+const pageOfUsers = preparedShapes(
+  (f: UserFilter & { page_size: number; offset: number }) => `${filterShape(f)}:${f.page_size}`,
+  (db, p, given) =>
+    filteredUsers(db, p, given).orderBy('u.full_name').limit(given.page_size).offset(p.offset),
+);
 
 export async function listUsers(
   app: AppContext,
@@ -56,24 +93,19 @@ export async function listUsers(
     page_size: number;
   },
 ) {
-  let q = selectUsers(app.db);
-  if (f.branch_id) q = q.where('u.branch_id', '=', f.branch_id);
-  if (f.role) q = q.where('u.role', '=', f.role);
-  if (f.is_active !== undefined) q = q.where('u.is_active', '=', f.is_active ? 1 : 0);
-  if (f.search) {
-    const search = f.search;
-    q = q.where((eb) => eb.or([containsText('u.full_name', search), containsText('u.email', search)]));
-  }
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('u.full_name')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toUser), total, page: f.page, page_size: f.page_size };
+  const filter: UserFilter = {
+    branch_id: f.branch_id,
+    role: f.role,
+    is_active: f.is_active === undefined ? undefined : Number(f.is_active),
+    pattern: f.search ? containsPattern(f.search) : undefined,
+  };
+  const [count] = await countUsers.all(app.db, filter);
+  const rows = await pageOfUsers.all(app.db, {
+    ...filter,
+    page_size: f.page_size,
+    offset: (f.page - 1) * f.page_size,
+  });
+  return { items: rows.map(toUser), total: count?.total ?? 0, page: f.page, page_size: f.page_size };
 }
 
 /** Users replicate to the tills of their branch (so a cashier can sign in offline) and to central. */
