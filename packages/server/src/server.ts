@@ -2,14 +2,12 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type Connection, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
-import { cors } from './http/cors';
-import { requestLog } from './http/request-log';
+import { edge } from './http/edge';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { ApiRouter, methodNotAllowed } from './http/route';
 import { createLogger } from './logger';
@@ -58,14 +56,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   app.set('trust proxy', config.trustProxy);
   // API answers are not revalidated by clients; hashing every JSON body for an ETag was wasted work.
   app.set('etag', false);
-  app.use(requestLog(app, log));
-  app.use(helmet());
-  app.use(cors(config.corsOrigins));
-  app.use(express.json({ limit: config.bodyLimit }));
-
-  const root = express.Router();
-  mountHealth(root, context);
-  app.use(root);
+  app.use(edge(app, { log, corsOrigins: config.corsOrigins, bodyLimit: config.bodyLimit }));
 
   const api = new ApiRouter(context);
   registerModules(api);
@@ -73,6 +64,10 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   methodNotAllowed(api.router, api.docs);
   api.router.use(notFoundHandler);
   app.use('/api/v1', api.router);
+
+  const root = express.Router();
+  mountHealth(root, context);
+  app.use(root);
 
   if (config.staticDir && fs.existsSync(path.join(config.staticDir, 'index.html'))) {
     const index = path.join(config.staticDir, 'index.html');

@@ -1,3 +1,4 @@
+import { helmetHeaders } from './edge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness';
 
@@ -39,6 +40,9 @@ describe('HTTP layer', () => {
     expect(res.headers.get('x-request-id')).toBe('till-7.req-42');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-powered-by')).toBeNull();
+    for (const [name, value] of helmetHeaders()) expect(res.headers.get(name)).toBe(value);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
     const injected = await t.request('GET', '/health', {
       headers: { 'x-request-id': 'bad id\twith spaces' },
     });

@@ -12,7 +12,11 @@ describe('request log', () => {
   beforeAll(async () => {
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
     const app = express();
-    app.use(requestLog(app, log));
+    const track = requestLog(app, log);
+    app.use((req, res, next) => {
+      track(req, res);
+      next();
+    });
     app.get('/ok', (_req, res) => res.json({ ok: true }));
     app.get('/missing', (req, res) => {
       req.log.warn('looked for something absent');

@@ -88,16 +88,29 @@ function parsePart<S extends z.ZodType>(schema: S | undefined, value: unknown, w
   return result.data;
 }
 
+/**
+ * Writes a JSON answer directly: Express's res.json re-derives the content type and charset on every call,
+ * a visible share of a small read.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+}
+
 function send(res: Response, result: unknown): void {
   // A handler that streams (server-sent events, NDJSON) has answered already.
   if (res.headersSent) return;
   if (result instanceof Reply) {
     if (result.headers) res.set(result.headers);
     if (result.status === 204 || result.body === undefined) res.status(result.status).end();
-    else res.status(result.status).json(result.body);
+    else sendJson(res, result.status, result.body);
     return;
   }
-  res.json(result);
+  if (result === undefined) res.json(result);
+  else sendJson(res, 200, result);
 }
 
 /**
