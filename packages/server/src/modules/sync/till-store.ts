@@ -32,6 +32,7 @@ const fingerprint = () => registeredEntityNames().sort().join(',');
  * (from_remote = 0, sync_status NULL) of registered entities, in revision order.
  */
 /** Page cache of the snapshot staging database, in KiB (negative: SQLite's unit for a size in KiB). */
+const STAGE_COMMIT_ROWS = 5000;
 const STAGE_CACHE_KIB = -2000;
 
 const markAnswered = prepared(
@@ -255,10 +256,11 @@ export class TillStore {
           ),
         );
       }
-      let pending: Array<[string, unknown[]]> = [];
-      const flush = stage.transaction((batch: Array<[string, unknown[]]>) => {
-        for (const [entity, values] of batch) inserts.get(entity)!.run(values);
-      });
+      // Rows go straight into an open staging transaction, committed every STAGE_COMMIT_ROWS: buffering them
+      // in batches let each batch survive a young-generation collection, and the promoted garbage grew the
+      // heap by tens of MB over a large snapshot.
+      let uncommitted = 0;
+      stage.exec('BEGIN');
       for await (const line of lines) {
         if (!line) continue;
         const msg = JSON.parse(line) as { type: string; [k: string]: unknown };
@@ -268,11 +270,12 @@ export class TillStore {
           const cols = def && columns.get(def.entity);
           if (!def || !cols) continue;
           const row = def.toRow(msg.payload as Payload);
-          pending.push([def.entity, cols.map((c) => toSqlValue(row[c]))]);
+          inserts.get(def.entity)!.run(cols.map((c) => toSqlValue(row[c])));
           rows++;
-          if (pending.length >= 1000) {
-            flush(pending);
-            pending = [];
+          if (++uncommitted >= STAGE_COMMIT_ROWS) {
+            stage.exec('COMMIT');
+            stage.exec('BEGIN');
+            uncommitted = 0;
           }
         } else if (msg.type === 'end') {
           if (Number(msg.rows) !== rows)
@@ -280,7 +283,7 @@ export class TillStore {
           ended = true;
         }
       }
-      flush(pending);
+      stage.exec('COMMIT');
       if (!header) throw new Error('snapshot stream has no header line');
       if (!ended) throw new Error('snapshot stream was truncated (no end line)');
     } finally {
