@@ -18,12 +18,12 @@ export function authRoutes(r: ApiRouter): void {
     tag: 'Auth',
     summary: 'Sign in and receive a bearer token',
     description:
-      'Public. 400 without email and password; 401 for a wrong email or password; 403 for a deactivated account (told only once the password is right); 429 with Retry-After once an address or an account has too many recent failures (thresholds in settings.login_throttle). The token is an HS256 JWT that expires after JWT_TTL_SECONDS (default 1 hour); renew it with /auth/refresh.',
+      'Public. 400 without email and password; 401 for a wrong email or password; 403 for a deactivated account (told only once the password is right); on a till that knows its branch (from its sync snapshot), 403 OTHER_BRANCH_TILL for a branch-bound user (cashier, pharmacist, branch_manager) of another branch, e.g. one moved away: they sign in at a till of their branch (organisation-wide roles are not refused; every authenticated request on that till refuses them the same way); 429 with Retry-After once an address or an account has too many recent failures (thresholds in settings.login_throttle). The token is an HS256 JWT that expires after JWT_TTL_SECONDS (default 1 hour); renew it with /auth/refresh.',
     body: LoginRequest,
     responses: {
       200: { description: 'Signed in', schema: LoginResponse },
       401: { description: 'Invalid email or password' },
-      403: { description: 'Account inactive' },
+      403: { description: 'Account inactive, or a branch-bound user at a till of another branch' },
       429: { description: 'Too many attempts' },
     },
     handler: ({ app, body, req, requestId }) => login(app, body, req.ip ?? 'unknown', requestId),

@@ -1,6 +1,6 @@
 import type { LoginResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import { type AuthUser, issueToken } from '../../http/auth';
+import { type AuthUser, assertTillBranch, issueToken } from '../../http/auth';
 import { Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../http/errors';
 import { burnVerify, verifyPassword } from '../../lib/passwords';
 import { nowIso } from '../../lib/time';
@@ -61,6 +61,8 @@ export async function login(
   }
   if (!user.is_active)
     throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
+  // A till refuses a branch-bound user of another branch (403 OTHER_BRANCH_TILL), e.g. one moved away.
+  assertTillBranch(app, user);
   throttle.clear(accountKey);
 
   // Last sign-in is local bookkeeping, not replicated: users are owned by central.

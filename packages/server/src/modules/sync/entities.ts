@@ -1,4 +1,4 @@
-import { Settings } from '@pharmacy/contracts';
+import { BRANCH_BOUND_ROLES, Settings } from '@pharmacy/contracts';
 import type { BranchesTable, UsersTable } from '../../db/schema';
 import { nowIso } from '../../lib/time';
 import { writeBranch } from '../branches/service';
@@ -61,6 +61,8 @@ registerEntity({
   scope: 'branch',
   table: 'users',
   order: 40,
+  // Branch-bound users of the device's branch, and every organisation-wide user (userScope).
+  snapshotWhere: `branch_id = ? OR role NOT IN (${BRANCH_BOUND_ROLES.map((r) => `'${r}'`).join(', ')})`,
   write: (trx, payload) => writeUser(trx, payload as unknown as UsersTable),
 });
 

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { withChangeOrigin } from '../../db/changes';
 import { prepared } from '../../db/prepared';
+import { setTillBranch } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -237,7 +238,7 @@ export class TillStore {
     const defs = registeredEntities();
     const columns = new Map<string, string[]>();
     const inserts = new Map<string, BetterSqlite3.Statement>();
-    let header: { revision: number; epoch: string } | null = null;
+    let header: { revision: number; epoch: string; branchId: string | null } | null = null;
     let ended = false;
     let rows = 0;
     try {
@@ -264,7 +265,13 @@ export class TillStore {
       for await (const line of lines) {
         if (!line) continue;
         const msg = JSON.parse(line) as { type: string; [k: string]: unknown };
-        if (msg.type === 'header') header = { revision: Number(msg.revision), epoch: String(msg.epoch) };
+        if (msg.type === 'header')
+          header = {
+            revision: Number(msg.revision),
+            epoch: String(msg.epoch),
+            // The device's branch (absent from older snapshots: then no branch is recorded, nobody refused).
+            branchId: typeof msg.branch_id === 'string' && msg.branch_id ? msg.branch_id : null,
+          };
         else if (msg.type === 'row') {
           const def = getEntity(String(msg.entity));
           const cols = def && columns.get(def.entity);
@@ -330,6 +337,9 @@ export class TillStore {
           await setMeta(trx, 'bootstrapped', '1');
           await setMeta(trx, 'bootstrapped_at', nowIso());
           await setMeta(trx, 'registry', fingerprint());
+          // The till's own branch: sign-in and every request refuse a branch-bound user of another branch.
+          if (snap.branchId) await setMeta(trx, 'branch_id', snap.branchId);
+          else await deleteMeta(trx, 'branch_id');
           await deleteMeta(trx, 'reset_required');
         });
       } finally {
@@ -337,6 +347,7 @@ export class TillStore {
       }
     });
     for (const suffix of ['', '-journal']) fs.rmSync(stageFile + suffix, { force: true });
+    setTillBranch(this.app, snap.branchId);
     for (const def of defs) def.afterApply?.(this.app);
     return { revision: snap.revision, rows };
   }

@@ -1,4 +1,4 @@
-import type { Role, User } from '@pharmacy/contracts';
+import { BRANCH_BOUND_ROLES, type Role, type User } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { UsersTable } from '../../db/schema';
@@ -108,7 +108,13 @@ export async function listUsers(
   return { items: rows.map(toUser), total: count?.total ?? 0, page: f.page, page_size: f.page_size };
 }
 
-/** Users replicate to the tills of their branch (so a cashier can sign in offline) and to central. */
+/**
+ * The tills a user's row replicates to: a branch-bound user's own branch (so a cashier can sign in offline
+ * there), every till for an organisation-wide role (admin, auditor...), which may sign in anywhere.
+ */
+export const userScope = (row: Pick<UsersTable, 'role' | 'branch_id'>): string | null =>
+  BRANCH_BOUND_ROLES.includes(row.role as Role) ? row.branch_id : null;
+
 export async function writeUser(trx: Db, row: UsersTable): Promise<void> {
   await trx
     .insertInto('users')
@@ -120,7 +126,7 @@ export async function writeUser(trx: Db, row: UsersTable): Promise<void> {
     entityId: row.id,
     op: 'upsert',
     payload: row,
-    branchId: row.branch_id,
+    branchId: userScope(row),
   });
 }
 
@@ -272,6 +278,19 @@ export async function updateUser(
   };
   await app.db.transaction().execute(async (trx) => {
     await writeUser(trx, row);
+    // A user's row pulls only to the tills of its scope (userScope): when a move or a role change narrows
+    // the scope, the tills that leave it get the new row too, or they keep the old one (old role, old
+    // token_version), sign the user in, and never hear of a later deactivation or password reset. With the
+    // new row they revoke the tokens issued there and refuse the next sign-in (403 OTHER_BRANCH_TILL).
+    const [was, now] = [userScope(before), userScope(row)];
+    if (now !== null && was !== now)
+      await recordChange(trx, {
+        entity: 'user',
+        entityId: row.id,
+        op: 'upsert',
+        payload: row,
+        branchId: was,
+      });
     await writeAudit(trx, actor, {
       action: 'user.update',
       entity: 'user',
