@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
+import { GroupCommitDialect, registerDriver } from './group-commit';
 import { InlineLimitPlugin } from './inline-limit';
 import type { Database } from './schema';
 
@@ -26,10 +27,9 @@ export function openDatabase(file: string): Connection {
   sqlite.pragma('wal_autocheckpoint = 10000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    plugins: [new InlineLimitPlugin()],
-  });
+  const dialect = new GroupCommitDialect({ sqlite, prepare: statementCache(sqlite) });
+  const db = new Kysely<Database>({ dialect, plugins: [new InlineLimitPlugin()] });
+  registerDriver(db, dialect.driver);
   return { db, sqlite, file };
 }
 
@@ -40,21 +40,18 @@ const STATEMENT_CACHE_SIZE = 500;
  * authenticated read. Statements are cached by SQL text (least recently used out), so every module's queries
  * get prepared-statement speed without leaving Kysely.
  */
-function withStatementCache(sqlite: Sqlite) {
+function statementCache(sqlite: Sqlite): (sql: string) => BetterSqlite3.Statement {
   const cache = new Map<string, BetterSqlite3.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string): BetterSqlite3.Statement {
-      const hit = cache.get(sql);
-      if (hit) {
-        cache.delete(sql);
-        cache.set(sql, hit);
-        return hit;
-      }
-      const statement = sqlite.prepare(sql);
-      cache.set(sql, statement);
-      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      return statement;
-    },
+  return (sql) => {
+    const hit = cache.get(sql);
+    if (hit) {
+      cache.delete(sql);
+      cache.set(sql, hit);
+      return hit;
+    }
+    const statement = sqlite.prepare(sql);
+    cache.set(sql, statement);
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    return statement;
   };
 }

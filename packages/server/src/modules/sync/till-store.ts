@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { withChangeOrigin } from '../../db/changes';
+import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
 import { setTillBranch } from '../../http/auth';
 import { AppError } from '../../http/errors';
@@ -81,6 +82,8 @@ export class TillStore {
   }
 
   async outbox(limit: number, maxBytes: number): Promise<OutboxItem[]> {
+    // Only durable changes leave the till: a sale still waiting for its group's COMMIT could yet be lost.
+    await commitPending(this.db);
     // Before the first bootstrap the till holds only its own seed for central-owned entities: never push it
     // (the swap marks it skipped); till-owned records are pushed.
     const { bootstrapped } = await this.state();
@@ -158,7 +161,9 @@ export class TillStore {
    */
   async applyPullPage(page: SyncPullResponse): Promise<void> {
     const touched = new Set<EntityDefinition>();
-    await this.db.transaction().execute(async (trx) => {
+    // Foreign keys are checked at COMMIT (a page may carry a child before its parent): its own COMMIT, so a
+    // failing check never takes down sales sharing a group commit.
+    await ownTransaction(this.db, async (trx) => {
       await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
       for (const c of page.changes) {
         const def = getEntity(c.entity);
@@ -331,7 +336,7 @@ export class TillStore {
               defs.filter((d) => d.owner === 'central').map((d) => d.entity),
             )
             .execute();
-          await trx.deleteFrom('change_log').where('from_remote', '=', 1).execute();
+          await trx.deleteFrom('change_log').where('from_remote', '=', sql.lit(1)).execute();
           await setMeta(trx, 'cursor', snap.revision);
           await setMeta(trx, 'central_epoch', snap.epoch);
           await setMeta(trx, 'bootstrapped', '1');
@@ -369,7 +374,7 @@ export class TillStore {
         .execute();
       await trx
         .deleteFrom('change_log')
-        .where('from_remote', '=', 1)
+        .where('from_remote', '=', sql.lit(1))
         .where('remote_revision', '<=', cursor)
         .execute();
     });

@@ -1,0 +1,283 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteDialect,
+  sql,
+  type Transaction,
+} from 'kysely';
+import type { Database } from './schema';
+
+/** What the driver needs of the connection: prepare (through the statement cache) and the raw handle. */
+export interface StatementSource {
+  prepare(sql: string): BetterSqlite3.Statement;
+  sqlite: BetterSqlite3.Database;
+}
+
+/** First come, first served; the one SQLite connection is used by one holder at a time. */
+class Mutex {
+  #locked = false;
+  readonly #waiting: Array<() => void> = [];
+
+  lock(): Promise<void> {
+    if (!this.#locked) {
+      this.#locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#locked = false;
+  }
+}
+
+/** One holder's use of the connection, from acquireConnection to releaseConnection. */
+class Lease implements DatabaseConnection {
+  /** Nothing ran on it yet: a transaction begun now is a group member (see GroupCommitDriver). */
+  fresh = true;
+  member = false;
+  /** The member committed and gave the connection to the next holder while it waits for the group's COMMIT. */
+  handedOff = false;
+
+  constructor(readonly driver: GroupCommitDriver) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    this.fresh = false;
+    return this.driver.run<R>(this, query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    this.fresh = false;
+    if (!SelectQueryNode.is(query.query)) throw new Error('streamQuery supports SELECT only');
+    for (const row of this.driver.statement(query).iterate(query.parameters as unknown[]))
+      yield { rows: [row as R] };
+  }
+}
+
+interface Group {
+  members: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
+}
+
+const MEMBER = 'group_member';
+const DEFERRED = /^\s*PRAGMA\s+defer_foreign_keys/i;
+
+/**
+ * Group commit for the one SQLite connection. With synchronous=FULL every COMMIT waits for an fsync (2 to 5
+ * ms on the tills' disks, a third of a sale's time), during which nothing else runs. Here concurrent business
+ * transactions share one:
+ *
+ * - The first transaction opens a group (BEGIN); each transaction runs inside it under its own SAVEPOINT.
+ * - A transaction that succeeds RELEASEs its savepoint, hands the connection to the next waiting holder and
+ *   waits; one that fails rolls back to its savepoint, leaving the others' work untouched.
+ * - The group COMMITs once no holder was waiting any more (the next turn of the event loop, setImmediate):
+ *   the transactions queued meanwhile, typically the requests that arrived together, share that fsync, and each
+ *   caller's `transaction().execute()` resolves only once the COMMIT is durable. If it fails, all of them fail,
+ *   and nothing of theirs is written.
+ *
+ * Outside a transaction, a statement that writes first commits the open group (its own autocommit must not
+ * ride in it, unacknowledged), as does any transaction on a lease that ran a statement before BEGIN (a
+ * `db.connection()` scope, which keeps the connection across its transaction: ATTACH, swap, DETACH). A
+ * read outside a transaction runs inside the open group and sees its released work: it is committed within the
+ * same turn unless the disk fails. Code that ships rows out of the process (the outbox push, the pull feed)
+ * first calls `commitPending(db)`, so it never exports work that could still be lost.
+ */
+export class GroupCommitDriver implements Driver {
+  readonly #source: StatementSource;
+  readonly #mutex = new Mutex();
+  #group: Group | null = null;
+  #commitScheduled = false;
+  /** Groups committed and the transactions they carried, for the benchmarks and tests. */
+  readonly stats = { groups: 0, members: 0 };
+
+  constructor(source: StatementSource) {
+    this.#source = source;
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#mutex.lock();
+    return new Lease(this);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (lease.fresh) {
+      lease.fresh = false;
+      lease.member = true;
+      if (!this.#group) {
+        this.#exec('BEGIN');
+        this.#group = { members: [] };
+      }
+      this.#exec(`SAVEPOINT ${MEMBER}`);
+      return;
+    }
+    this.#commitGroup();
+    this.#exec('BEGIN');
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (!lease.member) {
+      this.#exec('COMMIT');
+      return;
+    }
+    this.#exec(`RELEASE ${MEMBER}`);
+    lease.member = false;
+    const group = this.#group;
+    if (!group) throw new Error('group commit: a member committed outside any group');
+    const durable = new Promise<void>((resolve, reject) => group.members.push({ resolve, reject }));
+    this.#scheduleCommit();
+    lease.handedOff = true;
+    this.#mutex.unlock();
+    await durable;
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    // A member whose group failed to commit: the connection is someone else's by now, nothing to undo.
+    if (lease.handedOff) return;
+    if (!lease.member) {
+      if (this.#source.sqlite.inTransaction) this.#exec('ROLLBACK');
+      return;
+    }
+    lease.member = false;
+    if (!this.#source.sqlite.inTransaction) {
+      // SQLite rolled the whole transaction back itself (an I/O error, a full disk): the group is lost.
+      this.#failGroup(new Error('the database rolled back the shared transaction; nothing was saved'));
+      return;
+    }
+    this.#exec(`ROLLBACK TO ${MEMBER}`);
+    this.#exec(`RELEASE ${MEMBER}`);
+    if (this.#group?.members.length === 0) this.#commitGroup();
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (!lease.handedOff) this.#mutex.unlock();
+  }
+
+  async destroy(): Promise<void> {
+    await this.#mutex.lock();
+    this.#commitGroup();
+    this.#source.sqlite.close();
+  }
+
+  /** Commits the open group now, if any, waiting for the connection like any holder. */
+  async commitPending(): Promise<void> {
+    if (!this.#group) return;
+    await this.#mutex.lock();
+    try {
+      this.#commitGroup();
+    } finally {
+      this.#mutex.unlock();
+    }
+  }
+
+  statement(query: CompiledQuery): BetterSqlite3.Statement {
+    return this.#source.prepare(query.sql);
+  }
+
+  run<R>(lease: Lease, query: CompiledQuery): QueryResult<R> {
+    if (lease.member && DEFERRED.test(query.sql))
+      throw new Error(
+        'deferred constraints are checked at COMMIT, which members share: use ownTransaction()',
+      );
+    const statement = this.statement(query);
+    const parameters = query.parameters as unknown[];
+    if (!lease.member && this.#group && !statement.readonly) this.#commitGroup();
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  #exec(sqlText: string): void {
+    this.#source.prepare(sqlText).run();
+  }
+
+  #scheduleCommit(): void {
+    if (this.#commitScheduled) return;
+    this.#commitScheduled = true;
+    setImmediate(() => {
+      this.#commitScheduled = false;
+      void this.commitPending();
+    });
+  }
+
+  /** Commits the open group; the caller holds the connection. */
+  #commitGroup(): void {
+    const group = this.#group;
+    if (!group) return;
+    this.#group = null;
+    try {
+      this.#exec('COMMIT');
+    } catch (err) {
+      if (this.#source.sqlite.inTransaction) this.#exec('ROLLBACK');
+      for (const member of group.members) member.reject(err);
+      return;
+    }
+    this.stats.groups++;
+    this.stats.members += group.members.length;
+    for (const member of group.members) member.resolve();
+  }
+
+  #failGroup(err: Error): void {
+    const group = this.#group;
+    this.#group = null;
+    for (const member of group?.members ?? []) member.reject(err);
+  }
+}
+
+const drivers = new WeakMap<object, GroupCommitDriver>();
+
+/** SQLite through Kysely with group commit (see GroupCommitDriver). */
+export class GroupCommitDialect extends SqliteDialect {
+  readonly driver: GroupCommitDriver;
+
+  constructor(source: StatementSource) {
+    super({ database: source.sqlite });
+    this.driver = new GroupCommitDriver(source);
+  }
+
+  override createDriver(): Driver {
+    return this.driver;
+  }
+}
+
+/**
+ * A transaction that commits on its own instead of joining a group: for one that defers constraints to COMMIT
+ * (a pulled page with PRAGMA defer_foreign_keys), whose failure there must not take others' work down.
+ */
+export function ownTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    // A statement before BEGIN marks the lease as a connection scope: its transaction is not a member.
+    await sql`SELECT 1`.execute(conn);
+    return conn.transaction().execute(fn);
+  });
+}
+
+export const groupCommitStats = (db: object) => drivers.get(db)?.stats;
+
+/** Registers the driver behind a Kysely instance, for commitPending. */
+export function registerDriver(db: Kysely<never> | object, driver: GroupCommitDriver): void {
+  drivers.set(db, driver);
+}
+
+/**
+ * Makes every transaction that has returned durable before going on: for code that sends rows out of the
+ * process (a till's outbox push, central's pull feed), which must never export work a failed COMMIT could
+ * still take back.
+ */
+export async function commitPending(db: object): Promise<void> {
+  await drivers.get(db)?.commitPending();
+}
