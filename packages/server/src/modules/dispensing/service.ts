@@ -305,7 +305,7 @@ export async function genericSearch(
   let query = app.db
     .selectFrom('medicines')
     .selectAll()
-    .where('is_active', '=', 1)
+    .where('is_active', '=', sql.lit(1))
     .where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['generic_name'])]), '=', norm(generic!)));
   if (strength !== undefined)
     query = query.where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['strength'])]), '=', norm(strength!)));

@@ -202,10 +202,10 @@ export async function listMedicines(app: AppContext, branchId: string, f: Medici
   }
   if (f.barcode) q = q.where('m.barcode_key', '=', barcodeKey(f.barcode));
   if (f.category) q = q.where('m.category', '=', f.category);
-  if (f.is_active !== 'all') q = q.where('m.is_active', '=', f.is_active === 'true' ? 1 : 0);
+  if (f.is_active !== 'all') q = q.where('m.is_active', '=', sql.lit(f.is_active === 'true' ? 1 : 0));
   if (f.requires_prescription !== undefined)
     q = q.where('m.requires_prescription', '=', f.requires_prescription ? 1 : 0);
-  if (f.is_controlled !== undefined) q = q.where('m.is_controlled', '=', f.is_controlled ? 1 : 0);
+  if (f.is_controlled !== undefined) q = q.where('m.is_controlled', '=', sql.lit(f.is_controlled ? 1 : 0));
   if (f.low_stock !== undefined)
     q = q.where(
       f.low_stock
@@ -353,7 +353,7 @@ async function assertBarcodeFree(db: Db, key: string | null, exceptId?: string):
     .selectFrom('medicines')
     .select(['id', 'name'])
     .where('barcode_key', '=', key)
-    .where('is_active', '=', 1)
+    .where('is_active', '=', sql.lit(1))
     .executeTakeFirst();
   if (clash && clash.id !== exceptId)
     throw new Conflict(

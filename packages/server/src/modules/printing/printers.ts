@@ -45,7 +45,7 @@ export async function defaultPrinter(db: Db, branchId: string): Promise<Printers
     .selectAll()
     .where('branch_id', '=', branchId)
     .where('is_default', '=', sql.lit(1))
-    .where('is_active', '=', 1)
+    .where('is_active', '=', sql.lit(1))
     .executeTakeFirst();
 }
 
@@ -57,7 +57,7 @@ export async function listPrinters(
   const branch = scopeBranch(user, f.branch_id);
   let q = app.db.selectFrom('printers');
   if (branch) q = q.where('branch_id', '=', branch);
-  if (f.is_active !== undefined) q = q.where('is_active', '=', f.is_active ? 1 : 0);
+  if (f.is_active !== undefined) q = q.where('is_active', '=', sql.lit(f.is_active ? 1 : 0));
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await q
     .selectAll()
@@ -96,7 +96,7 @@ async function assertNameFree(db: Db, row: PrintersTable): Promise<void> {
     .selectFrom('printers')
     .select('id')
     .where('branch_id', '=', row.branch_id)
-    .where('is_active', '=', 1)
+    .where('is_active', '=', sql.lit(1))
     .where((eb) => eb(eb.fn('lower', ['name']), '=', row.name.toLowerCase()))
     .where('id', '!=', row.id)
     .executeTakeFirst();

@@ -149,7 +149,7 @@ export class PrintWorker {
             .selectAll()
             .where('branch_id', '=', job.branch_id)
             .where('is_default', '=', sql.lit(1))
-            .where('is_active', '=', 1)
+            .where('is_active', '=', sql.lit(1))
             .executeTakeFirst();
           defaults.set(job.branch_id, row);
         }
