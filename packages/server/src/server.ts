@@ -4,6 +4,7 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
+import { startCheckpointer } from './db/checkpointer';
 import { type Connection, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
@@ -47,6 +48,10 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     cache: new Map(),
     closers: [],
   };
+  const checkpointer = startCheckpointer(conn.file, {
+    onError: (message) => log.warn({ message }, 'WAL checkpoint failed; the next one retries'),
+  });
+  context.closers.push(() => checkpointer.stop());
   if (await seedIfEmpty(context)) log.info('empty database seeded with Main Branch, admin and pharmacist');
   if (config.demoCatalogue && (await loadSmallDemoCatalogue(context))) log.info('demo catalogue loaded');
   await startScanners(context);
