@@ -102,7 +102,7 @@ async function bundleForChild(): Promise<string> {
     target: 'node20',
     external: [...NATIVE_EXTERNALS, 'esbuild'],
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      js: "import { createRequire as bannerRequire } from 'node:module'; const require = bannerRequire(import.meta.url);",
     },
     logLevel: 'warning',
   });

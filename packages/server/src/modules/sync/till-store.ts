@@ -36,6 +36,7 @@ const fingerprint = () => registeredEntityNames().sort().join(',');
 /** Page cache of the snapshot staging database, in KiB (negative: SQLite's unit for a size in KiB). */
 const STAGE_COMMIT_ROWS = 5000;
 const STAGE_CACHE_KIB = -2000;
+const SWAP_CACHE_KIB = -4000;
 
 const markAnswered = prepared(
   (db, p: { status: 'accepted' | 'rejected'; result: string; acked: number | null; revision: number }) =>
@@ -306,6 +307,10 @@ export class TillStore {
     await this.db.connection().execute(async (conn) => {
       await sql`ATTACH DATABASE ${stageFile} AS sync_stage`.execute(conn);
       await sql.raw(`PRAGMA sync_stage.cache_size = ${STAGE_CACHE_KIB}`).execute(conn);
+      // The swap streams every row through the main connection's page cache once: a small one for its
+      // duration keeps the till's peak memory down (16 MB more otherwise), restored afterwards.
+      const { rows: cache } = await sql<{ cache_size: number }>`PRAGMA main.cache_size`.execute(conn);
+      await sql.raw(`PRAGMA main.cache_size = ${SWAP_CACHE_KIB}`).execute(conn);
       try {
         await conn.transaction().execute(async (trx) => {
           await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
@@ -349,6 +354,7 @@ export class TillStore {
         });
       } finally {
         await sql`DETACH DATABASE sync_stage`.execute(conn);
+        await sql.raw(`PRAGMA main.cache_size = ${Number(cache[0]?.cache_size ?? -2000)}`).execute(conn);
       }
     });
     for (const suffix of ['', '-journal']) fs.rmSync(stageFile + suffix, { force: true });
