@@ -28,6 +28,10 @@ export function openDatabase(file: string): Connection {
   // while the commit waits.
   sqlite.pragma(`wal_autocheckpoint = ${CHECKPOINT_FRAMES + 4000}`);
   sqlite.pragma('foreign_keys = ON');
+  // Statement journals (the undo record of each statement and savepoint inside a transaction) stay in memory:
+  // past 64 KB SQLite spilled them to a temporary file, a third of a sale's system time. The snapshot swap,
+  // which rewrites whole tables, switches back to files for its duration (modules/sync/till-store.ts).
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('busy_timeout = 5000');
   const dialect = new GroupCommitDialect({ sqlite, prepare: statementCache(sqlite) });
   const db = new Kysely<Database>({ dialect, plugins: [new InlineLimitPlugin()] });

@@ -308,9 +308,12 @@ export class TillStore {
       await sql`ATTACH DATABASE ${stageFile} AS sync_stage`.execute(conn);
       await sql.raw(`PRAGMA sync_stage.cache_size = ${STAGE_CACHE_KIB}`).execute(conn);
       // The swap streams every row through the main connection's page cache once: a small one for its
-      // duration keeps the till's peak memory down (16 MB more otherwise), restored afterwards.
+      // duration keeps the till's peak memory down (16 MB more otherwise), restored afterwards. Its statement
+      // journals, as large as the tables it rewrites, go to a temporary file rather than memory.
       const { rows: cache } = await sql<{ cache_size: number }>`PRAGMA main.cache_size`.execute(conn);
+      const { rows: temp } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(conn);
       await sql.raw(`PRAGMA main.cache_size = ${SWAP_CACHE_KIB}`).execute(conn);
+      await sql`PRAGMA temp_store = FILE`.execute(conn);
       try {
         await conn.transaction().execute(async (trx) => {
           await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
@@ -355,6 +358,7 @@ export class TillStore {
       } finally {
         await sql`DETACH DATABASE sync_stage`.execute(conn);
         await sql.raw(`PRAGMA main.cache_size = ${Number(cache[0]?.cache_size ?? -2000)}`).execute(conn);
+        await sql.raw(`PRAGMA temp_store = ${Number(temp[0]?.temp_store ?? 0)}`).execute(conn);
       }
     });
     for (const suffix of ['', '-journal']) fs.rmSync(stageFile + suffix, { force: true });
