@@ -1,4 +1,4 @@
-import { helmetHeaders } from './edge';
+import { API_HEADERS, helmetHeaders } from './edge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness';
 
@@ -47,6 +47,20 @@ describe('HTTP layer', () => {
       headers: { 'x-request-id': 'bad id\twith spaces' },
     });
     expect(injected.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers the API with the lean, uncacheable header set', async () => {
+    const res = await t.request('GET', '/api/v1/auth/me', { token: await t.adminToken() });
+    expect(res.status).toBe(200);
+    for (const [name, value] of API_HEADERS) expect(res.headers.get(name)).toBe(value);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('cross-origin-opener-policy')).toBeNull();
+    const refused = await t.request('GET', '/api/v1/users');
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    const docs = await t.request('GET', '/api/v1/docs');
+    expect(docs.headers.get('content-security-policy')).toContain("script-src 'self' 'unsafe-inline'");
+    expect(docs.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('is same-origin by default and honours the CORS allow-list', async () => {
