@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { BRANCH_BOUND_ROLES, type Role, type User } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -76,10 +77,15 @@ const countUsers = preparedShapes(filterShape, (db, p: UserFilter, given) =>
     .select((eb) => eb.fn.countAll<number>().as('total')),
 );
 
+/** A page with the filter's total on every row: one query instead of two (an organisation has few users). */
 const pageOfUsers = preparedShapes(
   (f: UserFilter & { page_size: number; offset: number }) => `${filterShape(f)}:${f.page_size}`,
   (db, p, given) =>
-    filteredUsers(db, p, given).orderBy('u.full_name').limit(given.page_size).offset(p.offset),
+    filteredUsers(db, p, given)
+      .select(sql<number>`count(*) OVER ()`.as('total'))
+      .orderBy('u.full_name')
+      .limit(given.page_size)
+      .offset(p.offset),
 );
 
 export async function listUsers(
@@ -99,13 +105,11 @@ export async function listUsers(
     is_active: f.is_active === undefined ? undefined : Number(f.is_active),
     pattern: f.search ? containsPattern(f.search) : undefined,
   };
-  const [count] = await countUsers.all(app.db, filter);
-  const rows = await pageOfUsers.all(app.db, {
-    ...filter,
-    page_size: f.page_size,
-    offset: (f.page - 1) * f.page_size,
-  });
-  return { items: rows.map(toUser), total: count?.total ?? 0, page: f.page, page_size: f.page_size };
+  const offset = (f.page - 1) * f.page_size;
+  const rows = await pageOfUsers.all(app.db, { ...filter, page_size: f.page_size, offset });
+  // Past the last page there is no row to carry the total.
+  const total = rows[0]?.total ?? (offset > 0 ? ((await countUsers.all(app.db, filter))[0]?.total ?? 0) : 0);
+  return { items: rows.map(toUser), total, page: f.page, page_size: f.page_size };
 }
 
 /**

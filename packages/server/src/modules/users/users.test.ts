@@ -187,6 +187,19 @@ describe('users', () => {
     expect(res.status).toBe(200);
     expect(res.body.items.length).toBeLessThanOrEqual(2);
     expect(res.body.total).toBeGreaterThanOrEqual(2);
+    // The same total on the last page, and past it where no row carries it.
+    const total = res.body.total;
+    const last = await t.get<{ items: unknown[]; total: number }>(
+      `/api/v1/users?role=cashier&page_size=2&page=${Math.ceil(total / 2)}`,
+      admin,
+    );
+    expect(last.body.items.length).toBe(total - 2 * (Math.ceil(total / 2) - 1));
+    expect(last.body.total).toBe(total);
+    const past = await t.get<{ items: unknown[]; total: number }>(
+      `/api/v1/users?role=cashier&page_size=2&page=${Math.ceil(total / 2) + 5}`,
+      admin,
+    );
+    expect(past.body).toMatchObject({ items: [], total });
     expect((await t.get('/api/v1/users?page_size=201', admin)).status).toBe(400);
     expect((await t.get('/api/v1/users?page=0', admin)).status).toBe(400);
     const search = await t.get<{ items: Array<{ full_name: string }> }>(
