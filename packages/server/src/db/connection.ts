@@ -21,6 +21,8 @@ export function openDatabase(file: string): Connection {
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   // A sale acknowledged at the till must survive a power cut; NORMAL can lose the last commits in WAL mode.
+  // Group commit runs its shared transactions at NORMAL and fdatasyncs the WAL itself, off the main thread,
+  // before acknowledging them (db/group-commit.ts): the same guarantee.
   sqlite.pragma('synchronous = FULL');
   // The server checkpoints the WAL from a worker thread (db/checkpointer.ts), when idle or past
   // CHECKPOINT_FRAMES. This mark is the backstop for tools without one and for a worker that falls behind:

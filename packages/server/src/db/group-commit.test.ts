@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Connection, openDatabase } from './connection';
-import { groupCommitStats, ownTransaction } from './group-commit';
+import { commitPending, groupCommitStats, ownTransaction } from './group-commit';
 
 let dir: string;
 let conn: Connection;
@@ -105,5 +105,55 @@ describe('group commit', () => {
     expect(seen).toContain('scoped');
     await Promise.all(others);
     expect(committed()).toEqual(['o1', 'o2', 'scoped']);
+  });
+
+  it("acknowledges a group only after its WAL sync, and runs everything else at the connection's FULL", async () => {
+    const stats = groupCommitStats(conn.db)!;
+    const before = { ...stats };
+    const safety = () => conn.sqlite.pragma('synchronous', { simple: true });
+    let insideGroup: unknown;
+    await Promise.all([
+      insertParent('s1'),
+      conn.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('parent' as never)
+          .values({ id: 's2' } as never)
+          .execute();
+        insideGroup = safety();
+      }),
+    ]);
+    // The group ran with NORMAL (its COMMIT does not wait for the disk) and was synced apart, once.
+    expect(insideGroup).toBe(1);
+    expect(stats.groups - before.groups).toBe(1);
+    expect(stats.walSyncs - before.walSyncs).toBe(1);
+    expect(safety()).toBe(2);
+    await ownTransaction(conn.db, async (trx) => {
+      expect(safety()).toBe(2);
+      await trx
+        .insertInto('parent' as never)
+        .values({ id: 's3' } as never)
+        .execute();
+    });
+    expect(stats.walSyncs - before.walSyncs).toBe(1);
+    expect(committed()).toEqual(['s1', 's2', 's3']);
+  });
+
+  it('commitPending commits the open group and waits until it is on disk', async () => {
+    const stats = groupCommitStats(conn.db)!;
+    const before = { ...stats };
+    let settled = false;
+    const member = insertParent('pending').then(() => (settled = true));
+    // Until the member's row is in (microtasks only: the group's own scheduled commit cannot run first).
+    const seen = conn.sqlite.prepare("SELECT 1 FROM parent WHERE id = 'pending'");
+    while (!seen.get()) await Promise.resolve();
+    expect(committed()).toEqual([]);
+    await commitPending(conn.db);
+    expect(committed()).toEqual(['pending']);
+    expect(stats.walSyncs - before.walSyncs).toBe(1);
+    await member;
+    expect(settled).toBe(true);
+    // Nothing open, nothing unsynced: returns without a sync of its own.
+    await commitPending(conn.db);
+    expect(stats.walSyncs - before.walSyncs).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type { Database } from './schema';
+import { WalSync } from './wal-sync';
 
 /** What the driver needs of the connection: prepare (through the statement cache) and the raw handle. */
 export interface StatementSource {
@@ -80,24 +81,44 @@ const DEFERRED = /^\s*PRAGMA\s+defer_foreign_keys/i;
  *   the transactions queued meanwhile, typically the requests that arrived together, share that fsync, and each
  *   caller's `transaction().execute()` resolves only once the COMMIT is durable. If it fails, all of them fail,
  *   and nothing of theirs is written.
+ * - The fsync itself runs off the main thread (db/wal-sync.ts): a group runs with synchronous=NORMAL from its
+ *   BEGIN to its COMMIT, then the WAL is fdatasynced on the thread pool while the next requests already run and
+ *   form the next group; members are acknowledged after it. Everything else (a transaction of its own, an
+ *   autocommit write) runs with the connection's synchronous=FULL. If the sync fails, the members fail: their
+ *   work may or may not survive, and a retry with the same client_mutation_id finds it if it did.
  *
  * Outside a transaction, a statement that writes first commits the open group (its own autocommit must not
  * ride in it, unacknowledged), as does any transaction on a lease that ran a statement before BEGIN (a
  * `db.connection()` scope, which keeps the connection across its transaction: ATTACH, swap, DETACH). A
  * read outside a transaction runs inside the open group and sees its released work: it is committed within the
  * same turn unless the disk fails. Code that ships rows out of the process (the outbox push, the pull feed)
- * first calls `commitPending(db)`, so it never exports work that could still be lost.
+ * first calls `commitPending(db)`, so it never exports work that could still be lost: it commits the open
+ * group and waits until every commit so far is on disk.
  */
 export class GroupCommitDriver implements Driver {
   readonly #source: StatementSource;
   readonly #mutex = new Mutex();
   #group: Group | null = null;
   #commitScheduled = false;
-  /** Groups committed and the transactions they carried, for the benchmarks and tests. */
-  readonly stats = { groups: 0, members: 0 };
+  /**
+   * Null unless the database is a WAL file with synchronous FULL or EXTRA: without a WAL there is nothing to
+   * sync apart, and at a lower level the connection asked not to wait for the disk.
+   */
+  readonly #walSync: WalSync | null;
+  /** The connection's own safety level, restored after each group. */
+  readonly #safety: number;
+  /** Settles once every group committed so far is on disk. */
+  #durable: Promise<void> = Promise.resolve();
+  /** Groups committed, the transactions they carried and the WAL syncs they took, for the benchmarks and tests. */
+  readonly stats = { groups: 0, members: 0, walSyncs: 0 };
 
   constructor(source: StatementSource) {
     this.#source = source;
+    const { sqlite } = source;
+    const wal = !sqlite.memory && sqlite.pragma('journal_mode', { simple: true }) === 'wal';
+    this.#safety = Number(sqlite.pragma('synchronous', { simple: true }));
+    this.#walSync =
+      wal && this.#safety >= 2 ? new WalSync(`${sqlite.name}-wal`, () => this.stats.walSyncs++) : null;
   }
 
   async init(): Promise<void> {}
@@ -112,10 +133,7 @@ export class GroupCommitDriver implements Driver {
     if (lease.fresh) {
       lease.fresh = false;
       lease.member = true;
-      if (!this.#group) {
-        this.#exec('BEGIN');
-        this.#group = { members: [] };
-      }
+      if (!this.#group) this.#openGroup();
       this.#exec(`SAVEPOINT ${MEMBER}`);
       return;
     }
@@ -167,18 +185,28 @@ export class GroupCommitDriver implements Driver {
   async destroy(): Promise<void> {
     await this.#mutex.lock();
     this.#commitGroup();
+    await this.#durable.catch(() => undefined);
+    this.#walSync?.close();
     this.#source.sqlite.close();
   }
 
-  /** Commits the open group now, if any, waiting for the connection like any holder. */
+  /** Commits the open group now, if any (waiting for the connection like any holder), and waits until every
+   * commit so far is on disk. */
   async commitPending(): Promise<void> {
-    if (!this.#group) return;
-    await this.#mutex.lock();
-    try {
-      this.#commitGroup();
-    } finally {
-      this.#mutex.unlock();
+    if (this.#group) {
+      await this.#mutex.lock();
+      try {
+        this.#commitGroup();
+      } finally {
+        this.#mutex.unlock();
+      }
     }
+    await this.#durable;
+  }
+
+  /** Settles once every group committed so far is on disk (the open group is not included). */
+  durable(): Promise<void> {
+    return this.#durable;
   }
 
   statement(query: CompiledQuery): BetterSqlite3.Statement {
@@ -190,6 +218,10 @@ export class GroupCommitDriver implements Driver {
       throw new Error(
         'deferred constraints are checked at COMMIT, which members share: use ownTransaction()',
       );
+    // SQLite ended the shared transaction itself (an I/O error, a full disk): a member's next write would
+    // otherwise autocommit on its own, outside its transaction.
+    if (lease.member && !this.#source.sqlite.inTransaction)
+      throw new Error('the database rolled back the shared transaction; nothing was saved');
     const statement = this.statement(query);
     const parameters = query.parameters as unknown[];
     if (!lease.member && this.#group && !statement.readonly) this.#commitGroup();
@@ -211,6 +243,13 @@ export class GroupCommitDriver implements Driver {
     });
   }
 
+  #openGroup(): void {
+    // The safety level cannot change inside a transaction: set before BEGIN, restored after COMMIT.
+    if (this.#walSync) this.#exec('PRAGMA synchronous = NORMAL');
+    this.#exec('BEGIN');
+    this.#group = { members: [] };
+  }
+
   /** Commits the open group; the caller holds the connection. */
   #commitGroup(): void {
     const group = this.#group;
@@ -220,17 +259,33 @@ export class GroupCommitDriver implements Driver {
       this.#exec('COMMIT');
     } catch (err) {
       if (this.#source.sqlite.inTransaction) this.#exec('ROLLBACK');
+      this.#restoreSafety();
       for (const member of group.members) member.reject(err);
       return;
     }
+    this.#restoreSafety();
     this.stats.groups++;
     this.stats.members += group.members.length;
-    for (const member of group.members) member.resolve();
+    const durable = this.#walSync ? this.#walSync.flush() : Promise.resolve();
+    this.#durable = durable;
+    durable.then(
+      () => {
+        for (const member of group.members) member.resolve();
+      },
+      (err: unknown) => {
+        for (const member of group.members) member.reject(err);
+      },
+    );
+  }
+
+  #restoreSafety(): void {
+    if (this.#walSync) this.#exec(`PRAGMA synchronous = ${this.#safety}`);
   }
 
   #failGroup(err: Error): void {
     const group = this.#group;
     this.#group = null;
+    this.#restoreSafety();
     for (const member of group?.members ?? []) member.reject(err);
   }
 }
@@ -280,4 +335,13 @@ export function registerDriver(db: Kysely<never> | object, driver: GroupCommitDr
  */
 export async function commitPending(db: object): Promise<void> {
   await drivers.get(db)?.commitPending();
+}
+
+/**
+ * Waits until everything committed so far is on disk, without committing the open group: for a feed that has
+ * just read committed rows through another connection (a group's COMMIT is visible there before its WAL sync
+ * ends). Call it after the read, so that it covers every commit the read saw.
+ */
+export async function durable(db: object): Promise<void> {
+  await drivers.get(db)?.durable();
 }

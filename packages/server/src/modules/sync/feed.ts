@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { SyncPullResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
+import { durable } from '../../db/group-commit';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { feedReader, getEpoch, openReader } from './meta';
@@ -75,6 +76,8 @@ export async function pullChanges(
     return { head, rows };
   });
   const { head, rows } = read();
+  // The reader sees a group once committed, before its WAL sync ends: ship nothing central could still lose.
+  await durable(app.db);
   const hasMore = rows.length > q.limit;
   const page = hasMore ? rows.slice(0, q.limit) : rows;
   const next = hasMore ? page[page.length - 1]!.revision : Math.max(head, q.since);
@@ -129,6 +132,7 @@ export async function streamSnapshot(
     const revision = Number(
       (reader.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number | null }).r ?? 0,
     );
+    await durable(app.db);
     const entities = registeredEntities();
     res.status(200);
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
