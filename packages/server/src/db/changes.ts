@@ -93,16 +93,32 @@ const insertChange = prepared((db, row: ChangeRow) =>
   }),
 );
 
+/**
+ * A transaction reads the pull cursor once (a sale records six changes) and setMeta forgets it when it moves
+ * the cursor; outside a transaction it is read every time.
+ */
+const cursors = new WeakMap<Db, number | null>();
+
+export function forgetPullCursor(trx: Db): void {
+  cursors.delete(trx);
+}
+
+async function pullCursor(trx: Db): Promise<number | null> {
+  const known = cursors.get(trx);
+  if (known !== undefined) return known;
+  const cursor = await cursorQuery.first(trx, {});
+  const revision = cursor ? Number(cursor.value) : null;
+  if (trx.isTransaction) cursors.set(trx, revision);
+  return revision;
+}
+
 export async function recordChange(trx: Db, change: Change): Promise<void> {
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;
   let baseRevision: number | null = null;
   // Only a till's own writes carry the cursor they were made against; changes applied from a push (central)
   // or a pull (till) do not, and skipping the lookup saves a statement per replicated change.
-  if (!fromRemote && !origin?.originDeviceId) {
-    const cursor = await cursorQuery.first(trx, {});
-    baseRevision = cursor ? Number(cursor.value) : null;
-  }
+  if (!fromRemote && !origin?.originDeviceId) baseRevision = await pullCursor(trx);
   await insertChange.run(trx, {
     entity: change.entity,
     entity_id: change.entityId,

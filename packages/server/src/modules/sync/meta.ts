@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import type { AppContext } from '../../app-context';
+import { forgetPullCursor } from '../../db/changes';
 import type { Db, Sqlite } from '../../db/connection';
 
 export async function getMeta(db: Db, key: string): Promise<string | null> {
@@ -14,6 +15,7 @@ export async function setMeta(db: Db, key: string, value: string | number): Prom
     .values({ key, value: String(value) })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(value) }))
     .execute();
+  if (key === 'cursor') forgetPullCursor(db);
 }
 
 export async function deleteMeta(db: Db, key: string): Promise<void> {
