@@ -7,6 +7,7 @@ import { sync } from './0005_sync';
 import { printing } from './0006_printing';
 import { prescriptions } from './0007_prescriptions';
 import { zPerDevice } from './0008_z_per_device';
+import { dropPrefixIndexes } from './0009_drop_prefix_indexes';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006_printing': printing,
   '0007_prescriptions': prescriptions,
   '0008_z_per_device': zPerDevice,
+  '0009_drop_prefix_indexes': dropPrefixIndexes,
 };
