@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connection, openDatabase } from './connection';
 import { migrate } from './migrate';
-import { prepared, preparedShapes, runRaw } from './prepared';
+import { prepared, preparedInsert, preparedShapes, runRaw } from './prepared';
 
 let dir: string;
 let conn: Connection;
@@ -90,5 +90,32 @@ describe('inline LIMIT', () => {
     const q = conn.db.selectFrom('sync_meta').selectAll().limit(20).offset(40).compile();
     expect(q.sql).toMatch(/limit 20 offset \?$/);
     expect(q.parameters).toEqual([40]);
+  });
+
+  it('inserts whole rows, one statement per set of columns, leaving undefined columns to their defaults', async () => {
+    const insertChange = preparedInsert('change_log');
+    const row = (entity_id: string, from_remote?: 0 | 1) => ({
+      revision: undefined,
+      entity: 'test',
+      entity_id,
+      op: 'upsert',
+      payload: '{}',
+      branch_id: null,
+      origin_device_id: null,
+      client_mutation_id: `cm-${entity_id}`,
+      from_remote,
+      created_at: '2026-11-23T00:00:00.000Z',
+    });
+    expect(await insertChange.run(conn.db, [row('a'), row('b', 1), row('c')])).toBe(3);
+    expect(await insertChange.run(conn.db, row('d', 1))).toBe(1);
+    const stored = conn.sqlite
+      .prepare("SELECT entity_id, from_remote FROM change_log WHERE entity = 'test' ORDER BY revision")
+      .all();
+    expect(stored).toEqual([
+      { entity_id: 'a', from_remote: 0 },
+      { entity_id: 'b', from_remote: 1 },
+      { entity_id: 'c', from_remote: 0 },
+      { entity_id: 'd', from_remote: 1 },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection';
+import { prepared, preparedInsert } from '../../db/prepared';
 import { nowIso } from '../../lib/time';
 
 /**
@@ -31,14 +32,18 @@ export interface FiscalPosition {
 }
 
 /** The next ICV and previous hash of a device; call inside the document's transaction (one connection: serial). */
-export async function nextFiscalPosition(trx: Db, deviceId: string): Promise<FiscalPosition> {
-  const last = await trx
+const lastPosition = prepared((db, p: { deviceId: string }) =>
+  db
     .selectFrom('fiscal_chain')
     .select(['icv', 'fiscal_hash'])
-    .where('device_id', '=', deviceId)
+    .where('device_id', '=', p.deviceId)
     .orderBy('icv', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1),
+);
+const insertEntry = preparedInsert('fiscal_chain');
+
+export async function nextFiscalPosition(trx: Db, deviceId: string): Promise<FiscalPosition> {
+  const last = await lastPosition.first(trx, { deviceId });
   return last
     ? { icv: last.icv + 1, previousHash: last.fiscal_hash }
     : { icv: 1, previousHash: GENESIS_HASH };
@@ -55,18 +60,15 @@ export async function appendFiscalEntry(
     previousHash: string;
   },
 ): Promise<void> {
-  await trx
-    .insertInto('fiscal_chain')
-    .values({
-      device_id: entry.deviceId,
-      icv: entry.icv,
-      doc_type: entry.docType,
-      doc_id: entry.docId,
-      fiscal_hash: entry.hash,
-      previous_hash: entry.previousHash,
-      created_at: nowIso(),
-    })
-    .execute();
+  await insertEntry.run(trx, {
+    device_id: entry.deviceId,
+    icv: entry.icv,
+    doc_type: entry.docType,
+    doc_id: entry.docId,
+    fiscal_hash: entry.hash,
+    previous_hash: entry.previousHash,
+    created_at: nowIso(),
+  });
 }
 
 // ------------------------------------------------------------------ canonical payloads

@@ -8,6 +8,7 @@ import {
 import { CODE_PAGES } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
 import { type AuthUser, assertBranchAccess, scopeBranch } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
@@ -39,14 +40,18 @@ export async function getPrinterFor(app: AppContext, user: AuthUser, id: string)
 }
 
 /** The branch's active default printer, if it has one. */
-export async function defaultPrinter(db: Db, branchId: string): Promise<PrintersTable | undefined> {
-  return db
+const defaultOfBranch = prepared((db, p: { branchId: string }) =>
+  db
     .selectFrom('printers')
     .selectAll()
-    .where('branch_id', '=', branchId)
+    .where('branch_id', '=', p.branchId)
     .where('is_default', '=', sql.lit(1))
-    .where('is_active', '=', sql.lit(1))
-    .executeTakeFirst();
+    .where('is_active', '=', sql.lit(1)),
+);
+
+/** Looked up by every sale (does its receipt print?): compiled once. */
+export async function defaultPrinter(db: Db, branchId: string): Promise<PrintersTable | undefined> {
+  return defaultOfBranch.first(db, { branchId });
 }
 
 export async function listPrinters(

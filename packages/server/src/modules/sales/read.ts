@@ -1,6 +1,7 @@
 import type { Sale, SaleDetail } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
+import { prepared } from '../../db/prepared';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
 import { NotFound } from '../../http/errors';
 import { formatMinor } from '../../lib/money';
@@ -173,17 +174,20 @@ export async function getSaleRow(db: Db, id: string): Promise<SalesTable> {
   return row;
 }
 
-/** One sale with its lines, as a receipt, the sale endpoints and the fiscal preview show it. */
+const saleById = prepared((db, p: { id: string }) => saleQuery(db).where('s.id', '=', p.id));
+const linesOfSale = prepared((db, p: { saleId: string }) =>
+  db.selectFrom('sale_lines').selectAll().where('sale_id', '=', p.saleId).orderBy('line_no'),
+);
+
+/**
+ * One sale with its lines, as a receipt, the sale endpoints and the fiscal preview show it. Read after every
+ * sale for its answer and receipt: both queries are compiled once.
+ */
 export async function loadSaleForReceipt(app: AppContext, saleId: string): Promise<SaleDetail> {
-  const row = (await saleQuery(app.db).where('s.id', '=', saleId).executeTakeFirst()) as SaleRow | undefined;
+  const row = (await saleById.first(app.db, { id: saleId })) as SaleRow | undefined;
   if (!row) throw new NotFound('Sale', saleId);
   const [sale] = await toSales(app, [row]);
-  const lines = await app.db
-    .selectFrom('sale_lines')
-    .selectAll()
-    .where('sale_id', '=', saleId)
-    .orderBy('line_no')
-    .execute();
+  const lines = await linesOfSale.all(app.db, { saleId });
   const exp = await currencyExponent(app, row.currency_code);
   return { ...sale!, items: lines.map((l) => toSaleLine(l, exp)) };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateSaleRequest, SaleDetail } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
+import { prepared, preparedInsert } from '../../db/prepared';
 import type { AuthUser } from '../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
 import { formatScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
@@ -83,6 +84,30 @@ const pct = (part: number, whole: number) => (whole === 0 ? 0 : (part * 100) / w
  * hash chain and writes the sale, its lines and payments, the audit row and ONE `sale` change. Any failure rolls
  * all of it back: no sale, no movement, no ledger row, no ICV consumed.
  */
+// The statements every sale runs, compiled once (see db/prepared.ts).
+const saleByMutation = prepared((db, p: { cmid: string }) =>
+  db.selectFrom('sales').select(['id', 'payload_hash']).where('client_mutation_id', '=', p.cmid),
+);
+const branchOfSale = prepared((db, p: { id: string }) =>
+  db
+    .selectFrom('branches')
+    .select(['id', 'code', 'name', 'address', 'vat_number', 'currency_code', 'timezone', 'is_active'])
+    .where('id', '=', p.id),
+);
+const currencyOfSale = prepared((db, p: { code: string }) =>
+  db.selectFrom('currencies').select(['code', 'exponent', 'is_active']).where('code', '=', p.code),
+);
+const openSessionOf = prepared((db, p: { userId: string }) =>
+  db
+    .selectFrom('cash_sessions')
+    .select(['id', 'status', 'branch_id'])
+    .where('user_id', '=', p.userId)
+    .where('status', '!=', sql.lit('closed')),
+);
+const insertSale = preparedInsert('sales');
+const insertLines = preparedInsert('sale_lines');
+const insertPayments = preparedInsert('sale_payments');
+
 export async function createSale(
   app: AppContext,
   user: AuthUser,
@@ -95,30 +120,18 @@ export async function createSale(
   const hash = payloadHash(user.id, body);
   const cmid = body.client_mutation_id ?? newId();
   if (body.client_mutation_id) {
-    const existing = await app.db
-      .selectFrom('sales')
-      .select(['id', 'payload_hash'])
-      .where('client_mutation_id', '=', cmid)
-      .executeTakeFirst();
+    const existing = await saleByMutation.first(app.db, { cmid });
     if (existing) return replayOf(app, existing, hash);
   }
 
-  const branch = await app.db
-    .selectFrom('branches')
-    .select(['id', 'code', 'name', 'address', 'vat_number', 'currency_code', 'timezone', 'is_active'])
-    .where('id', '=', user.branchId)
-    .executeTakeFirst();
+  const branch = await branchOfSale.first(app.db, { id: user.branchId });
   if (!branch) throw new NotFound('Branch', user.branchId);
   if (!branch.is_active)
     throw new Conflict(`Branch ${branch.name} is inactive; it cannot sell.`, 'BRANCH_INACTIVE');
 
   const baseCode = settings.base_currency_code;
   const currency = body.currency_code ?? branch.currency_code ?? baseCode;
-  const cur = await app.db
-    .selectFrom('currencies')
-    .select(['code', 'exponent', 'is_active'])
-    .where('code', '=', currency)
-    .executeTakeFirst();
+  const cur = await currencyOfSale.first(app.db, { code: currency });
   if (!cur?.is_active)
     throw new Invalid(`currency_code ${currency} is not an active currency.`, [
       { path: 'currency_code', message: 'unknown or inactive currency' },
@@ -322,19 +335,10 @@ export async function createSale(
         });
       }
       if (body.client_mutation_id) {
-        const existing = await trx
-          .selectFrom('sales')
-          .select(['id', 'payload_hash'])
-          .where('client_mutation_id', '=', cmid)
-          .executeTakeFirst();
+        const existing = await saleByMutation.first(trx, { cmid });
         if (existing) throw new Replay(existing);
       }
-      const session = await trx
-        .selectFrom('cash_sessions')
-        .select(['id', 'status', 'branch_id'])
-        .where('user_id', '=', user.id)
-        .where('status', '!=', sql.lit('closed'))
-        .executeTakeFirst();
+      const session = await openSessionOf.first(trx, { userId: user.id });
       if (session?.status === 'on_break')
         throw new Conflict(
           'Your cash session is on a break; end the break before selling.',
@@ -521,9 +525,9 @@ export async function createSale(
         base_amount: inBase(p.amount),
         reference: p.reference,
       }));
-      await trx.insertInto('sales').values(sale).execute();
-      await trx.insertInto('sale_lines').values(lines).execute();
-      if (paymentRows.length > 0) await trx.insertInto('sale_payments').values(paymentRows).execute();
+      await insertSale.run(trx, sale);
+      await insertLines.run(trx, lines);
+      await insertPayments.run(trx, paymentRows);
       await appendFiscalEntry(trx, {
         deviceId,
         icv,
