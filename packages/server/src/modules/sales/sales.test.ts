@@ -232,6 +232,33 @@ describe('POST /sales', () => {
     );
   });
 
+  it('sells in a foreign currency at the rate in force, with base amounts, and reads back the same', async () => {
+    const rate = await t.post(
+      '/api/v1/currency/rates',
+      { from_code: 'EUR', rate: '1.25', effective_at: '2026-01-01T00:00:00Z' },
+      admin,
+    );
+    expect(rate.status).toBe(201);
+    const med = await makeMedicine(t, { price: 10 });
+    await addStock(t, med, 5);
+    const sale = await sell({
+      items: [{ medicine_id: med, quantity: 2 }],
+      currency_code: 'EUR',
+      payment_lines: [{ method: 'cash', amount: 20 }],
+    });
+    expect(sale.status).toBe(201);
+    expect(sale.body).toMatchObject({
+      currency_code: 'EUR',
+      base_currency_code: 'USD',
+      total_amount: '16.00',
+      base_total_amount: '20.00',
+      change_amount: '4.00',
+      payment_lines: [{ method: 'cash', amount: 20 }],
+    });
+    expect(Number(sale.body.fx_rate_to_base)).toBe(1.25);
+    expect((await t.get<Body>(`/api/v1/sales/${sale.body.id}`, admin)).body).toEqual(sale.body);
+  });
+
   it('splits tender, gives change from cash only, and refuses non-cash over the total', async () => {
     const med = await makeMedicine(t, { price: 10 });
     await addStock(t, med, 10);
@@ -244,6 +271,7 @@ describe('POST /sales', () => {
     });
     expect(split.status).toBe(201);
     expect(split.body).toMatchObject({ payment_method: 'split', change_amount: '10.00' });
+    expect((await t.get<Body>(`/api/v1/sales/${split.body.id}`, admin)).body).toEqual(split.body);
     const over = await sell({
       items: [{ medicine_id: med, quantity: 1 }],
       payment_lines: [{ method: 'card', amount: 20 }],

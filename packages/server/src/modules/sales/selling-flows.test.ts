@@ -192,6 +192,8 @@ describe('customers and credit', () => {
     );
     expect(sale.status).toBe(201);
     expect(sale.body.customer_display_name).toBe('Amina Juma');
+    // The answer is built from what the sale wrote; it must read back the same.
+    expect((await t.get<Body>(`/api/v1/sales/${sale.body.id}`, manager.token)).body).toEqual(sale.body);
     const over = await t.post<Body>(`/api/v1/customers/${c.body.id}/payments`, { amount: 61 }, cashier.token);
     expect(over.status).toBe(400);
     expect(over.body.detail).toContain('61.00');
@@ -275,6 +277,7 @@ describe('coupons', () => {
     );
     expect(sale.status).toBe(201);
     expect(sale.body).toMatchObject({ coupon_discount: '5.00', total_amount: '95.00', coupon_id: c.body.id });
+    expect((await t.get<Body>(`/api/v1/sales/${sale.body.id}`, manager.token)).body).toEqual(sale.body);
     const again = await t.post<Body>(
       '/api/v1/sales',
       { items: [{ medicine_id: med, quantity: 1 }], coupon_code: 'save10' },

@@ -39,7 +39,7 @@ import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pri
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { assertBootstrapped } from '../sync/runtime';
 import { consumeApproval } from '../approvals/service';
-import { loadSaleForReceipt } from './read';
+import { loadSaleForReceipt, saleAnswer } from './read';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
 
 const MANAGER_ROLES = ['admin', 'branch_manager'];
@@ -323,6 +323,7 @@ export async function createSale(
   const uuid = randomUUID();
   const rateStr = formatScaled(rate, RATE_SCALE, RATE_SCALE, true);
 
+  let answer: Parameters<typeof saleAnswer> | undefined;
   try {
     await app.db.transaction().execute(async (trx) => {
       if (approvalToConsume) {
@@ -567,10 +568,19 @@ export async function createSale(
         branchId: branch.id,
         clientMutationId: cmid,
       });
+      const row = {
+        ...sale,
+        pharmacist_name: user.fullName,
+        branch_name: branch.name,
+        branch_address: branch.address,
+        branch_vat_number: branch.vat_number,
+        customer_current_name: customer?.name ?? null,
+      };
+      answer = [app, row, paymentRows, lines];
     });
   } catch (e) {
     if (e instanceof Replay) return replayOf(app, e.existing, hash);
     throw e;
   }
-  return { replay: false, sale: await loadSaleForReceipt(app, saleId) };
+  return { replay: false, sale: await saleAnswer(...answer!) };
 }
