@@ -68,7 +68,8 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   mountOpenApi(api.router, api.docs);
   methodNotAllowed(api.router, api.docs);
   api.router.use(notFoundHandler);
-  app.use('/api/v1', api.router);
+  app.use(api.exactRoutes());
+  app.use(api.mountPath, api.router);
 
   const root = express.Router();
   mountHealth(root, context);

@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { Role } from '@pharmacy/contracts';
 import type { AppContext } from '../app-context';
@@ -126,29 +126,46 @@ export class ApiRouter {
    */
   private readonly areas = new Map<string, Router>();
   /**
-   * Routes without path parameters (`GET /users`, `POST /sales`), called straight from this map: walking an
-   * area router's layers cost more than a list's own SQL. Anything else (a trailing slash, another letter
-   * case, HEAD) falls through to the area routers, where the same handlers are registered.
+   * Routes without path parameters (`GET /users`, `POST /sales`), keyed by method and full path and called by
+   * `exactRoutes()` ahead of Express's routing: walking the mount, the API router and an area router's layers
+   * cost more than a list's own SQL. Anything else (a trailing slash, another letter case, HEAD) goes through
+   * the area routers, where the same handlers are registered.
    */
   private readonly exact = new Map<string, (req: Request, res: Response) => Promise<void>>();
 
-  constructor(readonly app: AppContext) {
+  constructor(
+    readonly app: AppContext,
+    /** Where the app mounts `router`. */
+    readonly mountPath = '/api/v1',
+  ) {
     this.router.use((req, res, next) => {
-      const path = req.path;
-      const direct = this.exact.get(`${req.method} ${path}`);
-      if (direct) {
-        direct(req, res).catch(next);
-        return;
-      }
-      const area = this.areas.get(firstSegment(path));
+      const area = this.areas.get(firstSegment(req.path));
       if (area) area(req, res, next);
       else next();
     });
   }
 
+  /** An app-level middleware that answers the routes without path parameters straight from their map. */
+  exactRoutes(): RequestHandler {
+    const prefix = `${this.mountPath}/`;
+    return (req, res, next) => {
+      const url = req.url;
+      if (url.startsWith(prefix)) {
+        const query = url.indexOf('?');
+        const path = query < 0 ? url : url.slice(0, query);
+        const direct = this.exact.get(`${req.method} ${path}`);
+        if (direct) {
+          direct(req, res).catch(next);
+          return;
+        }
+      }
+      next();
+    };
+  }
+
   private register(method: Method, path: string, handler: (req: Request, res: Response) => Promise<void>) {
     this.routerFor(path)[method](path, handler);
-    if (!path.includes(':')) this.exact.set(`${method.toUpperCase()} ${path}`, handler);
+    if (!path.includes(':')) this.exact.set(`${method.toUpperCase()} ${this.mountPath}${path}`, handler);
   }
 
   /** The router that owns a path's area; modules that answer outside the JSON pipeline register on it. */
