@@ -111,6 +111,12 @@ export async function load(name: string, o: LoadOptions): Promise<LoadResult> {
   };
 }
 
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export function printTable(title: string, rows: LoadResult[]): void {
   console.log(`\n${title}`);
   console.table(

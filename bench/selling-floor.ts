@@ -4,10 +4,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import express from 'express';
 
 /**
- * The floor of a sale: the same SQL statements as POST /sales (FEFO read, guarded batch update, movement and its
- * change row per line, session and idempotency checks, ICV, sale/lines/payment/chain/audit inserts, sale change,
- * then the read back), as raw better-sqlite3 prepared statements in one transaction inside a bare Express route.
- * No validation, pricing, hashing or XML: the most this machine can do for a 5-line sale.
+ * The floor of a sale: the same SQL statements as POST /sales (idempotency and session checks, the pull cursor
+ * once, FEFO read, guarded batch update, movement and its change row per line, ICV, sale/lines/payment/chain/audit
+ * inserts, sale change; the answer is built from what was written, as the endpoint's is), as raw better-sqlite3
+ * prepared statements in one transaction inside a bare Express route. No validation, pricing, hashing or XML:
+ * the most this machine can do for a 5-line sale.
  */
 const db = new BetterSqlite3(path.join(process.env.DATA_DIR!, 'pharmacy.db'));
 db.pragma('journal_mode = WAL');
@@ -58,11 +59,6 @@ const s = {
   audit: db.prepare(
     "INSERT INTO audit_log (id, user_id, action, entity, entity_id, branch_id, before_json, after_json, request_id, created_at) VALUES (?, ?, 'sale.create', 'sale', ?, ?, NULL, ?, NULL, ?)",
   ),
-  read: db.prepare(
-    'SELECT s.*, u.full_name AS pharmacist_name, b.name AS branch_name FROM sales s JOIN users u ON u.id = s.user_id JOIN branches b ON b.id = s.branch_id WHERE s.id = ?',
-  ),
-  lines: db.prepare('SELECT * FROM sale_lines WHERE sale_id = ? ORDER BY line_no'),
-  payments: db.prepare('SELECT * FROM sale_payments WHERE sale_id = ? ORDER BY line_no'),
 };
 
 interface Item {
@@ -84,6 +80,7 @@ const sell = db.transaction((items: Item[], cmid: string) => {
     ).map((m) => [m.id, m]),
   );
   s.session.get(admin.id);
+  const cur = s.cursor.get() as { value: string } | undefined;
   const saleId = randomUUID();
   const lines: unknown[][] = [];
   let total = 0;
@@ -110,7 +107,6 @@ const sell = db.transaction((items: Item[], cmid: string) => {
       now,
     ];
     s.movement.run(...mv);
-    const cur = s.cursor.get() as { value: string } | undefined;
     s.change.run(
       'stock_movement',
       mid,
@@ -169,7 +165,6 @@ const sell = db.transaction((items: Item[], cmid: string) => {
   s.payment.run(randomUUID(), saleId, total, total);
   s.chain.run(deviceId, icv, saleId, hash, last?.fiscal_hash ?? '0', now);
   s.audit.run(randomUUID(), admin.id, saleId, admin.branch_id, JSON.stringify({ icv, total }), now);
-  const cur = s.cursor.get() as { value: string } | undefined;
   s.change.run(
     'sale',
     saleId,
@@ -181,16 +176,13 @@ const sell = db.transaction((items: Item[], cmid: string) => {
     cur ? Number(cur.value) : null,
     now,
   );
-  return saleId;
+  return { id: saleId, icv, total, fiscal_hash: hash, sold_at: now, items: lines };
 });
 
 const app = express();
 app.use(express.json());
 app.post('/sale', (req, res) => {
-  const id = sell(req.body.items as Item[], String(req.body.client_mutation_id));
-  res
-    .status(201)
-    .json({ ...(s.read.get(id) as object), items: s.lines.all(id), payment_lines: s.payments.all(id) });
+  res.status(201).json(sell(req.body.items as Item[], String(req.body.client_mutation_id)));
 });
 const server = app.listen(0, '127.0.0.1', () => {
   const address = server.address();
