@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateSaleRequest, SaleDetail } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
-import { prepared, preparedInsert } from '../../db/prepared';
+import { prepared, preparedInsert, preparedShapes } from '../../db/prepared';
 import type { AuthUser } from '../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
 import { formatScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
@@ -104,6 +104,28 @@ const openSessionOf = prepared((db, p: { userId: string }) =>
     .where('user_id', '=', p.userId)
     .where('status', '!=', sql.lit('closed')),
 );
+/** One shape per number of distinct medicines; the parameters are m0, m1... */
+const medicinesOfSale = preparedShapes(
+  (p: Record<string, string>) => String(Object.keys(p).length),
+  (db, p, given) =>
+    db
+      .selectFrom('medicines')
+      .select([
+        'id',
+        'name',
+        'selling_price',
+        'max_public_price',
+        'requires_prescription',
+        'is_controlled',
+        'is_active',
+        'vat_category',
+      ])
+      .where(
+        'id',
+        'in',
+        Object.keys(given).map((k) => p[k]!),
+      ),
+);
 const insertSale = preparedInsert('sales');
 const insertLines = preparedInsert('sale_lines');
 const insertPayments = preparedInsert('sale_payments');
@@ -160,22 +182,10 @@ export async function createSale(
   // Medicines, prices, discounts, approvals, prescription rules.
   const ids = [...new Set(body.items.map((i) => i.medicine_id))];
   const meds = new Map(
-    (
-      await app.db
-        .selectFrom('medicines')
-        .select([
-          'id',
-          'name',
-          'selling_price',
-          'max_public_price',
-          'requires_prescription',
-          'is_controlled',
-          'is_active',
-          'vat_category',
-        ])
-        .where('id', 'in', ids)
-        .execute()
-    ).map((m) => [m.id, m]),
+    (await medicinesOfSale.all(app.db, Object.fromEntries(ids.map((id, i) => [`m${i}`, id])))).map((m) => [
+      m.id,
+      m,
+    ]),
   );
   let needsApproval: string | null = null;
   let approvalKind: 'price_override' | 'discount' = 'discount';
