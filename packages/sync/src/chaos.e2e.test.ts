@@ -78,7 +78,7 @@ function readDb<T>(file: string, fn: (db: Database.Database) => T): T {
 }
 
 async function login(t: ServerProcess, email: string): Promise<string | null> {
-  const res = await fetch(`${t.url}/api/v1/auth/login`, {
+  const res = await t.fetch('/api/v1/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: PASSWORD }),
@@ -93,7 +93,7 @@ async function asCashier<T>(
   body?: unknown,
 ): Promise<{ status: number; body: T }> {
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(`${till.proc.url}/api/v1${url}`, {
+    const res = await till.proc.fetch(`/api/v1${url}`, {
       method,
       headers: { authorization: `Bearer ${till.token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -68,7 +68,7 @@ async function asUser<T = Record<string, unknown>>(
   url: string,
   body?: unknown,
 ): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${t.url}/api/v1${url}`, {
+  const res = await t.fetch(`/api/v1${url}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -78,7 +78,7 @@ async function asUser<T = Record<string, unknown>>(
 }
 
 async function tillLogin(t: ServerProcess, email: string): Promise<string | null> {
-  const res = await fetch(`${t.url}/api/v1/auth/login`, {
+  const res = await t.fetch('/api/v1/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: CASHIER_PASSWORD }),

@@ -98,7 +98,7 @@ export class ServerProcess {
       const headers: Record<string, string> = {};
       if (auth) headers.authorization = `Bearer ${await this.adminToken()}`;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${this.url}/api/v1${url}`, {
+      const res = await this.fetch(`/api/v1${url}`, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -116,7 +116,7 @@ export class ServerProcess {
 
   async adminToken(): Promise<string> {
     if (this.token) return this.token;
-    const res = await fetch(`${this.url}/api/v1/auth/login`, {
+    const res = await this.fetch('/api/v1/auth/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(ADMIN),
@@ -125,6 +125,24 @@ export class ServerProcess {
     if (res.status !== 200) throw new Error(`${this.name} login ${res.status} ${JSON.stringify(body)}`);
     this.token = body.access_token;
     return this.token;
+  }
+
+  /**
+   * fetch against this process; when it does not answer, the error says whether it is still running and ends
+   * with its last output, so a crash shows its own stack instead of a bare ECONNREFUSED.
+   */
+  async fetch(pathAndQuery: string, init?: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${this.url}${pathAndQuery}`, init);
+    } catch (err) {
+      const state =
+        this.child?.exitCode !== null || this.child?.signalCode !== null
+          ? `exited (${this.child?.exitCode ?? this.child?.signalCode})`
+          : 'still running';
+      throw new Error(
+        `${this.name} did not answer ${init?.method ?? 'GET'} ${pathAndQuery}: ${(err as Error).cause ?? err}; it has ${state}. Its last output:\n${this.log.slice(-3000)}`,
+      );
+    }
   }
 
   get dbFile(): string {
