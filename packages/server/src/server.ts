@@ -114,6 +114,8 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
         );
         for (const closer of [...context.closers].reverse()) await closer();
         await conn.db.destroy();
+        // After the connection: closing the -shm descriptor earlier would drop SQLite's locks (checkpointer.ts).
+        checkpointer.release();
       })();
       return closed;
     },

@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCheckpointer } from './checkpointer';
+import { type Checkpointer, startCheckpointer } from './checkpointer';
 
 let dir: string;
 let file: string;
 let db: BetterSqlite3.Database;
+let checkpointer: Checkpointer | undefined;
 
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-checkpoint-'));
@@ -17,8 +18,11 @@ beforeEach(() => {
   db.pragma('wal_autocheckpoint = 0');
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
 });
-afterEach(() => {
+afterEach(async () => {
+  await checkpointer?.stop();
   db.close();
+  checkpointer?.release();
+  checkpointer = undefined;
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -55,27 +59,41 @@ async function eventually(check: () => boolean, ms = 5000): Promise<void> {
 
 describe('WAL checkpointer', () => {
   it('copies committed frames back into the database file once writes pause', async () => {
-    const checkpointer = startCheckpointer(file, { intervalMs: 20, idleMs: 100 });
-    try {
-      insert(500);
-      expect(rowsInMainFile()).toBe(0);
-      await eventually(() => rowsInMainFile() === 500);
-    } finally {
-      await checkpointer.stop();
-    }
+    checkpointer = startCheckpointer(file, { intervalMs: 20, idleMs: 100 });
+    insert(500);
+    expect(rowsInMainFile()).toBe(0);
+    await eventually(() => rowsInMainFile() === 500);
   });
 
   it('checkpoints a long WAL at once, without waiting for a pause', async () => {
-    const checkpointer = startCheckpointer(file, { intervalMs: 20, idleMs: 3_600_000, maxFrames: 50 });
-    try {
-      insert(2000);
-      await eventually(() => rowsInMainFile() === 2000);
-      // Under the frame mark and never idle long enough: the next small write stays in the WAL.
-      insert(1);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(rowsInMainFile()).toBe(2000);
-    } finally {
-      await checkpointer.stop();
-    }
+    checkpointer = startCheckpointer(file, { intervalMs: 20, idleMs: 3_600_000, maxFrames: 50 });
+    insert(2000);
+    await eventually(() => rowsInMainFile() === 2000);
+    // Under the frame mark and never idle long enough: the next small write stays in the WAL.
+    insert(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rowsInMainFile()).toBe(2000);
+  });
+
+  it("leaves SQLite's locks alone: the wal-index stays locked as in use by this process", async () => {
+    // The dead-man-switch byte of -shm (offset 128): SQLite holds a shared POSIX lock on it for as long as it
+    // uses the wal-index. Another process that finds it free takes the wal-index as its own and truncates it
+    // under this process's mapping (SIGBUS). Closing any descriptor of -shm drops the lock.
+    const { ino } = fs.statSync(`${file}-shm`);
+    const dmsLocked = () =>
+      fs
+        .readFileSync('/proc/locks', 'utf8')
+        .split('\n')
+        .some((l) => {
+          const f = l.trim().split(/\s+/);
+          return (
+            f[1] === 'POSIX' && f[4] === String(process.pid) && f[5]?.endsWith(`:${ino}`) && f[6] === '128'
+          );
+        });
+    expect(dmsLocked()).toBe(true);
+    checkpointer = startCheckpointer(file, { intervalMs: 10, idleMs: 3_600_000 });
+    insert(10);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(dmsLocked()).toBe(true);
   });
 });

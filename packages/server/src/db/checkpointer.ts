@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -7,6 +8,11 @@ import { Worker } from 'node:worker_threads';
  * many frames not yet copied back. It reads that count from the wal-index header in the -shm file (mxFrame at
  * byte 16, nBackfill at byte 96: https://sqlite.org/walformat.html); when the header cannot be read it falls
  * back to the idle rule alone, judged by PRAGMA data_version.
+ *
+ * The -shm file is read through one descriptor the main thread opens and closes only after the database is
+ * closed (`release()`): closing any descriptor of a file drops every POSIX lock the process holds on it,
+ * SQLite's included. Opening and closing -shm on every tick let another process (a backup, a test's reader)
+ * take the wal-index for its own and truncate it under this process's mapping: SIGBUS.
  */
 const WORKER_SOURCE = `
 const fs = require('node:fs');
@@ -18,17 +24,14 @@ db.pragma('busy_timeout = 1000');
 const header = Buffer.alloc(100);
 const little = os.endianness() === 'LE';
 function pendingFrames() {
-  let fd;
+  if (workerData.shmFd === null) return null;
   try {
-    fd = fs.openSync(workerData.file + '-shm', 'r');
-    if (fs.readSync(fd, header, 0, 100, 0) < 100) return null;
+    if (fs.readSync(workerData.shmFd, header, 0, 100, 0) < 100) return null;
     const u32 = (at) => (little ? header.readUInt32LE(at) : header.readUInt32BE(at));
     if (u32(0) !== 3007000) return null;
     return Math.max(0, u32(16) - u32(96));
   } catch {
     return null;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 let version = -1;
@@ -69,6 +72,8 @@ export const CHECKPOINT_FRAMES = 16_000;
 
 export interface Checkpointer {
   stop(): Promise<void>;
+  /** Closes the -shm descriptor: only once every connection of this process to the database is closed. */
+  release(): void;
 }
 
 /**
@@ -89,10 +94,17 @@ export function startCheckpointer(
   // ES modules (tsx, tests) know their URL; the desktop's CommonJS bundle has __filename instead.
   const here = import.meta.url ?? (typeof __filename === 'string' ? __filename : undefined);
   const driver = createRequire(here ?? `${process.cwd()}/`).resolve('better-sqlite3');
+  let shmFd: number | null = null;
+  try {
+    shmFd = fs.openSync(`${file}-shm`, 'r');
+  } catch {
+    // No wal-index (yet): the worker checkpoints by the idle rule alone.
+  }
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
       file,
+      shmFd,
       driver,
       intervalMs: options.intervalMs ?? 250,
       idleMs: options.idleMs ?? 1000,
@@ -111,6 +123,10 @@ export function startCheckpointer(
       const timeout = setTimeout(() => void worker.terminate(), 2000);
       await exited;
       clearTimeout(timeout);
+    },
+    release() {
+      if (shmFd !== null) fs.closeSync(shmFd);
+      shmFd = null;
     },
   };
 }

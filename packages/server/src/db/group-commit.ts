@@ -186,8 +186,9 @@ export class GroupCommitDriver implements Driver {
     await this.#mutex.lock();
     this.#commitGroup();
     await this.#durable.catch(() => undefined);
-    this.#walSync?.close();
     this.#source.sqlite.close();
+    // Only now: closing a descriptor of a database file drops the process's POSIX locks on it.
+    this.#walSync?.close();
   }
 
   /** Commits the open group now, if any (waiting for the connection like any holder), and waits until every
