@@ -156,4 +156,33 @@ describe('group commit', () => {
     await commitPending(conn.db);
     expect(stats.walSyncs - before.walSyncs).toBe(1);
   });
+
+  it('lets the transaction that opens a group run without a savepoint; if it fails, only its work is undone', async () => {
+    // Alone in its group: no savepoint to release.
+    const lone = await conn.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('parent' as never)
+        .values({ id: 'lone' } as never)
+        .execute();
+      return sql`RELEASE group_member`.execute(trx).then(
+        () => 'savepoint',
+        (err: Error) => err.message,
+      );
+    });
+    expect(lone).toMatch(/no such savepoint/);
+    // The opener writes, then fails while others wait for the connection: they form a group of their own.
+    const opener = conn.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('parent' as never)
+        .values({ id: 'opener' } as never)
+        .execute();
+      await new Promise((r) => setTimeout(r, 20));
+      throw new Error('the opener fails');
+    });
+    const waiting = ['w1', 'w2', 'w3'].map((id) => insertParent(id));
+    await expect(opener).rejects.toThrow('the opener fails');
+    await Promise.all(waiting);
+    expect(committed()).toEqual(['lone', 'w1', 'w2', 'w3']);
+    expect(conn.sqlite.pragma('synchronous', { simple: true })).toBe(2);
+  });
 });
