@@ -31,7 +31,6 @@ export interface FiscalPosition {
   previousHash: string;
 }
 
-/** The next ICV and previous hash of a device; call inside the document's transaction (one connection: serial). */
 const lastPosition = prepared((db, p: { deviceId: string }) =>
   db
     .selectFrom('fiscal_chain')
@@ -42,6 +41,7 @@ const lastPosition = prepared((db, p: { deviceId: string }) =>
 );
 const insertEntry = preparedInsert('fiscal_chain');
 
+/** The next ICV and previous hash of a device; call inside the document's transaction (one connection: serial). */
 export async function nextFiscalPosition(trx: Db, deviceId: string): Promise<FiscalPosition> {
   const last = await lastPosition.first(trx, { deviceId });
   return last

@@ -182,8 +182,8 @@ const linesOfSale = prepared((db, p: { saleId: string }) =>
 );
 
 /**
- * One sale with its lines, as a receipt, the sale endpoints and the fiscal preview show it. Read after every
- * sale for its answer and receipt: both queries are compiled once.
+ * One sale with its lines, as a receipt, the sale endpoints and the fiscal preview show it. Read for every
+ * printed receipt and sale read: both queries are compiled once.
  */
 export async function loadSaleForReceipt(app: AppContext, saleId: string): Promise<SaleDetail> {
   const row = (await saleById.first(app.db, { id: saleId })) as SaleRow | undefined;

@@ -78,12 +78,6 @@ class Replay extends Error {
 
 const pct = (part: number, whole: number) => (whole === 0 ? 0 : (part * 100) / whole);
 
-/**
- * POST /sales. Everything is checked and priced before the transaction (reads only); the transaction then takes
- * the stock FEFO, dispenses the prescription, charges customer credit, counts the coupon, assigns the ICV and the
- * hash chain and writes the sale, its lines and payments, the audit row and ONE `sale` change. Any failure rolls
- * all of it back: no sale, no movement, no ledger row, no ICV consumed.
- */
 // The statements every sale runs, compiled once (see db/prepared.ts).
 const saleByMutation = prepared((db, p: { cmid: string }) =>
   db.selectFrom('sales').select(['id', 'payload_hash']).where('client_mutation_id', '=', p.cmid),
@@ -130,6 +124,12 @@ const insertSale = preparedInsert('sales');
 const insertLines = preparedInsert('sale_lines');
 const insertPayments = preparedInsert('sale_payments');
 
+/**
+ * POST /sales. Everything is checked and priced before the transaction (reads only); the transaction then takes
+ * the stock FEFO, dispenses the prescription, charges customer credit, counts the coupon, assigns the ICV and the
+ * hash chain and writes the sale, its lines and payments, the audit row and ONE `sale` change. Any failure rolls
+ * all of it back: no sale, no movement, no ledger row, no ICV consumed.
+ */
 export async function createSale(
   app: AppContext,
   user: AuthUser,
@@ -333,7 +333,7 @@ export async function createSale(
   const uuid = randomUUID();
   const rateStr = formatScaled(rate, RATE_SCALE, RATE_SCALE, true);
 
-  let answer: Parameters<typeof saleAnswer> | undefined;
+  let answer: (() => Promise<SaleDetail>) | undefined;
   try {
     await app.db.transaction().execute(async (trx) => {
       if (approvalToConsume) {
@@ -586,11 +586,11 @@ export async function createSale(
         branch_vat_number: branch.vat_number,
         customer_current_name: customer?.name ?? null,
       };
-      answer = [app, row, paymentRows, lines];
+      answer = () => saleAnswer(app, row, paymentRows, lines);
     });
   } catch (e) {
     if (e instanceof Replay) return replayOf(app, e.existing, hash);
     throw e;
   }
-  return { replay: false, sale: await saleAnswer(...answer!) };
+  return { replay: false, sale: await answer!() };
 }
