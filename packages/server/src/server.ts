@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type http from 'node:http';
+import http from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context';
@@ -8,6 +8,7 @@ import { startCheckpointer } from './db/checkpointer';
 import { type Connection, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
+import { dispatcher } from './http/dispatch';
 import { edge } from './http/edge';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { ApiRouter, methodNotAllowed } from './http/route';
@@ -61,14 +62,14 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   app.set('trust proxy', config.trustProxy);
   // API answers are not revalidated by clients; hashing every JSON body for an ETag was wasted work.
   app.set('etag', false);
-  app.use(edge(app, { log, corsOrigins: config.corsOrigins, bodyLimit: config.bodyLimit }));
+  const front = edge(app, { log, corsOrigins: config.corsOrigins, bodyLimit: config.bodyLimit });
+  app.use(front);
 
   const api = new ApiRouter(context);
   registerModules(api);
   mountOpenApi(api.router, api.docs);
   methodNotAllowed(api.router, api.docs);
   api.router.use(notFoundHandler);
-  app.use(api.exactRoutes());
   app.use(api.mountPath, api.router);
 
   const root = express.Router();
@@ -83,6 +84,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
+  const listener = dispatcher(app, front, (method, url) => api.exactRoute(method, url), errorHandler);
   const servers: http.Server[] = [];
   let closed: Promise<void> | undefined;
   return {
@@ -92,8 +94,10 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     context,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
-        const server = app.listen(port, host, (err?: Error) => {
-          if (err) return reject(err);
+        const server = http.createServer(listener);
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
           startPrintWorker(context);
           const address = server.address();
           resolve({ server, port: typeof address === 'object' && address ? address.port : port });

@@ -63,6 +63,48 @@ describe('HTTP layer', () => {
     expect(docs.headers.get('x-frame-options')).toBe('DENY');
   });
 
+  it('answers a route alike through the direct dispatch and through Express routing', async () => {
+    const token = await t.adminToken();
+    const direct = await t.request('GET', '/api/v1/users?page_size=5', {
+      token,
+      headers: { 'x-request-id': 'direct-1' },
+    });
+    // A trailing slash is not in the direct map: Express's routers answer it with the same handler.
+    const routed = await t.request('GET', '/api/v1/users/?page_size=5', {
+      token,
+      headers: { 'x-request-id': 'routed-1' },
+    });
+    expect(direct.status).toBe(200);
+    expect(routed.status).toBe(200);
+    expect(routed.body).toEqual(direct.body);
+    expect(direct.headers.get('x-request-id')).toBe('direct-1');
+    expect(routed.headers.get('x-request-id')).toBe('routed-1');
+    for (const res of [direct, routed]) {
+      for (const [name, value] of API_HEADERS) expect(res.headers.get(name)).toBe(value);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    }
+    const head = await t.request('HEAD', '/api/v1/users', { token });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers errors of the direct dispatch as problems, with the request id', async () => {
+    const token = await t.adminToken();
+    const invalid = await t.request('GET', '/api/v1/users?page_size=many', {
+      token,
+      headers: { 'x-request-id': 'direct-2' },
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(invalid.headers.get('x-request-id')).toBe('direct-2');
+    expect(invalid.headers.get('cache-control')).toBe('no-store');
+    expect(invalid.body).toMatchObject({ code: 'VALIDATION', errors: [{ path: 'query.page_size' }] });
+    const anonymous = await t.request('GET', '/api/v1/users');
+    expect(anonymous.status).toBe(401);
+    // A path that only starts like the API's mount is not an API route.
+    expect((await t.request('GET', '/api/v1users', { token })).status).toBe(404);
+  });
+
   it('is same-origin by default and honours the CORS allow-list', async () => {
     const allowed = await t.request('OPTIONS', '/api/v1/auth/login', {
       headers: { origin: 'https://backoffice.example', 'access-control-request-method': 'POST' },

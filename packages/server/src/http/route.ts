@@ -1,8 +1,9 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { Role } from '@pharmacy/contracts';
 import type { AppContext } from '../app-context';
 import { authenticate, type AuthUser } from './auth';
+import { jsonHead } from './edge';
 import { Forbidden, Invalid } from './errors';
 import { sendProblem, summarise, zodFieldErrors } from './problem';
 
@@ -89,14 +90,12 @@ function parsePart<S extends z.ZodType>(schema: S | undefined, value: unknown, w
 }
 
 /**
- * Writes a JSON answer directly: Express's res.json re-derives the content type and charset on every call,
- * a visible share of a small read.
+ * Writes a JSON answer directly, its head in one list: Express's res.json re-derives the content type and
+ * charset on every call, a visible share of a small read.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.writeHead(status, jsonHead(res, Buffer.byteLength(text)));
   res.end(text);
 }
 
@@ -126,10 +125,11 @@ export class ApiRouter {
    */
   private readonly areas = new Map<string, Router>();
   /**
-   * Routes without path parameters (`GET /users`, `POST /sales`), keyed by method and full path and called by
-   * `exactRoutes()` ahead of Express's routing: walking the mount, the API router and an area router's layers
-   * cost more than a list's own SQL. Anything else (a trailing slash, another letter case, HEAD) goes through
-   * the area routers, where the same handlers are registered.
+   * Routes without path parameters (`GET /users`, `POST /sales`), keyed by method and full path and found by
+   * `exactRoute()` for the server's dispatcher (http/dispatch.ts), which calls them without Express's routing:
+   * walking the app, the mount, the API router and an area router's layers cost more than a list's own SQL.
+   * Anything else (a trailing slash, another letter case, HEAD) goes through the area routers, where the same
+   * handlers are registered.
    */
   private readonly exact = new Map<string, (req: Request, res: Response) => Promise<void>>();
 
@@ -145,22 +145,12 @@ export class ApiRouter {
     });
   }
 
-  /** An app-level middleware that answers the routes without path parameters straight from their map. */
-  exactRoutes(): RequestHandler {
-    const prefix = `${this.mountPath}/`;
-    return (req, res, next) => {
-      const url = req.url;
-      if (url.startsWith(prefix)) {
-        const query = url.indexOf('?');
-        const path = query < 0 ? url : url.slice(0, query);
-        const direct = this.exact.get(`${req.method} ${path}`);
-        if (direct) {
-          direct(req, res).catch(next);
-          return;
-        }
-      }
-      next();
-    };
+  /** The handler of a route without path parameters for this method and URL, if there is one. */
+  exactRoute(method: string, url: string): ((req: Request, res: Response) => Promise<void>) | undefined {
+    if (!url.startsWith(this.mountPath) || url.charCodeAt(this.mountPath.length) !== 47 /* '/' */)
+      return undefined;
+    const query = url.indexOf('?');
+    return this.exact.get(`${method} ${query < 0 ? url : url.slice(0, query)}`);
   }
 
   private register(method: Method, path: string, handler: (req: Request, res: Response) => Promise<void>) {
