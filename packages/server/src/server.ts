@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context';
@@ -8,7 +8,7 @@ import { startCheckpointer } from './db/checkpointer';
 import { type Connection, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
-import { dispatcher } from './http/dispatch';
+import { httpServers } from './http/dispatch';
 import { edge } from './http/edge';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { ApiRouter, methodNotAllowed } from './http/route';
@@ -84,7 +84,11 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   app.use(notFoundHandler);
   app.use(errorHandler);
 
-  const listener = dispatcher(app, front, (method, url) => api.exactRoute(method, url), errorHandler);
+  const httpServer = httpServers(app, {
+    edge: front,
+    exactRoute: api.exactRoute.bind(api),
+    onError: errorHandler,
+  });
   const servers: http.Server[] = [];
   let closed: Promise<void> | undefined;
   return {
@@ -94,7 +98,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     context,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
-        const server = http.createServer(listener);
+        const server = httpServer();
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
