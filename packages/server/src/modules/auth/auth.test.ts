@@ -64,6 +64,13 @@ describe('POST /auth/login', () => {
     expect(res.body.code).toBe('ACCOUNT_INACTIVE');
     // the old token is revoked by the deactivation
     expect((await t.get('/api/v1/auth/me', cashier.token)).status).toBe(401);
+    const audit = await t.get<{ items: Array<{ entity_id: string; after: Record<string, unknown> }> }>(
+      '/api/v1/audit?action=auth.login_refused',
+      admin,
+    );
+    expect(audit.body.items.filter((e) => e.entity_id === cashier.id)).toMatchObject([
+      { after: { reason: 'ACCOUNT_INACTIVE' } },
+    ]);
   });
 
   it('throttles repeated failures per account with 429 and Retry-After', async () => {

@@ -59,10 +59,27 @@ export async function login(
     );
     throw new Unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
   }
-  if (!user.is_active)
-    throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
-  // A till refuses a branch-bound user of another branch (403 OTHER_BRANCH_TILL), e.g. one moved away.
-  assertTillBranch(app, user);
+  try {
+    if (!user.is_active)
+      throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
+    // A till refuses a branch-bound user of another branch (403 OTHER_BRANCH_TILL), e.g. one moved away.
+    assertTillBranch(app, user);
+  } catch (refusal) {
+    // The right password for an account that may not sign in here: worth an auditor's eye.
+    if (refusal instanceof Forbidden)
+      await writeAudit(
+        app.db,
+        { userId: user.id, requestId },
+        {
+          action: 'auth.login_refused',
+          entity: 'user',
+          entityId: user.id,
+          branchId: user.branch_id,
+          after: { reason: refusal.code, client_address: clientAddress },
+        },
+      );
+    throw refusal;
+  }
   throttle.clear(accountKey);
 
   // Last sign-in is local bookkeeping, not replicated: users are owned by central.

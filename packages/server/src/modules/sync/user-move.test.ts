@@ -123,6 +123,13 @@ describe('a user moved to another branch', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('OTHER_BRANCH_TILL');
     expect(refused.body.detail).toMatch(/another branch.*sign in at a till of your branch/);
+    expect(
+      tillA.context.sqlite
+        .prepare("SELECT entity_id, after_json FROM audit_log WHERE action = 'auth.login_refused'")
+        .all(),
+    ).toEqual([
+      { entity_id: cashierId, after_json: expect.stringContaining('"reason":"OTHER_BRANCH_TILL"') },
+    ]);
     // A token matching the current row (as if issued before the till knew its branch) is refused on every request.
     const row = tillA.context.sqlite
       .prepare('SELECT id, role, branch_id, token_version FROM users WHERE id = ?')
