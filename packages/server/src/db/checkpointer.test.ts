@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,10 +27,13 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Rows present in the database file itself, without its WAL: what a checkpoint has copied back. */
+/**
+ * Rows present in the database file itself, without its WAL: what a checkpoint has copied back. The file is
+ * copied by another process: closing a descriptor of it here would drop this process's SQLite locks on it.
+ */
 function rowsInMainFile(): number {
   const copy = path.join(dir, 'copy.db');
-  fs.copyFileSync(file, copy);
+  execFileSync('cp', [file, copy]);
   const c = new BetterSqlite3(copy, { readonly: true });
   try {
     return (c.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 't'").get() as { n: number })
