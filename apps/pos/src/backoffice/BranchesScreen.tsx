@@ -5,7 +5,8 @@ import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
+import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { useForm } from '../ui/useForm';
 import { useBranches } from './useBranches';
 
 export function BranchesScreen() {
@@ -66,7 +67,7 @@ export function BranchesScreen() {
 function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => void }) {
   const queryClient = useQueryClient();
   const currencies = useQuery({ queryKey: ['currencies'], queryFn: () => api.currency.list() });
-  const [form, setForm] = useState({
+  const { form, set, fieldsFor } = useForm({
     name: branch?.name ?? '',
     code: branch?.code ?? '',
     address: branch?.address ?? '',
@@ -76,10 +77,6 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
     timezone: branch?.timezone ?? '',
     is_active: branch?.is_active ?? true,
   });
-  const set =
-    <K extends keyof typeof form>(key: K) =>
-    (value: (typeof form)[K]) =>
-      setForm((f) => ({ ...f, [key]: value }));
   const save = useMutation({
     mutationFn: () => {
       const { currency_code, timezone, ...rest } = form;
@@ -97,6 +94,7 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
     },
   });
   const err = save.error;
+  const field = fieldsFor(err);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
@@ -105,50 +103,24 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
     <Dialog title={branch ? `Edit ${branch.name}` : 'New branch'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         <ErrorNotice error={err} />
-        <TextField label="Name" value={form.name} onChange={set('name')} error={fieldError(err, 'name')} />
-        <TextField
-          label="Code"
-          value={form.code}
-          onChange={set('code')}
-          hint="Short code printed on invoices, e.g. DSM-01."
-          error={fieldError(err, 'code')}
-        />
-        <TextField
-          label="Address"
-          value={form.address}
-          onChange={set('address')}
-          error={fieldError(err, 'address')}
-        />
-        <TextField
-          label="Phone"
-          type="tel"
-          value={form.phone}
-          onChange={set('phone')}
-          error={fieldError(err, 'phone')}
-        />
-        <TextField
-          label="VAT number"
-          value={form.vat_number}
-          onChange={set('vat_number')}
-          error={fieldError(err, 'vat_number')}
-        />
+        <TextField label="Name" {...field('name')} />
+        <TextField label="Code" {...field('code')} hint="Short code printed on invoices, e.g. DSM-01." />
+        <TextField label="Address" {...field('address')} />
+        <TextField label="Phone" type="tel" {...field('phone')} />
+        <TextField label="VAT number" {...field('vat_number')} />
         <SelectField
           label="Currency"
-          value={form.currency_code}
-          onChange={set('currency_code')}
+          {...field('currency_code')}
           options={[
             ...(branch ? [] : [{ value: '', label: 'Organisation default' }]),
             ...(currencies.data?.items ?? []).map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` })),
           ]}
-          error={fieldError(err, 'currency_code')}
         />
         <TextField
           label="Time zone"
-          value={form.timezone}
-          onChange={set('timezone')}
+          {...field('timezone')}
           placeholder="Organisation default"
           hint="IANA name, e.g. Africa/Dar_es_Salaam."
-          error={fieldError(err, 'timezone')}
         />
         {branch && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
         <div className="dialog-actions">

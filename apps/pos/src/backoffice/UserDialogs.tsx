@@ -6,6 +6,7 @@ import { useUser } from '../session/SessionProvider';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
+import { useForm } from '../ui/useForm';
 import { ROLE_LABELS, ROLES } from '../ui/format';
 import { useBranches } from './useBranches';
 
@@ -16,7 +17,7 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
   const me = useUser();
   const queryClient = useQueryClient();
   const branches = useBranches();
-  const [form, setForm] = useState({
+  const { form, set, fieldsFor } = useForm({
     email: user?.email ?? '',
     full_name: user?.full_name ?? '',
     phone: user?.phone ?? '',
@@ -25,10 +26,6 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
     is_active: user?.is_active ?? true,
     password: '',
   });
-  const set =
-    <K extends keyof typeof form>(key: K) =>
-    (value: (typeof form)[K]) =>
-      setForm((f) => ({ ...f, [key]: value }));
   const save = useMutation({
     mutationFn: () => {
       const { password, is_active, ...details } = form;
@@ -50,31 +47,15 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
     save.mutate();
   };
   const err = save.error;
+  const field = fieldsFor(err);
 
   return (
     <Dialog title={user ? `Edit ${user.full_name}` : 'New user'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         <ErrorNotice error={err} />
-        <TextField
-          label="Full name"
-          value={form.full_name}
-          onChange={set('full_name')}
-          error={fieldError(err, 'full_name')}
-        />
-        <TextField
-          label="Email"
-          type="email"
-          value={form.email}
-          onChange={set('email')}
-          error={fieldError(err, 'email')}
-        />
-        <TextField
-          label="Phone"
-          type="tel"
-          value={form.phone}
-          onChange={set('phone')}
-          error={fieldError(err, 'phone')}
-        />
+        <TextField label="Full name" {...field('full_name')} />
+        <TextField label="Email" type="email" {...field('email')} />
+        <TextField label="Phone" type="tel" {...field('phone')} />
         <SelectField
           label="Role"
           value={form.role}
@@ -85,13 +66,7 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
           }))}
           error={fieldError(err, 'role')}
         />
-        <SelectField
-          label="Branch"
-          value={form.branch_id}
-          onChange={set('branch_id')}
-          options={branchOptions}
-          error={fieldError(err, 'branch_id')}
-        />
+        <SelectField label="Branch" {...field('branch_id')} options={branchOptions} />
         {user ? (
           <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
         ) : (
@@ -100,9 +75,7 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
             type="password"
             autoComplete="new-password"
             hint="At least 8 characters; give it to the person in private."
-            value={form.password}
-            onChange={set('password')}
-            error={fieldError(err, 'password')}
+            {...field('password')}
           />
         )}
         <div className="dialog-actions">

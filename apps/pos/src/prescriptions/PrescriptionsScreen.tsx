@@ -9,6 +9,7 @@ import { useUser } from '../session/SessionProvider';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextField } from '../ui/fields';
+import { useForm } from '../ui/useForm';
 import { formatDateTime } from '../ui/format';
 import { ControlledBook } from './ControlledBook';
 import { WillCallQueue } from './WillCallQueue';
@@ -180,7 +181,7 @@ function NewPrescriptionDialog({
     phone: string;
     national_id: string;
   } | null>(null);
-  const [form, setForm] = useState({
+  const { form, fieldsFor } = useForm({
     patient_id_number: '',
     prescriber_name: '',
     prescriber_licence_no: '',
@@ -189,7 +190,6 @@ function NewPrescriptionDialog({
     notes: '',
   });
   const [items, setItems] = useState<DraftItem[]>([]);
-  const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   const create = useMutation({
     mutationFn: () =>
       api.prescriptions.create({
@@ -215,6 +215,7 @@ function NewPrescriptionDialog({
     create.mutate();
   };
   const err = create.error;
+  const field = fieldsFor(err);
   const setItem = (i: number, patch: Partial<DraftItem>) =>
     setItems((all) => all.map((it, j) => (j === i ? { ...it, ...patch } : it)));
   return (
@@ -238,31 +239,11 @@ function NewPrescriptionDialog({
       <form onSubmit={submit} noValidate aria-label="Prescription details">
         <ErrorNotice error={err} />
         {fieldError(err, 'patient_name') && <p className="field-error">Choose the patient.</p>}
-        <TextField
-          label="Patient ID number"
-          value={form.patient_id_number}
-          onChange={set('patient_id_number')}
-        />
-        <TextField
-          label="Prescriber name"
-          value={form.prescriber_name}
-          onChange={set('prescriber_name')}
-          error={fieldError(err, 'prescriber_name')}
-        />
-        <TextField
-          label="Prescriber licence number"
-          value={form.prescriber_licence_no}
-          onChange={set('prescriber_licence_no')}
-          error={fieldError(err, 'prescriber_licence_no')}
-        />
-        <TextField label="Facility" value={form.prescriber_facility} onChange={set('prescriber_facility')} />
-        <TextField
-          label="Issue date"
-          type="date"
-          value={form.issue_date}
-          onChange={set('issue_date')}
-          error={fieldError(err, 'issue_date')}
-        />
+        <TextField label="Patient ID number" {...field('patient_id_number')} />
+        <TextField label="Prescriber name" {...field('prescriber_name')} />
+        <TextField label="Prescriber licence number" {...field('prescriber_licence_no')} />
+        <TextField label="Facility" {...field('prescriber_facility')} />
+        <TextField label="Issue date" type="date" {...field('issue_date')} />
         <fieldset className="plain">
           <legend>Items</legend>
           <MedicineSearch

@@ -4,13 +4,13 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { fieldError, TextField } from '../ui/fields';
+import { TextField } from '../ui/fields';
+import { useForm } from '../ui/useForm';
 import { formatDateTime } from '../ui/format';
 
 function PickupDialog({ entry, onClose }: { entry: WillCall; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [form, setForm] = useState({ name: '', relationship: 'self', id_number: '' });
-  const set = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const { form, fieldsFor } = useForm({ name: '', relationship: 'self', id_number: '' });
   const pickup = useMutation({
     mutationFn: () => api.dispensing.pickup(entry.id, form),
     onSuccess: () => {
@@ -24,6 +24,7 @@ function PickupDialog({ entry, onClose }: { entry: WillCall; onClose: () => void
     pickup.mutate();
   };
   const err = pickup.error;
+  const field = fieldsFor(err);
   return (
     <Dialog title={`Pickup for ${entry.patient_name}`} onClose={onClose}>
       <form onSubmit={submit} noValidate>
@@ -37,25 +38,9 @@ function PickupDialog({ entry, onClose }: { entry: WillCall; onClose: () => void
           </p>
         )}
         <ErrorNotice error={err} />
-        <TextField
-          label="Collector name"
-          value={form.name}
-          onChange={set('name')}
-          error={fieldError(err, 'name')}
-        />
-        <TextField
-          label="Relationship to the patient"
-          value={form.relationship}
-          onChange={set('relationship')}
-          error={fieldError(err, 'relationship')}
-        />
-        <TextField
-          label="Collector ID number"
-          value={form.id_number}
-          onChange={set('id_number')}
-          required={entry.has_controlled}
-          error={fieldError(err, 'id_number')}
-        />
+        <TextField label="Collector name" {...field('name')} />
+        <TextField label="Relationship to the patient" {...field('relationship')} />
+        <TextField label="Collector ID number" {...field('id_number')} required={entry.has_controlled} />
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
             Cancel
