@@ -88,6 +88,12 @@ describe('POST /auth/login', () => {
       expect(res.body.code).toBe('LOGIN_THROTTLED');
       // another account from the same address is not locked yet
       expect((await throttled.post('/api/v1/auth/login', ADMIN)).status).toBe(200);
+      // The lockout is audited once, by the failure that started it, not per refused attempt.
+      const locks = await throttled.get<{ items: Array<{ after: Record<string, unknown> }> }>(
+        '/api/v1/audit?action=auth.login_locked',
+        await throttled.adminToken(),
+      );
+      expect(locks.body.items).toMatchObject([{ after: { email, locked: ['account'] } }]);
     } finally {
       await throttled.close();
     }
@@ -106,6 +112,12 @@ describe('POST /auth/login', () => {
         await throttled.post('/api/v1/auth/login', { email: `u${i}@x.local`, password: 'bad-pass' });
       const res = await throttled.post('/api/v1/auth/login', ADMIN);
       expect(res.status).toBe(429);
+      const locks = throttled.context.sqlite
+        .prepare("SELECT after_json FROM audit_log WHERE action = 'auth.login_locked'")
+        .all() as Array<{ after_json: string }>;
+      expect(locks.map((l) => JSON.parse(l.after_json))).toMatchObject([
+        { email: 'u2@x.local', locked: ['address'] },
+      ]);
     } finally {
       await throttled.close();
     }

@@ -46,17 +46,33 @@ export async function login(
   if (!user || !ok) {
     throttle.hit(addressKey);
     throttle.hit(accountKey);
-    await writeAudit(
-      app.db,
-      { userId: user?.id ?? null, requestId },
-      {
-        action: 'auth.login_failed',
-        entity: 'user',
-        entityId: user?.id ?? null,
-        branchId: user?.branch_id ?? null,
-        after: { email, client_address: clientAddress },
-      },
-    );
+    const entry = {
+      entity: 'user',
+      entityId: user?.id ?? null,
+      branchId: user?.branch_id ?? null,
+    };
+    const actor = { userId: user?.id ?? null, requestId };
+    await writeAudit(app.db, actor, {
+      ...entry,
+      action: 'auth.login_failed',
+      after: { email, client_address: clientAddress },
+    });
+    // The failure that starts a lockout is recorded once: the attempts it then refuses never reach here.
+    const lockedOut = [
+      ...(throttle.retryAfter(addressKey, limits.max_failures_per_address, windowMs) > 0 ? ['address'] : []),
+      ...(throttle.retryAfter(accountKey, limits.max_failures_per_account, windowMs) > 0 ? ['account'] : []),
+    ];
+    if (lockedOut.length > 0)
+      await writeAudit(app.db, actor, {
+        ...entry,
+        action: 'auth.login_locked',
+        after: {
+          email,
+          client_address: clientAddress,
+          locked: lockedOut,
+          window_minutes: limits.window_minutes,
+        },
+      });
     throw new Unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
   }
   try {
