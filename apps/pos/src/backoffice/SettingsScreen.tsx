@@ -1,53 +1,47 @@
 import type { Settings } from '@pharmacy/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, fieldError, NumberField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
+import { useForm } from '../ui/useForm';
 import { VatRatesEditor } from './VatRatesEditor';
 
+type Loaded = Awaited<ReturnType<typeof api.settings.get>>;
+
+const withoutStamp = ({ updated_at: _ignored, ...settings }: Loaded): Settings => settings;
+
 export function SettingsScreen() {
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.settings.get() });
+  if (settings.error) return <ErrorNotice error={settings.error} title="Settings could not be loaded." />;
+  if (!settings.data) return <p role="status">Loading settings…</p>;
+  return <SettingsForm loaded={settings.data} />;
+}
+
+function SettingsForm({ loaded }: { loaded: Loaded }) {
   const me = useUser();
   const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.settings.get() });
   const currencies = useQuery({ queryKey: ['currencies'], queryFn: () => api.currency.list() });
-  const [form, setForm] = useState<Settings | null>(null);
-  const [saved, setSaved] = useState(false);
-
-  useEffect(() => {
-    if (settings.data && !form) {
-      const { updated_at: _ignored, ...rest } = settings.data;
-      setForm(rest);
-    }
-  }, [settings.data, form]);
-
+  const { form, setForm, set, fieldsFor } = useForm(() => withoutStamp(loaded));
+  // The values the last save stored: "saved" until the next change makes a new form object.
+  const [savedForm, setSavedForm] = useState<Settings | null>(null);
   const save = useMutation({
     mutationFn: (body: Settings) => api.settings.update(body),
     onSuccess: (next) => {
       queryClient.setQueryData(['settings'], next);
-      const { updated_at: _ignored, ...rest } = next;
-      setForm(rest);
-      setSaved(true);
+      const stored = withoutStamp(next);
+      setForm(stored);
+      setSavedForm(stored);
     },
   });
 
-  if (settings.error) return <ErrorNotice error={settings.error} title="Settings could not be loaded." />;
-  if (!form) return <p role="status">Loading settings…</p>;
-
   const readOnly = me.role !== 'admin';
   const err = save.error;
-  const set =
-    <K extends keyof Settings>(key: K) =>
-    (value: Settings[K]) => {
-      setSaved(false);
-      setForm((f) => (f ? { ...f, [key]: value } : f));
-    };
-  const setNested = <K extends 'tax_policy' | 'login_throttle'>(key: K, patch: Partial<Settings[K]>) => {
-    setSaved(false);
-    setForm((f) => (f ? { ...f, [key]: { ...f[key], ...patch } } : f));
-  };
+  const field = fieldsFor(err);
+  const setNested = <K extends 'tax_policy' | 'login_throttle'>(key: K, patch: Partial<Settings[K]>) =>
+    setForm((f) => ({ ...f, [key]: { ...f[key], ...patch } }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate(form);
@@ -57,69 +51,29 @@ export function SettingsScreen() {
     <section aria-labelledby="settings-title">
       <div className="screen-header">
         <h1 id="settings-title">Settings</h1>
-        <small>Last changed {formatDateTime(settings.data?.updated_at)}</small>
+        <small>Last changed {formatDateTime(loaded.updated_at)}</small>
       </div>
       {readOnly && <p className="notice info">Only an administrator can change the settings.</p>}
       <form onSubmit={submit} noValidate>
         <fieldset disabled={readOnly || save.isPending} className="settings-grid">
           <fieldset className="card">
             <legend>Organisation</legend>
-            <TextField
-              label="Organisation name"
-              value={form.organization_name}
-              onChange={set('organization_name')}
-              error={fieldError(err, 'organization_name')}
-            />
-            <TextField
-              label="Legal name"
-              value={form.organization_legal_name}
-              onChange={set('organization_legal_name')}
-              error={fieldError(err, 'organization_legal_name')}
-            />
-            <TextField label="TIN" value={form.tin} onChange={set('tin')} error={fieldError(err, 'tin')} />
-            <TextField
-              label="VAT number"
-              value={form.vat_number}
-              onChange={set('vat_number')}
-              error={fieldError(err, 'vat_number')}
-            />
-            <TextField
-              label="Phone"
-              type="tel"
-              value={form.phone}
-              onChange={set('phone')}
-              error={fieldError(err, 'phone')}
-            />
-            <TextField
-              label="Email"
-              type="email"
-              value={form.email}
-              onChange={set('email')}
-              error={fieldError(err, 'email')}
-            />
-            <TextField
-              label="Address"
-              value={form.address}
-              onChange={set('address')}
-              error={fieldError(err, 'address')}
-            />
+            <TextField label="Organisation name" {...field('organization_name')} />
+            <TextField label="Legal name" {...field('organization_legal_name')} />
+            <TextField label="TIN" {...field('tin')} />
+            <TextField label="VAT number" {...field('vat_number')} />
+            <TextField label="Phone" type="tel" {...field('phone')} />
+            <TextField label="Email" type="email" {...field('email')} />
+            <TextField label="Address" {...field('address')} />
             <SelectField
               label="Base currency"
-              value={form.base_currency_code}
-              onChange={set('base_currency_code')}
+              {...field('base_currency_code')}
               options={(currencies.data?.items ?? [{ code: form.base_currency_code, name: '' }]).map((c) => ({
                 value: c.code,
                 label: c.name ? `${c.code} — ${c.name}` : c.code,
               }))}
-              error={fieldError(err, 'base_currency_code')}
             />
-            <TextField
-              label="Time zone"
-              value={form.timezone}
-              onChange={set('timezone')}
-              hint="IANA name; report days follow it."
-              error={fieldError(err, 'timezone')}
-            />
+            <TextField label="Time zone" {...field('timezone')} hint="IANA name; report days follow it." />
           </fieldset>
 
           <fieldset className="card">
@@ -138,27 +92,9 @@ export function SettingsScreen() {
 
           <fieldset className="card">
             <legend>Receipts</legend>
-            <TextAreaField
-              label="Receipt header"
-              value={form.receipt_header}
-              onChange={set('receipt_header')}
-              maxLength={500}
-              error={fieldError(err, 'receipt_header')}
-            />
-            <TextAreaField
-              label="Receipt footer"
-              value={form.receipt_footer}
-              onChange={set('receipt_footer')}
-              maxLength={500}
-              error={fieldError(err, 'receipt_footer')}
-            />
-            <TextAreaField
-              label="Return policy"
-              value={form.return_policy}
-              onChange={set('return_policy')}
-              maxLength={500}
-              error={fieldError(err, 'return_policy')}
-            />
+            <TextAreaField label="Receipt header" {...field('receipt_header')} maxLength={500} />
+            <TextAreaField label="Receipt footer" {...field('receipt_footer')} maxLength={500} />
+            <TextAreaField label="Return policy" {...field('return_policy')} maxLength={500} />
           </fieldset>
 
           <fieldset className="card">
@@ -174,22 +110,13 @@ export function SettingsScreen() {
             />
             <NumberField
               label="Discount needing a manager (%)"
-              value={form.discount_approval_threshold_pct}
-              onChange={set('discount_approval_threshold_pct')}
-              error={fieldError(err, 'discount_approval_threshold_pct')}
+              {...field('discount_approval_threshold_pct')}
             />
             <NumberField
               label="Count variance needing a manager (units)"
-              value={form.stock_variance_approval_threshold}
-              onChange={set('stock_variance_approval_threshold')}
-              error={fieldError(err, 'stock_variance_approval_threshold')}
+              {...field('stock_variance_approval_threshold')}
             />
-            <NumberField
-              label="Exchange-rate tolerance (%)"
-              value={form.fx_tolerance_pct}
-              onChange={set('fx_tolerance_pct')}
-              error={fieldError(err, 'fx_tolerance_pct')}
-            />
+            <NumberField label="Exchange-rate tolerance (%)" {...field('fx_tolerance_pct')} />
             <NumberField
               label="Failed sign-ins per account before a pause"
               value={form.login_throttle.max_failures_per_account}
@@ -211,7 +138,7 @@ export function SettingsScreen() {
           </fieldset>
         </fieldset>
         <ErrorNotice error={err} title="Not saved." />
-        {saved && (
+        {savedForm === form && (
           <p role="status" className="notice ok">
             Settings saved.
           </p>
