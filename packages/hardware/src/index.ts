@@ -78,6 +78,7 @@ export type {
   FlowControl,
   PrinterStatus,
   PrinterTransport,
+  TransportAllowances,
   TransportConfig,
   TransportKind,
 } from './transport/transport-types';
@@ -92,6 +93,21 @@ export { openTransport } from './transport/open-transport';
 export { DEFAULT_RAW_PORT, openTcpTransport, parseTcpAddress } from './transport/tcp-transport';
 export { openSerialTransport } from './transport/serial-transport';
 export { openDeviceTransport } from './transport/device-transport';
+export {
+  deviceAddressProblem,
+  deviceGlobProblem,
+  devicePathProblem,
+  openDeviceForWrite,
+  resolveDevicePath,
+  serialDevicePath,
+  type DeviceKind,
+} from './transport/device-path';
+export {
+  PRINTER_PORTS,
+  blockedAddressProblem,
+  resolvePrinterHost,
+  tcpTargetProblem,
+} from './transport/tcp-policy';
 export { claimUsbPrinter, openUsbTransport, type UsbDeviceFinder } from './transport/usb-transport';
 export {
   USB_CLASS_PRINTER,
@@ -144,4 +160,4 @@ export {
   type VirtualPrinter,
   type VirtualPrinterOptions,
 } from './testing/virtual-printer';
-export { type PtyPair, SOCAT, startPtyPair } from './testing/socat-pair';
+export { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from './testing/socat-pair';

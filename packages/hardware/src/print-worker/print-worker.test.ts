@@ -18,7 +18,12 @@ describe('printDocument', () => {
     });
     const job = printer.nextJob();
     const result = await printDocument({
-      transport: { transport: 'tcp', address: printer.address, timeoutMs: 2_000 },
+      transport: {
+        transport: 'tcp',
+        address: printer.address,
+        timeoutMs: 2_000,
+        allow: { tcpPorts: [printer.port] },
+      },
       bytes: Buffer.from('copy\n'),
       copies: 3,
       checkStatus: true,
@@ -43,11 +48,11 @@ describe('printDocument', () => {
 
   it('fails with a typed, retryable error when the printer is unreachable', async () => {
     printer = await startVirtualPrinter();
-    const address = printer.address;
+    const { address, port } = printer;
     await printer.close();
     printer = undefined;
     const error = await printDocument({
-      transport: { transport: 'tcp', address, timeoutMs: 1_000 },
+      transport: { transport: 'tcp', address, timeoutMs: 1_000, allow: { tcpPorts: [port] } },
       bytes: Buffer.alloc(1),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PrinterError);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
+import { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
 import { classifyScan } from './classify-scan';
 import { GS } from './gs1-parser';
 import { SerialScanner } from './serial-scanner';
@@ -28,7 +28,7 @@ describe('SerialScanner over a socat pty pair', () => {
 
   it.skipIf(!hasSocat)('emits each scanned code without its suffix', async () => {
     if (!pair || !feeder) throw new Error('pty pair missing');
-    const scanner = new SerialScanner({ path: pair.b, baudRate: 9600 });
+    const scanner = new SerialScanner({ path: pair.ttyB, baudRate: 9600, allowGlobs: PTY_DEVICE_ALLOW });
     await scanner.open();
     try {
       const codes: string[] = [];
@@ -60,7 +60,12 @@ describe('SerialScanner over a socat pty pair', () => {
 
   it.skipIf(!hasSocat)('can be consumed as an async iterator with a custom suffix', async () => {
     if (!pair || !feeder) throw new Error('pty pair missing');
-    const scanner = new SerialScanner({ path: pair.b, baudRate: 9600, suffix: '\t' });
+    const scanner = new SerialScanner({
+      path: pair.ttyB,
+      baudRate: 9600,
+      suffix: '\t',
+      allowGlobs: PTY_DEVICE_ALLOW,
+    });
     await scanner.open();
     try {
       const iterator = scanner[Symbol.asyncIterator]();
@@ -70,6 +75,13 @@ describe('SerialScanner over a socat pty pair', () => {
       await iterator.return(undefined);
     } finally {
       await scanner.close();
+    }
+  });
+
+  it.skipIf(!hasSocat)('C1: refuses a port that is not an allowed tty device', async () => {
+    if (!pair) throw new Error('pty pair missing');
+    for (const path of [pair.ttyB, pair.b, '/dev/null', '/dev/stderr']) {
+      await expect(new SerialScanner({ path }).open()).rejects.toMatchObject({ code: 'INVALID_CONFIG' });
     }
   });
 });

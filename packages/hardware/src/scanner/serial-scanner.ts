@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { SerialPort } from 'serialport';
+import { serialDevicePath } from '../transport/device-path';
 import { ScanSplitter } from './scan-splitter';
 
 export interface SerialScannerOptions {
@@ -7,6 +8,8 @@ export interface SerialScannerOptions {
   baudRate?: number;
   /** Terminator the scanner appends; CR, LF or CR LF by default. */
   suffix?: string | RegExp;
+  /** Extra device path globs (PRINTER_DEVICE_ALLOW) besides the built-in serial device names. */
+  allowGlobs?: readonly string[];
 }
 
 interface SerialScannerEvents {
@@ -34,9 +37,10 @@ export class SerialScanner extends EventEmitter<SerialScannerEvents> {
 
   async open(): Promise<void> {
     if (this.port) return;
+    const path = await serialDevicePath(this.options.path, this.options.allowGlobs);
     const { SerialPort } = await import('serialport');
     const port = new SerialPort({
-      path: this.options.path,
+      path,
       baudRate: this.options.baudRate ?? 9600,
       autoOpen: false,
     });

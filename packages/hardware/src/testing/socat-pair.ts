@@ -1,15 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const SOCAT = '/usr/bin/socat';
 
+/** The operator opt-in (PRINTER_DEVICE_ALLOW) under which a pty may stand in for a printer or scanner. */
+export const PTY_DEVICE_ALLOW: readonly string[] = ['/dev/pts/*'];
+
 export interface PtyPair {
   /** Symlinks to the two ends of a virtual null-modem cable. */
   a: string;
   b: string;
+  /** The pseudo-terminals themselves (/dev/pts/N): what a printer or scanner address names. */
+  ttyA: string;
+  ttyB: string;
   stop(): Promise<void>;
 }
 
@@ -39,6 +45,8 @@ export async function startPtyPair(timeoutMs = 5_000): Promise<PtyPair> {
   return {
     a,
     b,
+    ttyA: await realpath(a),
+    ttyB: await realpath(b),
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

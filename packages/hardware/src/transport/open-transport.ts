@@ -7,17 +7,19 @@ import { openUsbTransport } from './usb-transport';
 
 export function openTransport(config: TransportConfig): Promise<PrinterTransport> {
   const { address, timeoutMs } = config;
+  const allowGlobs = config.allow?.devicePaths;
   switch (config.transport) {
     case 'tcp':
-      return openTcpTransport(address, { timeoutMs });
+      return openTcpTransport(address, { timeoutMs, extraPorts: config.allow?.tcpPorts });
     case 'serial':
       return openSerialTransport(address, {
         baudRate: config.baudRate,
         flowControl: config.flowControl,
         timeoutMs,
+        allowGlobs,
       });
     case 'device':
-      return openDeviceTransport(address, { timeoutMs });
+      return openDeviceTransport(address, { timeoutMs, allowGlobs });
     case 'usb':
       return openUsbTransport(address, { timeoutMs });
     default:

@@ -5,7 +5,7 @@ import { buildSaleReceipt } from '../receipt/sale-receipt';
 import { renderEscPos } from '../render/escpos-renderer';
 import { decodeEscPos } from '../testing/escpos-decoder';
 import { sampleSaleInput } from '../testing/sample-documents';
-import { type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
+import { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
 import { StatusResponder } from '../testing/virtual-printer';
 import { openTransport } from './open-transport';
 import { PrinterError } from './printer-error';
@@ -49,7 +49,8 @@ describe('serial transport over a socat pty pair', () => {
       });
       const transport = await openTransport({
         transport: 'serial',
-        address: pair.a,
+        address: pair.ttyA,
+        allow: { devicePaths: PTY_DEVICE_ALLOW },
         baudRate: 115_200,
         flowControl: 'none',
         timeoutMs: 3_000,
@@ -81,7 +82,8 @@ describe('serial transport over a socat pty pair', () => {
     });
     const transport = await openTransport({
       transport: 'serial',
-      address: pair.a,
+      address: pair.ttyA,
+      allow: { devicePaths: PTY_DEVICE_ALLOW },
       baudRate: 115_200,
       timeoutMs: 3_000,
     });
@@ -98,8 +100,25 @@ describe('serial transport over a socat pty pair', () => {
     }
   });
 
+  it.skipIf(!hasSocat)(
+    'C1: refuses a pty the operator did not allow, its symlink, and any non-tty',
+    async () => {
+      if (!pair) throw new Error('pty pair missing');
+      for (const address of [pair.ttyA, pair.a, '/dev/null', '/dev/stderr', '/dev/fd/1']) {
+        const error = await openTransport({ transport: 'serial', address }).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: 'INVALID_CONFIG' });
+      }
+      const viaLink = await openTransport({
+        transport: 'serial',
+        address: pair.a,
+        allow: { devicePaths: PTY_DEVICE_ALLOW },
+      }).catch((e: unknown) => e);
+      expect(viaLink).toMatchObject({ code: 'INVALID_CONFIG' });
+    },
+  );
+
   it('reports a missing port as NOT_FOUND', async () => {
-    const error = await openTransport({ transport: 'serial', address: '/dev/ttyDOESNOTEXIST9' }).then(
+    const error = await openTransport({ transport: 'serial', address: '/dev/ttyUSB97' }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -1,3 +1,4 @@
+import { serialDevicePath } from './device-path';
 import { PrinterError, toPrinterError } from './printer-error';
 import { STATUS_RESPONSE_LENGTH, parsePrinterStatus, statusQueryBytes } from './printer-status';
 import { DEFAULT_TIMEOUT_MS, withTimeout } from './timeouts';
@@ -7,6 +8,8 @@ export interface SerialTransportOptions {
   baudRate?: number;
   flowControl?: FlowControl;
   timeoutMs?: number;
+  /** Extra device path globs (PRINTER_DEVICE_ALLOW) besides the built-in serial device names. */
+  allowGlobs?: readonly string[];
 }
 
 export const DEFAULT_BAUD_RATE = 9600;
@@ -29,9 +32,10 @@ export async function openSerialTransport(
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const flowControl = options.flowControl ?? 'none';
   const where = `serial printer ${path}`;
+  const device = await withTimeout(serialDevicePath(path, options.allowGlobs), timeoutMs, `Opening ${where}`);
   const { SerialPort } = await import('serialport');
   const port = new SerialPort({
-    path,
+    path: device,
     baudRate: options.baudRate ?? DEFAULT_BAUD_RATE,
     rtscts: flowControl === 'rtscts',
     xon: flowControl === 'xonxoff',

@@ -28,6 +28,10 @@ async function rejection(promise: Promise<unknown>): Promise<PrinterError> {
   return error;
 }
 
+/** The virtual printer listens on a random port: allowed the way an organisation lists extra printer ports. */
+const tcp = (vp: VirtualPrinter, timeoutMs: number) =>
+  ({ transport: 'tcp', address: vp.address, timeoutMs, allow: { tcpPorts: [vp.port] } }) as const;
+
 async function unusedPort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,7 +45,7 @@ describe('TCP transport against a network printer', () => {
   it('prints a receipt and a Z report', async () => {
     printer = await startVirtualPrinter();
     const receipt = buildSaleReceipt(sampleSaleInput(8), OPTIONS);
-    const config = { transport: 'tcp', address: printer.address, timeoutMs: 2_000 } as const;
+    const config = tcp(printer, 2_000);
 
     const job = printer.nextJob();
     await printDocument({ transport: config, bytes: renderEscPos(receipt, { openDrawer: true }) });
@@ -63,7 +67,7 @@ describe('TCP transport against a network printer', () => {
 
   it('reads DLE EOT status', async () => {
     printer = await startVirtualPrinter();
-    const transport = await openTransport({ transport: 'tcp', address: printer.address, timeoutMs: 2_000 });
+    const transport = await openTransport(tcp(printer, 2_000));
     try {
       expect(await transport.readStatus?.()).toEqual({
         online: true,
@@ -87,7 +91,7 @@ describe('TCP transport against a network printer', () => {
     printer = await startVirtualPrinter({
       status: { online: false, coverOpen: false, paperOut: true, paperNearEnd: true },
     });
-    const config = { transport: 'tcp', address: printer.address, timeoutMs: 2_000 } as const;
+    const config = tcp(printer, 2_000);
     const paperOut = await rejection(
       printDocument({ transport: config, bytes: Buffer.from('x'), checkStatus: true }),
     );
@@ -102,7 +106,12 @@ describe('TCP transport against a network printer', () => {
   it('reports a refused connection as OFFLINE', async () => {
     const port = await unusedPort();
     const error = await rejection(
-      openTransport({ transport: 'tcp', address: `127.0.0.1:${port}`, timeoutMs: 2_000 }),
+      openTransport({
+        transport: 'tcp',
+        address: `127.0.0.1:${port}`,
+        timeoutMs: 2_000,
+        allow: { tcpPorts: [port] },
+      }),
     );
     expect(error.code).toBe('OFFLINE');
     expect(error.retryable).toBe(true);
@@ -110,7 +119,7 @@ describe('TCP transport against a network printer', () => {
 
   it('times out when the printer never answers a status request', async () => {
     printer = await startVirtualPrinter({ answerStatus: false });
-    const transport = await openTransport({ transport: 'tcp', address: printer.address, timeoutMs: 200 });
+    const transport = await openTransport(tcp(printer, 200));
     try {
       const error = await rejection(transport.readStatus?.() ?? Promise.resolve());
       expect(error.code).toBe('TIMEOUT');
@@ -121,7 +130,7 @@ describe('TCP transport against a network printer', () => {
 
   it('times out when a stalled printer stops taking data', async () => {
     printer = await startVirtualPrinter({ stalled: true });
-    const transport = await openTransport({ transport: 'tcp', address: printer.address, timeoutMs: 300 });
+    const transport = await openTransport(tcp(printer, 300));
     try {
       const error = await rejection(transport.write(Buffer.alloc(64 * 1024 * 1024, 0x41)));
       expect(error.code).toBe('TIMEOUT');
@@ -136,5 +145,24 @@ describe('TCP transport against a network printer', () => {
     const error = await rejection(openTransport({ transport: 'tcp', address: 'printer:99999' }));
     expect(error.code).toBe('INVALID_CONFIG');
     expect(error.retryable).toBe(false);
+  });
+
+  it('L6: refuses a port that is not a printer port, and a link-local or metadata host, before connecting', async () => {
+    printer = await startVirtualPrinter();
+    const scan = await rejection(
+      openTransport({ transport: 'tcp', address: printer.address, timeoutMs: 500 }),
+    );
+    expect(scan).toMatchObject({ code: 'INVALID_CONFIG', retryable: false });
+    expect(scan.message).toMatch(/not a printer port/);
+    for (const address of [
+      '169.254.169.254:9100',
+      '[fe80::1]:9100',
+      '[fd00:ec2::254]:631',
+      '0xa9fea9fe:9100',
+    ]) {
+      const error = await rejection(openTransport({ transport: 'tcp', address, timeoutMs: 500 }));
+      expect(error.code).toBe('INVALID_CONFIG');
+    }
+    expect(printer.jobs).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { PrinterError, toPrinterError } from './printer-error';
+import { resolvePrinterHost } from './tcp-policy';
 import { STATUS_RESPONSE_LENGTH, parsePrinterStatus, statusQueryBytes } from './printer-status';
 import { DEFAULT_TIMEOUT_MS, withTimeout } from './timeouts';
 import type { PrinterStatus, PrinterTransport } from './transport-types';
@@ -26,14 +27,25 @@ export function parseTcpAddress(address: string): TcpAddress {
   return { host, port };
 }
 
-/** Raw "JetDirect" printing: the bytes go straight to port 9100 of a network printer. */
+/**
+ * Raw "JetDirect" printing: the bytes go straight to port 9100 of a network printer. The host is resolved
+ * and checked first (`resolvePrinterHost`: no link-local or metadata address, a printer port or one of
+ * `extraPorts`), and the socket connects to the address that was checked.
+ */
 export async function openTcpTransport(
   address: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; extraPorts?: readonly number[] } = {},
 ): Promise<PrinterTransport> {
   const { host, port } = parseTcpAddress(address);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const where = `printer ${host}:${port}`;
+  const target = await withTimeout(
+    resolvePrinterHost(host, port, options.extraPorts),
+    timeoutMs,
+    `Resolving ${where}`,
+  ).catch((error: unknown) => {
+    throw toPrinterError(error, `Cannot resolve ${where}`);
+  });
   const socket = new net.Socket();
   let received = Buffer.alloc(0);
   let failure: PrinterError | undefined;
@@ -43,7 +55,7 @@ export async function openTcpTransport(
     new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', (error) => reject(toPrinterError(error, `Cannot connect to ${where}`)));
-      socket.connect({ host, port });
+      socket.connect({ host: target.address, port });
     }),
     timeoutMs,
     `Connecting to ${where}`,
