@@ -1,5 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../testing/harness';
+
+/**
+ * Runs SQL on the database from another process: a descriptor of pharmacy.db opened and closed in this
+ * process would drop the server connection's POSIX locks (docs/CONVENTIONS.md).
+ */
+function sqlFromAnotherProcess(file: string, statement: string): void {
+  const script = `const Db = require('better-sqlite3'); const db = new Db(process.argv[1]);
+    db.pragma('busy_timeout = 5000'); db.exec(process.argv[2]); db.close();`;
+  execFileSync(process.execPath, ['-e', script, file, statement], { cwd: import.meta.dirname });
+}
 
 describe('GET /health', () => {
   it('answers 200 with status, version and a database check, and 503 when the database is gone', async () => {
@@ -19,6 +31,23 @@ describe('GET /health', () => {
       expect(down.body).toMatchObject({ status: 'unavailable', database: { status: 'error' } });
     } finally {
       await t.server.close().catch(() => undefined);
+    }
+  });
+
+  it('L9: answers 503 once the database no longer answers a real query (a table gone under it)', async () => {
+    const t = await startTestServer();
+    try {
+      expect((await t.get('/health')).status).toBe(200);
+      const file = path.join(t.dataDir, 'pharmacy.db');
+      sqlFromAnotherProcess(file, 'ALTER TABLE settings RENAME TO settings_moved');
+      const down = await t.get('/health');
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({ status: 'unavailable', database: { status: 'error' } });
+      expect(JSON.stringify(down.body)).toMatch(/no such table: settings/);
+      sqlFromAnotherProcess(file, 'ALTER TABLE settings_moved RENAME TO settings');
+      expect((await t.get('/health')).status).toBe(200);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -2,9 +2,13 @@ import type { Router } from 'express';
 import type { AppContext } from '../../app-context';
 import { VERSION } from '../../version';
 
-/** Unversioned and public, so a liveness probe does not depend on the API version. */
+/**
+ * Unversioned and public, so a liveness probe does not depend on the API version. The probe reads a real
+ * table (the settings row's b-tree, through the schema), so a database whose schema or pages no longer
+ * answer is reported as 503, where a constant SELECT 1 never touches the file.
+ */
 export function mountHealth(router: Router, app: AppContext): void {
-  const ping = app.sqlite.prepare('SELECT 1 AS ok');
+  const ping = app.sqlite.prepare('SELECT 1 AS ok FROM settings LIMIT 1');
   router.get('/health', (_req, res) => {
     const base = {
       version: VERSION,
