@@ -27,6 +27,13 @@ export const LoginThrottle = z.object({
   window_minutes: z.number().int().min(1).max(1440).default(15),
 });
 
+/** TCP ports a network printer may use besides 9100-9109, 515 and 631 (a virtual or unusual printer). */
+export const PrinterExtraPorts = z
+  .array(z.number().int().min(1).max(65_535), { message: 'must be a list of port numbers' })
+  .max(20, { message: 'at most 20 ports' })
+  .refine((ports) => new Set(ports).size === ports.length, { message: 'must not repeat a port' })
+  .describe('TCP ports a network printer may use besides 9100-9109, 515 and 631');
+
 export const Settings = z.object({
   organization_name: OptionalText(200).default('Pharmacy'),
   organization_legal_name: OptionalText(200).default(''),
@@ -66,6 +73,7 @@ export const Settings = z.object({
     .min(0)
     .default(10)
     .describe('count variances larger than this many units need a manager'),
+  printer_extra_ports: PrinterExtraPorts.default([]),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -92,6 +100,7 @@ export const UpdateSettingsRequest = z
     negative_stock_policy: z.enum(['forbid', 'allow']),
     discount_approval_threshold_pct: Pct,
     stock_variance_approval_threshold: z.number().int().min(0),
+    printer_extra_ports: PrinterExtraPorts,
   })
   .partial()
   .strict()

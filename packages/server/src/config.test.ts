@@ -36,4 +36,30 @@ describe('configuration from the environment', () => {
     expect(() => configFromEnv({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32/);
     expect(() => configFromEnv({ PHARMACY_ADMIN_PASSWORD: 'x' })).toThrow(/PHARMACY_ADMIN_PASSWORD/);
   });
+
+  it('C1: PRINTER_DEVICE_ALLOW is empty by default and refuses globs that reach descriptors, streams or disks', () => {
+    expect(configFromEnv({}).printerDeviceAllow).toEqual([]);
+    expect(configFromEnv({ PRINTER_DEVICE_ALLOW: '/dev/pts/*, /dev/ttyAMA?' }).printerDeviceAllow).toEqual([
+      '/dev/pts/*',
+      '/dev/ttyAMA?',
+    ]);
+    for (const glob of ['/dev/*', '/dev/fd/*', '/dev/std*', '/dev/shm/*', '/tmp/*', '/dev/s*', '/dev/../x']) {
+      expect(() => configFromEnv({ PRINTER_DEVICE_ALLOW: glob })).toThrow(/PRINTER_DEVICE_ALLOW/);
+    }
+  });
+
+  it('C1: SCANNER_PORTS must name serial device nodes (or ones PRINTER_DEVICE_ALLOW allows)', () => {
+    expect(configFromEnv({ SCANNER_PORTS: '/dev/ttyACM0,/dev/ttyUSB1@19200' }).scannerPorts).toBeDefined();
+    for (const ports of [
+      '/dev/fd/27',
+      '/dev/stderr',
+      '/tmp/scanner',
+      '/dev/ttyACM0,/dev/null@9600',
+      '/dev/pts/4',
+    ]) {
+      expect(() => configFromEnv({ SCANNER_PORTS: ports })).toThrow(/SCANNER_PORTS/);
+    }
+    const pty = configFromEnv({ SCANNER_PORTS: '/dev/pts/4', PRINTER_DEVICE_ALLOW: '/dev/pts/*' });
+    expect(pty.scannerPorts).toBe('/dev/pts/4');
+  });
 });

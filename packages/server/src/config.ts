@@ -1,74 +1,105 @@
 import path from 'node:path';
+import { deviceGlobProblem, devicePathProblem } from '@pharmacy/hardware';
 import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 
-const ConfigSchema = z.object({
-  port: Port.default(8000),
-  host: z.string().min(1).default('127.0.0.1'),
-  dataDir: z.string().min(1).default('./data'),
-  mode: z.enum(['till', 'central']).default('till'),
-  jwtSecret: z.string().min(32, { message: 'JWT_SECRET must be at least 32 characters' }).optional(),
-  jwtTtlSeconds: z.coerce.number().int().min(60).max(86_400).default(3600),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  corsOrigins: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    ),
-  bodyLimit: z
-    .string()
-    .regex(/^\d+(kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb or 512kb' })
-    .default('1mb'),
-  trustProxy: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
-  seed: z.object({
-    adminEmail: z.string().email().default('admin@pharmacy.local'),
-    adminPassword: z.string().min(8).default('Admin#12345'),
-    pharmacistEmail: z.string().email().default('pharmacist@pharmacy.local'),
-    pharmacistPassword: z.string().min(8).default('Pharm#12345'),
-  }),
-  staticDir: z.string().optional(),
-  /** Serial barcode scanners of this till: "/dev/ttyACM0,/dev/ttyUSB1@19200". */
-  scannerPorts: z.string().optional(),
-  /** Load the small demo catalogue into an empty catalogue at start (`npm start` sets it). */
-  demoCatalogue: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
-  /** Medicine photos and branding: local disk under DATA_DIR/images, an S3-compatible bucket, or off (500). */
-  imageStorage: z.enum(['auto', 'local', 's3', 'off']).default('auto'),
-  s3: z
-    .object({
-      endpoint: z.string().url().optional(),
-      bucket: z.string().min(3).optional(),
-      region: z.string().min(1).default('us-east-1'),
-      accessKeyId: z.string().optional(),
-      secretAccessKey: z.string().optional(),
-      forcePathStyle: z
-        .enum(['true', 'false'])
-        .default('false')
-        .transform((v) => v === 'true'),
-    })
-    .prefault({}),
-  // Sync (modules/sync): a till replicates when a central URL and a device credential are configured.
-  centralUrl: z
-    .string()
-    .url({ message: 'CENTRAL_URL must be a URL such as http://head-office:8000' })
-    .optional(),
-  syncDeviceFile: z.string().optional(),
-  syncDeviceId: z.string().optional(),
-  syncDeviceToken: z.string().optional(),
-  syncIntervalMs: z.coerce.number().int().min(50).max(3_600_000).default(15_000),
-  syncBackoffMaxMs: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
-  syncTombstoneRetentionDays: z.coerce.number().int().min(1).max(3650).default(180),
-});
+/** Comma-separated globs of device paths an operator allows besides the printer and serial device names. */
+const DeviceAllow = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((g) => g.trim())
+      .filter(Boolean),
+  )
+  .superRefine((globs, ctx) => {
+    for (const glob of globs) {
+      const problem = deviceGlobProblem(glob);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }
+  });
+
+const ConfigSchema = z
+  .object({
+    port: Port.default(8000),
+    host: z.string().min(1).default('127.0.0.1'),
+    dataDir: z.string().min(1).default('./data'),
+    mode: z.enum(['till', 'central']).default('till'),
+    jwtSecret: z.string().min(32, { message: 'JWT_SECRET must be at least 32 characters' }).optional(),
+    jwtTtlSeconds: z.coerce.number().int().min(60).max(86_400).default(3600),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    corsOrigins: z
+      .string()
+      .default('')
+      .transform((s) =>
+        s
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      ),
+    bodyLimit: z
+      .string()
+      .regex(/^\d+(kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb or 512kb' })
+      .default('1mb'),
+    trustProxy: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    seed: z.object({
+      adminEmail: z.string().email().default('admin@pharmacy.local'),
+      adminPassword: z.string().min(8).default('Admin#12345'),
+      pharmacistEmail: z.string().email().default('pharmacist@pharmacy.local'),
+      pharmacistPassword: z.string().min(8).default('Pharm#12345'),
+    }),
+    staticDir: z.string().optional(),
+    /** Serial barcode scanners of this till: "/dev/ttyACM0,/dev/ttyUSB1@19200". */
+    scannerPorts: z.string().optional(),
+    /**
+     * Device paths a printer (device, serial) or scanner may use besides the built-in printer and serial device
+     * names, e.g. "/dev/pts/*" for a virtual printer on a pty. Deny by default; set only by the operator.
+     */
+    printerDeviceAllow: DeviceAllow,
+    /** Load the small demo catalogue into an empty catalogue at start (`npm start` sets it). */
+    demoCatalogue: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    /** Medicine photos and branding: local disk under DATA_DIR/images, an S3-compatible bucket, or off (500). */
+    imageStorage: z.enum(['auto', 'local', 's3', 'off']).default('auto'),
+    s3: z
+      .object({
+        endpoint: z.string().url().optional(),
+        bucket: z.string().min(3).optional(),
+        region: z.string().min(1).default('us-east-1'),
+        accessKeyId: z.string().optional(),
+        secretAccessKey: z.string().optional(),
+        forcePathStyle: z
+          .enum(['true', 'false'])
+          .default('false')
+          .transform((v) => v === 'true'),
+      })
+      .prefault({}),
+    // Sync (modules/sync): a till replicates when a central URL and a device credential are configured.
+    centralUrl: z
+      .string()
+      .url({ message: 'CENTRAL_URL must be a URL such as http://head-office:8000' })
+      .optional(),
+    syncDeviceFile: z.string().optional(),
+    syncDeviceId: z.string().optional(),
+    syncDeviceToken: z.string().optional(),
+    syncIntervalMs: z.coerce.number().int().min(50).max(3_600_000).default(15_000),
+    syncBackoffMaxMs: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+    syncTombstoneRetentionDays: z.coerce.number().int().min(1).max(3650).default(180),
+  })
+  .superRefine((config, ctx) => {
+    for (const entry of (config.scannerPorts ?? '').split(',')) {
+      const port = entry.trim().split('@')[0] ?? '';
+      const problem = port && devicePathProblem('serial', port, config.printerDeviceAllow);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['scannerPorts'], message: `${port} ${problem}` });
+    }
+  });
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
@@ -92,6 +123,7 @@ const ENV_NAMES: Record<string, string> = {
   staticDir: 'STATIC_DIR',
   demoCatalogue: 'PHARMACY_DEMO_CATALOGUE',
   scannerPorts: 'SCANNER_PORTS',
+  printerDeviceAllow: 'PRINTER_DEVICE_ALLOW',
   imageStorage: 'IMAGE_STORAGE',
   's3.endpoint': 'S3_ENDPOINT',
   's3.bucket': 'S3_BUCKET',
@@ -145,6 +177,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: pick('STATIC_DIR'),
     demoCatalogue: pick('PHARMACY_DEMO_CATALOGUE') as ConfigInput['demoCatalogue'],
     scannerPorts: pick('SCANNER_PORTS'),
+    printerDeviceAllow: pick('PRINTER_DEVICE_ALLOW'),
     imageStorage: pick('IMAGE_STORAGE') as ConfigInput['imageStorage'],
     s3: {
       endpoint: pick('S3_ENDPOINT'),

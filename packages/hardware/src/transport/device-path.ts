@@ -148,16 +148,19 @@ function assertCharacterDevice(path: string, stats: Stats): void {
 
 /**
  * Why a device address cannot be used, checked on the file system as well as by name (the create/update
- * check): undefined when it is allowed, or allowed by name but not plugged in at the moment.
+ * check): undefined when it is allowed, or allowed by name but not plugged in at the moment. The message
+ * names the path: "Refusing device <path>: <why>".
  */
 export async function deviceAddressProblem(
   kind: DeviceKind,
   path: string,
   extraGlobs: readonly string[] = [],
 ): Promise<string | undefined> {
+  const named = devicePathProblem(kind, path, extraGlobs);
+  // A Windows port name is checked by name alone (it may configure a Windows till's printer).
+  if (named || isWindowsName(kind, path)) return named && `Refusing device ${path}: ${named}`;
   try {
-    const real = await resolveDevicePath(kind, path, extraGlobs);
-    if (process.platform !== 'win32') assertCharacterDevice(path, await stat(real));
+    assertCharacterDevice(path, await stat(await resolveDevicePath(kind, path, extraGlobs)));
     return undefined;
   } catch (error) {
     if (error instanceof PrinterError && error.code === 'INVALID_CONFIG') return error.message;

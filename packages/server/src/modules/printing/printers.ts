@@ -5,7 +5,7 @@ import {
   type UpdatePrinterRequest,
   printerAddressProblem,
 } from '@pharmacy/contracts';
-import { CODE_PAGES } from '@pharmacy/hardware';
+import { CODE_PAGES, deviceAddressProblem, parseTcpAddress, tcpTargetProblem } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
@@ -15,6 +15,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getBranchRow } from '../branches/service';
+import { getSettings } from '../settings/service';
 import type { PrintersTable } from './tables';
 
 export const DEFAULT_BAUD_RATE = 9600;
@@ -95,6 +96,30 @@ function assertConsistent(row: PrintersTable): void {
   }
 }
 
+/**
+ * Where the printer may point (C1, L6): a device or serial address names a printer or serial device node
+ * (hardware's device-path rules plus the operator's PRINTER_DEVICE_ALLOW); a tcp host is not link-local or
+ * metadata and its port is a printer port or one of the organisation's printer_extra_ports.
+ */
+async function addressPolicyProblem(app: AppContext, row: PrintersTable): Promise<string | undefined> {
+  switch (row.transport) {
+    case 'device':
+    case 'serial':
+      return deviceAddressProblem(row.transport, row.address, app.config.printerDeviceAllow);
+    case 'tcp': {
+      const { host, port } = parseTcpAddress(row.address);
+      return tcpTargetProblem(host, port, (await getSettings(app)).printer_extra_ports);
+    }
+    default:
+      return undefined;
+  }
+}
+
+async function assertAddressAllowed(app: AppContext, row: PrintersTable): Promise<void> {
+  const problem = await addressPolicyProblem(app, row);
+  if (problem) throw new Invalid(`address: ${problem}.`, [{ path: 'address', message: problem }]);
+}
+
 async function assertNameFree(db: Db, row: PrintersTable): Promise<void> {
   if (!row.is_active) return;
   const clash = await db
@@ -152,6 +177,7 @@ export async function createPrinter(
     updated_at: at,
   };
   assertConsistent(row);
+  await assertAddressAllowed(app, row);
   await assertNameFree(app.db, row);
   await app.db.transaction().execute(async (trx) => {
     await writePrinter(trx, row, true);
@@ -203,6 +229,7 @@ export async function updatePrinter(
     updated_at: nowIso(),
   };
   assertConsistent(row);
+  await assertAddressAllowed(app, row);
   await assertNameFree(app.db, row);
   await app.db.transaction().execute(async (trx) => {
     await writePrinter(trx, row, false);

@@ -30,7 +30,7 @@ import { printingOptions } from './options';
 import { createPrinter, deletePrinter, getPrinterFor, listPrinters, updatePrinter } from './printers';
 import { registerDocumentSource } from './sources';
 import { createReceiptTemplate, listReceiptTemplates } from './templates';
-import { discoverDevices, readPrinterStatus } from './transport';
+import { discoverDevices, readPrinterStatus, transportAllowances } from './transport';
 
 const TAG = 'Printing';
 /** Unknown ids are 404 whatever their shape (the spec types them as plain strings). */
@@ -76,7 +76,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Add a printer',
     description:
-      "Admin, or a branch manager for their own branch (403 for another). branch_id defaults to the caller's branch. address is checked against transport: host:port for tcp, a /dev/... path for serial (or COMn) and device, vendor:product hex for usb. baud_rate applies to serial only (default 9600). paper_width_mm 58 or 80 (default 80); command_set epson (default) or star; code_page one of the hardware code pages (default: from language, else PC858). is_default clears the branch's previous default in the same transaction; an inactive printer cannot be the default. Names are unique among a branch's active printers (409). Printers are local to this server and do not replicate.",
+      "Admin, or a branch manager for their own branch (403 for another). branch_id defaults to the caller's branch. address is checked against transport (400 naming address otherwise): host:port for tcp, where the host is never link-local (169.254.0.0/16, fe80::/10) or a cloud metadata address (fd00:ec2::254, 100.100.100.200, metadata.google.internal...) and the port is a printer port (9100-9109, 515, 631) or one of the organisation's printer_extra_ports setting; private and loopback hosts are fine. For device: a printer device node (/dev/usb/lpN, /dev/lpN, or a serial device node; LPTn/COMn on Windows); for serial: a serial device node (/dev/ttyUSBN, /dev/ttyACMN, /dev/ttySN, /dev/serial/by-id/..., /dev/cu.* on macOS, COMn on Windows). An existing path must resolve to an allowed name and be a character device; a path that does not exist yet is accepted (the printer may be unplugged). Other device paths (a pty for a virtual printer) only when the operator lists them in PRINTER_DEVICE_ALLOW. The same rules are checked again each time a printer is opened (a refused job fails with INVALID_CONFIG and writes nothing). vendor:product hex for usb. baud_rate applies to serial only (default 9600). paper_width_mm 58 or 80 (default 80); command_set epson (default) or star; code_page one of the hardware code pages (default: from language, else PC858). is_default clears the branch's previous default in the same transaction; an inactive printer cannot be the default. Names are unique among a branch's active printers (409). Printers are local to this server and do not replicate.",
     roles: ['branch_manager'],
     body: CreatePrinterRequest,
     responses: {
@@ -95,7 +95,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Update a printer',
     description:
-      "Admin, or the branch manager of the printer's branch (403 otherwise). Any subset of the create fields except branch_id (a printer does not move). The merged printer is validated again (an address must fit the transport). Deactivating the default printer leaves the branch without a default.",
+      "Admin, or the branch manager of the printer's branch (403 otherwise). Any subset of the create fields except branch_id (a printer does not move). The merged printer is validated again (an address must fit the transport and the rules of POST). Deactivating the default printer leaves the branch without a default.",
     roles: ['branch_manager'],
     params: PrinterParams,
     body: UpdatePrinterRequest,
@@ -135,7 +135,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Ask a printer how it is',
     description:
-      "Any signed-in user of the printer's branch (403 for another branch). Opens the transport from this server and, for Epson-mode tcp and serial printers, reads DLE EOT: state READY, PAPER_NEAR_END, PAPER_OUT, COVER_OPEN or OFFLINE. usb and device links cannot read status: CONNECTED when the device opens. A printer that cannot be reached reports the error code (OFFLINE, TIMEOUT, NOT_FOUND, IO) with reachable false; one that opens but does not answer reports NO_STATUS. Never hangs: short timeouts (PRINT_STATUS_TIMEOUT_MS, default 1.5 s). A printer busy with a job may answer late.",
+      "Any signed-in user of the printer's branch (403 for another branch). Opens the transport from this server and, for Epson-mode tcp and serial printers, reads DLE EOT: state READY, PAPER_NEAR_END, PAPER_OUT, COVER_OPEN or OFFLINE. usb and device links cannot read status: CONNECTED when the device opens. A printer that cannot be reached reports the error code (OFFLINE, TIMEOUT, NOT_FOUND, IO) with reachable false; one whose address is not allowed (a device that is not a printer device node, a tcp address that is link-local or metadata after DNS, a port that is not a printer port) reports INVALID_CONFIG without being opened; one that opens but does not answer reports NO_STATUS. Never hangs: short timeouts (PRINT_STATUS_TIMEOUT_MS, default 1.5 s). A printer busy with a job may answer late.",
     roles: 'any',
     params: PrinterParams,
     responses: {
@@ -145,7 +145,7 @@ export function printingRoutes(r: ApiRouter): void {
     },
     handler: async ({ app, user, params }) => {
       const printer = await getPrinterFor(app, user, params.printerId);
-      return readPrinterStatus(printer, statusTimeoutMs());
+      return readPrinterStatus(printer, statusTimeoutMs(), await transportAllowances(app));
     },
   });
 

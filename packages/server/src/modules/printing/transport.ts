@@ -3,20 +3,40 @@ import {
   PrinterError,
   type PrinterStatus,
   type PrinterTransport,
+  type TransportAllowances,
   type TransportConfig,
   listSerialPorts,
   listUsbPrinters,
   openTransport,
   toPrinterError,
 } from '@pharmacy/hardware';
+import type { AppContext } from '../../app-context';
+import { getSettings } from '../settings/service';
 import type { PrintersTable } from './tables';
 
-export function transportConfig(printer: PrintersTable, timeoutMs: number): TransportConfig {
+/**
+ * What this till may open besides the built-in printer devices and ports: the operator's PRINTER_DEVICE_ALLOW
+ * globs and the organisation's printer_extra_ports. The transports check every printer against them at
+ * open time, so a row the API would refuse today (an old install's) still never reaches a file or a port.
+ */
+export async function transportAllowances(app: AppContext): Promise<TransportAllowances> {
+  return {
+    devicePaths: app.config.printerDeviceAllow,
+    tcpPorts: (await getSettings(app)).printer_extra_ports,
+  };
+}
+
+export function transportConfig(
+  printer: PrintersTable,
+  timeoutMs: number,
+  allow: TransportAllowances,
+): TransportConfig {
   return {
     transport: printer.transport,
     address: printer.address,
     ...(printer.baud_rate !== null && { baudRate: printer.baud_rate }),
     timeoutMs,
+    allow,
   };
 }
 
@@ -48,6 +68,7 @@ export function stateOf(status: PrinterStatus): string {
 export async function readPrinterStatus(
   printer: PrintersTable,
   timeoutMs: number,
+  allow: TransportAllowances,
 ): Promise<PrinterStatusReport> {
   const started = Date.now();
   let opened = false;
@@ -56,7 +77,7 @@ export async function readPrinterStatus(
   let transport: PrinterTransport | undefined;
   let done = false;
   const check = async () => {
-    const t = await openTransport(transportConfig(printer, timeoutMs));
+    const t = await openTransport(transportConfig(printer, timeoutMs, allow));
     // Opened after the deadline: nobody will read it, close it now.
     if (done) return void t.close().catch(() => undefined);
     transport = t;

@@ -3,6 +3,7 @@ import {
   type PaperWidth,
   type PrintableDocument,
   type CodePage,
+  type TransportAllowances,
   assertPrinterReady,
   backoffDelay,
   isPrinterError,
@@ -19,7 +20,7 @@ import { type PrintingOptions, printingOptions } from './options';
 import { documentSourceFor } from './sources';
 import type { PrintJobsTable, PrintersTable } from './tables';
 import { applyTemplate, effectiveTemplate } from './templates';
-import { canReadStatus, transportConfig } from './transport';
+import { canReadStatus, transportAllowances, transportConfig } from './transport';
 
 /** Why an attempt failed: a PrinterError code (OFFLINE, PAPER_OUT, COVER_OPEN, TIMEOUT...) or one of ours. */
 export class PrintFailure extends Error {
@@ -205,9 +206,10 @@ export class PrintWorker {
       if (!printer.is_active)
         throw new PrintFailure('PRINTER_INACTIVE', `Printer ${printer.name} is inactive`, false);
       const bytes = await this.render(job, printer);
-      await this.assertReady(printer);
+      const allow = await transportAllowances(this.app);
+      await this.assertReady(printer, allow);
       await printDocument({
-        transport: transportConfig(printer, this.options.transportTimeoutMs),
+        transport: transportConfig(printer, this.options.transportTimeoutMs, allow),
         bytes,
         copies: 1,
       });
@@ -254,9 +256,9 @@ export class PrintWorker {
    * the bytes vanishing into a printer that cannot print. A printer that does not answer is remembered and
    * printed to without asking for a while.
    */
-  private async assertReady(printer: PrintersTable): Promise<void> {
+  private async assertReady(printer: PrintersTable, allow: TransportAllowances): Promise<void> {
     if (!canReadStatus(printer) || (this.noStatusUntil.get(printer.id) ?? 0) > Date.now()) return;
-    const transport = await openTransport(transportConfig(printer, this.options.statusTimeoutMs));
+    const transport = await openTransport(transportConfig(printer, this.options.statusTimeoutMs, allow));
     try {
       const status = await transport.readStatus?.().catch((error: unknown) => {
         if (isPrinterError(error) && (error.code === 'TIMEOUT' || error.code === 'IO')) {

@@ -12,6 +12,7 @@ beforeAll(async () => {
   t = await startTestServer();
   admin = await t.adminToken();
   printer = await startVirtualPrinter();
+  await t.put('/api/v1/settings', { printer_extra_ports: [printer.port] }, admin);
   const created = await t.post(
     '/api/v1/printing/printers',
     {

@@ -62,7 +62,11 @@ export class ScannerHub extends EventEmitter<{ scan: [ScanEvent] }> {
         last_error: null,
         last_scan_at: null,
       };
-      const scanner = new SerialScanner({ path: config.path, baudRate: config.baudRate });
+      const scanner = new SerialScanner({
+        path: config.path,
+        baudRate: config.baudRate,
+        allowGlobs: app.config.printerDeviceAllow,
+      });
       scanner.on('scan', (code) => {
         state.last_scan_at = new Date().toISOString();
         this.emit('scan', {

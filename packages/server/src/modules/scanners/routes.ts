@@ -20,7 +20,7 @@ export function scannerRoutes(r: ApiRouter): void {
     tag: 'Printing',
     summary: "The till's serial scanners and the serial ports it can see",
     description:
-      'Serial scanners are configured with SCANNER_PORTS ("/dev/ttyACM0,/dev/ttyUSB1@19200") and reopened every few seconds when unplugged. Keyboard-wedge scanners need no configuration: they type into the till UI. Port discovery never fails: without udev it answers an empty list and a warning.',
+      'Serial scanners are configured with SCANNER_PORTS ("/dev/ttyACM0,/dev/ttyUSB1@19200") and reopened every few seconds when unplugged. Each port must be a serial device node (/dev/ttyUSBN, /dev/ttyACMN, /dev/ttySN, /dev/serial/by-id/..., /dev/cu.*, COMn) or match PRINTER_DEVICE_ALLOW, and opens only as a character device (last_error says why otherwise). Keyboard-wedge scanners need no configuration: they type into the till UI. Port discovery never fails: without udev it answers an empty list and a warning.',
     roles: 'any',
     responses: {
       200: {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { SOCAT, startPtyPair, type PtyPair } from '@pharmacy/hardware';
+import { PTY_DEVICE_ALLOW, SOCAT, startPtyPair, type PtyPair } from '@pharmacy/hardware';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
@@ -43,7 +43,7 @@ describe.skipIf(!hasSocat)('serial scanners', () => {
 
   beforeAll(async () => {
     pty = await startPtyPair();
-    t = await startTestServer({ scannerPorts: pty.a });
+    t = await startTestServer({ scannerPorts: pty.ttyA, printerDeviceAllow: PTY_DEVICE_ALLOW.join(',') });
     scannerEnd = new SerialPort({ path: pty.b, baudRate: 9600 });
     await new Promise<void>((resolve, reject) => scannerEnd.on('open', resolve).on('error', reject));
   });
@@ -59,7 +59,7 @@ describe.skipIf(!hasSocat)('serial scanners', () => {
       await t.adminToken(),
     );
     expect(res.status).toBe(200);
-    expect(res.body.scanners).toEqual([expect.objectContaining({ path: pty.a, open: true })]);
+    expect(res.body.scanners).toEqual([expect.objectContaining({ path: pty.ttyA, open: true })]);
   });
 
   it('streams each code from a real pseudo-terminal to the till as an event, GS1 parsed', async () => {
@@ -76,5 +76,11 @@ describe.skipIf(!hasSocat)('serial scanners', () => {
 
   it('needs a signed-in user', async () => {
     expect((await t.get('/api/v1/scanners/events')).status).toBe(401);
+  });
+
+  it('C1: a till does not start with a scanner port that is not a serial device node', async () => {
+    for (const scannerPorts of [pty.ttyA, pty.a, '/dev/fd/3', '/dev/stderr', '/tmp/scanner']) {
+      await expect(startTestServer({ scannerPorts })).rejects.toThrow(/SCANNER_PORTS/);
+    }
   });
 });
