@@ -30,7 +30,11 @@ test.skip(!fs.existsSync(SOCAT), 'needs Debian socat');
 
 test('a serial scanner on the till adds the scanned medicine to the cart', async ({ page }) => {
   const pty = await ptyPair();
-  const { till, child } = await startTill({ SCANNER_PORTS: pty.a });
+  // A pty is /dev/pts/N: a scanner port only under the operator's opt-in, and named by its real path.
+  const { till, child } = await startTill({
+    SCANNER_PORTS: fs.realpathSync(pty.a),
+    PRINTER_DEVICE_ALLOW: '/dev/pts/*',
+  });
   try {
     const admin = await Api.login(till);
     await admin.createUser(CASHIER);
