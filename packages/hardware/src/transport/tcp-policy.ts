@@ -80,16 +80,16 @@ export function tcpTargetProblem(
 const systemLookup = (host: string): Promise<LookupAddress[]> => lookup(host, { all: true, verbatim: true });
 
 /**
- * Resolves the host and checks every address it resolves to; the caller connects to the returned address,
- * so a name cannot resolve to something else between the check and the connection. `resolve` is the
- * system resolver except in tests that need a name leading to a link-local address.
+ * Resolves the host and checks every address it resolves to; the caller connects to these addresses only
+ * (`pinnedLookup`), so a name cannot resolve to something else between the check and the connection.
+ * `resolve` is the system resolver except in tests that need a name leading to a link-local address.
  */
 export async function resolvePrinterHost(
   host: string,
   port: number,
   extraPorts: readonly number[] = [],
   resolve: (host: string) => Promise<LookupAddress[]> = systemLookup,
-): Promise<LookupAddress> {
+): Promise<LookupAddress[]> {
   const refused = (why: string) =>
     new PrinterError('INVALID_CONFIG', `Refusing printer ${host}:${port}: ${why}`);
   const before = tcpTargetProblem(host, port, extraPorts);
@@ -97,7 +97,15 @@ export async function resolvePrinterHost(
   const addresses = await resolve(host);
   const blocked = addresses.map((a) => blockedAddressProblem(a.address)).find(Boolean);
   if (blocked) throw refused(`it resolves to ${blocked}`);
-  const first = addresses[0];
-  if (!first) throw new PrinterError('NOT_FOUND', `${host} does not resolve to an address`);
-  return first;
+  if (addresses.length === 0) throw new PrinterError('NOT_FOUND', `${host} does not resolve to an address`);
+  return addresses;
+}
+
+/** A `lookup` for net.connect that answers with addresses already checked (happy eyeballs still works). */
+export function pinnedLookup(addresses: readonly LookupAddress[]): net.LookupFunction {
+  return (_hostname, options, callback) => {
+    const first = addresses[0];
+    if (options.all) callback(null, [...addresses]);
+    else if (first) callback(null, first.address, first.family);
+  };
 }

@@ -147,6 +147,14 @@ describe('TCP transport against a network printer', () => {
     expect(error.retryable).toBe(false);
   });
 
+  it('connects by name to the addresses it checked (localhost)', async () => {
+    printer = await startVirtualPrinter();
+    const config = { ...tcp(printer, 2_000), address: `localhost:${printer.port}` };
+    const job = printer.nextJob();
+    await printDocument({ transport: config, bytes: Buffer.from('by name\n') });
+    expect((await job).toString()).toBe('by name\n');
+  });
+
   it('L6: refuses a port that is not a printer port, and a link-local or metadata host, before connecting', async () => {
     printer = await startVirtualPrinter();
     const scan = await rejection(

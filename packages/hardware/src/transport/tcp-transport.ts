@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { PrinterError, toPrinterError } from './printer-error';
-import { resolvePrinterHost } from './tcp-policy';
+import { pinnedLookup, resolvePrinterHost } from './tcp-policy';
 import { STATUS_RESPONSE_LENGTH, parsePrinterStatus, statusQueryBytes } from './printer-status';
 import { DEFAULT_TIMEOUT_MS, withTimeout } from './timeouts';
 import type { PrinterStatus, PrinterTransport } from './transport-types';
@@ -30,7 +30,7 @@ export function parseTcpAddress(address: string): TcpAddress {
 /**
  * Raw "JetDirect" printing: the bytes go straight to port 9100 of a network printer. The host is resolved
  * and checked first (`resolvePrinterHost`: no link-local or metadata address, a printer port or one of
- * `extraPorts`), and the socket connects to the address that was checked.
+ * `extraPorts`), and the socket connects only to the addresses that were checked.
  */
 export async function openTcpTransport(
   address: string,
@@ -39,7 +39,7 @@ export async function openTcpTransport(
   const { host, port } = parseTcpAddress(address);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const where = `printer ${host}:${port}`;
-  const target = await withTimeout(
+  const addresses = await withTimeout(
     resolvePrinterHost(host, port, options.extraPorts),
     timeoutMs,
     `Resolving ${where}`,
@@ -55,7 +55,7 @@ export async function openTcpTransport(
     new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', (error) => reject(toPrinterError(error, `Cannot connect to ${where}`)));
-      socket.connect({ host: target.address, port });
+      socket.connect({ host, port, lookup: pinnedLookup(addresses) });
     }),
     timeoutMs,
     `Connecting to ${where}`,
