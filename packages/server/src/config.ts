@@ -21,85 +21,86 @@ const DeviceAllow = z
     }
   });
 
-const ConfigSchema = z
-  .object({
-    port: Port.default(8000),
-    host: z.string().min(1).default('127.0.0.1'),
-    dataDir: z.string().min(1).default('./data'),
-    mode: z.enum(['till', 'central']).default('till'),
-    jwtSecret: z.string().min(32, { message: 'JWT_SECRET must be at least 32 characters' }).optional(),
-    jwtTtlSeconds: z.coerce.number().int().min(60).max(86_400).default(3600),
-    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    corsOrigins: z
-      .string()
-      .default('')
-      .transform((s) =>
-        s
-          .split(',')
-          .map((o) => o.trim())
-          .filter(Boolean),
-      ),
-    bodyLimit: z
-      .string()
-      .regex(/^\d+(kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb or 512kb' })
-      .default('1mb'),
-    trustProxy: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((v) => v === 'true'),
-    seed: z.object({
-      adminEmail: z.string().email().default('admin@pharmacy.local'),
-      adminPassword: z.string().min(8).default('Admin#12345'),
-      pharmacistEmail: z.string().email().default('pharmacist@pharmacy.local'),
-      pharmacistPassword: z.string().min(8).default('Pharm#12345'),
-    }),
-    staticDir: z.string().optional(),
-    /** Serial barcode scanners of this till: "/dev/ttyACM0,/dev/ttyUSB1@19200". */
-    scannerPorts: z.string().optional(),
-    /**
-     * Device paths a printer (device, serial) or scanner may use besides the built-in printer and serial device
-     * names, e.g. "/dev/pts/*" for a virtual printer on a pty. Deny by default; set only by the operator.
-     */
-    printerDeviceAllow: DeviceAllow,
-    /** Load the small demo catalogue into an empty catalogue at start (`npm start` sets it). */
-    demoCatalogue: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((v) => v === 'true'),
-    /** Medicine photos and branding: local disk under DATA_DIR/images, an S3-compatible bucket, or off (500). */
-    imageStorage: z.enum(['auto', 'local', 's3', 'off']).default('auto'),
-    s3: z
-      .object({
-        endpoint: z.string().url().optional(),
-        bucket: z.string().min(3).optional(),
-        region: z.string().min(1).default('us-east-1'),
-        accessKeyId: z.string().optional(),
-        secretAccessKey: z.string().optional(),
-        forcePathStyle: z
-          .enum(['true', 'false'])
-          .default('false')
-          .transform((v) => v === 'true'),
-      })
-      .prefault({}),
-    // Sync (modules/sync): a till replicates when a central URL and a device credential are configured.
-    centralUrl: z
-      .string()
-      .url({ message: 'CENTRAL_URL must be a URL such as http://head-office:8000' })
-      .optional(),
-    syncDeviceFile: z.string().optional(),
-    syncDeviceId: z.string().optional(),
-    syncDeviceToken: z.string().optional(),
-    syncIntervalMs: z.coerce.number().int().min(50).max(3_600_000).default(15_000),
-    syncBackoffMaxMs: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
-    syncTombstoneRetentionDays: z.coerce.number().int().min(1).max(3650).default(180),
-  })
-  .superRefine((config, ctx) => {
-    for (const entry of (config.scannerPorts ?? '').split(',')) {
-      const port = entry.trim().split('@')[0] ?? '';
-      const problem = port && devicePathProblem('serial', port, config.printerDeviceAllow);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['scannerPorts'], message: `${port} ${problem}` });
-    }
-  });
+const ConfigFields = z.object({
+  port: Port.default(8000),
+  host: z.string().min(1).default('127.0.0.1'),
+  dataDir: z.string().min(1).default('./data'),
+  mode: z.enum(['till', 'central']).default('till'),
+  jwtSecret: z.string().min(32, { message: 'JWT_SECRET must be at least 32 characters' }).optional(),
+  jwtTtlSeconds: z.coerce.number().int().min(60).max(86_400).default(3600),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  corsOrigins: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ),
+  bodyLimit: z
+    .string()
+    .regex(/^\d+(kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb or 512kb' })
+    .default('1mb'),
+  trustProxy: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  seed: z.object({
+    adminEmail: z.string().email().default('admin@pharmacy.local'),
+    adminPassword: z.string().min(8).default('Admin#12345'),
+    pharmacistEmail: z.string().email().default('pharmacist@pharmacy.local'),
+    pharmacistPassword: z.string().min(8).default('Pharm#12345'),
+  }),
+  staticDir: z.string().optional(),
+  /** Serial barcode scanners of this till: "/dev/ttyACM0,/dev/ttyUSB1@19200". */
+  scannerPorts: z.string().optional(),
+  /**
+   * Device paths a printer (device, serial) or scanner may use besides the built-in printer and serial device
+   * names, e.g. "/dev/pts/*" for a virtual printer on a pty. Deny by default; set only by the operator.
+   */
+  printerDeviceAllow: DeviceAllow,
+  /** Load the small demo catalogue into an empty catalogue at start (`npm start` sets it). */
+  demoCatalogue: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Medicine photos and branding: local disk under DATA_DIR/images, an S3-compatible bucket, or off (500). */
+  imageStorage: z.enum(['auto', 'local', 's3', 'off']).default('auto'),
+  s3: z
+    .object({
+      endpoint: z.string().url().optional(),
+      bucket: z.string().min(3).optional(),
+      region: z.string().min(1).default('us-east-1'),
+      accessKeyId: z.string().optional(),
+      secretAccessKey: z.string().optional(),
+      forcePathStyle: z
+        .enum(['true', 'false'])
+        .default('false')
+        .transform((v) => v === 'true'),
+    })
+    .prefault({}),
+  // Sync (modules/sync): a till replicates when a central URL and a device credential are configured.
+  centralUrl: z
+    .string()
+    .url({ message: 'CENTRAL_URL must be a URL such as http://head-office:8000' })
+    .optional(),
+  syncDeviceFile: z.string().optional(),
+  syncDeviceId: z.string().optional(),
+  syncDeviceToken: z.string().optional(),
+  syncIntervalMs: z.coerce.number().int().min(50).max(3_600_000).default(15_000),
+  syncBackoffMaxMs: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  syncTombstoneRetentionDays: z.coerce.number().int().min(1).max(3650).default(180),
+});
+
+/** Each scanner port must be a serial device node, or match the operator's PRINTER_DEVICE_ALLOW. */
+const ConfigSchema = ConfigFields.superRefine((config, ctx) => {
+  for (const entry of (config.scannerPorts ?? '').split(',')) {
+    const port = entry.trim().split('@')[0] ?? '';
+    const problem = port && devicePathProblem('serial', port, config.printerDeviceAllow);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['scannerPorts'], message: `${port} ${problem}` });
+  }
+});
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigInput = z.input<typeof ConfigSchema>;
