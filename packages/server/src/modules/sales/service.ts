@@ -11,13 +11,7 @@ import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import {
-  couponDiscount,
-  couponRefusal,
-  findCouponByCode,
-  REFUSAL_TEXT,
-  redeemCoupon,
-} from '../coupons/service';
+import { couponForSale, redeemCoupon } from '../coupons/service';
 import { currencyExponent, resolveRate } from '../currency/service';
 import { chargeCustomerCredit, getCustomerRow } from '../customers/service';
 import {
@@ -280,15 +274,16 @@ export async function createSale(
     );
 
   const customer = body.customer_id ? await getCustomerRow(app.db, body.customer_id) : null;
-  let coupon = null;
-  let couponAmount = 0;
-  if (body.coupon_code) {
-    coupon = await findCouponByCode(app.db, body.coupon_code);
-    const refusal = await couponRefusal(app.db, coupon, inBase(basket), customer?.id ?? null, soldAt);
-    if (refusal)
-      throw new Conflict(`Coupon ${coupon.code} ${REFUSAL_TEXT[refusal]}.`, 'COUPON_NOT_APPLICABLE');
-    couponAmount = couponDiscount(coupon, basket - globalDiscount, inSale);
-  }
+  const coupon = body.coupon_code
+    ? await couponForSale(app.db, body.coupon_code, {
+        baseBasket: inBase(basket),
+        basket: basket - globalDiscount,
+        customerId: customer?.id ?? null,
+        at: soldAt,
+        fromBase: inSale,
+      })
+    : null;
+  const couponAmount = coupon?.amount ?? 0;
   const priced = priceSale(lineInputs, globalDiscount + couponAmount, settings.tax_policy.prices_include_vat);
   const total = priced.total;
 
@@ -435,7 +430,7 @@ export async function createSale(
       }
       if (coupon) {
         await redeemCoupon(trx, {
-          coupon,
+          coupon: coupon.coupon,
           saleId,
           customerId: customer?.id ?? null,
           amount: couponAmount,
@@ -486,8 +481,8 @@ export async function createSale(
         payment_method: paymentMethod,
         notes: body.notes ?? '',
         customer_name: customer?.name ?? null,
-        coupon_id: coupon?.id ?? null,
-        coupon_code: coupon?.code ?? null,
+        coupon_id: coupon?.coupon.id ?? null,
+        coupon_code: coupon?.coupon.code ?? null,
         prescription_id: body.prescription_id ?? null,
         approval_id: body.approval_id ?? null,
         fiscal_status: 'pending',
