@@ -33,10 +33,10 @@ import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pri
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { assertBootstrapped } from '../sync/runtime';
 import { consumeApproval } from '../approvals/service';
+import { noApprovalNeeds, saleApproval } from './approval';
 import { loadSaleForReceipt, saleAnswer } from './read';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
 
-const MANAGER_ROLES = ['admin', 'branch_manager'];
 const DISPENSING_ROLES = ['admin', 'pharmacist'];
 const SESSION_REQUIRED_ROLES = ['cashier', 'pharmacist'];
 
@@ -181,8 +181,7 @@ export async function createSale(
       m,
     ]),
   );
-  let needsApproval: string | null = null;
-  let approvalKind: 'price_override' | 'discount' = 'discount';
+  const approvalNeeds = noApprovalNeeds(currency, exp);
   const threshold = settings.discount_approval_threshold_pct;
   const rxLines: Array<{ medicineId: string; quantity: number }> = [];
   const lineInputs = body.items.map((item, i) => {
@@ -209,10 +208,8 @@ export async function createSale(
         [{ path: `items.${i}.unit_price`, message: 'above the maximum public price' }],
         'PRICE_ABOVE_MAXIMUM',
       );
-    if (unitPrice < catalogue && !needsApproval) {
-      needsApproval = `a price of ${m.name} below the catalogue price`;
-      approvalKind = 'price_override';
-    }
+    const need = { medicine_id: m.id, medicine_name: m.name, quantity: item.quantity };
+    if (unitPrice < catalogue) approvalNeeds.price_overrides.push({ ...need, unit_price: unitPrice });
     const extended = unitPrice * item.quantity;
     if (!Number.isSafeInteger(extended)) throw new Invalid(`Line ${i + 1} is too large.`);
     const lineDiscount = item.discount === undefined ? 0 : toMinor(item.discount, exp, `items.${i}.discount`);
@@ -223,7 +220,7 @@ export async function createSale(
         'DISCOUNT_TOO_LARGE',
       );
     if (pct(lineDiscount, extended) > threshold)
-      needsApproval ??= `a discount on ${m.name} above ${threshold} %`;
+      approvalNeeds.discounts.push({ ...need, discount: lineDiscount });
     if (m.is_controlled) {
       if (!DISPENSING_ROLES.includes(user.role))
         throw new Forbidden(
@@ -263,15 +260,9 @@ export async function createSale(
       [{ path: 'global_discount', message: 'more than the basket' }],
       'DISCOUNT_TOO_LARGE',
     );
-  if (pct(globalDiscount, basket) > threshold) needsApproval ??= `a global discount above ${threshold} %`;
-  // A manager sells such a sale directly; anyone else needs an approved approval of the right kind, consumed
-  // once inside the sale's transaction (below).
-  const approvalToConsume = needsApproval && !MANAGER_ROLES.includes(user.role) ? body.approval_id : null;
-  if (needsApproval && !MANAGER_ROLES.includes(user.role) && !body.approval_id)
-    throw new Forbidden(
-      `${needsApproval[0]!.toUpperCase()}${needsApproval.slice(1)} needs a manager's approval (approval_id).`,
-      'APPROVAL_REQUIRED',
-    );
+  if (pct(globalDiscount, basket) > threshold) approvalNeeds.global_discount = globalDiscount;
+  // Consumed once inside the sale's transaction (below), which it must cover.
+  const approval = saleApproval(user, body.approval_id, approvalNeeds, threshold);
 
   const customer = body.customer_id ? await getCustomerRow(app.db, body.customer_id) : null;
   const coupon = body.coupon_code
@@ -331,10 +322,9 @@ export async function createSale(
   let answer: (() => Promise<SaleDetail>) | undefined;
   try {
     await app.db.transaction().execute(async (trx) => {
-      if (approvalToConsume) {
+      if (approval) {
         await consumeApproval(trx, {
-          approvalId: approvalToConsume,
-          kind: approvalKind,
+          ...approval,
           branchId: branch.id,
           userId: user.id,
           requestId: actor.requestId,
