@@ -346,6 +346,9 @@ export const CreateReturnRequest = z.object({
   refund_method: SalePaymentMethod.optional(),
   reason: OptionalText(500).default(''),
   client_mutation_id: MutationId.optional(),
+  approval_id: Id.optional().describe(
+    'a refund_tender approval, needed to refund to another tender than the sale was paid with',
+  ),
 });
 export const ReturnLine = z.object({
   id: z.string(),

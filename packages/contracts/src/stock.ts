@@ -189,7 +189,7 @@ export const SubmitStockCountRequest = z
     branch_id: Id.optional().describe("defaults to the caller's branch"),
     notes: OptionalText(1000).default(''),
     approval_id: Id.optional().describe(
-      'recorded with the count; manager approvals arrive in a later release, until then it does not lift the 403',
+      'a stock_variance approval covering the variance above the threshold; recorded with the count',
     ),
     lines: z
       .array(

@@ -8,6 +8,7 @@ import { printing } from './0006_printing';
 import { prescriptions } from './0007_prescriptions';
 import { zPerDevice } from './0008_z_per_device';
 import { dropPrefixIndexes } from './0009_drop_prefix_indexes';
+import { refundTenderApprovals } from './0011_refund_tender_approvals';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007_prescriptions': prescriptions,
   '0008_z_per_device': zPerDevice,
   '0009_drop_prefix_indexes': dropPrefixIndexes,
+  '0011_refund_tender_approvals': refundTenderApprovals,
 };

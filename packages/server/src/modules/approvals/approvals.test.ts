@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/connection';
+import { migrate } from '../../db/migrate';
+import { MIGRATIONS } from '../../db/migrations';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { addStock, makeMedicine, openSessionFor } from '../sales/fixtures';
+import type { ApprovalOperation } from './covers';
 import { consumeApproval } from './service';
 
 let t: TestServer;
@@ -33,25 +41,38 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function ask(token = cashier.token, kind = 'discount') {
-  const res = await t.post<Approval>(
-    '/api/v1/approvals',
-    { kind, payload: { sale_ref: 'cart-1', discount_pct: 15 }, reason: 'loyal customer' },
-    token,
-  );
-  expect(res.status).toBe(201);
+const MEDICINE = randomUUID();
+const DISCOUNT = { medicine_id: MEDICINE, quantity: 2, max_discount: 3 };
+
+async function ask(token = cashier.token, kind = 'discount', payload: object = DISCOUNT) {
+  const res = await t.post<Approval>('/api/v1/approvals', { kind, payload, reason: 'loyal customer' }, token);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
+/** A sale giving 3.00 off two units of MEDICINE: what DISCOUNT allows. */
+const discountedSale: ApprovalOperation = {
+  kind: 'discount',
+  currency_code: 'USD',
+  exponent: 2,
+  price_overrides: [],
+  discounts: [{ medicine_id: MEDICINE, medicine_name: 'Ibuprofen', quantity: 2, discount: 300 }],
+  global_discount: 0,
+};
+
 const use = (
   id: string,
-  over: Partial<{ kind: 'discount' | 'void'; branchId: string; userId: string }> = {},
+  over: Partial<{ operation: ApprovalOperation; branchId: string; userId: string }> = {},
 ) =>
-  t.context.db
-    .transaction()
-    .execute((trx) =>
-      consumeApproval(trx, { approvalId: id, kind: 'discount', branchId: main, userId: cashier.id, ...over }),
-    );
+  t.context.db.transaction().execute((trx) =>
+    consumeApproval(trx, {
+      approvalId: id,
+      operation: discountedSale,
+      branchId: main,
+      userId: cashier.id,
+      ...over,
+    }),
+  );
 
 describe('approvals', () => {
   it('a cashier asks, the branch manager approves, the cashier uses it once', async () => {
@@ -61,7 +82,7 @@ describe('approvals', () => {
       status: 'pending',
       kind: 'discount',
       is_expired: false,
-      payload: { discount_pct: 15 },
+      payload: { ...DISCOUNT, currency_code: 'USD' },
     });
     const pending = await t.get<{ items: Approval[] }>('/api/v1/approvals', manager.token);
     expect(pending.body.items.map((i) => i.id)).toContain(a.id);
@@ -88,11 +109,15 @@ describe('approvals', () => {
     expect(twice.status).toBe(409);
     expect(twice.body.detail).toContain('approved');
 
-    await expect(use(a.id, { kind: 'void' })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(
+      use(a.id, { operation: { ...discountedSale, kind: 'price_override' } }),
+    ).rejects.toMatchObject({
+      code: 'APPROVAL_REQUIRED',
+    });
     await expect(use(a.id, { branchId: other })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     await expect(use(a.id, { userId: pharmacist.id })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     const used = await use(a.id);
-    expect(used).toMatchObject({ status: 'used', payload: { sale_ref: 'cart-1' } });
+    expect(used).toMatchObject({ status: 'used', payload: { medicine_id: MEDICINE } });
     await expect(use(a.id)).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     expect(t.count('change_log')).toBe(changes + 3);
     const actions = t.context.sqlite
@@ -109,7 +134,7 @@ describe('approvals', () => {
       t.context.db.transaction().execute(async (trx) => {
         await consumeApproval(trx, {
           approvalId: a.id,
-          kind: 'discount',
+          operation: discountedSale,
           branchId: main,
           userId: cashier.id,
         });
@@ -156,7 +181,7 @@ describe('approvals', () => {
     const expired = await t.get<{ items: Approval[] }>('/api/v1/approvals?status=all', manager.token);
     expect(expired.body.items.find((i) => i.id === b.id)?.is_expired).toBe(true);
 
-    const own = await ask(manager.token, 'stock_variance');
+    const own = await ask(manager.token, 'stock_variance', { batch_id: randomUUID(), variance: -20 });
     const self = await t.put<{ code: string }>(
       `/api/v1/approvals/${own.id}`,
       { status: 'approved', reason: 'x' },
@@ -199,10 +224,125 @@ describe('approvals', () => {
       ).toBe(400);
     }
     const auditor = await t.userWithRole('auditor');
-    expect((await t.post('/api/v1/approvals', { kind: 'void', reason: 'x' }, auditor.token)).status).toBe(
-      403,
-    );
+    const voidSale = { kind: 'void', reason: 'x', payload: { sale_id: randomUUID() } };
+    expect((await t.post('/api/v1/approvals', voidSale, auditor.token)).status).toBe(403);
     expect((await t.get('/api/v1/approvals?status=maybe', admin)).status).toBe(400);
     expect(t.count('approvals')).toBe(before);
+  });
+});
+
+describe('M2: an approval is bound to what it allows', () => {
+  it('M2: refuses a request whose payload does not bound what it allows (400 naming payload.<field>)', async () => {
+    const before = t.count('approvals');
+    const refund = { sale_id: randomUUID(), from_method: 'card', to_method: 'cash' };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ kind: 'discount', payload: { discount: 0.25, quantity: 1 } }, 'payload.max_discount'],
+      [{ kind: 'discount', payload: { medicine_id: MEDICINE, max_discount: 1 } }, 'payload.quantity'],
+      [{ kind: 'discount', payload: { ...DISCOUNT, max_discount: 0.001 } }, 'payload.max_discount'],
+      [{ kind: 'discount', payload: { ...DISCOUNT, currency_code: 'XXX' } }, 'payload.currency_code'],
+      [{ kind: 'price_override', payload: { medicine_id: MEDICINE, quantity: 1 } }, 'payload.unit_price'],
+      [
+        { kind: 'price_override', payload: { medicine_id: MEDICINE, quantity: 0, unit_price: 1 } },
+        'payload.quantity',
+      ],
+      [{ kind: 'stock_variance', payload: { batch_id: randomUUID() } }, 'payload.variance'],
+      [{ kind: 'stock_variance', payload: { batch_id: randomUUID(), variance: 0 } }, 'payload.variance'],
+      [{ kind: 'refund_tender', payload: refund }, 'payload.max_amount'],
+      [
+        { kind: 'refund_tender', payload: { ...refund, to_method: 'card', max_amount: 5 } },
+        'payload.to_method',
+      ],
+      [{ kind: 'refund_tender', payload: { ...refund, max_amount: 5 } }, 'payload.sale_id'],
+      [{ kind: 'void', payload: {} }, 'payload.sale_id'],
+      [
+        { kind: 'return_without_receipt', payload: { medicine_id: MEDICINE, quantity: 1 } },
+        'payload.max_amount',
+      ],
+    ];
+    for (const [body, path] of cases) {
+      const res = await t.post<{ errors?: Array<{ path: string }> }>(
+        '/api/v1/approvals',
+        { ...body, reason: 'x' },
+        cashier.token,
+      );
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.errors?.map((e) => e.path)).toContain(path);
+    }
+    expect(t.count('approvals')).toBe(before);
+  });
+
+  it('M2: an approval of 1.00 off one unit does not sell 100 units with 399.00 off (403 APPROVAL_MISMATCH, nothing written)', async () => {
+    const med = await makeMedicine(t, { price: 4 });
+    await addStock(t, med, 200);
+    await openSessionFor(t, cashier.token);
+    const a = await ask(cashier.token, 'discount', { medicine_id: med, quantity: 1, max_discount: 1 });
+    await t.put(`/api/v1/approvals/${a.id}`, { status: 'approved', reason: 'ok' }, manager.token);
+    const tables = ['sales', 'sale_lines', 'stock_movements', 'fiscal_chain', 'change_log', 'audit_log'];
+    const before = tables.map((x) => t.count(x));
+    const sell = (quantity: number, discount: number) =>
+      t.post<{ code: string; detail: string; total_amount: string }>(
+        '/api/v1/sales',
+        { items: [{ medicine_id: med, quantity, discount }], approval_id: a.id },
+        cashier.token,
+      );
+    const exploit = await sell(100, 399);
+    expect(exploit.status).toBe(403);
+    expect(exploit.body.code).toBe('APPROVAL_MISMATCH');
+    expect(exploit.body.detail).toContain('it allows 1 unit, the sale has 100');
+    const more = await sell(1, 1.01);
+    expect(more.status).toBe(403);
+    expect(more.body.code).toBe('APPROVAL_MISMATCH');
+    expect(more.body.detail).toContain('at most 1.00, not 1.01');
+    expect(tables.map((x) => t.count(x))).toEqual(before);
+    const still = await t.get<{ items: Approval[] }>('/api/v1/approvals?status=approved', cashier.token);
+    expect(still.body.items.map((i) => i.id)).toContain(a.id);
+
+    expect(a.payload).toEqual({ medicine_id: med, quantity: 1, max_discount: 1, currency_code: 'USD' });
+    const allowed = await sell(1, 1);
+    expect(allowed.status).toBe(201);
+    expect(allowed.body.total_amount).toBe('3.00');
+    expect((await sell(1, 1)).body.code).toBe('APPROVAL_REQUIRED');
+  });
+});
+
+describe('migration 0011', () => {
+  it('keeps the approvals a database holds and accepts the refund_tender kind', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-0011-'));
+    const conn = openDatabase(path.join(dir, 'pharmacy.db'));
+    try {
+      const { '0011_refund_tender_approvals': _, ...before } = MIGRATIONS;
+      await migrate(conn, before);
+      conn.sqlite.prepare("INSERT INTO currencies VALUES ('USD', 'Dollar', '$', 2, 1, 'c', 'u')").run();
+      conn.sqlite
+        .prepare(
+          `INSERT INTO branches (id, name, code, address, phone, vat_number, currency_code, timezone, is_active, created_at, updated_at)
+           VALUES ('b1', 'B', 'B', '', '', '', 'USD', 'UTC', 1, 'c', 'u')`,
+        )
+        .run();
+      const insert = (id: string, kind: string) =>
+        conn.sqlite
+          .prepare(
+            `INSERT INTO approvals (id, branch_id, kind, payload, reason, status, requested_by, expires_at, created_at, updated_at)
+             VALUES (?, 'b1', ?, '{"x":1}', 'r', 'pending', 'u', 'e', 'c', 'u')`,
+          )
+          .run(id, kind);
+      insert('a1', 'discount');
+      expect(() => insert('a2', 'refund_tender')).toThrow(/CHECK/);
+      expect((await migrate(conn)).applied).toEqual(['0011_refund_tender_approvals']);
+      insert('a2', 'refund_tender');
+      expect(conn.sqlite.prepare('SELECT id, kind, payload FROM approvals ORDER BY id').all()).toEqual([
+        { id: 'a1', kind: 'discount', payload: '{"x":1}' },
+        { id: 'a2', kind: 'refund_tender', payload: '{"x":1}' },
+      ]);
+      const indexes = conn.sqlite
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE tbl_name = 'approvals' AND type = 'index' AND sql IS NOT NULL ORDER BY name",
+        )
+        .all();
+      expect(indexes).toEqual([{ name: 'approvals_branch' }, { name: 'approvals_requester' }]);
+    } finally {
+      await conn.db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

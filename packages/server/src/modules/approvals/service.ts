@@ -1,4 +1,4 @@
-import type { Approval, ApprovalKind, ApprovalStatus } from '@pharmacy/contracts';
+import type { Approval, ApprovalKind, ApprovalStatus, CreateApprovalRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
@@ -7,6 +7,8 @@ import { Conflict, Forbidden, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
+import { recordedBounds } from './bounds';
+import { type ApprovalOperation, assertApprovalCovers } from './covers';
 import type { ApprovalsTable } from './tables';
 
 /** A request must be decided, and an approval used, within this many minutes. */
@@ -55,14 +57,15 @@ export async function requestApproval(
   app: AppContext,
   user: AuthUser,
   actor: Actor,
-  input: { kind: ApprovalKind; payload: Record<string, unknown>; reason: string },
+  input: CreateApprovalRequest,
 ): Promise<Approval> {
+  const payload = await recordedBounds(app, user, input);
   const at = nowIso();
   const row: ApprovalsTable = {
     id: newId(),
     branch_id: user.branchId,
     kind: input.kind,
-    payload: JSON.stringify(input.payload),
+    payload: JSON.stringify(payload),
     reason: input.reason,
     status: 'pending',
     requested_by: user.id,
@@ -196,7 +199,8 @@ export async function decideApproval(
 
 export interface ConsumeApprovalInput {
   approvalId: string;
-  kind: ApprovalKind;
+  /** What is being done that needs the approval: its kind, and what the approval's bounds must cover. */
+  operation: ApprovalOperation;
   branchId: string;
   /** The user acting on the approval: it must be the one who asked for it. */
   userId: string;
@@ -205,10 +209,10 @@ export interface ConsumeApprovalInput {
 }
 
 /**
- * For other modules (sales, returns, stock count…), inside THEIR transaction: accepts an approved, unexpired
- * approval of this kind and branch, requested by `userId`, exactly once (it becomes `used`). Anything else
- * throws 403 APPROVAL_REQUIRED, so a rolled-back caller leaves the approval unused. Returns the approval with
- * its payload, so the caller can check that it covers what is being done.
+ * For other modules (sales, returns, stock count…), inside THEIR transaction and before they write anything:
+ * accepts an approved, unexpired approval of the operation's kind and branch, requested by `userId`, exactly
+ * once (it becomes `used`); anything else throws 403 APPROVAL_REQUIRED. An approval whose recorded bounds do
+ * not cover the operation throws 403 APPROVAL_MISMATCH and stays unused. A rolled-back caller leaves it unused.
  */
 export async function consumeApproval(trx: Db, input: ConsumeApprovalInput): Promise<Approval> {
   const row = await approvalQuery(trx).where('a.id', '=', input.approvalId).executeTakeFirst();
@@ -216,11 +220,13 @@ export async function consumeApproval(trx: Db, input: ConsumeApprovalInput): Pro
   const refuse = (why: string) =>
     new Forbidden(`A manager's approval is required: ${why}.`, 'APPROVAL_REQUIRED');
   if (!row) throw refuse(`approval ${input.approvalId} does not exist`);
-  if (row.kind !== input.kind) throw refuse(`approval ${row.id} is for ${row.kind}, not ${input.kind}`);
+  const { kind } = input.operation;
+  if (row.kind !== kind) throw refuse(`approval ${row.id} is for ${row.kind}, not ${kind}`);
   if (row.branch_id !== input.branchId) throw refuse(`approval ${row.id} belongs to another branch`);
   if (row.requested_by !== input.userId) throw refuse(`approval ${row.id} was requested by another user`);
   if (row.status !== 'approved') throw refuse(`approval ${row.id} is ${row.status}`);
   if (row.expires_at <= at) throw refuse(`approval ${row.id} expired at ${row.expires_at}`);
+  assertApprovalCovers(row.id, JSON.parse(row.payload), input.operation);
   const result = await trx
     .updateTable('approvals')
     .set({ status: 'used', used_by: input.userId, used_at: at, updated_at: at })

@@ -274,6 +274,30 @@ export function couponDiscount(
   return Math.max(0, Math.min(d, basket));
 }
 
+/**
+ * The coupon a sale applies and its discount on `basket` (sale currency; `baseBasket` in the base currency for
+ * min_subtotal), or 409 COUPON_NOT_APPLICABLE. A coupon that discounts nothing (0.00: a percentage that rounds
+ * to nothing, a basket already discounted to zero) is not applied: the sale does not record it and it is not
+ * counted, so it stays usable.
+ */
+export async function couponForSale(
+  db: Db,
+  code: string,
+  s: {
+    baseBasket: number;
+    basket: number;
+    customerId: string | null;
+    at: string;
+    fromBase: (baseMinor: number) => number;
+  },
+): Promise<{ coupon: CouponsTable; amount: number } | null> {
+  const coupon = await findCouponByCode(db, code);
+  const refusal = await couponRefusal(db, coupon, s.baseBasket, s.customerId, s.at);
+  if (refusal) throw new Conflict(`Coupon ${coupon.code} ${REFUSAL_TEXT[refusal]}.`, 'COUPON_NOT_APPLICABLE');
+  const amount = couponDiscount(coupon, s.basket, s.fromBase);
+  return amount > 0 ? { coupon, amount } : null;
+}
+
 export async function validateCoupon(
   app: AppContext,
   code: string,

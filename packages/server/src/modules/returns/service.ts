@@ -24,6 +24,7 @@ import { NoOpenSession } from '../sessions/service';
 import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
 import { moveBatchQuantity } from '../stock/ledger';
+import { assertRefundTender } from './refund-tender';
 
 /**
  * Returns issue credit notes: their own numbers (CN-<invoice-style number>) from the device's ICV sequence and
@@ -45,6 +46,11 @@ type BatchBack = { batch_id: string; quantity: number; restocked: boolean; movem
 
 const share = (amount: number, part: number, whole: number) =>
   mulDivRound(amount, BigInt(part), BigInt(whole));
+
+/** A line's share of `amount` for `quantity` more units, cumulative: all returns of a line add up to it. */
+const returnedShare = (amount: number, line: SaleLinesTable, quantity: number) =>
+  share(amount, line.returned_quantity + quantity, line.quantity) -
+  share(amount, line.returned_quantity, line.quantity);
 
 export async function createReturn(
   app: AppContext,
@@ -126,24 +132,33 @@ export async function createReturn(
           l,
         ]),
       );
-      const rows: ReturnLinesTable[] = [];
-      for (const [i, input] of body.lines.entries()) {
+      const picked = body.lines.map((input, i) => {
         const line = saleLines.get(input.sale_line_id);
         if (!line)
           throw new Invalid(`Line ${input.sale_line_id} is not a line of sale ${sale.invoice_number}.`, [
             { path: `lines.${i}.sale_line_id`, message: 'not a line of this sale' },
           ]);
+        if (line.returned_quantity + input.quantity > line.quantity) throw exceedsSold(line, input.quantity);
+        return { line, input };
+      });
+      const approvalId = await assertRefundTender(trx, {
+        sale,
+        user,
+        method: refundMethod,
+        amount: picked.reduce((a, p) => a + returnedShare(p.line.line_total, p.line, p.input.quantity), 0),
+        exponent: exp,
+        approvalId: body.approval_id,
+        requestId: actor.requestId,
+      });
+      const rows: ReturnLinesTable[] = [];
+      for (const { line, input } of picked) {
         const res = await trx
           .updateTable('sale_lines')
           .set((eb) => ({ returned_quantity: eb('returned_quantity', '+', input.quantity) }))
           .where('id', '=', line.id)
           .where((eb) => eb(eb('returned_quantity', '+', input.quantity), '<=', eb.ref('quantity')))
           .executeTakeFirst();
-        if (Number(res.numUpdatedRows) !== 1)
-          throw new Conflict(
-            `Only ${line.quantity - line.returned_quantity} of ${line.medicine_name} can still be returned (sold ${line.quantity}, returned ${line.returned_quantity}); asked ${input.quantity}.`,
-            'RETURN_EXCEEDS_SOLD',
-          );
+        if (Number(res.numUpdatedRows) !== 1) throw exceedsSold(line, input.quantity);
         rows.push(await returnLine(trx, { line, input, returnId, userId: user.id, today }));
       }
       const subtotal = rows.reduce((a, r) => a + r.net_amount, 0);
@@ -264,6 +279,7 @@ export async function createReturn(
           sale_id: sale.id,
           total_amount: total,
           refund_method: refundMethod,
+          approval_id: approvalId,
         },
       });
       await recordChange(trx, {
@@ -287,6 +303,12 @@ export async function createReturn(
 
 class ReplayError extends Error {}
 
+const exceedsSold = (line: SaleLinesTable, asked: number) =>
+  new Conflict(
+    `Only ${line.quantity - line.returned_quantity} of ${line.medicine_name} can still be returned (sold ${line.quantity}, returned ${line.returned_quantity}); asked ${asked}.`,
+    'RETURN_EXCEEDS_SOLD',
+  );
+
 async function returnLine(
   trx: Db,
   a: {
@@ -298,10 +320,7 @@ async function returnLine(
   },
 ): Promise<ReturnLinesTable> {
   const { line, input } = a;
-  const before = line.returned_quantity;
-  const after = before + input.quantity;
-  const cumulative = (amount: number) =>
-    share(amount, after, line.quantity) - share(amount, before, line.quantity);
+  const cumulative = (amount: number) => returnedShare(amount, line, input.quantity);
   // Units go back to the batches they came from, in the order they were taken, minus earlier returns.
   const earlier = await trx
     .selectFrom('return_lines')

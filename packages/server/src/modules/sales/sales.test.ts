@@ -20,6 +20,20 @@ afterAll(() => t.close());
 type Body = Record<string, unknown>;
 const sell = (body: Body, token = cashier.token) => t.post<Body>('/api/v1/sales', body, token);
 
+/** An approval the cashier asked for and a branch manager granted: its id. */
+async function approved(request: { kind: string; payload: Body }): Promise<string> {
+  const manager = await t.userWithRole('branch_manager');
+  const asked = await t.post<{ id: string }>('/api/v1/approvals', { ...request, reason: 'x' }, cashier.token);
+  expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+  const decided = await t.put(
+    `/api/v1/approvals/${asked.body.id}`,
+    { status: 'approved', reason: 'ok' },
+    manager.token,
+  );
+  expect(decided.status).toBe(200);
+  return asked.body.id;
+}
+
 describe('POST /sales', () => {
   it('sells with VAT per line, FEFO batches, fiscal identity and every receipt field', async () => {
     const med = await makeMedicine(t, { price: 11.8, name: 'Paracetamol 500' });
@@ -184,13 +198,17 @@ describe('POST /sales', () => {
     const manager = await t.userWithRole('branch_manager');
     const asked = await t.post<{ id: string }>(
       '/api/v1/approvals',
-      { kind: 'price_override', reason: 'damaged box, 10% off', payload: { medicine_id: med } },
+      {
+        kind: 'price_override',
+        reason: 'damaged box, 10% off',
+        payload: { medicine_id: med, quantity: 1, unit_price: 9 },
+      },
       cashier.token,
     );
     expect(asked.status).toBe(201);
     const wrongKind = await t.post<{ id: string }>(
       '/api/v1/approvals',
-      { kind: 'discount', reason: 'x' },
+      { kind: 'discount', reason: 'x', payload: { max_discount: 1 } },
       cashier.token,
     );
     for (const id of [asked.body.id, wrongKind.body.id]) {
@@ -230,6 +248,80 @@ describe('POST /sales', () => {
     expect((await sell({ items: [{ medicine_id: ctrl, quantity: 1 }] })).body.code).toBe(
       'CONTROLLED_NEEDS_PHARMACIST',
     );
+  });
+
+  it('M2: a price_override approval covers its medicine, its units and its price, nothing more', async () => {
+    const a = await makeMedicine(t, { price: 10, name: 'Approved A' });
+    const b = await makeMedicine(t, { price: 10, name: 'Other B' });
+    await addStock(t, a, 20);
+    await addStock(t, b, 20);
+    const approval = await approved({
+      kind: 'price_override',
+      payload: { medicine_id: a, quantity: 2, unit_price: 8 },
+    });
+    const tables = ['sales', 'sale_lines', 'stock_movements', 'fiscal_chain', 'change_log'];
+    const before = tables.map((x) => t.count(x));
+    const refused: Array<[Body[], string]> = [
+      [[{ medicine_id: a, quantity: 3, unit_price: 8 }], 'it allows 2 units, the sale has 3'],
+      [
+        [
+          { medicine_id: a, quantity: 1, unit_price: 8 },
+          { medicine_id: a, quantity: 2, unit_price: 9 },
+        ],
+        'the sale has 3',
+      ],
+      [[{ medicine_id: a, quantity: 2, unit_price: 7.99 }], 'it allows Approved A at 8.00, not 7.99'],
+      [[{ medicine_id: b, quantity: 1, unit_price: 8 }], 'it is not for Other B'],
+      [[{ medicine_id: a, quantity: 1, unit_price: 8, discount: 4 }], 'also has a discount'],
+    ];
+    for (const [items, why] of refused) {
+      const res = await sell({ items, approval_id: approval });
+      expect(res.status, why).toBe(403);
+      expect(res.body.code).toBe('APPROVAL_MISMATCH');
+      expect(res.body.detail).toContain(why);
+    }
+    expect(tables.map((x) => t.count(x))).toEqual(before);
+    const ok = await sell({
+      items: [
+        { medicine_id: a, quantity: 2, unit_price: 8.5 },
+        { medicine_id: b, quantity: 1 },
+      ],
+      approval_id: approval,
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.approval_id).toBe(approval);
+  });
+
+  it('M2: a discount approval without a medicine covers the global discount up to its maximum only', async () => {
+    const med = await makeMedicine(t, { price: 10 });
+    await addStock(t, med, 20);
+    const approval = await approved({ kind: 'discount', payload: { max_discount: 5 } });
+    const over = await sell({
+      items: [{ medicine_id: med, quantity: 2 }],
+      global_discount: 6,
+      approval_id: approval,
+    });
+    expect(over.body.code).toBe('APPROVAL_MISMATCH');
+    expect(over.body.detail).toContain('global discount of at most 5.00, not 6.00');
+    const line = await sell({
+      items: [{ medicine_id: med, quantity: 2, discount: 5 }],
+      approval_id: approval,
+    });
+    expect(line.body.code).toBe('APPROVAL_MISMATCH');
+    const euros = await approved({ kind: 'discount', payload: { max_discount: 5, currency_code: 'EUR' } });
+    const currency = await sell({
+      items: [{ medicine_id: med, quantity: 2 }],
+      global_discount: 5,
+      approval_id: euros,
+    });
+    expect(currency.body.detail).toContain('its amounts are in EUR, the sale is in USD');
+    const ok = await sell({
+      items: [{ medicine_id: med, quantity: 2 }],
+      global_discount: 5,
+      approval_id: approval,
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.total_amount).toBe('15.00');
   });
 
   it('sells in a foreign currency at the rate in force, with base amounts, and reads back the same', async () => {

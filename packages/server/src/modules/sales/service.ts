@@ -11,13 +11,7 @@ import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import {
-  couponDiscount,
-  couponRefusal,
-  findCouponByCode,
-  REFUSAL_TEXT,
-  redeemCoupon,
-} from '../coupons/service';
+import { couponForSale, redeemCoupon } from '../coupons/service';
 import { currencyExponent, resolveRate } from '../currency/service';
 import { chargeCustomerCredit, getCustomerRow } from '../customers/service';
 import {
@@ -39,10 +33,10 @@ import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pri
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { assertBootstrapped } from '../sync/runtime';
 import { consumeApproval } from '../approvals/service';
+import { noApprovalNeeds, saleApproval } from './approval';
 import { loadSaleForReceipt, saleAnswer } from './read';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
 
-const MANAGER_ROLES = ['admin', 'branch_manager'];
 const DISPENSING_ROLES = ['admin', 'pharmacist'];
 const SESSION_REQUIRED_ROLES = ['cashier', 'pharmacist'];
 
@@ -187,8 +181,7 @@ export async function createSale(
       m,
     ]),
   );
-  let needsApproval: string | null = null;
-  let approvalKind: 'price_override' | 'discount' = 'discount';
+  const approvalNeeds = noApprovalNeeds(currency, exp);
   const threshold = settings.discount_approval_threshold_pct;
   const rxLines: Array<{ medicineId: string; quantity: number }> = [];
   const lineInputs = body.items.map((item, i) => {
@@ -215,10 +208,8 @@ export async function createSale(
         [{ path: `items.${i}.unit_price`, message: 'above the maximum public price' }],
         'PRICE_ABOVE_MAXIMUM',
       );
-    if (unitPrice < catalogue && !needsApproval) {
-      needsApproval = `a price of ${m.name} below the catalogue price`;
-      approvalKind = 'price_override';
-    }
+    const need = { medicine_id: m.id, medicine_name: m.name, quantity: item.quantity };
+    if (unitPrice < catalogue) approvalNeeds.price_overrides.push({ ...need, unit_price: unitPrice });
     const extended = unitPrice * item.quantity;
     if (!Number.isSafeInteger(extended)) throw new Invalid(`Line ${i + 1} is too large.`);
     const lineDiscount = item.discount === undefined ? 0 : toMinor(item.discount, exp, `items.${i}.discount`);
@@ -229,7 +220,7 @@ export async function createSale(
         'DISCOUNT_TOO_LARGE',
       );
     if (pct(lineDiscount, extended) > threshold)
-      needsApproval ??= `a discount on ${m.name} above ${threshold} %`;
+      approvalNeeds.discounts.push({ ...need, discount: lineDiscount });
     if (m.is_controlled) {
       if (!DISPENSING_ROLES.includes(user.role))
         throw new Forbidden(
@@ -269,26 +260,21 @@ export async function createSale(
       [{ path: 'global_discount', message: 'more than the basket' }],
       'DISCOUNT_TOO_LARGE',
     );
-  if (pct(globalDiscount, basket) > threshold) needsApproval ??= `a global discount above ${threshold} %`;
-  // A manager sells such a sale directly; anyone else needs an approved approval of the right kind, consumed
-  // once inside the sale's transaction (below).
-  const approvalToConsume = needsApproval && !MANAGER_ROLES.includes(user.role) ? body.approval_id : null;
-  if (needsApproval && !MANAGER_ROLES.includes(user.role) && !body.approval_id)
-    throw new Forbidden(
-      `${needsApproval[0]!.toUpperCase()}${needsApproval.slice(1)} needs a manager's approval (approval_id).`,
-      'APPROVAL_REQUIRED',
-    );
+  if (pct(globalDiscount, basket) > threshold) approvalNeeds.global_discount = globalDiscount;
+  // Consumed once inside the sale's transaction (below), which it must cover.
+  const approval = saleApproval(user, body.approval_id, approvalNeeds, threshold);
 
   const customer = body.customer_id ? await getCustomerRow(app.db, body.customer_id) : null;
-  let coupon = null;
-  let couponAmount = 0;
-  if (body.coupon_code) {
-    coupon = await findCouponByCode(app.db, body.coupon_code);
-    const refusal = await couponRefusal(app.db, coupon, inBase(basket), customer?.id ?? null, soldAt);
-    if (refusal)
-      throw new Conflict(`Coupon ${coupon.code} ${REFUSAL_TEXT[refusal]}.`, 'COUPON_NOT_APPLICABLE');
-    couponAmount = couponDiscount(coupon, basket - globalDiscount, inSale);
-  }
+  const coupon = body.coupon_code
+    ? await couponForSale(app.db, body.coupon_code, {
+        baseBasket: inBase(basket),
+        basket: basket - globalDiscount,
+        customerId: customer?.id ?? null,
+        at: soldAt,
+        fromBase: inSale,
+      })
+    : null;
+  const couponAmount = coupon?.amount ?? 0;
   const priced = priceSale(lineInputs, globalDiscount + couponAmount, settings.tax_policy.prices_include_vat);
   const total = priced.total;
 
@@ -336,10 +322,9 @@ export async function createSale(
   let answer: (() => Promise<SaleDetail>) | undefined;
   try {
     await app.db.transaction().execute(async (trx) => {
-      if (approvalToConsume) {
+      if (approval) {
         await consumeApproval(trx, {
-          approvalId: approvalToConsume,
-          kind: approvalKind,
+          ...approval,
           branchId: branch.id,
           userId: user.id,
           requestId: actor.requestId,
@@ -435,7 +420,7 @@ export async function createSale(
       }
       if (coupon) {
         await redeemCoupon(trx, {
-          coupon,
+          coupon: coupon.coupon,
           saleId,
           customerId: customer?.id ?? null,
           amount: couponAmount,
@@ -486,8 +471,8 @@ export async function createSale(
         payment_method: paymentMethod,
         notes: body.notes ?? '',
         customer_name: customer?.name ?? null,
-        coupon_id: coupon?.id ?? null,
-        coupon_code: coupon?.code ?? null,
+        coupon_id: coupon?.coupon.id ?? null,
+        coupon_code: coupon?.coupon.code ?? null,
         prescription_id: body.prescription_id ?? null,
         approval_id: body.approval_id ?? null,
         fiscal_status: 'pending',

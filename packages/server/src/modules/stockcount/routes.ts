@@ -33,13 +33,13 @@ export function stockCountRoutes(r: ApiRouter): void {
     tag: 'Stockcount',
     summary: 'Submit counted quantities and book the variances',
     description:
-      "Lines of {batch_id, counted_qty} for batches of one branch (the caller's by default; branch-bound roles only their own, 403). Records a stock_counts header with who counted and every line, and a count movement per variance, in one transaction; returns the variances. A variance above settings.stock_variance_approval_threshold units needs admin, branch_manager or inventory_manager: others get 403 APPROVAL_REQUIRED and nothing is written. An approval_id of an approved stock_variance approval (POST /approvals, decided by a branch manager or admin) requested by the submitter lifts that 403 once. Auditors cannot submit.",
+      "Lines of {batch_id, counted_qty} for batches of one branch (the caller's by default; branch-bound roles only their own, 403). Records a stock_counts header with who counted and every line, and a count movement per variance, in one transaction; returns the variances. A variance above settings.stock_variance_approval_threshold units needs admin, branch_manager or inventory_manager: others get 403 APPROVAL_REQUIRED and nothing is written. An approval_id of an approved stock_variance approval (POST /approvals, decided by a branch manager or admin) requested by the submitter lifts that 403 once, when it covers the count: the one batch above the threshold is its batch_id, and the variance is in its direction and at most its size (else 403 APPROVAL_MISMATCH, nothing written, the approval stays usable). Auditors cannot submit.",
     roles: ['pharmacist', 'cashier', 'branch_manager', 'inventory_manager'],
     body: SubmitStockCountRequest,
     responses: {
       201: { description: 'The recorded count with its variances', schema: StockCountResult },
       400: { description: 'Invalid lines, duplicates or batches of another branch' },
-      403: { description: 'Role, another branch, or APPROVAL_REQUIRED' },
+      403: { description: 'Role, another branch, APPROVAL_REQUIRED or APPROVAL_MISMATCH' },
       404: { description: 'Unknown batch or branch' },
     },
     handler: async ({ app, user, body, requestId }) =>

@@ -173,7 +173,14 @@ export async function submitCount(app: AppContext, user: AuthUser, actor: Actor,
         );
       await consumeApproval(trx, {
         approvalId: input.approval_id,
-        kind: 'stock_variance',
+        operation: {
+          kind: 'stock_variance',
+          variances: large.map((v) => ({
+            batch_id: v.batch_id,
+            batch_number: v.batch_number,
+            variance: v.variance,
+          })),
+        },
         branchId,
         userId: user.id,
         requestId: actor.requestId,

@@ -93,7 +93,11 @@ describe('stock count', () => {
     const manager = await t.userWithRole('branch_manager');
     const asked = await t.post<{ id: string }>(
       '/api/v1/approvals',
-      { kind: 'stock_variance', reason: 'shelf recount: 20 missing' },
+      {
+        kind: 'stock_variance',
+        reason: 'shelf recount: 20 missing',
+        payload: { batch_id: batch.id, variance: -20 },
+      },
       cashier.token,
     );
     expect(
@@ -135,6 +139,48 @@ describe('stock count', () => {
     );
     expect(big.status).toBe(201);
     expect(big.body.total_variance).toBe(75);
+  });
+
+  it('M2: a stock_variance approval covers its batch, in its direction, up to its size only', async () => {
+    const m = await makeMedicine(t);
+    const batch = await receive(t, m.id, supplierId, { qty_received: 50 });
+    const second = await receive(t, m.id, supplierId, { qty_received: 50 });
+    const cashier = await t.userWithRole('cashier');
+    const manager = await t.userWithRole('branch_manager');
+    const asked = await t.post<{ id: string }>(
+      '/api/v1/approvals',
+      { kind: 'stock_variance', reason: '20 missing', payload: { batch_id: batch.id, variance: -20 } },
+      cashier.token,
+    );
+    await t.put(`/api/v1/approvals/${asked.body.id}`, { status: 'approved', reason: 'ok' }, manager.token);
+    const tables = ['stock_counts', 'stock_count_lines', 'stock_movements', 'change_log'];
+    const before = tables.map((x) => t.count(x));
+    const submit = (lines: Array<{ batch_id: string; counted_qty: number }>) =>
+      t.post<{ code: string; detail: string }>(
+        '/api/v1/stockcount/submit',
+        { approval_id: asked.body.id, lines },
+        cashier.token,
+      );
+    const refused: Array<[Array<{ batch_id: string; counted_qty: number }>, string]> = [
+      [[{ batch_id: batch.id, counted_qty: 29 }], 'allows a variance of -20'],
+      [[{ batch_id: batch.id, counted_qty: 70 }], 'not 20'],
+      [[{ batch_id: second.id, counted_qty: 30 }], 'it is not for batch'],
+      [
+        [
+          { batch_id: batch.id, counted_qty: 30 },
+          { batch_id: second.id, counted_qty: 30 },
+        ],
+        '2 variances exceed the threshold',
+      ],
+    ];
+    for (const [lines, why] of refused) {
+      const res = await submit(lines);
+      expect(res.status, why).toBe(403);
+      expect(res.body.code).toBe('APPROVAL_MISMATCH');
+      expect(res.body.detail).toContain(why);
+    }
+    expect(tables.map((x) => t.count(x))).toEqual(before);
+    expect((await submit([{ batch_id: batch.id, counted_qty: 35 }])).status).toBe(201);
   });
 
   it('refuses bad lines, duplicates, unknown and foreign batches, and other branches', async () => {
