@@ -102,26 +102,26 @@ test("a cashier's whole day: session, scans, split payment, park and recall, a r
   await expect(total).toContainText('10.60');
   await page.screenshot({ path: testInfo.outputPath('10-cart.png') });
 
-  // Split tender: 5 by card, 10 in cash; change 4.40.
+  // Split tender: 4 by card, 10 in cash; change 3.40 (6.60 paid in cash, enough to refund the syrup in cash).
   await page.keyboard.press('F8');
   const pay = page.getByRole('dialog', { name: 'Payment' });
   await expect(pay.getByText('Total due: 10.60')).toBeVisible();
-  await pay.getByLabel('Card').fill('5');
+  await pay.getByLabel('Card').fill('4');
   await pay.getByLabel('Cash received').fill('10');
-  await expect(pay.getByRole('status', { name: 'Change' })).toHaveText('4.40');
+  await expect(pay.getByRole('status', { name: 'Change' })).toHaveText('3.40');
   await page.screenshot({ path: testInfo.outputPath('11-payment.png') });
   await pay.getByRole('button', { name: 'Complete sale' }).click();
   const done = page.getByRole('dialog', { name: /^Sale / });
   await expect(done).toBeVisible();
   const invoice = ((await done.getByRole('heading').textContent()) ?? '').replace(/^Sale /, '').trim();
   expect(invoice).toMatch(/^[A-Z0-9]+-[A-Z0-9]+-\d+$/);
-  await expect(done.getByText('Change due: 4.40')).toBeVisible();
+  await expect(done.getByText('Change due: 3.40')).toBeVisible();
   const receipt = done.getByRole('figure', { name: 'Receipt preview' });
   await expect(receipt).toContainText(`Invoice ${invoice}`);
   await expect(receipt).toContainText('Daypara 500');
   await expect(receipt).toContainText(/TOTAL \w+\s+10\.60/);
-  await expect(receipt).toContainText(/Card\s+5\.00/);
-  await expect(receipt).toContainText(/Change\s+4\.40/);
+  await expect(receipt).toContainText(/Card\s+4\.00/);
+  await expect(receipt).toContainText(/Change\s+3\.40/);
   await done.getByRole('button', { name: 'Print receipt' }).click();
   await expect(done.getByRole('status').filter({ hasText: /Print|print/ })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('12-receipt.png') });
@@ -162,11 +162,11 @@ test("a cashier's whole day: session, scans, split payment, park and recall, a r
   );
   await page.screenshot({ path: testInfo.outputPath('13-return.png') });
 
-  // Close with the counted cash: 100 float + 5.60 + 6.00 cash sales - 6.00 refund = 105.60.
+  // Close with the counted cash: 100 float + 6.60 + 6.00 cash sales - 6.00 refund = 106.60.
   await page.keyboard.press('F6');
-  await page.getByLabel('Counted cash').fill('105.5');
+  await page.getByLabel('Counted cash').fill('106.5');
   const check = page.getByRole('form', { name: 'Close the session' });
-  await expect(check.getByText('Expected105.60')).toBeVisible();
+  await expect(check.getByText('Expected106.60')).toBeVisible();
   await expect(check.getByText('Variance-0.10')).toBeVisible();
   await page.getByRole('button', { name: 'Close session' }).click();
   await expect(page.getByRole('heading', { name: /^Z-report No\. \d+$/ })).toBeVisible();
@@ -174,13 +174,13 @@ test("a cashier's whole day: session, scans, split payment, park and recall, a r
   const summary = page.getByRole('definition').filter({ hasText: /^2$/ });
   await expect(summary.first()).toBeVisible();
   const byMethod = page.getByRole('table', { name: 'Sales by payment method' });
-  await expect(byMethod.getByRole('row', { name: /Cash/ })).toContainText('11.60');
-  await expect(byMethod.getByRole('row', { name: /Card/ })).toContainText('5.00');
+  await expect(byMethod.getByRole('row', { name: /Cash/ })).toContainText('12.60');
+  await expect(byMethod.getByRole('row', { name: /Card/ })).toContainText('4.00');
   const drawer = page.getByRole('table', { name: 'Cash drawer' });
   await expect(drawer.getByRole('row', { name: /Opening float/ })).toContainText('100.00');
   await expect(drawer.getByRole('row', { name: /Cash refunds/ })).toContainText('6.00');
-  await expect(drawer.getByRole('row', { name: /Expected cash/ })).toContainText('105.60');
-  await expect(drawer.getByRole('row', { name: /Counted cash/ })).toContainText('105.50');
+  await expect(drawer.getByRole('row', { name: /Expected cash/ })).toContainText('106.60');
+  await expect(drawer.getByRole('row', { name: /Counted cash/ })).toContainText('106.50');
   await expect(drawer.getByRole('row', { name: /Variance/ })).toContainText('-0.10');
   const other = page.getByRole('table', { name: 'Discounts and returns' });
   await expect(other.getByRole('row', { name: /Line discounts/ })).toContainText('0.40');
