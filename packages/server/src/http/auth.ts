@@ -187,7 +187,9 @@ export function scopeBranch(user: AuthUser, requested: string | undefined): stri
 export function assertBranchAccess(user: AuthUser, branchId: string, what = 'record'): void {
   if (isBranchBound(user) && user.branchId !== branchId) {
     throw new Forbidden(
-      `This ${what} belongs to another branch; you can only act on your own branch.`,
+      what === 'branch'
+        ? 'That is not your branch; you can only act on your own branch.'
+        : `This ${what} belongs to another branch; you can only act on your own branch.`,
       'OTHER_BRANCH',
     );
   }

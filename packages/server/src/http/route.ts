@@ -6,6 +6,7 @@ import { authenticate, type AuthUser } from './auth';
 import { jsonHead } from './edge';
 import { Forbidden, Invalid } from './errors';
 import { sendProblem, summarise, zodFieldErrors } from './problem';
+import { loneSurrogatePath } from './well-formed';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -68,6 +69,13 @@ export interface RouteDoc {
   responses: Record<number, ResponseDoc>;
 }
 
+/** Why a role may not call a route that `roles` (and admin, who always passes) may call. */
+export function roleRefusal(roles: readonly Role[], role: Role): string {
+  const allowed = ['admin', ...roles.filter((r) => r !== 'admin')];
+  const needs = allowed.length === 1 ? `the ${allowed[0]} role` : `one of the roles ${allowed.join(', ')}`;
+  return `This action needs ${needs}; you are ${role}.`;
+}
+
 /** A handler's non-200 answer. */
 export class Reply {
   constructor(
@@ -81,6 +89,11 @@ export const noContent = () => new Reply(204);
 
 function parsePart<S extends z.ZodType>(schema: S | undefined, value: unknown, where: string): z.output<S> {
   if (!schema) return undefined as z.output<S>;
+  const malformed = loneSurrogatePath(value, where === 'body' ? '' : where);
+  if (malformed !== undefined) {
+    const errors = [{ path: malformed, message: 'contains a lone UTF-16 surrogate (broken text)' }];
+    throw new Invalid(summarise(errors), errors);
+  }
   const result = schema.safeParse(value);
   if (!result.success) {
     const errors = zodFieldErrors(result.error, where === 'body' ? undefined : where);
@@ -178,9 +191,8 @@ export class ApiRouter {
     this.docs.push({ ...def, access: roles });
     this.register(def.method, def.path, async (req: Request, res: Response) => {
       const user = await authenticate(this.app, req);
-      if (roles !== 'any' && user.role !== 'admin' && !roles.includes(user.role)) {
-        throw new Forbidden(`This action needs one of the roles: ${roles.join(', ')}; you are ${user.role}.`);
-      }
+      if (roles !== 'any' && user.role !== 'admin' && !roles.includes(user.role))
+        throw new Forbidden(roleRefusal(roles, user.role));
       const ctx = this.context(def, req, res);
       send(res, await def.handler({ ...ctx, user }));
     });
