@@ -12,7 +12,7 @@ export const TaxPolicy = z.object({
   vat_rates: z
     .record(VatCategory, Pct)
     .default({ standard: 18, zero: 0, exempt: 0 })
-    .refine((r) => 'standard' in r && 'zero' in r && 'exempt' in r, {
+    .refine((r) => ['standard', 'zero', 'exempt'].every((c) => Object.hasOwn(r, c)), {
       message: 'must define the standard, zero and exempt categories',
     })
     .describe('VAT rate in percent per vat_category'),
@@ -20,6 +20,14 @@ export const TaxPolicy = z.object({
   rounding: z.enum(['half_up_per_line']).default('half_up_per_line'),
 });
 export type TaxPolicy = z.infer<typeof TaxPolicy>;
+
+/**
+ * The rate in percent of a VAT category, or undefined when the tax policy does not define it. Own keys only:
+ * a category named like an Object method ("constructor", "toString") is unknown unless the policy defines it.
+ */
+export function vatRateOf(policy: Pick<TaxPolicy, 'vat_rates'>, category: string): number | undefined {
+  return Object.hasOwn(policy.vat_rates, category) ? policy.vat_rates[category] : undefined;
+}
 
 export const LoginThrottle = z.object({
   max_failures_per_account: z.number().int().min(1).max(1000).default(5),

@@ -62,6 +62,7 @@ export {
   CODE_PAGES,
   DEFAULT_CODE_PAGE,
   codePageForLanguage,
+  isCodePage,
   encodeForCodePage,
   type CodePage,
   type CommandSet,

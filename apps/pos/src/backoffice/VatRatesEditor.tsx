@@ -15,7 +15,7 @@ export function VatRatesEditor({
   const [newCategory, setNewCategory] = useState('');
   const add = () => {
     const key = newCategory.trim().toLowerCase();
-    if (!key || key in rates) return;
+    if (!key || Object.hasOwn(rates, key)) return;
     onChange({ ...rates, [key]: 0 });
     setNewCategory('');
   };

@@ -1,4 +1,4 @@
-import type { Medicine } from '@pharmacy/contracts';
+import { type Medicine, vatRateOf } from '@pharmacy/contracts';
 import { roundMoney, toNumber } from '../ui/money';
 
 /** One line of the cart: what the till needs to show it and to send it. */
@@ -158,7 +158,7 @@ export interface CartEstimate {
 export function estimateCart(cart: Cart, tax: TaxPolicy): CartEstimate {
   const base = cart.lines.map((l) => {
     const amount = roundMoney(toNumber(l.unit_price) * l.quantity - l.discount);
-    return { line: l, amount: Math.max(0, amount), rate: tax.vat_rates[l.vat_category] ?? 0 };
+    return { line: l, amount: Math.max(0, amount), rate: vatRateOf(tax, l.vat_category) ?? 0 };
   });
   const before = base.reduce((s, b) => s + b.amount, 0);
   const coupon = Math.min(before, toNumber(cart.coupon?.discount));

@@ -24,23 +24,28 @@ export type CodePage = keyof typeof CODE_PAGES;
 
 export const DEFAULT_CODE_PAGE: CodePage = 'PC858_EURO';
 
-const LANGUAGE_CODE_PAGES: Readonly<Record<string, CodePage>> = {
-  pl: 'PC852_LATIN2',
-  cs: 'PC852_LATIN2',
-  sk: 'PC852_LATIN2',
-  hu: 'PC852_LATIN2',
-  hr: 'PC852_LATIN2',
-  sl: 'PC852_LATIN2',
-  ro: 'PC852_LATIN2',
-  tr: 'PC857_TURKISH',
-  el: 'PC737_GREEK',
-  ru: 'WPC1251_CYRILLIC',
-  uk: 'WPC1251_CYRILLIC',
-  bg: 'WPC1251_CYRILLIC',
-  sr: 'WPC1251_CYRILLIC',
-  he: 'PC862_HEBREW',
-  ar: 'PC864_ARABIC',
-};
+/** Own names only: a code page named like an Object method ("constructor") is not one. */
+export const isCodePage = (name: string): name is CodePage => Object.hasOwn(CODE_PAGES, name);
+
+const LANGUAGE_CODE_PAGES: ReadonlyMap<string, CodePage> = new Map(
+  Object.entries({
+    pl: 'PC852_LATIN2',
+    cs: 'PC852_LATIN2',
+    sk: 'PC852_LATIN2',
+    hu: 'PC852_LATIN2',
+    hr: 'PC852_LATIN2',
+    sl: 'PC852_LATIN2',
+    ro: 'PC852_LATIN2',
+    tr: 'PC857_TURKISH',
+    el: 'PC737_GREEK',
+    ru: 'WPC1251_CYRILLIC',
+    uk: 'WPC1251_CYRILLIC',
+    bg: 'WPC1251_CYRILLIC',
+    sr: 'WPC1251_CYRILLIC',
+    he: 'PC862_HEBREW',
+    ar: 'PC864_ARABIC',
+  } satisfies Record<string, CodePage>) as Array<[string, CodePage]>,
+);
 
 /**
  * Code page for a BCP 47 language tag ("fr", "pl-PL"); Western European PC858 (with €) otherwise.
@@ -48,7 +53,7 @@ const LANGUAGE_CODE_PAGES: Readonly<Record<string, CodePage>> = {
  */
 export function codePageForLanguage(language: string | undefined): CodePage {
   const primary = language?.toLowerCase().split(/[-_]/)[0] ?? '';
-  return LANGUAGE_CODE_PAGES[primary] ?? DEFAULT_CODE_PAGE;
+  return LANGUAGE_CODE_PAGES.get(primary) ?? DEFAULT_CODE_PAGE;
 }
 
 export function codePageByNumber(commandSet: CommandSet, number: number): CodePage | undefined {

@@ -1,8 +1,9 @@
-import type {
-  CreateMedicineRequest,
-  Medicine,
-  MedicineDetail,
-  UpdateMedicineRequest,
+import {
+  type CreateMedicineRequest,
+  type Medicine,
+  type MedicineDetail,
+  type UpdateMedicineRequest,
+  vatRateOf,
 } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -324,8 +325,9 @@ async function validateRefs(
     out.max_public_price =
       body.max_public_price === null ? null : toMinor(body.max_public_price, exponent, 'max_public_price');
   if (body.vat_category !== undefined) {
-    const rates = (await getSettings(app)).tax_policy.vat_rates;
-    if (!(body.vat_category in rates))
+    const policy = (await getSettings(app)).tax_policy;
+    const rates = policy.vat_rates;
+    if (vatRateOf(policy, body.vat_category) === undefined)
       throw new Invalid(
         `vat_category ${body.vat_category} is not in the tax policy; use one of ${Object.keys(rates).join(', ')}.`,
         [{ path: 'vat_category', message: `must be one of ${Object.keys(rates).join(', ')}` }],

@@ -109,6 +109,8 @@ describe('printers: create and validation per transport', () => {
     ['paper 57', tcp('X', { paper_width_mm: 57 })],
     ['command set', tcp('X', { command_set: 'citizen' })],
     ['unknown code page', tcp('X', { code_page: 'PC999_NOPE' })],
+    ['M4: a code page named like an Object method', tcp('X', { code_page: 'constructor' })],
+    ['M4: __proto__ as code page', tcp('X', { code_page: '__proto__' })],
     ['language', tcp('X', { language: 'English!' })],
     ['unknown transport', { name: 'X', transport: 'bluetooth', address: 'aa:bb' }],
     ['empty name', tcp('  ')],

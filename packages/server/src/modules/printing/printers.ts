@@ -5,7 +5,13 @@ import {
   type UpdatePrinterRequest,
   printerAddressProblem,
 } from '@pharmacy/contracts';
-import { CODE_PAGES, deviceAddressProblem, parseTcpAddress, tcpTargetProblem } from '@pharmacy/hardware';
+import {
+  CODE_PAGES,
+  deviceAddressProblem,
+  isCodePage,
+  parseTcpAddress,
+  tcpTargetProblem,
+} from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
@@ -77,7 +83,7 @@ export async function listPrinters(
 }
 
 function assertCodePage(codePage: string | null): void {
-  if (codePage !== null && !(codePage in CODE_PAGES)) {
+  if (codePage !== null && !isCodePage(codePage)) {
     throw new Invalid(`code_page ${codePage} is not supported.`, [
       { path: 'code_page', message: `must be one of ${Object.keys(CODE_PAGES).join(', ')}` },
     ]);

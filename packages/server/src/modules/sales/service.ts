@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import type { CreateSaleRequest, SaleDetail } from '@pharmacy/contracts';
+import { type CreateSaleRequest, type SaleDetail, vatRateOf } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import { prepared, preparedInsert, preparedShapes } from '../../db/prepared';
@@ -193,7 +193,7 @@ export async function createSale(
         [{ path: `items.${i}.medicine_id`, message: 'inactive medicine' }],
         'MEDICINE_INACTIVE',
       );
-    const ratePct = settings.tax_policy.vat_rates[m.vat_category];
+    const ratePct = vatRateOf(settings.tax_policy, m.vat_category);
     if (ratePct === undefined)
       throw new Conflict(
         `${m.name} has VAT category ${m.vat_category}, which the tax policy does not define.`,

@@ -1,9 +1,9 @@
-import { Settings, type UpdateSettingsRequest } from '@pharmacy/contracts';
+import { Settings, type TaxPolicy, type UpdateSettingsRequest, vatRateOf } from '@pharmacy/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { Invalid } from '../../http/errors';
+import { Conflict, Invalid } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 
@@ -58,6 +58,27 @@ export async function writeSettingsRow(trx: Db, value: Settings, userId: string 
   return at;
 }
 
+/** A VAT category the tax policy drops must not be the category of an active medicine: it could not be sold. */
+async function assertVatCategoriesUnused(trx: Db, before: TaxPolicy, next: TaxPolicy): Promise<void> {
+  const dropped = Object.keys(before.vat_rates).filter((c) => vatRateOf(next, c) === undefined);
+  if (dropped.length === 0) return;
+  const used = await trx
+    .selectFrom('medicines')
+    .select(['vat_category', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('vat_category', 'in', dropped)
+    .where('is_active', '=', 1)
+    .groupBy('vat_category')
+    .execute();
+  if (used.length === 0) return;
+  const list = used
+    .map((u) => `${u.vat_category} (${u.n} medicine${Number(u.n) === 1 ? '' : 's'})`)
+    .join(', ');
+  throw new Conflict(
+    `The tax policy cannot drop a VAT category that active medicines use: ${list}; move them to another category first.`,
+    'VAT_CATEGORY_IN_USE',
+  );
+}
+
 export async function updateSettings(
   app: AppContext,
   actor: Actor,
@@ -79,6 +100,7 @@ export async function updateSettings(
     }
   }
   await app.db.transaction().execute(async (trx) => {
+    await assertVatCategoriesUnused(trx, before.tax_policy, next.tax_policy);
     await writeSettingsRow(trx, next, actor.userId);
     await writeAudit(trx, actor, {
       action: 'settings.update',
