@@ -146,10 +146,19 @@ export const VatReport = ReportWindow.extend({
     z.object({
       month: z.string().describe('YYYY-MM'),
       sales_count: z.number().int(),
-      taxable_0: DecimalString.describe('net amount of zero-rated lines'),
+      taxable_0: DecimalString.describe('net amount of zero-rated lines (VAT rate 0 %, not exempt)'),
       exempt: DecimalString.describe('net amount of exempt lines'),
-      taxable_18: DecimalString.describe('net amount of lines at the standard (non-zero) rate'),
-      taxable_15: DecimalString.describe('alias of taxable_18'),
+      taxable_18: DecimalString.describe('net amount of lines charged VAT at exactly 18 %'),
+      taxable_15: DecimalString.describe('net amount of lines charged VAT at exactly 15 %'),
+      by_rate: z
+        .array(
+          z.object({
+            rate: z.number().describe('VAT rate in percent'),
+            taxable: DecimalString,
+            vat: DecimalString,
+          }),
+        )
+        .describe('one bucket per VAT rate charged in the month (zero-rated under 0), highest rate first'),
       vat_collected: DecimalString,
       grand_total: DecimalString,
     }),

@@ -316,7 +316,7 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
     ]);
   });
 
-  it('splits VAT by month and rate, newest month first, taxable_15 aliasing taxable_18', async () => {
+  it('splits VAT by month and rate, newest month first (every line here at 18 %, none at 15 %)', async () => {
     const d = today();
     const res = await t.get<Json>(
       `/api/v1/reports/vat?branch_id=${main}&from_date=${addDays(d, -45)}`,
@@ -330,12 +330,47 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
       res.body.items.reduce((a: number, m: Json) => a + Math.round(Number(m[k]) * 100), 0);
     // 10 + 5 + 100 units of 1.18 (0.18 VAT each) = 135.70; zero 1.00; exempt 2.00
     expect(sum('taxable_18')).toBe(11_500);
-    expect(sum('taxable_15')).toBe(11_500);
+    expect(sum('taxable_15')).toBe(0);
     expect(sum('taxable_0')).toBe(100);
     expect(sum('exempt')).toBe(200);
     expect(sum('vat_collected')).toBe(2_070);
     expect(sum('grand_total')).toBe(11_500 + 100 + 200 + 2_070);
     expect(res.body.items.reduce((a: number, m: Json) => a + m.sales_count, 0)).toBe(4);
+    expect(res.body.items[0].by_rate.map((r: Json) => r.rate)).toEqual([18, 0]);
+  });
+
+  it('L8: a line at another rate (5 %) gets its own by_rate bucket and is not folded into taxable_18 or taxable_15', async () => {
+    const branch = await t.createBranch('VAT5');
+    const d = today();
+    const reduced = { ...std, unitPrice: 105, vatRate: 5, vatCategory: 'reduced' };
+    const fifteen = { ...std, unitPrice: 115, vatRate: 15, vatCategory: 'standard' };
+    sell(branch, cashier.id, at(d), [reduced, { ...std, quantity: 2 }, fifteen, zero, exempt]);
+    const res = await t.get<Json>(`/api/v1/reports/vat?branch_id=${branch}&from_date=${d}`, auditor);
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([
+      expect.objectContaining({
+        month: d.slice(0, 7),
+        taxable_18: '2.00',
+        taxable_15: '1.00',
+        taxable_0: '0.50',
+        exempt: '2.00',
+        by_rate: [
+          { rate: 18, taxable: '2.00', vat: '0.36' },
+          { rate: 15, taxable: '1.00', vat: '0.15' },
+          { rate: 5, taxable: '1.00', vat: '0.05' },
+          { rate: 0, taxable: '0.50', vat: '0.00' },
+        ],
+        vat_collected: '0.56',
+      }),
+    ]);
+    const csv = await t.request('GET', `/api/v1/reports/vat?branch_id=${branch}&from_date=${d}&format=csv`, {
+      token: auditor,
+    });
+    const [header, row] = String(csv.body).trim().split('\r\n');
+    expect(header).toMatch(
+      /,taxable_18pct,vat_18pct,taxable_15pct,vat_15pct,taxable_5pct,vat_5pct,taxable_0pct,vat_0pct$/,
+    );
+    expect(row).toMatch(/,2\.00,0\.36,1\.00,0\.15,1\.00,0\.05,0\.50,0\.00$/);
   });
 });
 

@@ -125,7 +125,7 @@ export function reportRoutes(r: ApiRouter): void {
     path: '/reports/vat',
     tag: TAG,
     summary: 'VAT by month',
-    description: `${WINDOW} ${COMMON} One row per local month of the window (YYYY-MM, newest first, months without sales included): taxable_0 (net of zero-rated lines), exempt (net of exempt lines), taxable_18 (net of lines at any non-zero rate; taxable_15 is the same figure under the name used where the standard rate is 15 %), vat_collected and grand_total (VAT included). ${CSV('the months')}`,
+    description: `${WINDOW} ${COMMON} One row per local month of the window (YYYY-MM, newest first, months without sales included): by_rate has one bucket per VAT rate actually charged (rate in percent, taxable net amount, vat; zero-rated lines under rate 0, highest rate first); taxable_0, taxable_18 and taxable_15 are the spec's named buckets, the net of lines at exactly 0 %, 18 % and 15 % (a line at 5 % or 10 % is only in by_rate); exempt (net of exempt lines), vat_collected and grand_total (VAT included). ${CSV('the months, by_rate as a taxable_<rate>pct and vat_<rate>pct column pair per rate')}`,
     roles: ROLES,
     query: ReportWindowQuery,
     responses: {
@@ -136,7 +136,26 @@ export function reportRoutes(r: ApiRouter): void {
       const w = await resolveWindow(app, query, scopeBranch(user, query.branch_id));
       const report = { ...windowInfo(w), ...(await vatReport(app, w)) };
       if (query.format !== 'csv') return report;
-      return sendCsv(res, 'vat', report.items, columns(VatReport, 'items'));
+      const { rows, columns: rateColumns } = vatCsvRows(report.items);
+      const base = columns(VatReport, 'items').filter((c) => c !== 'by_rate');
+      return sendCsv(res, 'vat', rows, [...base, ...rateColumns]);
     },
   });
+}
+
+/** The VAT months as flat CSV rows: a taxable and a vat column per rate charged in any month, highest first. */
+function vatCsvRows(
+  items: ReadonlyArray<{ by_rate: Array<{ rate: number; taxable: string; vat: string }> }>,
+) {
+  const rates = [...new Set(items.flatMap((m) => m.by_rate.map((r) => r.rate)))].sort((a, b) => b - a);
+  const columns = rates.flatMap((rate) => [`taxable_${rate}pct`, `vat_${rate}pct`]);
+  const rows = items.map(({ by_rate, ...month }) => {
+    const cells: Record<string, unknown> = { ...month };
+    for (const r of by_rate) {
+      cells[`taxable_${r.rate}pct`] = r.taxable;
+      cells[`vat_${r.rate}pct`] = r.vat;
+    }
+    return cells;
+  });
+  return { rows, columns };
 }

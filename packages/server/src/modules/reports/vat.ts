@@ -4,19 +4,34 @@ import { formatMinor } from '../../lib/money';
 import { salesFilter, salesFrom } from './sales';
 import { baseConverter, bucketLocalDate, hourBucketSql, type ReportWindow, windowDays } from './window';
 
+interface RateBucket {
+  taxable: number;
+  vat: number;
+}
+
 interface Month {
   sales: number;
-  zero: number;
   exempt: number;
-  standard: number;
+  /** Zero-rated and taxed lines per VAT rate in percent (exempt lines are not taxable at any rate). */
+  rates: Map<number, RateBucket>;
   vat: number;
   gross: number;
 }
 
+const emptyMonth = (): Month => ({ sales: 0, exempt: 0, rates: new Map(), vat: 0, gross: 0 });
+
+function addToRate(m: Month, rate: number, taxable: number, vat: number): void {
+  const bucket = m.rates.get(rate) ?? { taxable: 0, vat: 0 };
+  bucket.taxable += taxable;
+  bucket.vat += vat;
+  m.rates.set(rate, bucket);
+}
+
 /**
- * VAT by local month, newest first: net amounts of the sold lines per rate (zero-rated, exempt, and every
- * non-zero rate under taxable_18, aliased taxable_15 for 15 % jurisdictions), the VAT and the gross total, in
- * the base currency.
+ * VAT by local month, newest first, in the base currency: the net amounts of the sold lines per VAT rate
+ * actually charged (`by_rate`, highest rate first; zero-rated lines under rate 0), exempt lines apart, the VAT
+ * and the gross total. The spec's named buckets are the lines at exactly that rate: taxable_0 at 0 %,
+ * taxable_18 at 18 %, taxable_15 at 15 %; a line at another rate (5 %, 10 %) appears only in by_rate.
  */
 export async function vatReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
@@ -44,7 +59,7 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
   const months = new Map<string, Month>();
   for (const day of windowDays(w)) {
     const key = day.slice(0, 7);
-    if (!months.has(key)) months.set(key, { sales: 0, zero: 0, exempt: 0, standard: 0, vat: 0, gross: 0 });
+    if (!months.has(key)) months.set(key, emptyMonth());
   }
   const monthOf = (b: string) => months.get(bucketLocalDate(b, w).slice(0, 7));
   for (const c of counts.rows) {
@@ -55,23 +70,28 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
     const m = monthOf(l.bucket);
     if (!m) continue;
     const net = await conv.toBase(Number(l.net), l.currency_code, l.rate);
-    if (Number(l.vat_rate) > 0) m.standard += net;
-    else if (l.vat_category === 'exempt') m.exempt += net;
-    else m.zero += net;
-    m.vat += await conv.toBase(Number(l.vat), l.currency_code, l.rate);
+    const vat = await conv.toBase(Number(l.vat), l.currency_code, l.rate);
+    const rate = Number(l.vat_rate);
+    if (rate === 0 && l.vat_category === 'exempt') m.exempt += net;
+    else addToRate(m, rate, net, vat);
+    m.vat += vat;
     m.gross += await conv.toBase(Number(l.gross), l.currency_code, l.rate);
   }
   const fmt = (minor: number) => formatMinor(minor, conv.baseExp);
+  const taxableAt = (m: Month, rate: number) => fmt(m.rates.get(rate)?.taxable ?? 0);
   return {
     items: [...months.entries()]
       .sort(([a], [b]) => b.localeCompare(a))
       .map(([month, m]) => ({
         month,
         sales_count: m.sales,
-        taxable_0: fmt(m.zero),
+        taxable_0: taxableAt(m, 0),
         exempt: fmt(m.exempt),
-        taxable_18: fmt(m.standard),
-        taxable_15: fmt(m.standard),
+        taxable_18: taxableAt(m, 18),
+        taxable_15: taxableAt(m, 15),
+        by_rate: [...m.rates.entries()]
+          .sort(([a], [b]) => b - a)
+          .map(([rate, r]) => ({ rate, taxable: fmt(r.taxable), vat: fmt(r.vat) })),
         vat_collected: fmt(m.vat),
         grand_total: fmt(m.gross),
       })),
