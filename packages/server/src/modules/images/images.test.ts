@@ -64,6 +64,43 @@ describe('images on the embedded (local disk) storage', () => {
     expect(audit.n).toBe(1);
   });
 
+  it('L4: an upload URL stores once; a second PUT after attach is 409 and the image stays as attached', async () => {
+    const m = await makeMedicine(t);
+    const res = await t.post<UploadUrl>(
+      '/api/v1/images/medicines/upload-url',
+      { content_type: 'image/png', size_bytes: PNG.length },
+      admin,
+    );
+    expect((await upload(t, res.body.uploadUrl, PNG, 'image/png')).status).toBe(200);
+    const attached = await t.post(
+      `/api/v1/images/medicines/${m.id}/image`,
+      { image_key: res.body.key },
+      admin,
+    );
+    expect(attached.status).toBe(200);
+    const other = Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(120, 9)]);
+    const again = await upload(t, res.body.uploadUrl, other, 'image/png');
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'UPLOAD_URL_USED' });
+    // Two racing PUTs to a fresh URL: one stores, the other is refused.
+    const fresh = await t.post<UploadUrl>(
+      '/api/v1/images/medicines/upload-url',
+      { content_type: 'image/png', size_bytes: PNG.length },
+      admin,
+    );
+    const race = await Promise.all([
+      upload(t, fresh.body.uploadUrl, PNG, 'image/png'),
+      upload(t, fresh.body.uploadUrl, other, 'image/png'),
+    ]);
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409]);
+    const img = await fetch(t.baseUrl + (attached.body.image_url as string));
+    expect(Buffer.from(await img.arrayBuffer()).equals(PNG)).toBe(true);
+    const leftovers = fs
+      .readdirSync(path.join(t.dataDir, 'images', 'medicines'))
+      .filter((f) => f.endsWith('.part'));
+    expect(leftovers).toEqual([]);
+  });
+
   it('refuses uploads that do not match what was signed', async () => {
     const res = await t.post<UploadUrl>(
       '/api/v1/images/medicines/upload-url',

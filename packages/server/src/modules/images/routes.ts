@@ -15,7 +15,7 @@ import type { ApiRouter } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { getMedicine, getMedicineRow, setMedicineImage } from '../medicines/service';
 import { attachableKey, getBrandingLogo, issueUploadUrl, setBrandingLogo } from './service';
-import { CONTENT_TYPES, LocalImageStorage, requireStorage, sniffImageType } from './storage';
+import { CONTENT_TYPES, LocalImageStorage, requireStorage, sniffImageType, uploadUrlUsed } from './storage';
 
 const MEDIA_WRITERS = ['inventory_manager', 'branch_manager'] as const;
 
@@ -180,7 +180,7 @@ function blobRoutes(r: ApiRouter): void {
     tag: 'Images',
     summary: 'Upload image bytes to a signed URL (embedded storage)',
     description:
-      'Public; the signature in the query authorises it. Body: the raw image with the signed Content-Type and exactly the signed size. 403 for a bad signature or an expired URL; 400 for a size, type or magic-byte mismatch; 404 when the server stores images in S3.',
+      'Public; the signature in the query authorises it. Body: the raw image with the signed Content-Type and exactly the signed size. 403 for a bad signature or an expired URL; 400 for a size, type or magic-byte mismatch; 409 UPLOAD_URL_USED when the URL was used already (each upload URL names a fresh key and stores once, so an attached image cannot be replaced through its old URL); 404 when the server stores images in S3.',
     access: 'public',
     params: BlobParams,
     query: BlobPutQuery,
@@ -189,6 +189,7 @@ function blobRoutes(r: ApiRouter): void {
       400: { description: 'Size, Content-Type or bytes do not match the signed upload' },
       403: { description: 'Bad signature or expired URL' },
       404: { description: 'Not the embedded storage' },
+      409: { description: 'The upload URL was used already' },
       413: { description: 'Larger than 5 MB' },
     },
   });
@@ -236,7 +237,8 @@ function blobRoutes(r: ApiRouter): void {
         [{ path: 'body', message: 'not an image' }],
         'NOT_AN_IMAGE',
       );
-    await storage.write(key, body);
+    if (await storage.stat(key)) throw uploadUrlUsed();
+    await storage.writeOnce(key, body);
     res.status(200).end();
   });
 

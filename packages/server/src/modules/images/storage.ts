@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppContext } from '../../app-context';
-import { AppError } from '../../http/errors';
+import { AppError, Conflict } from '../../http/errors';
 
 /** Where medicine photos and branding images live; the server hands out signed URLs, clients move the bytes. */
 export interface ImageStorage {
@@ -58,6 +58,9 @@ export class StorageError extends AppError {
     super(500, code, detail);
   }
 }
+
+export const uploadUrlUsed = () =>
+  new Conflict('This upload URL has been used already; ask for a new one.', 'UPLOAD_URL_USED');
 
 /** End of the next whole hour, in seconds: read URLs stay the same within an hour so browsers can cache them. */
 const readExpiry = (now = Date.now()) => (Math.floor(now / 3_600_000) + 2) * 3600;
@@ -127,13 +130,24 @@ export class LocalImageStorage implements ImageStorage {
     }
   }
 
-  /** Writes an upload atomically (temporary file, then rename). */
-  async write(key: string, bytes: Buffer): Promise<void> {
+  /**
+   * Stores an upload once (temporary file, then a hard link that fails if the key exists): every upload URL
+   * has its own key, so a second PUT to the same URL, even racing the first, is refused with 409 and the image
+   * stays as it was attached.
+   */
+  async writeOnce(key: string, bytes: Buffer): Promise<void> {
     const file = this.pathOf(key);
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.part`;
+    const tmp = `${file}.${randomUUID()}.part`;
     await fs.promises.writeFile(tmp, bytes);
-    await fs.promises.rename(tmp, file);
+    try {
+      await fs.promises.link(tmp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw uploadUrlUsed();
+      throw err;
+    } finally {
+      await fs.promises.rm(tmp, { force: true });
+    }
   }
 }
 
