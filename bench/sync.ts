@@ -32,13 +32,21 @@ const { SYSTEM } = await import('../packages/server/src/modules/audit/service');
 if (!getEntity('medicine'))
   registerEntity({
     entity: 'medicine',
+    push: 'central-only',
     owner: 'central',
     scope: 'organisation',
     table: 'medicines',
     order: 60,
   });
 if (!getEntity('batch'))
-  registerEntity({ entity: 'batch', owner: 'central', scope: 'branch', table: 'batches', order: 70 });
+  registerEntity({
+    entity: 'batch',
+    push: 'central-only',
+    owner: 'central',
+    scope: 'branch',
+    table: 'batches',
+    order: 70,
+  });
 
 const { values } = parseArgs({
   options: {

@@ -9,6 +9,7 @@ import {
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { APPROVAL_TTL_MINUTES, decideApproval, listApprovals, requestApproval } from './service';
+import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
 import './sync';
 
 const TAG = 'Ops';
@@ -43,7 +44,7 @@ export function approvalRoutes(r: ApiRouter): void {
       'Using an approval for anything beyond its bounds (another medicine, line, batch, sale, tender or currency, more units, a lower price, a larger discount, variance or refund) is 403 APPROVAL_MISMATCH, nothing is written and the approval stays usable.',
       `reason is required. The request belongs to the caller's branch and must be decided within ${APPROVAL_TTL_MINUTES} minutes; once approved, the requester has ${APPROVAL_TTL_MINUTES} minutes to use it once (sales, returns and stock counts pass its id). Audited and replicated to the branch. Roles: every role but auditor.`,
     ].join(' '),
-    roles: ['pharmacist', 'cashier', 'branch_manager', 'inventory_manager'],
+    roles: APPROVAL_REQUESTERS,
     body: CreateApprovalRequest,
     responses: { 201: { description: 'The pending approval', schema: Approval } },
     handler: async ({ app, user, body, requestId }) =>
@@ -57,7 +58,7 @@ export function approvalRoutes(r: ApiRouter): void {
     summary: 'Approve or reject a request',
     description:
       "status approved or rejected, with a reason. Roles: admin, branch_manager of the approval's branch (another branch: 403 OTHER_BRANCH). Nobody decides their own request (403 SELF_APPROVAL). Already decided: 409 APPROVAL_DECIDED; not decided in time: 409 APPROVAL_EXPIRED. Audited and replicated.",
-    roles: ['branch_manager'],
+    roles: APPROVAL_DECIDERS,
     params: ApprovalParams,
     body: DecideApprovalRequest,
     responses: {

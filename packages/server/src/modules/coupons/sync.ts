@@ -19,6 +19,7 @@ async function recountCoupon(trx: Db, couponId: string): Promise<void> {
 
 registerEntity({
   entity: 'coupon',
+  push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'coupons',
@@ -39,6 +40,7 @@ registerEntity({
 
 registerEntity({
   entity: 'coupon_redemption',
+  push: 'till-owned',
   owner: 'till',
   scope: 'organisation',
   table: 'coupon_redemptions',

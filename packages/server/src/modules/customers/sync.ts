@@ -26,6 +26,7 @@ export async function recomputeCustomerBalance(trx: Db, customerId: string): Pro
 
 registerEntity({
   entity: 'customer',
+  push: 'till-owned',
   owner: 'till',
   scope: 'organisation',
   table: 'customers',
@@ -46,6 +47,7 @@ registerEntity({
 
 registerEntity({
   entity: 'customer_ledger',
+  push: 'till-owned',
   owner: 'till',
   scope: 'organisation',
   table: 'customer_ledger',

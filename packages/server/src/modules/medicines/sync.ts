@@ -6,6 +6,7 @@ import { registerEntity } from '../sync/registry';
  */
 registerEntity({
   entity: 'medicine',
+  push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'medicines',

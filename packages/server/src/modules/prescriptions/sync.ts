@@ -9,6 +9,7 @@ import { registerEntity } from '../sync/registry';
  */
 registerEntity({
   entity: 'prescription',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'prescriptions',
@@ -16,15 +17,31 @@ registerEntity({
 });
 registerEntity({
   entity: 'prescription_item',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'prescription_items',
   order: 301,
 });
-registerEntity({ entity: 'will_call', owner: 'till', scope: 'branch', table: 'will_calls', order: 302 });
-registerEntity({ entity: 'dispensing', owner: 'till', scope: 'branch', table: 'dispensings', order: 303 });
+registerEntity({
+  entity: 'will_call',
+  push: 'till-owned',
+  owner: 'till',
+  scope: 'branch',
+  table: 'will_calls',
+  order: 302,
+});
+registerEntity({
+  entity: 'dispensing',
+  push: 'till-owned',
+  owner: 'till',
+  scope: 'branch',
+  table: 'dispensings',
+  order: 303,
+});
 registerEntity({
   entity: 'refill_reminder',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'refill_reminders',

@@ -17,10 +17,9 @@ import { actorOf } from '../audit/service';
 import { receiveAgainstOrder } from './receiving';
 import { changeOrderStatus, createPurchaseOrder, getPurchaseOrder, listPurchaseOrders } from './service';
 import { SUGGESTION_LIMIT, suggestedOrders } from './suggestions';
+import { PO_CREATORS, PO_READERS, PO_RECEIVERS } from './roles';
 import './sync';
 
-const READERS = ['branch_manager', 'inventory_manager', 'auditor'] as const;
-const RECEIVERS = ['branch_manager', 'inventory_manager'] as const;
 const TAG = 'PurchaseOrders';
 const SCOPE_NOTE =
   'Branch-bound roles (branch_manager) see only their own branch whatever they ask; organisation-wide roles see all branches or branch_id.';
@@ -32,7 +31,7 @@ export function purchaseOrderRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'List purchase orders, newest first',
     description: `Filters: status, supplier_id, branch_id; paged (page, page_size at most 200). ${SCOPE_NOTE} Roles: admin, branch_manager, inventory_manager, auditor.`,
-    roles: READERS,
+    roles: PO_READERS,
     query: PurchaseOrderListQuery,
     responses: { 200: { description: 'A page of purchase orders', schema: pageOf(PurchaseOrderSummary) } },
     handler: ({ app, user, query }) =>
@@ -46,7 +45,7 @@ export function purchaseOrderRoutes(r: ApiRouter): void {
     summary: 'Create a purchase order (DRAFT)',
     description:
       "Roles: admin, branch_manager (own branch only: another branch_id gives 403 OTHER_BRANCH). Supplier, branch and every medicine must exist (404) and be active (400, as for receiving a batch). items is non-empty (at most 500), each medicine at most once (400), ordered_qty a positive whole number, agreed_unit_cost at most the base currency's decimals. The order and its items are written in one transaction, opened as DRAFT, audited (purchase_order.create) and replicated to the tills of its branch.",
-    roles: ['branch_manager'],
+    roles: PO_CREATORS,
     body: CreatePurchaseOrderRequest,
     responses: {
       201: { description: 'The new order', schema: PurchaseOrderCreated },
@@ -64,7 +63,7 @@ export function purchaseOrderRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Reorder suggestions for a branch',
     description: `Active medicines whose sellable stock in the branch (active, unexpired batches) is at or below low_stock_threshold, emptiest first, at most ${SUGGESTION_LIMIT}. suggested_qty = ceil(avg_daily_sales x lead_time_days) + low_stock_threshold - stock_quantity - on_order_qty, never below 0; avg_daily_sales is net units sold (sale minus return movements) over the last \`days\` (default 30); the supplier is the one of the medicine's most recent batch (this branch first), lead time 7 days when unknown. branch_id defaults to the caller's branch; ${SCOPE_NOTE}`,
-    roles: READERS,
+    roles: PO_READERS,
     query: SuggestedOrderQuery,
     responses: {
       200: { description: 'Suggestions', schema: SuggestedOrderResponse },
@@ -80,7 +79,7 @@ export function purchaseOrderRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Read a purchase order with its items, received quantities and receipts',
     description: "A branch_manager asking for another branch's order gets 403 OTHER_BRANCH.",
-    roles: READERS,
+    roles: PO_READERS,
     params: PurchaseOrderParams,
     responses: {
       200: { description: 'The order', schema: PurchaseOrderDetail },
@@ -97,7 +96,7 @@ export function purchaseOrderRoutes(r: ApiRouter): void {
     summary: 'Send or cancel a purchase order',
     description:
       'status SENT (from DRAFT) or CANCELLED (from DRAFT or SENT, with an optional reason). Any other move, including to the state the order is already in, gives 409 INVALID_STATUS_TRANSITION naming the current state; PARTIALLY_RECEIVED and RECEIVED are reached only by receiving. Roles: admin, branch_manager (own branch). Audited and replicated.',
-    roles: ['branch_manager'],
+    roles: PO_CREATORS,
     params: PurchaseOrderParams,
     body: UpdatePurchaseOrderStatusRequest,
     responses: {
@@ -117,7 +116,7 @@ export function purchaseOrderRoutes(r: ApiRouter): void {
     summary: 'Receive goods against a SENT or PARTIALLY_RECEIVED order',
     description:
       "Lines name the order item by item_id or medicine_id (400 when it is not on the order), with received_qty, batch_number, expiry_date (not in the past in the branch's time zone: 400 EXPIRED_BATCH) and unit_cost (default the item's agreed_unit_cost). Each line goes into a batch through the stock ledger (a purchase movement referencing the order; the same batch number and expiry adds to that batch, another expiry is 409 BATCH_EXPIRY_MISMATCH). Receiving more than ordered (over all receipts) gives 409 OVER_RECEIPT unless allow_over_receipt is true. The order becomes RECEIVED when every item is received in full, else PARTIALLY_RECEIVED. Other states: 409 INVALID_STATUS_TRANSITION. All lines or none. Roles: admin, branch_manager (own branch), inventory_manager. Audited and replicated.",
-    roles: RECEIVERS,
+    roles: PO_RECEIVERS,
     params: PurchaseOrderParams,
     body: ReceivePurchaseOrderRequest,
     responses: {

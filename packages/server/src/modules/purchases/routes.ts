@@ -15,6 +15,7 @@ import { actorOf } from '../audit/service';
 import { baseExponent } from '../medicines/service';
 import { getBatch, listMovements } from '../stock/queries';
 import { expiringBatches, listBatches, receivePurchase, writeOff } from './service';
+import { BATCH_RECEIVERS } from './roles';
 
 const SCOPE_NOTE =
   'Branch-bound roles (cashier, pharmacist, branch_manager) see only their own branch whatever they ask; organisation-wide roles see all branches or branch_id.';
@@ -40,7 +41,7 @@ export function purchaseRoutes(r: ApiRouter): void {
     summary: 'Receive a batch',
     description:
       "branch_id defaults to the caller's; branch-bound roles receive only into their own branch (403). The medicine and supplier must exist (404) and be active (400); expiry_date must not be in the past in the branch's time zone (400 EXPIRED_BATCH); qty_received is a positive whole number; unit_cost has at most the base currency's decimals. The same medicine + branch + batch_number again adds to that batch when the expiry matches (the unit cost becomes the weighted average of what is on hand and what arrives), else 409 BATCH_EXPIRY_MISMATCH. Writes a purchase movement and an audit row. Roles: admin, inventory_manager, branch_manager and pharmacist (pharmacists receive deliveries in small branches).",
-    roles: ['inventory_manager', 'branch_manager', 'pharmacist'],
+    roles: BATCH_RECEIVERS,
     body: ReceiveBatchRequest,
     responses: {
       201: { description: 'The batch after receipt', schema: Batch },

@@ -34,6 +34,7 @@ async function writeReturn(trx: Db, payload: Payload): Promise<boolean> {
 
 registerEntity({
   entity: 'return',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'returns',
@@ -51,6 +52,7 @@ registerEntity({
 /** Snapshot only (lines travel inside the return's change): the lines of the branch's returns. */
 registerEntity({
   entity: 'return_line',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'return_lines',

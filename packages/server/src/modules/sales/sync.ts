@@ -35,6 +35,7 @@ export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boo
 
 registerEntity({
   entity: 'sale',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'sales',
@@ -52,6 +53,7 @@ registerEntity({
 /** Snapshot only (lines and payments travel inside the sale's change): those of the branch's sales. */
 registerEntity({
   entity: 'sale_line',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'sale_lines',
@@ -60,6 +62,7 @@ registerEntity({
 });
 registerEntity({
   entity: 'sale_payment',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'sale_payments',

@@ -7,6 +7,7 @@ import { registerEntity } from '../sync/registry';
  */
 registerEntity({
   entity: 'cash_session',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'cash_sessions',
@@ -14,6 +15,7 @@ registerEntity({
 });
 registerEntity({
   entity: 'tender_declaration',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'tender_declarations',

@@ -3,7 +3,16 @@ import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { Invalid } from '../../http/errors';
-import { insertRowIfAbsent, type Payload, registerEntity, upsertRow } from '../sync/registry';
+import { BATCH_RECEIVERS } from '../purchases/roles';
+import { assertNamedUserMay } from '../sync/push-actors';
+import {
+  insertRowIfAbsent,
+  type Payload,
+  type PushedChange,
+  type Pusher,
+  registerEntity,
+  upsertRow,
+} from '../sync/registry';
 import type { StockMovementsTable } from './tables';
 
 /**
@@ -73,8 +82,25 @@ export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<bo
   return true;
 }
 
+/**
+ * A batch pushed by a till was received by someone who may receive deliveries (REST: inventory_manager,
+ * branch_manager, pharmacist); a batch that names no receiver (made by a transfer or the system) passes on
+ * the branch rule alone. Its quantity never travels here: movements bring it.
+ */
+async function authoriseBatch(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
+  if (change.op !== 'upsert')
+    throw new Invalid('A batch is never deleted by a till.', undefined, 'IMMUTABLE');
+  await assertNamedUserMay(trx, change, pusher, {
+    field: 'received_by',
+    roles: BATCH_RECEIVERS,
+    what: 'receives a batch',
+    optional: true,
+  });
+}
+
 registerEntity({
   entity: 'batch',
+  push: authoriseBatch,
   owner: 'central',
   scope: 'branch',
   table: 'batches',
@@ -84,6 +110,7 @@ registerEntity({
 
 registerEntity({
   entity: 'stock_movement',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'stock_movements',

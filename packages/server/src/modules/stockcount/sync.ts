@@ -26,6 +26,7 @@ async function writeStockCount(trx: Db, payload: Payload): Promise<void> {
 
 registerEntity({
   entity: 'stock_count',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'stock_counts',
@@ -36,6 +37,7 @@ registerEntity({
 /** Snapshot only (a count's lines travel inside its change): the lines of the branch's counts. */
 registerEntity({
   entity: 'stock_count_line',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'stock_count_lines',

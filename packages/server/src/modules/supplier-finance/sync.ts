@@ -3,6 +3,7 @@ import { registerEntity } from '../sync/registry';
 /** Supplier invoices and their payments: central-owned, scoped to the invoice's branch, parents first. */
 registerEntity({
   entity: 'supplier_invoice',
+  push: 'central-only',
   owner: 'central',
   scope: 'branch',
   table: 'supplier_invoices',
@@ -10,6 +11,7 @@ registerEntity({
 });
 registerEntity({
   entity: 'supplier_payment',
+  push: 'central-only',
   owner: 'central',
   scope: 'branch',
   table: 'supplier_payments',

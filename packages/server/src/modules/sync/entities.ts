@@ -12,7 +12,7 @@ import { registerEntity } from './registry';
  */
 registerEntity({
   entity: 'currency',
-  acceptsPush: false,
+  push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'currencies',
@@ -25,7 +25,7 @@ registerEntity({
 
 registerEntity({
   entity: 'branch',
-  acceptsPush: false,
+  push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'branches',
@@ -35,7 +35,7 @@ registerEntity({
 
 registerEntity({
   entity: 'settings',
-  acceptsPush: false,
+  push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'settings',
@@ -56,7 +56,7 @@ registerEntity({
 
 registerEntity({
   entity: 'user',
-  acceptsPush: false,
+  push: 'central-only',
   owner: 'central',
   scope: 'branch',
   table: 'users',
@@ -68,7 +68,7 @@ registerEntity({
 
 registerEntity({
   entity: 'exchange_rate',
-  acceptsPush: false,
+  push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'exchange_rates',

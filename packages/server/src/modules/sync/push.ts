@@ -14,7 +14,15 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
-import { type PushedChange, type SyncDevice, getEntity } from './registry';
+import type { AuthUser } from '../../http/auth';
+import {
+  type EntityDefinition,
+  getEntity,
+  type PushedChange,
+  type Pusher,
+  type SyncDevice,
+  tableColumns,
+} from './registry';
 import type { SyncDevicesTable, SyncMutationsTable } from './tables';
 
 /** Canonical JSON (sorted keys) so the same change always hashes the same, whatever the key order. */
@@ -104,29 +112,67 @@ const insertResult = prepared((db, row: SyncMutationsTable) =>
   }),
 );
 
-async function applyOne(
+/** The branch a branch-scoped row already has on central, or undefined when central has no such row. */
+function storedBranch(app: AppContext, def: EntityDefinition, id: string): string | null | undefined {
+  const cacheKey = `${def.table}.${def.branchColumn}`;
+  let statement = storedBranchStatements.get(cacheKey);
+  if (!statement) {
+    statement = app.sqlite.prepare(
+      `SELECT "${def.branchColumn}" AS b FROM "${def.table}" WHERE "${def.key}" = ?`,
+    );
+    storedBranchStatements.set(cacheKey, statement);
+  }
+  const row = statement.get(id) as { b: string | null } | undefined;
+  return row ? row.b : undefined;
+}
+const storedBranchStatements = new Map<string, ReturnType<AppContext['sqlite']['prepare']>>();
+
+/**
+ * A device writes only its own branch's rows: the branch a pushed row names, and the branch of the row it
+ * would overwrite on central (a till must not take over another branch's batch by reusing its id).
+ */
+async function assertDeviceBranch(
   trx: Db,
   app: AppContext,
+  def: EntityDefinition,
   change: PushedChange,
   device: SyncDevice,
-): Promise<{ id: string; invoice_number?: string; icv?: number }> {
-  const def = getEntity(change.entity);
-  if (!def)
-    throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
-  if (!def.acceptsPush)
-    throw new Rejection(
-      'CENTRAL_ONLY',
-      `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
-    );
-  if (def.scope === 'branch' && change.op === 'upsert') {
-    const branch = change.payload[def.branchColumn];
+) {
+  if (def.scope !== 'branch' || !(await tableColumns(trx, def.table)).includes(def.branchColumn)) return;
+  const named = change.op === 'upsert' ? change.payload[def.branchColumn] : undefined;
+  const stored = storedBranch(app, def, change.entityId);
+  for (const branch of [named, stored])
     if (branch !== undefined && branch !== device.branch_id)
       throw new Rejection(
         'OTHER_BRANCH',
         `This ${change.entity} belongs to another branch than the device's.`,
       );
-  }
+}
+
+async function applyOne(
+  trx: Db,
+  app: AppContext,
+  change: PushedChange,
+  pusher: Pusher,
+): Promise<{ id: string; invoice_number?: string; icv?: number }> {
+  const { device } = pusher;
+  const def = getEntity(change.entity);
+  if (!def)
+    throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
+  if (def.push === 'central-only')
+    throw new Rejection(
+      'CENTRAL_ONLY',
+      `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
+    );
+  await assertDeviceBranch(trx, app, def, change, device);
+  if (typeof def.push === 'function') await def.push(trx, change, pusher);
   if (def.owner === 'central') {
+    const head = await currentRevision(trx);
+    if ((change.baseRevision ?? 0) > head)
+      throw new Rejection(
+        'BAD_BASE_REVISION',
+        `The change says it was made against revision ${change.baseRevision}, but central is at revision ${head}; a till's cursor is never ahead of central.`,
+      );
     // A till edit of a central-owned row: refused as a conflict when central changed the row after the
     // revision the till had seen (by anyone but this device).
     const latest = await trx
@@ -188,6 +234,7 @@ async function storeResult(
 export async function pushChanges(
   app: AppContext,
   device: SyncDevicesTable,
+  user: AuthUser | null,
   rawChanges: unknown[],
   appVersion: string | null,
 ): Promise<SyncPushResponse> {
@@ -252,7 +299,7 @@ export async function pushChanges(
         const result = await withChangeOrigin(
           trx,
           { originDeviceId: device.id, clientMutationId: c.client_mutation_id },
-          () => applyOne(trx, app, change, syncDevice),
+          () => applyOne(trx, app, change, { device: syncDevice, user }),
         );
         await sql`RELEASE sync_change`.execute(trx);
         const revision = await currentRevision(trx);

@@ -3,6 +3,7 @@ import { runRaw } from '../../db/prepared';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
+import type { AuthUser } from '../../http/auth';
 import type { SyncDevicesTable } from './tables';
 
 /** Who is the source of truth for an entity (see docs/CONVENTIONS.md, "Sync"). */
@@ -34,6 +35,29 @@ export interface PulledChange {
 }
 
 export type SyncDevice = Pick<SyncDevicesTable, 'id' | 'branch_id' | 'name' | 'status'>;
+
+/** Who pushed a change: the device it is applied for, and the signed-in user when pushed with a bearer token. */
+export interface Pusher {
+  device: SyncDevice;
+  user: AuthUser | null;
+}
+
+/**
+ * Checks that the people a pushed change names (its requester, decider, creator, receiver) may make that change
+ * through the entity's REST route, with the same role and branch rules; throws an AppError when not.
+ */
+export type PushAuthoriser = (trx: Db, change: PushedChange, pusher: Pusher) => Promise<void>;
+
+/**
+ * Whether central takes a till's change to an entity. Deny by default: every registration decides.
+ * - `till-owned`: a document a till creates (a sale, a session, a stock movement): accepted from a device of
+ *   the row's branch, never deleted once pushed.
+ * - `central-only`: head office's data (catalogue, prices, coupons, suppliers, supplier finance, users,
+ *   settings…): refused with CENTRAL_ONLY, whoever pushes it.
+ * - an authoriser: a record a till may change through REST (a purchase order received at the branch, an
+ *   approval decided by its manager): accepted from a device of the row's branch once the authoriser agrees.
+ */
+export type PushPolicy = 'till-owned' | 'central-only' | PushAuthoriser;
 
 /** What an accepted push answers; invoice_number and icv for fiscal documents (sales, returns). */
 export interface ApplyResult {
@@ -73,16 +97,12 @@ export interface EntityDefinition {
   toRow(payload: Payload): Payload;
   /** After pulled changes or a snapshot touched the entity: drop caches (e.g. invalidateSettings). */
   afterApply?(app: AppContext): void;
-  /**
-   * False for organisation configuration that only head office may change (users, branches, settings,
-   * currencies, rates): central refuses it from any till, so a till's device credential can never grant a
-   * role or change the tax policy of the organisation.
-   */
-  acceptsPush: boolean;
+  /** Whether and when central takes a till's change to this entity (required: see PushPolicy). */
+  push: PushPolicy;
 }
 
-export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table'> &
-  Partial<Omit<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table'>> & {
+export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'> &
+  Partial<Omit<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'>> & {
     /**
      * The module's write function for one change payload (must call recordChange); used by the default
      * applyPush and applyPulled. Default: a generic upsert of toRow(payload) plus recordChange.
@@ -220,7 +240,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     fromRow: reg.fromRow ?? ((r) => r),
     toRow,
     afterApply: reg.afterApply,
-    acceptsPush: reg.acceptsPush ?? true,
+    push: reg.push,
     applyPush:
       reg.applyPush ??
       (async (trx, change, _device, app) => {

@@ -133,7 +133,7 @@ export function syncRoutes(r: ApiRouter): void {
     path: '/sync/push',
     summary: 'Push queued till changes',
     description:
-      "Replays a till's queued changes in order. Each change is applied in its own savepoint and its result stored under (device_id, client_mutation_id) in the same transaction: a replay answers the stored result unchanged (exactly once); the same id with a different payload is rejected with MUTATION_ID_REUSED. A permanent failure is a rejected item {client_mutation_id, code, message, conflict_id} and a sync_conflicts row, and never blocks the rest of the batch; codes: VALIDATION, UNKNOWN_ENTITY, OTHER_BRANCH, CONFLICT (a central-owned row changed since the till's base_revision), IMMUTABLE, CONSTRAINT, MUTATION_ID_REUSED, APPLY_FAILED or the entity's own code. A temporary failure (database busy) stops the batch: the answer lists what was applied and retry_from names the first change to resend. Accepted items carry the central revision covering them and, for fiscal documents, invoice_number and icv. Error bodies are problem+json with detail. 400 without device_id or a changes array.",
+      "Replays a till's queued changes in order. Each change is applied in its own savepoint and its result stored under (device_id, client_mutation_id) in the same transaction: a replay answers the stored result unchanged (exactly once); the same id with a different payload is rejected with MUTATION_ID_REUSED. A permanent failure is a rejected item {client_mutation_id, code, message, conflict_id} and a sync_conflicts row, and never blocks the rest of the batch; codes: VALIDATION, UNKNOWN_ENTITY, CENTRAL_ONLY (head office's data: catalogue, prices, coupons, suppliers, supplier finance, announcements, users, settings, currencies; refused whoever pushes it), OTHER_BRANCH (a row of another branch than the device's, named or already stored), FORBIDDEN_ROLE (a record a till may change through REST, such as an approval decision, a purchase order or a batch, naming someone who could not have made the change there: unknown, inactive, another branch or a role the route does not allow; a bearer-token pusher must pass the same rule), BAD_BASE_REVISION (a base_revision ahead of central), CONFLICT (a central-owned row changed since the till's base_revision), IMMUTABLE, CONSTRAINT, MUTATION_ID_REUSED, APPLY_FAILED or the entity's own code. A temporary failure (database busy) stops the batch: the answer lists what was applied and retry_from names the first change to resend. Accepted items carry the central revision covering them and, for fiscal documents, invoice_number and icv. Error bodies are problem+json with detail. 400 without device_id or a changes array.",
     body: SyncPushRequest,
     responses: {
       200: { description: 'Per-change results', schema: SyncPushResponse },
@@ -147,7 +147,7 @@ export function syncRoutes(r: ApiRouter): void {
       const version = assertAppVersion(req);
       assertCentral(app);
       try {
-        return await pushChanges(app, device, body.changes, version);
+        return await pushChanges(app, device, caller.user, body.changes, version);
       } catch (err) {
         if (isTemporary(err))
           throw new ServiceUnavailable('Central is busy; retry the batch shortly.', 'TEMPORARY');

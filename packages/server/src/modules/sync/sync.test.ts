@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { makeMedicine, makeSupplier, receive } from '../stock/fixtures';
 import { compactChangeLog } from './meta';
 
 let t: TestServer;
@@ -20,6 +21,22 @@ const push = (changes: unknown[], headers = dev(), id = deviceId) =>
   );
 const pull = (q: string, headers = dev()) =>
   t.request<Record<string, unknown>>('GET', `/api/v1/sync/pull?device_id=${deviceId}&${q}`, { headers });
+
+const headRevision = () =>
+  Number((t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r);
+const batchCost = (id: unknown) =>
+  (t.context.sqlite.prepare('SELECT unit_cost FROM batches WHERE id = ?').get(id) as { unit_cost: number })
+    .unit_cost;
+
+/** A batch received at head office (a central-owned row a till may edit: its branch, received by an admin). */
+async function receivedBatch(batchNumber: string, medicineId?: string): Promise<Record<string, unknown>> {
+  const medicine = medicineId ?? (await makeMedicine(t)).id;
+  const batch = await receive(t, String(medicine), (await makeSupplier(t)).id, { batch_number: batchNumber });
+  return t.context.sqlite.prepare('SELECT * FROM batches WHERE id = ?').get(batch.id) as Record<
+    string,
+    unknown
+  >;
+}
 
 beforeAll(async () => {
   t = await startTestServer({ mode: 'central' });
@@ -89,37 +106,24 @@ describe('push', () => {
   });
 
   it('applies once, answers a replay with the stored result, refuses a reused id with another payload', async () => {
-    const supplier = await t.post<{ id: string }>(
-      '/api/v1/suppliers',
-      { name: 'Medisupply', tax_number: 'T-1' },
-      admin,
-    );
-    const row = t.context.sqlite
-      .prepare('SELECT * FROM suppliers WHERE id = ?')
-      .get(supplier.body.id) as Record<string, unknown>;
-    const head = Number(
-      (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
-    );
+    const row = await receivedBatch('SYNC-1');
     const change = {
       client_mutation_id: 'm-1',
-      entity: 'supplier',
+      entity: 'batch',
       op: 'upsert',
       entity_id: row.id,
-      payload: { ...row, name: 'Renamed at till' },
+      payload: { ...row, unit_cost: 777 },
       seq: 1,
-      base_revision: head,
+      base_revision: headRevision(),
     };
     const first = await push([change]);
     expect(first.status).toBe(200);
     expect(first.body.accepted).toHaveLength(1);
     const again = await push([change]);
     expect(again.body).toEqual(first.body);
-    const reused = await push([{ ...change, payload: { ...change.payload, name: 'Other' } }]);
+    const reused = await push([{ ...change, payload: { ...change.payload, unit_cost: 1 } }]);
     expect(reused.body.rejected[0]).toMatchObject({ client_mutation_id: 'm-1', code: 'MUTATION_ID_REUSED' });
-    expect(
-      (t.context.sqlite.prepare('SELECT name FROM suppliers WHERE id = ?').get(row.id) as { name: string })
-        .name,
-    ).toBe('Renamed at till');
+    expect(batchCost(row.id)).toBe(777);
   });
 
   it('refuses organisation configuration from a till: a device can never grant a role or change settings', async () => {
@@ -165,23 +169,12 @@ describe('push', () => {
       { entity: 'user', op: 'upsert', payload: {} },
       {
         client_mutation_id: 'ok-1',
-        entity: 'supplier',
+        entity: 'batch',
         op: 'upsert',
         payload: {
+          ...(await receivedBatch('SYNC-2')),
           id: '01a20000-0000-7000-8000-00000000a001',
-          name: 'Created at a till',
-          tax_number: '',
-          supplier_type: 'distributor',
-          lead_time_days: 7,
-          reliability_score: 100,
-          contact_person: '',
-          phone: '',
-          email: '',
-          address: '',
-          notes: '',
-          is_active: 1,
-          created_at: '2024-01-01T00:00:00.000Z',
-          updated_at: '2024-01-01T00:00:00.000Z',
+          batch_number: 'RECEIVED-AT-TILL',
         },
       },
     ]);
@@ -191,36 +184,28 @@ describe('push', () => {
   });
 
   it('turns a till edit of a row central changed since into a conflict, resolved as a new revision', async () => {
-    const supplier = await t.post<{ id: string }>(
-      '/api/v1/suppliers',
-      { name: 'Conflicted', lead_time_days: 5 },
-      admin,
-    );
-    const row = t.context.sqlite
-      .prepare('SELECT * FROM suppliers WHERE id = ?')
-      .get(supplier.body.id) as Record<string, unknown>;
-    const before = Number(
-      (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
-    );
-    expect((await t.put(`/api/v1/suppliers/${row.id}`, { lead_time_days: 3 }, admin)).status).toBe(200);
+    const row = await receivedBatch('SYNC-3');
+    const before = headRevision();
+    // Head office receives more of the same batch: the row changes on central after the till's cursor.
+    await receivedBatch('SYNC-3', row.medicine_id);
     const r = await push([
       {
         client_mutation_id: 'c-1',
-        entity: 'supplier',
+        entity: 'batch',
         op: 'upsert',
         entity_id: row.id,
-        payload: { ...row, lead_time_days: 9 },
+        payload: { ...row, unit_cost: 999 },
         base_revision: before,
       },
     ]);
     expect(r.body.rejected[0]).toMatchObject({ code: 'CONFLICT' });
     const conflictId = String(r.body.rejected[0]!.conflict_id);
     const list = await t.get<{
-      items: Array<{ id: string; kind: string; central_payload: { lead_time_days: number } }>;
+      items: Array<{ id: string; kind: string; central_payload: { id: string } }>;
     }>('/api/v1/sync/conflicts?status=open', admin);
     const c = list.body.items.find((i) => i.id === conflictId)!;
     expect(c.kind).toBe('edit_conflict');
-    expect(c.central_payload.lead_time_days).toBe(3);
+    expect(c.central_payload.id).toBe(row.id);
     const resolved = await t.post<{ status: string; resolved_revision: number }>(
       `/api/v1/sync/conflicts/${conflictId}/resolve`,
       { resolution: 'keep_till' },
@@ -228,9 +213,7 @@ describe('push', () => {
     );
     expect(resolved.status).toBe(200);
     expect(resolved.body.resolved_revision).toBeGreaterThan(before);
-    expect(
-      (await t.get<{ lead_time_days: number }>(`/api/v1/suppliers/${row.id}`, admin)).body.lead_time_days,
-    ).toBe(9);
+    expect(batchCost(row.id)).toBe(999);
     expect(
       (await t.post(`/api/v1/sync/conflicts/${conflictId}/resolve`, { resolution: 'keep_till' }, admin))
         .status,

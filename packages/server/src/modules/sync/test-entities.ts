@@ -78,6 +78,7 @@ async function insertSale(trx: Db, s: TestSale, ignoreExisting: boolean): Promis
 if (TEST_ENTITIES) {
   registerEntity({
     entity: 'test_sale',
+    push: 'till-owned',
     owner: 'till',
     scope: 'branch',
     table: 'sync_test_sales',

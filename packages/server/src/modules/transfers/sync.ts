@@ -100,6 +100,7 @@ async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promi
 
 registerEntity({
   entity: 'transfer',
+  push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'transfers',

@@ -1,0 +1,317 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/harness';
+import { makeMedicine, makeSupplier, receive } from '../stock/fixtures';
+import { registeredEntities } from './registry';
+
+/**
+ * H1: central takes a till's change only when the entity is till-owned or the people the change names could
+ * make it through REST. Every replicated entity is listed here with its decision: registering a new one fails
+ * this file until someone decides (the type system already refuses a registration without `push`).
+ */
+const DECISIONS: Record<string, 'till-owned' | 'central-only' | 'authorised'> = {
+  currency: 'central-only',
+  branch: 'central-only',
+  settings: 'central-only',
+  user: 'central-only',
+  exchange_rate: 'central-only',
+  category: 'central-only',
+  medicine: 'central-only',
+  batch: 'authorised',
+  stock_movement: 'till-owned',
+  supplier: 'central-only',
+  coupon: 'central-only',
+  coupon_redemption: 'till-owned',
+  branding_asset: 'central-only',
+  transfer: 'till-owned',
+  stock_count: 'till-owned',
+  stock_count_line: 'till-owned',
+  customer: 'till-owned',
+  customer_ledger: 'till-owned',
+  cash_session: 'till-owned',
+  tender_declaration: 'till-owned',
+  sale: 'till-owned',
+  sale_line: 'till-owned',
+  sale_payment: 'till-owned',
+  return: 'till-owned',
+  return_line: 'till-owned',
+  parked_cart: 'till-owned',
+  prescription: 'till-owned',
+  prescription_item: 'till-owned',
+  will_call: 'till-owned',
+  dispensing: 'till-owned',
+  refill_reminder: 'till-owned',
+  purchase_order: 'authorised',
+  purchase_order_item: 'authorised',
+  purchase_order_receipt: 'authorised',
+  approval: 'authorised',
+  supplier_invoice: 'central-only',
+  supplier_payment: 'central-only',
+  changelog_entry: 'central-only',
+};
+
+type PushBody = {
+  accepted: Array<Record<string, unknown>>;
+  rejected: Array<{ client_mutation_id: string; code: string; message: string; conflict_id: string }>;
+};
+
+let t: TestServer;
+let admin: string;
+let deviceId: string;
+let deviceToken: string;
+let main: string;
+let other: string;
+let cashier: { id: string; token: string };
+let manager: { id: string; token: string };
+let cmid = 0;
+
+beforeAll(async () => {
+  t = await startTestServer({ mode: 'central' });
+  admin = await t.adminToken();
+  main = await t.mainBranchId();
+  other = await t.createBranch('H1OTHER');
+  cashier = await t.userWithRole('cashier');
+  manager = await t.userWithRole('branch_manager');
+  const res = await t.post<{ device_id: string; device_token: string }>(
+    '/api/v1/sync/devices/register',
+    { name: 'Till H1' },
+    admin,
+  );
+  deviceId = res.body.device_id;
+  deviceToken = res.body.device_token;
+}, 60_000);
+afterAll(() => t.close());
+
+const change = (entity: string, payload: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  client_mutation_id: `h1-${++cmid}`,
+  entity,
+  op: 'upsert',
+  entity_id: String(payload.id ?? payload.key ?? payload.code ?? `x-${cmid}`),
+  payload,
+  base_revision: headRevision(),
+  ...extra,
+});
+
+async function push(changes: unknown[], as: 'device' | { token: string } = 'device') {
+  const res = await t.request<PushBody>('POST', '/api/v1/sync/push', {
+    body: { device_id: deviceId, changes },
+    ...(as === 'device' ? { headers: { 'x-device-token': deviceToken } } : { token: as.token }),
+  });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+const headRevision = () =>
+  Number((t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r);
+const rowOf = (table: string, id: unknown) =>
+  t.context.sqlite.prepare(`SELECT * FROM "${table}" WHERE id = ?`).get(id) as Record<string, unknown>;
+const firstRow = (table: string) =>
+  t.context.sqlite.prepare(`SELECT * FROM "${table}" LIMIT 1`).get() as Record<string, unknown> | undefined;
+const tableSnapshot = (table: string) =>
+  JSON.stringify(t.context.sqlite.prepare(`SELECT * FROM "${table}"`).all());
+
+describe('H1: every replicated entity decides whether central takes a till change', () => {
+  it('lists every registered entity with the decision the registry holds', () => {
+    const registry = Object.fromEntries(
+      registeredEntities().map((e) => [e.entity, typeof e.push === 'function' ? 'authorised' : e.push]),
+    );
+    expect(registry).toEqual(DECISIONS);
+  });
+
+  const centralOnly = Object.keys(DECISIONS).filter((e) => DECISIONS[e] === 'central-only');
+  it.each(centralOnly)(
+    'refuses a pushed %s from a device and from a cashier: CENTRAL_ONLY, a conflict row, nothing written',
+    async (entity) => {
+      const def = registeredEntities().find((e) => e.entity === entity)!;
+      const existing = firstRow(def.table);
+      const payload = existing
+        ? { ...existing }
+        : { id: `01a20000-0000-7000-8000-${String(cmid).padStart(12, '0')}` };
+      const before = tableSnapshot(def.table);
+      const conflicts = t.count('sync_conflicts');
+      for (const as of ['device', cashier] as const) {
+        const body = await push([change(entity, payload)], as);
+        expect(body.accepted).toEqual([]);
+        expect(body.rejected[0]).toMatchObject({ code: 'CENTRAL_ONLY', conflict_id: expect.any(String) });
+      }
+      expect(t.count('sync_conflicts')).toBe(conflicts + 2);
+      expect(tableSnapshot(def.table)).toBe(before);
+    },
+  );
+
+  const tillOwned = Object.keys(DECISIONS).filter((e) => DECISIONS[e] === 'till-owned');
+  it.each(tillOwned)('refuses a delete of a pushed %s (IMMUTABLE)', async (entity) => {
+    const body = await push([
+      { client_mutation_id: `h1-${++cmid}`, entity, op: 'delete', entity_id: `gone-${cmid}`, payload: {} },
+    ]);
+    expect(body.rejected[0]?.code).toBe('IMMUTABLE');
+  });
+
+  const branchScoped = registeredEntities().filter(
+    (e) => e.scope === 'branch' && DECISIONS[e.entity] !== 'central-only',
+  );
+  it.each(branchScoped.map((e) => e.entity))(
+    'refuses a %s naming another branch (OTHER_BRANCH)',
+    async (entity) => {
+      const def = registeredEntities().find((e) => e.entity === entity)!;
+      const columns = (
+        t.context.sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).all(def.table) as Array<{
+          name: string;
+        }>
+      ).map((c) => c.name);
+      if (!columns.includes(def.branchColumn)) return; // a child row: its parent carries the branch
+      const body = await push([
+        change(entity, {
+          id: `01a20000-0000-7000-8000-0000000b${String(cmid).padStart(4, '0')}`,
+          [def.branchColumn]: other,
+        }),
+      ]);
+      expect(body.rejected[0]?.code).toBe('OTHER_BRANCH');
+    },
+  );
+});
+
+describe("H1: the penetration test's changes are refused and read back unchanged", () => {
+  it('a medicine price cut from 50.00 to 0.01', async () => {
+    const medicine = await makeMedicine(t, { selling_price: 50 });
+    const row = rowOf('medicines', medicine.id);
+    const body = await push([change('medicine', { ...row, selling_price: 1 })], cashier);
+    expect(body.rejected[0]?.code).toBe('CENTRAL_ONLY');
+    expect((await t.get(`/api/v1/medicines/${medicine.id}`, admin)).body.selling_price).toBe('50.00');
+  });
+
+  it('a 100 %-off organisation-wide coupon, an announcement and a supplier invoice marked paid', async () => {
+    const at = new Date().toISOString();
+    const id = (n: number) => `01a20000-0000-7000-8000-0000000c000${n}`;
+    const before = ['coupons', 'changelog_entries', 'supplier_invoices'].map((x) => t.count(x));
+    const body = await push([
+      change('coupon', {
+        id: id(1),
+        code: 'FREE100',
+        description: '',
+        discount_type: 'percent',
+        discount_value: 10_000,
+        max_discount: null,
+        min_subtotal: 0,
+        starts_at: null,
+        ends_at: null,
+        usage_limit: null,
+        per_customer_limit: null,
+        used_count: 0,
+        is_active: 1,
+        created_at: at,
+        updated_at: at,
+      }),
+      change('changelog_entry', { id: id(2), title: 'Pay here', body: 'attacker text', created_at: at }),
+      change('supplier_invoice', { id: id(3), branch_id: main, status: 'paid', created_at: at }),
+    ]);
+    expect(body.rejected.map((r) => r.code)).toEqual(['CENTRAL_ONLY', 'CENTRAL_ONLY', 'CENTRAL_ONLY']);
+    expect(['coupons', 'changelog_entries', 'supplier_invoices'].map((x) => t.count(x))).toEqual(before);
+    expect((await t.get('/api/v1/coupons/validate?code=FREE100', admin)).status).not.toBe(200);
+  });
+
+  it('a base_revision above central’s current revision is BAD_BASE_REVISION, not a skipped conflict check', async () => {
+    const batch = await receive(t, (await makeMedicine(t)).id, (await makeSupplier(t)).id);
+    const row = rowOf('batches', batch.id);
+    const body = await push([
+      change('batch', { ...row, unit_cost: 1 }, { base_revision: headRevision() + 1000 }),
+    ]);
+    expect(body.rejected[0]?.code).toBe('BAD_BASE_REVISION');
+    expect(rowOf('batches', batch.id).unit_cost).toBe(row.unit_cost);
+  });
+
+  it("a device cannot take over another branch's batch by reusing its id", async () => {
+    const theirs = await receive(t, (await makeMedicine(t)).id, (await makeSupplier(t)).id, {
+      branch_id: other,
+    });
+    const row = rowOf('batches', theirs.id);
+    const body = await push([change('batch', { ...row, branch_id: main })]);
+    expect(body.rejected[0]?.code).toBe('OTHER_BRANCH');
+    expect(rowOf('batches', theirs.id).branch_id).toBe(other);
+  });
+});
+
+describe('H1: changes a till may make through REST are checked against the people they name', () => {
+  const approval = (fields: Record<string, unknown>) => {
+    const at = new Date().toISOString();
+    return {
+      id: `01a20000-0000-7000-8000-0000000d${String(++cmid).padStart(4, '0')}`,
+      branch_id: main,
+      kind: 'discount',
+      payload: JSON.stringify({ max_discount: 1, currency_code: 'USD' }),
+      reason: 'regular customer',
+      status: 'approved',
+      requested_by: cashier.id,
+      decided_by: manager.id,
+      decision_reason: 'ok',
+      decided_at: at,
+      used_by: null,
+      used_at: null,
+      expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
+      created_at: at,
+      updated_at: at,
+      ...fields,
+    };
+  };
+
+  it('an approval decided by a branch manager of the branch is taken', async () => {
+    const body = await push([change('approval', approval({}))]);
+    expect(body.rejected).toEqual([]);
+    expect(body.accepted).toHaveLength(1);
+  });
+
+  it('an approval a cashier decided, or its requester decided, is FORBIDDEN_ROLE and not written', async () => {
+    const before = t.count('approvals');
+    const body = await push([
+      change('approval', approval({ decided_by: cashier.id })),
+      change('approval', approval({ requested_by: manager.id, decided_by: manager.id })),
+      change('approval', approval({ decided_by: null })),
+    ]);
+    expect(body.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE', 'FORBIDDEN_ROLE', 'FORBIDDEN_ROLE']);
+    expect(t.count('approvals')).toBe(before);
+  });
+
+  it('a purchase order is taken when raised by a branch manager of the branch, refused when a cashier raised it', async () => {
+    const supplier = await makeSupplier(t);
+    const medicine = await makeMedicine(t);
+    const created = await t.post<{ id: string }>(
+      '/api/v1/purchase-orders',
+      {
+        supplier_id: supplier.id,
+        branch_id: main,
+        items: [{ medicine_id: medicine.id, ordered_qty: 5, agreed_unit_cost: 1 }],
+      },
+      manager.token,
+    );
+    expect(created.status).toBe(201);
+    const row = rowOf('purchase_orders', created.body.id);
+    const mine = await push([change('purchase_order', { ...row, notes: 'call before delivery' })]);
+    expect(mine.accepted).toHaveLength(1);
+    const before = t.count('purchase_orders');
+    const forged = await push([
+      change('purchase_order', {
+        ...row,
+        id: '01a20000-0000-7000-8000-0000000e0001',
+        created_by: cashier.id,
+      }),
+    ]);
+    expect(forged.rejected[0]?.code).toBe('FORBIDDEN_ROLE');
+    expect(t.count('purchase_orders')).toBe(before);
+    const byCashier = await push([change('purchase_order', { ...row, notes: 'cashier' })], cashier);
+    expect(byCashier.rejected[0]?.code).toBe('FORBIDDEN_ROLE');
+  });
+
+  it('a batch is refused when it names a receiver who may not receive deliveries', async () => {
+    const batch = await receive(t, (await makeMedicine(t)).id, (await makeSupplier(t)).id);
+    const row = rowOf('batches', batch.id);
+    const body = await push([
+      change('batch', {
+        ...row,
+        id: '01a20000-0000-7000-8000-0000000f0001',
+        batch_number: 'FORGED',
+        received_by: cashier.id,
+      }),
+    ]);
+    expect(body.rejected[0]?.code).toBe('FORBIDDEN_ROLE');
+    expect(rowOf('batches', '01a20000-0000-7000-8000-0000000f0001')).toBeUndefined();
+  });
+});
