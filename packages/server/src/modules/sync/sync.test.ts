@@ -187,7 +187,7 @@ describe('push', () => {
     const row = await receivedBatch('SYNC-3');
     const before = headRevision();
     // Head office receives more of the same batch: the row changes on central after the till's cursor.
-    await receivedBatch('SYNC-3', row.medicine_id);
+    await receivedBatch('SYNC-3', String(row.medicine_id));
     const r = await push([
       {
         client_mutation_id: 'c-1',
