@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateSales } from './generate-sales';
-import { loginToken, spawnTs, tempDataDir } from './lib';
+import { benchAdminToken, spawnTs, tempDataDir } from './lib';
 
 /**
  * Reports and dashboard on a large sales history (default 1,000,000 sales, 20 branches, 2 years):
@@ -31,7 +31,7 @@ export async function runBackofficeBench(): Promise<TimedRoute[]> {
   if (!hasData) await generateSales({ sales, branches: 20, years: 2, medicines: 500, seed: 42, dataDir });
   const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
   try {
-    const token = await loginToken(server.url, 'admin@pharmacy.local', 'Admin#12345');
+    const token = await benchAdminToken(server.url);
     const get = async (url: string) => {
       const res = await fetch(`${server.url}/api/v1${url}`, {
         headers: { authorization: `Bearer ${token}` },

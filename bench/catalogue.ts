@@ -9,7 +9,7 @@ import {
   generateDemoCatalogue,
 } from '../packages/server/src/modules/demo/generate';
 import { createServer } from '../packages/server/src/server';
-import { type LoadResult, load, loginToken, printTable, spawnTs, tempDataDir } from './lib';
+import { benchAdminToken, load, type LoadResult, printTable, spawnTs, tempDataDir } from './lib';
 
 /**
  * Catalogue and stock: search-as-you-type and barcode lookup (1 and 10 connections), receiving a batch, and
@@ -31,7 +31,7 @@ export async function runCatalogueBench(
   );
   const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
   try {
-    const token = await loginToken(server.url, 'admin@pharmacy.local', 'Admin#12345');
+    const token = await benchAdminToken(server.url);
     const headers = { authorization: `Bearer ${token}` };
     const api = `${server.url}/api/v1`;
 

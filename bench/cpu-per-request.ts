@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { load, loginToken, type Spawned, spawnTs, tempDataDir } from './lib';
+import { benchAdminToken, load, type Spawned, spawnTs, tempDataDir } from './lib';
 
 /**
  * npm run bench:cpu — server CPU time per request (user + system, from /proc) for the floor, a public route,
@@ -15,7 +15,7 @@ function cpuMicros(pid: number): number {
 const dataDir = tempDataDir('cpu');
 const floor = await spawnTs('bench/floor-server.ts', {});
 const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
-const token = await loginToken(server.url, 'admin@pharmacy.local', 'Admin#12345');
+const token = await benchAdminToken(server.url);
 const auth = { authorization: `Bearer ${token}` };
 const targets: [string, Spawned, string, Record<string, string>][] = [
   ['floor', floor, '/floor', {}],

@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { type LoadResult, load, loginToken, median, printTable, spawnTs, tempDataDir } from './lib';
+import {
+  BENCH_ADMIN,
+  benchAdminToken,
+  load,
+  type LoadResult,
+  median,
+  printTable,
+  spawnTs,
+  tempDataDir,
+} from './lib';
 
 /**
  * Issue 2: floor vs login vs an authenticated list; start-up time on an existing database. A second floor,
@@ -16,13 +25,13 @@ export async function runFoundationBench(
   const bornFloor = await spawnTs('bench/floor-server.ts', { FLOOR_BORN_ON_PROTOTYPES: '1' });
   const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
   try {
-    const token = await loginToken(server.url, 'admin@pharmacy.local', 'Admin#12345');
+    const token = await benchAdminToken(server.url);
     const rows: LoadResult[] = [];
     rows.push(
       await load('POST /auth/login (argon2id)', {
         url: `${server.url}/api/v1/auth/login`,
         method: 'POST',
-        body: JSON.stringify({ email: 'admin@pharmacy.local', password: 'Admin#12345' }),
+        body: JSON.stringify(BENCH_ADMIN),
         seconds,
       }),
     );

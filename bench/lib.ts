@@ -6,6 +6,12 @@ import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
+/**
+ * The admin of a bench server, seeded with a password of its own: a seeded default password must be changed
+ * before the API answers anything but sign-in.
+ */
+export const BENCH_ADMIN = { email: 'admin@pharmacy.local', password: 'Bench#Admin-2468' };
+
 export interface Spawned {
   url: string;
   /** The line that said the process is ready (the server's says how long its start took). */
@@ -30,7 +36,13 @@ export function spawnTs(
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        PORT: '0',
+        PHARMACY_ADMIN_PASSWORD: BENCH_ADMIN.password,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -140,4 +152,23 @@ export async function loginToken(url: string, email: string, password: string): 
   });
   if (!res.ok) throw new Error(`login failed: ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * A token of the bench admin. A data folder seeded elsewhere (generate:sales, seed:demo) holds the documented
+ * default password, which must be replaced before the API answers: replace it with BENCH_ADMIN's once.
+ */
+export async function benchAdminToken(url: string): Promise<string> {
+  try {
+    return await loginToken(url, BENCH_ADMIN.email, BENCH_ADMIN.password);
+  } catch {
+    const seeded = await loginToken(url, BENCH_ADMIN.email, 'Admin#12345');
+    const res = await fetch(`${url}/api/v1/auth/change-password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded}` },
+      body: JSON.stringify({ current_password: 'Admin#12345', new_password: BENCH_ADMIN.password }),
+    });
+    if (!res.ok) throw new Error(`bench admin: password change failed: ${res.status}`);
+    return ((await res.json()) as { access_token: string }).access_token;
+  }
 }

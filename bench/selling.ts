@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import {
-  type LoadResult,
+  benchAdminToken,
   load,
-  loginToken,
+  type LoadResult,
   median,
   printTable,
   type Spawned,
@@ -28,7 +28,7 @@ export async function runSellingBench(
   let server: Spawned = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
   let floor: Spawned | undefined;
   try {
-    const token = await loginToken(server.url, 'admin@pharmacy.local', 'Admin#12345');
+    const token = await benchAdminToken(server.url);
     const api = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(`${server.url}/api/v1${p}`, {
         method,

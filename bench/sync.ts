@@ -22,6 +22,7 @@ const { createServer, parseConfig } = await import('../packages/server/src/index
 const { getEntity, registerEntity } = await import('../packages/server/src/modules/sync/registry');
 const { TillStore } = await import('../packages/server/src/modules/sync/till-store');
 const { CentralClient } = await import('../packages/sync/src/index');
+const { BENCH_ADMIN } = await import('./lib');
 const { CreateMedicineRequest, CreateSaleRequest } = await import('../packages/contracts/src/index');
 const { createMedicine } = await import('../packages/server/src/modules/medicines/service');
 const { createSale } = await import('../packages/server/src/modules/sales/service');
@@ -66,7 +67,7 @@ async function server(mode: 'central' | 'till', extra: Record<string, unknown> =
       dataDir,
       logLevel: 'silent',
       jwtSecret: randomBytes(32).toString('hex'),
-      seed: {},
+      seed: { adminPassword: BENCH_ADMIN.password },
       ...extra,
     }),
   );
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
     await fetch(`${central.url}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@pharmacy.local', password: 'Admin#12345' }),
+      body: JSON.stringify(BENCH_ADMIN),
     })
   ).json()) as { access_token: string };
   const reg = (await (

@@ -20,7 +20,7 @@ test("a cashier's whole day: session, scans, split payment, park and recall, a r
   page,
   till,
 }, testInfo) => {
-  const admin = await Api.login(till);
+  const admin = await Api.admin(till);
   await admin.createUser(CASHIER);
   const supplier = await admin.supplier();
   await admin.medicine(supplier, {

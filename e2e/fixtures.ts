@@ -97,22 +97,3 @@ export async function adminReady(page: Page): Promise<void> {
   await changePassword(page, ADMIN.password, NEW_ADMIN_PASSWORD);
   await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
 }
-
-/** Creates a user through the API as the seeded admin, for tests about what comes after. */
-export async function createUserViaApi(
-  till: Till,
-  user: { email: string; password: string; full_name: string; role: string },
-): Promise<void> {
-  const post = (path: string, body: unknown, token?: string) =>
-    fetch(`${till.url}/api/v1${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-  const login = (await (await post('/auth/login', ADMIN)).json()) as {
-    access_token: string;
-    branch_id: string;
-  };
-  const created = await post('/users', { ...user, branch_id: login.branch_id }, login.access_token);
-  if (created.status !== 201) throw new Error(`user not created: ${created.status} ${await created.text()}`);
-}

@@ -5,7 +5,7 @@ test('a pharmacist dispenses a prescription with a controlled medicine, hands it
   page,
   till,
 }, testInfo) => {
-  const admin = await Api.login(till);
+  const admin = await Api.admin(till);
   const supplier = await admin.supplier();
   await admin.medicine(supplier, {
     name: 'Morfina Retard',

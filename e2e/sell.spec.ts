@@ -16,7 +16,7 @@ test('a bad scan and an out-of-stock item never lose the cart, and a reload keep
   page,
   till,
 }, testInfo) => {
-  const admin = await Api.login(till);
+  const admin = await Api.admin(till);
   await admin.createUser(CASHIER);
   const supplier = await admin.supplier();
   await admin.medicine(supplier, {

@@ -36,7 +36,7 @@ test('a serial scanner on the till adds the scanned medicine to the cart', async
     PRINTER_DEVICE_ALLOW: '/dev/pts/*',
   });
   try {
-    const admin = await Api.login(till);
+    const admin = await Api.admin(till);
     await admin.createUser(CASHIER);
     const supplier = await admin.supplier();
     await admin.medicine(supplier, {

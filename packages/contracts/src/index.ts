@@ -4,6 +4,7 @@ export * from './users';
 export * from './branches';
 export * from './currency';
 export * from './settings';
+export * from './tax';
 export * from './audit';
 export * from './marketing';
 export * from './health';

@@ -21,14 +21,6 @@ export const TaxPolicy = z.object({
 });
 export type TaxPolicy = z.infer<typeof TaxPolicy>;
 
-/**
- * The rate in percent of a VAT category, or undefined when the tax policy does not define it. Own keys only:
- * a category named like an Object method ("constructor", "toString") is unknown unless the policy defines it.
- */
-export function vatRateOf(policy: Pick<TaxPolicy, 'vat_rates'>, category: string): number | undefined {
-  return Object.hasOwn(policy.vat_rates, category) ? policy.vat_rates[category] : undefined;
-}
-
 export const LoginThrottle = z.object({
   max_failures_per_account: z.number().int().min(1).max(1000).default(5),
   max_failures_per_address: z.number().int().min(1).max(10000).default(20),

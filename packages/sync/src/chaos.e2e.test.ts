@@ -11,6 +11,7 @@ import {
   type ServerProcess,
   tmpDir,
   waitFor,
+  signInAsUser,
 } from './testing/procs';
 
 /**
@@ -77,14 +78,7 @@ function readDb<T>(file: string, fn: (db: Database.Database) => T): T {
   }
 }
 
-async function login(t: ServerProcess, email: string): Promise<string | null> {
-  const res = await t.fetch('/api/v1/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  return res.status === 200 ? ((await res.json()) as { access_token: string }).access_token : null;
-}
+const login = (t: ServerProcess, email: string) => signInAsUser(t, email, PASSWORD);
 
 async function asCashier<T>(
   till: Till,

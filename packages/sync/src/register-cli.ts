@@ -33,9 +33,17 @@ async function main(): Promise<void> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: values.email, password: values.password }),
   });
-  const loginBody = (await login.json()) as { access_token?: string; detail?: string };
+  const loginBody = (await login.json()) as {
+    access_token?: string;
+    detail?: string;
+    must_change_password?: boolean;
+  };
   if (!login.ok || !loginBody.access_token)
     throw new Error(`login failed (${login.status}): ${loginBody.detail ?? ''}`);
+  if (loginBody.must_change_password)
+    throw new Error(
+      `${values.email} still has a password someone else set: sign in to head office (${central}) once and choose a new one, then register with it.`,
+    );
   const name = values.name ?? `Till ${os.hostname()}`;
   const res = await fetch(api('/sync/devices/register'), {
     method: 'POST',

@@ -9,6 +9,7 @@ import {
   type ServerProcess,
   tmpDir,
   waitFor,
+  signInAsUser,
 } from './testing/procs';
 
 /**
@@ -77,14 +78,7 @@ async function asUser<T = Record<string, unknown>>(
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-async function tillLogin(t: ServerProcess, email: string): Promise<string | null> {
-  const res = await t.fetch('/api/v1/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: CASHIER_PASSWORD }),
-  });
-  return res.status === 200 ? ((await res.json()) as { access_token: string }).access_token : null;
-}
+const tillLogin = (t: ServerProcess, email: string) => signInAsUser(t, email, CASHIER_PASSWORD);
 
 function tillRow(t: ServerProcess, query: string, ...params: unknown[]): unknown {
   const db = new Database(t.dbFile, { readonly: true });

@@ -1,4 +1,5 @@
-import { type Medicine, vatRateOf } from '@pharmacy/contracts';
+import type { Medicine } from '@pharmacy/contracts';
+import { vatRateOf } from '@pharmacy/contracts/tax';
 import { roundMoney, toNumber } from '../ui/money';
 
 /** One line of the cart: what the till needs to show it and to send it. */

@@ -28,6 +28,7 @@ interface UserAuthRow {
   full_name: string;
   is_active: number;
   token_version: number;
+  must_change_password: number;
 }
 
 const ISSUER = 'pharmacy-till';
@@ -88,15 +89,23 @@ function loadUser(app: AppContext, id: string): UserAuthRow | undefined {
   let statement = userStatements.get(app.sqlite);
   if (!statement) {
     statement = app.sqlite.prepare(
-      'SELECT id, role, branch_id, email, full_name, is_active, token_version FROM users WHERE id = ?',
+      'SELECT id, role, branch_id, email, full_name, is_active, token_version, must_change_password FROM users WHERE id = ?',
     );
     userStatements.set(app.sqlite, statement);
   }
   return statement.get(id) as UserAuthRow | undefined;
 }
 
-/** Resolves the caller from the bearer token; a password change, reset, role change or deactivation revokes it. */
-export async function authenticate(app: AppContext, req: Request): Promise<AuthUser> {
+/**
+ * Resolves the caller from the bearer token; a password change, reset, role change or deactivation revokes it.
+ * Until a user replaces a seeded or admin-set password, only the routes that let them do so answer
+ * (`passwordChangePending: 'allowed'`); every other one is 403 PASSWORD_CHANGE_REQUIRED.
+ */
+export async function authenticate(
+  app: AppContext,
+  req: Request,
+  passwordChangePending: 'allowed' | 'refused' = 'refused',
+): Promise<AuthUser> {
   const header = req.headers.authorization;
   if (!header) throw new Unauthorized();
   const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -109,6 +118,11 @@ export async function authenticate(app: AppContext, req: Request): Promise<AuthU
   }
   if (!row.is_active) throw new Unauthorized('This account is deactivated.', 'ACCOUNT_INACTIVE');
   assertTillBranch(app, row);
+  if (row.must_change_password === 1 && passwordChangePending === 'refused')
+    throw new Forbidden(
+      'Choose a new password first: this account still has a password someone else set (POST /api/v1/auth/change-password).',
+      'PASSWORD_CHANGE_REQUIRED',
+    );
   return { id: row.id, role: row.role, branchId: row.branch_id, email: row.email, fullName: row.full_name };
 }
 

@@ -47,6 +47,8 @@ export interface AuthedRoute<B extends z.ZodType, Q extends z.ZodType, P extends
   extends RouteBase<B, Q, P> {
   /** 'any' = any signed-in user; a list = those roles (admin always passes). */
   roles: 'any' | readonly Role[];
+  /** 'allowed' for the few routes a user may call before replacing a password someone else set. */
+  passwordChangePending?: 'allowed';
   handler: (ctx: AuthedCtx<z.output<B>, z.output<Q>, z.output<P>>) => Promise<unknown> | unknown;
 }
 
@@ -190,7 +192,7 @@ export class ApiRouter {
     const { roles } = def;
     this.docs.push({ ...def, access: roles });
     this.register(def.method, def.path, async (req: Request, res: Response) => {
-      const user = await authenticate(this.app, req);
+      const user = await authenticate(this.app, req, def.passwordChangePending ?? 'refused');
       if (roles !== 'any' && user.role !== 'admin' && !roles.includes(user.role))
         throw new Forbidden(roleRefusal(roles, user.role));
       const ctx = this.context(def, req, res);

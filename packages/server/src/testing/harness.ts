@@ -6,8 +6,14 @@ import type { Role } from '@pharmacy/contracts';
 import { type ConfigInput, parseConfig } from '../config';
 import { createServer, type PharmacyServer } from '../server';
 
-export const ADMIN = { email: 'admin@pharmacy.local', password: 'Admin#12345' };
-export const PHARMACIST = { email: 'pharmacist@pharmacy.local', password: 'Pharm#12345' };
+/**
+ * The seeded users of a test server, with passwords of their own: a seeded default password must be changed
+ * before any route but sign-in, /auth/me and change-password answers (403 PASSWORD_CHANGE_REQUIRED).
+ */
+export const ADMIN = { email: 'admin@pharmacy.local', password: 'Harness#Admin-2468' };
+export const PHARMACIST = { email: 'pharmacist@pharmacy.local', password: 'Harness#Pharm-2468' };
+/** What userWithRole's users sign in with, once the harness has replaced the password their creator set. */
+export const USER_PASSWORD = 'Harness#User-1357';
 
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
@@ -80,6 +86,19 @@ export class TestServer {
     return res.body.access_token;
   }
 
+  /** Signs in with a password someone else set and replaces it, as a new user must; returns the new token. */
+  async firstSignIn(email: string, setPassword: string, newPassword: string): Promise<string> {
+    const token = await this.login(email, setPassword);
+    const res = await this.post<{ access_token: string }>(
+      '/api/v1/auth/change-password',
+      { current_password: setPassword, new_password: newPassword },
+      token,
+    );
+    if (res.status !== 200)
+      throw new Error(`change password of ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.access_token;
+  }
+
   async adminToken(): Promise<string> {
     const cached = this.tokens.get('admin');
     if (cached) return cached;
@@ -117,16 +136,15 @@ export class TestServer {
     const branch = branchId ?? (await this.mainBranchId());
     const key = `${role}@${branch}`;
     const email = `${role}.${branch.slice(-12)}@test.local`.toLowerCase();
-    const password = 'Test#pass1';
     if (!this.tokens.has(key)) {
       const res = await this.post<{ id: string }>(
         '/api/v1/users',
-        { email, password, full_name: `Test ${role}`, role, branch_id: branch },
+        { email, password: 'Set-by-admin#1', full_name: `Test ${role}`, role, branch_id: branch },
         await this.adminToken(),
       );
       if (res.status !== 201)
         throw new Error(`create ${role} failed: ${res.status} ${JSON.stringify(res.body)}`);
-      this.tokens.set(key, await this.login(email, password));
+      this.tokens.set(key, await this.firstSignIn(email, 'Set-by-admin#1', USER_PASSWORD));
     }
     const user = await this.context.db
       .selectFrom('users')
@@ -158,7 +176,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}): Pro
     dataDir,
     logLevel: 'silent',
     jwtSecret: randomBytes(32).toString('hex'),
-    seed: {},
+    seed: { adminPassword: ADMIN.password, pharmacistPassword: PHARMACIST.password },
     ...overrides,
   });
   const server = await createServer(config);

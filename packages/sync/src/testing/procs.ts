@@ -8,7 +8,8 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
 const MAIN = path.join(ROOT, 'apps/central/src/main.ts');
-export const ADMIN = { email: 'admin@pharmacy.local', password: 'Admin#12345' };
+/** Seeded with a password of its own (PHARMACY_ADMIN_PASSWORD): a default one must be changed before use. */
+export const ADMIN = { email: 'admin@pharmacy.local', password: 'Procs#Admin-2468' };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,6 +47,7 @@ export class ServerProcess {
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
         PHARMACY_SYNC_TEST_ENTITIES: '1',
+        PHARMACY_ADMIN_PASSWORD: ADMIN.password,
         ...this.env,
         ...extraEnv,
       },
@@ -207,4 +209,39 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/**
+ * Signs a user in at a server as a person would: the first time with the password their creator set, which the
+ * server makes them replace (it answers nothing else before), later with their own (`${password}-mine`).
+ * Returns null while the server does not know the user yet (not replicated).
+ */
+export async function signInAsUser(
+  t: ServerProcess,
+  email: string,
+  password: string,
+): Promise<string | null> {
+  const attempt = async (pw: string) => {
+    const res = await t.fetch('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: pw }),
+    });
+    return res.status === 200
+      ? ((await res.json()) as { access_token: string; must_change_password: boolean })
+      : null;
+  };
+  const own = `${password}-mine`;
+  const mine = await attempt(own);
+  if (mine) return mine.access_token;
+  const first = await attempt(password);
+  if (!first) return null;
+  if (!first.must_change_password) return first.access_token;
+  const res = await t.fetch('/api/v1/auth/change-password', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${first.access_token}` },
+    body: JSON.stringify({ current_password: password, new_password: own }),
+  });
+  if (res.status !== 200) throw new Error(`${email}: password change ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
 }

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, PHARMACIST, startTestServer, type TestServer } from '../../testing/harness';
+import { ADMIN, PHARMACIST, startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -9,14 +9,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST /auth/login', () => {
-  it('signs in the seeded admin and pharmacist and flags their default passwords', async () => {
+  it('signs in the seeded admin and pharmacist (seeded with passwords of their own: not flagged)', async () => {
     for (const { email, password } of [ADMIN, PHARMACIST]) {
       const res = await t.post('/api/v1/auth/login', { email, password });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         token_type: 'bearer',
         branch_name: 'Main Branch',
-        must_change_password: true,
+        must_change_password: false,
       });
       expect(typeof res.body.access_token).toBe('string');
       expect(res.body.user_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -59,7 +59,7 @@ describe('POST /auth/login', () => {
     expect((await t.post('/api/v1/auth/login', { email: cashier.email, password: 'wrong-one' })).status).toBe(
       401,
     );
-    const res = await t.post('/api/v1/auth/login', { email: cashier.email, password: 'Test#pass1' });
+    const res = await t.post('/api/v1/auth/login', { email: cashier.email, password: USER_PASSWORD });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('ACCOUNT_INACTIVE');
     // the old token is revoked by the deactivation
@@ -166,7 +166,7 @@ describe('GET /auth/me', () => {
       email: ADMIN.email,
       role: 'admin',
       branch_name: 'Main Branch',
-      must_change_password: true,
+      must_change_password: false,
     });
     expect(JSON.stringify(res.body)).not.toMatch(/argon2|password_hash/);
   });
@@ -178,7 +178,7 @@ describe('POST /auth/change-password', () => {
     const old = user.token;
     const res = await t.post<{ access_token: string }>(
       '/api/v1/auth/change-password',
-      { current_password: 'Test#pass1', new_password: 'Brand-new-1' },
+      { current_password: USER_PASSWORD, new_password: 'Brand-new-1' },
       old,
     );
     expect(res.status).toBe(200);
@@ -207,5 +207,72 @@ describe('POST /auth/change-password', () => {
     }
     expect(t.count('audit_log')).toBe(before);
     expect((await t.get('/api/v1/auth/me', token)).status).toBe(200);
+  });
+});
+
+describe('M3: a password someone else set must be replaced before anything else', () => {
+  it('the seeded admin with the documented default password may only read itself and change it', async () => {
+    const fresh = await startTestServer({ seed: {} });
+    try {
+      const login = await fresh.post<{ access_token: string; must_change_password: boolean }>(
+        '/api/v1/auth/login',
+        { email: 'admin@pharmacy.local', password: 'Admin#12345' },
+      );
+      expect(login.body.must_change_password).toBe(true);
+      const token = login.body.access_token;
+      const branches = fresh.count('branches');
+      for (const [method, url, body] of [
+        ['GET', '/api/v1/users', undefined],
+        ['POST', '/api/v1/branches', { name: 'Evil', code: 'EVL' }],
+        ['GET', '/api/v1/settings', undefined],
+        ['POST', '/api/v1/auth/refresh', {}],
+      ] as const) {
+        const res = await fresh.request(method, url, { token, body });
+        expect(res.status, url).toBe(403);
+        expect(res.body.code, url).toBe('PASSWORD_CHANGE_REQUIRED');
+      }
+      expect(fresh.count('branches')).toBe(branches);
+      expect((await fresh.get('/api/v1/auth/me', token)).body.must_change_password).toBe(true);
+      const changed = await fresh.post<{ access_token: string }>(
+        '/api/v1/auth/change-password',
+        { current_password: 'Admin#12345', new_password: 'Chosen-by-me-42' },
+        token,
+      );
+      expect(changed.status).toBe(200);
+      expect((await fresh.get('/api/v1/users', changed.body.access_token)).status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('a user an admin creates, and a user an admin resets, must change the password first', async () => {
+    const admin = await t.adminToken();
+    const email = 'm3.new@test.local';
+    const created = await t.post<{ id: string; must_change_password: boolean }>(
+      '/api/v1/users',
+      {
+        email,
+        password: 'Set-by-admin#9',
+        full_name: 'New Cashier',
+        role: 'cashier',
+        branch_id: await t.mainBranchId(),
+      },
+      admin,
+    );
+    expect(created.body.must_change_password).toBe(true);
+    const token = await t.login(email, 'Set-by-admin#9');
+    const sale = await t.get('/api/v1/sessions/current', token);
+    expect(sale.status).toBe(403);
+    expect(sale.body.code).toBe('PASSWORD_CHANGE_REQUIRED');
+    const mine = await t.firstSignIn(email, 'Set-by-admin#9', 'Mine-and-only-mine#1');
+    expect((await t.get('/api/v1/medicines', mine)).status).toBe(200);
+    const reset = await t.post(
+      `/api/v1/users/${created.body.id}/reset-password`,
+      { new_password: 'Reset-by-admin#2', confirm_password: 'Reset-by-admin#2' },
+      admin,
+    );
+    expect(reset.status).toBe(200);
+    const afterReset = await t.login(email, 'Reset-by-admin#2');
+    expect((await t.get('/api/v1/medicines', afterReset)).body.code).toBe('PASSWORD_CHANGE_REQUIRED');
   });
 });

@@ -35,8 +35,9 @@ export function authRoutes(r: ApiRouter): void {
     tag: 'Auth',
     summary: 'The signed-in user',
     description:
-      'must_change_password is true for a seeded default password or after an admin reset: the UI asks for a new one.',
+      'must_change_password is true for a seeded default password, a new account an admin or manager created, or after an admin reset: the UI asks for a new one, and until then every route but this one, change-password and logout answers 403 PASSWORD_CHANGE_REQUIRED.',
     roles: 'any',
+    passwordChangePending: 'allowed',
     responses: { 200: { description: 'The user', schema: Me } },
     handler: ({ app, user }) => getUser(app.db, user.id),
   });
@@ -47,8 +48,9 @@ export function authRoutes(r: ApiRouter): void {
     tag: 'Auth',
     summary: "Change the caller's password",
     description:
-      'Needs the current password (400 WRONG_PASSWORD when it is not right); the new one has at least 8 characters and differs from it. Every token issued before is revoked; the answer carries a fresh one.',
+      'Needs the current password (400 WRONG_PASSWORD when it is not right); the new one has at least 8 characters and differs from it. Every token issued before is revoked; the answer carries a fresh one. Allowed while a password change is pending (that is what it is for).',
     roles: 'any',
+    passwordChangePending: 'allowed',
     body: ChangePasswordRequest,
     responses: { 200: { description: 'Changed', schema: ChangePasswordResponse } },
     handler: ({ app, user, body, requestId }) => changePassword(app, user, actorOf(user, requestId), body),

@@ -129,8 +129,11 @@ describe('two tills of one branch closing sessions offline (in process, real rep
       );
       expect(u.status, JSON.stringify(u.body)).toBe(201);
     }
+    // Each cashier signs in at their till for the first time and replaces the password central set.
     const tokens = await Promise.all(
-      tills.map((t, i) => waitFor(`till ${i} has its cashier`, () => t.login(emails[i]!, PASSWORD))),
+      tills.map((t, i) =>
+        waitFor(`till ${i} has its cashier`, () => t.firstSignIn(emails[i]!, PASSWORD, `${PASSWORD}-mine`)),
+      ),
     );
     // Offline: both replicators stop, each till opens and closes a session.
     for (const t of tills) await tillReplicator(t.context)!.stop();

@@ -3,6 +3,7 @@ import type { BranchesTable, UsersTable } from '../../db/schema';
 import { nowIso } from '../../lib/time';
 import { writeBranch } from '../branches/service';
 import { invalidateSettings, writeSettingsRow } from '../settings/service';
+import { authoriseOwnPasswordChange } from '../users/password-sync';
 import { writeUser } from '../users/service';
 import { registerEntity } from './registry';
 
@@ -56,7 +57,7 @@ registerEntity({
 
 registerEntity({
   entity: 'user',
-  push: 'central-only',
+  push: authoriseOwnPasswordChange,
   owner: 'central',
   scope: 'branch',
   table: 'users',

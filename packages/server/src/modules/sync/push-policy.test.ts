@@ -12,7 +12,7 @@ const DECISIONS: Record<string, 'till-owned' | 'central-only' | 'authorised'> = 
   currency: 'central-only',
   branch: 'central-only',
   settings: 'central-only',
-  user: 'central-only',
+  user: 'authorised',
   exchange_rate: 'central-only',
   category: 'central-only',
   medicine: 'central-only',
@@ -313,5 +313,41 @@ describe('H1: changes a till may make through REST are checked against the peopl
     ]);
     expect(body.rejected[0]?.code).toBe('FORBIDDEN_ROLE');
     expect(rowOf('batches', '01a20000-0000-7000-8000-0000000f0001')).toBeUndefined();
+  });
+});
+
+describe('H1 and M3: a user changes only their own password at a till of their branch', () => {
+  it('takes the password change of a cashier of the branch, and refuses a role, another field or an admin', async () => {
+    const stored = rowOf('users', cashier.id);
+    const hash = String(rowOf('users', manager.id).password_hash);
+    const own = {
+      ...stored,
+      password_hash: hash,
+      must_change_password: 0,
+      token_version: Number(stored.token_version) + 1,
+    };
+    const adminRow = t.context.sqlite.prepare("SELECT * FROM users WHERE role = 'admin'").get() as Record<
+      string,
+      unknown
+    >;
+    const body = await push([
+      change('user', { ...own, role: 'admin' }),
+      change('user', { ...own, email: 'someone.else@test.local' }),
+      change('user', {
+        ...adminRow,
+        password_hash: hash,
+        must_change_password: 0,
+        token_version: Number(adminRow.token_version) + 1,
+      }),
+      change('user', own),
+    ]);
+    expect(body.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE', 'FORBIDDEN_ROLE', 'FORBIDDEN_ROLE']);
+    expect(body.accepted).toHaveLength(1);
+    expect(rowOf('users', cashier.id)).toMatchObject({
+      role: 'cashier',
+      password_hash: hash,
+      email: stored.email,
+    });
+    expect(rowOf('users', String(adminRow.id)).password_hash).toBe(adminRow.password_hash);
   });
 });

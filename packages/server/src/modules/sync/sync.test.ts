@@ -154,7 +154,7 @@ describe('push', () => {
         payload: { ...value, tin: 'forged' },
       },
     ]);
-    expect(r.body.rejected.map((x) => x.code)).toEqual(['CENTRAL_ONLY', 'CENTRAL_ONLY']);
+    expect(r.body.rejected.map((x) => x.code)).toEqual(['FORBIDDEN_ROLE', 'CENTRAL_ONLY']);
     expect(
       (t.context.sqlite.prepare('SELECT role FROM users WHERE id = ?').get(someone.id) as { role: string })
         .role,

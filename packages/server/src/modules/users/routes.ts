@@ -45,7 +45,7 @@ export function userRoutes(r: ApiRouter): void {
       409: { description: 'Email exists' },
     },
     handler: async ({ app, user, body, requestId }) =>
-      created(await createUser(app, user, actorOf(user, requestId), body)),
+      created(await createUser(app, user, actorOf(user, requestId), body, { mustChangePassword: true })),
   });
 
   r.route({
