@@ -23,7 +23,13 @@ export type TaxPolicy = z.infer<typeof TaxPolicy>;
 
 export const LoginThrottle = z.object({
   max_failures_per_account: z.number().int().min(1).max(1000).default(5),
-  max_failures_per_address: z.number().int().min(1).max(10000).default(20),
+  max_failures_per_address: z
+    .number()
+    .int()
+    .min(1)
+    .max(10000)
+    .default(20)
+    .describe('failed sign-ins from one client address across accounts, counted on central only'),
   window_minutes: z.number().int().min(1).max(1440).default(15),
 });
 

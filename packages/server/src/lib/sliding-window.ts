@@ -20,6 +20,13 @@ export class SlidingWindow {
     this.events.set(key, list);
   }
 
+  /** Takes back one event recorded at `at` (an attempt reserved before its outcome was known). */
+  release(key: string, at: number): void {
+    const list = this.events.get(key);
+    const i = list?.lastIndexOf(at) ?? -1;
+    if (list && i >= 0) list.splice(i, 1);
+  }
+
   clear(key: string): void {
     this.events.delete(key);
   }

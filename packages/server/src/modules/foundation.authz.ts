@@ -11,6 +11,7 @@ export const foundationAuthz: AuthzRow[] = [
   { method: 'GET', path: '/users/{userId}', expect: only(['branch_manager', 'auditor'], 404) },
   { method: 'PUT', path: '/users/{userId}', body: { full_name: 'X' }, expect: only(['branch_manager'], 404) },
   { method: 'POST', path: '/users/{userId}/reset-password', body: {}, expect: only([], 400) },
+  { method: 'POST', path: '/users/{userId}/unlock', expect: only(['branch_manager'], 404) },
   { method: 'GET', path: '/branches', expect: anyRole(200) },
   { method: 'POST', path: '/branches', body: {}, expect: only([], 400) },
   { method: 'GET', path: '/branches/{branchId}', expect: anyRole(404) },

@@ -99,8 +99,8 @@ describe('POST /auth/login', () => {
     }
   });
 
-  it('throttles per client address across accounts', async () => {
-    const throttled = await startTestServer();
+  it('on central, throttles per client address across accounts (password spraying)', async () => {
+    const throttled = await startTestServer({ mode: 'central' });
     try {
       const admin = await throttled.adminToken();
       await throttled.put(
@@ -274,5 +274,66 @@ describe('M3: a password someone else set must be replaced before anything else'
     expect(reset.status).toBe(200);
     const afterReset = await t.login(email, 'Reset-by-admin#2');
     expect((await t.get('/api/v1/medicines', afterReset)).body.code).toBe('PASSWORD_CHANGE_REQUIRED');
+  });
+});
+
+describe('M1 and L2: the sign-in throttle', () => {
+  it('M1: 41 parallel sign-ins check at most the limit of passwords; the right one among them is throttled too', async () => {
+    const till = await startTestServer();
+    try {
+      const victim = await till.userWithRole('pharmacist');
+      const attempts = Array.from({ length: 41 }, (_, i) => (i === 25 ? USER_PASSWORD : `guess-${i}`));
+      const statuses = await Promise.all(
+        attempts.map(
+          async (password) =>
+            (await till.post('/api/v1/auth/login', { email: victim.email, password })).status,
+        ),
+      );
+      const checked = statuses.filter((s) => s === 401 || s === 200).length;
+      expect(checked).toBeLessThanOrEqual(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(41 - checked);
+      expect(statuses[25]).toBe(429);
+      const failed = till.context.sqlite
+        .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.login_failed'")
+        .get() as { n: number };
+      expect(failed.n).toBeLessThanOrEqual(5);
+    } finally {
+      await till.close();
+    }
+  });
+
+  it("L2: at a till, one account's wrong guesses never lock out a colleague, and a manager unlocks the account", async () => {
+    const till = await startTestServer();
+    try {
+      const locked = await till.userWithRole('cashier');
+      const colleague = await till.userWithRole('pharmacist');
+      const manager = await till.userWithRole('branch_manager');
+      // 25 wrong guesses from this till's one address: the account's own, and unknown or mistyped emails.
+      for (let i = 0; i < 5; i++)
+        await till.post('/api/v1/auth/login', { email: locked.email, password: `wrong-${i}` });
+      for (let i = 0; i < 20; i++)
+        await till.post('/api/v1/auth/login', { email: `typo-${i}@pharmacy.local`, password: 'wrong' });
+      const refused = await till.post('/api/v1/auth/login', { email: locked.email, password: USER_PASSWORD });
+      expect(refused.status).toBe(429);
+      expect(
+        (await till.post('/api/v1/auth/login', { email: colleague.email, password: USER_PASSWORD })).status,
+      ).toBe(200);
+      expect((await till.post('/api/v1/auth/login', ADMIN)).status).toBe(200);
+      const other = await till.createBranch('L2OTHER');
+      const otherManager = await till.userWithRole('branch_manager', other);
+      expect((await till.post(`/api/v1/users/${locked.id}/unlock`, {}, otherManager.token)).status).toBe(403);
+      expect((await till.post(`/api/v1/users/${locked.id}/unlock`, {}, colleague.token)).status).toBe(403);
+      const unlocked = await till.post(`/api/v1/users/${locked.id}/unlock`, {}, manager.token);
+      expect(unlocked.status).toBe(200);
+      expect(
+        (await till.post('/api/v1/auth/login', { email: locked.email, password: USER_PASSWORD })).status,
+      ).toBe(200);
+      const audit = till.context.sqlite
+        .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'user.unlock' AND entity_id = ?")
+        .get(locked.id) as { n: number };
+      expect(audit.n).toBe(1);
+    } finally {
+      await till.close();
+    }
   });
 });

@@ -1,13 +1,13 @@
 import type { LoginResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { type AuthUser, assertTillBranch, issueToken } from '../../http/auth';
-import { Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../http/errors';
+import { Forbidden, Invalid, Unauthorized } from '../../http/errors';
 import { burnVerify, verifyPassword } from '../../lib/passwords';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 import { setPassword } from '../users/service';
-import { slidingWindowOf } from '../../lib/sliding-window';
+import { LoginAttempt } from './throttle';
 
 export async function login(
   app: AppContext,
@@ -16,22 +16,8 @@ export async function login(
   requestId: string,
 ): Promise<LoginResponse> {
   const { login_throttle: limits } = await getSettings(app);
-  const windowMs = limits.window_minutes * 60_000;
   const email = input.email.trim().toLowerCase();
-  const addressKey = `address:${clientAddress}`;
-  const accountKey = `account:${email}`;
-  const throttle = slidingWindowOf(app.cache, 'login-failures');
-  const wait = Math.max(
-    throttle.retryAfter(addressKey, limits.max_failures_per_address, windowMs),
-    throttle.retryAfter(accountKey, limits.max_failures_per_account, windowMs),
-  );
-  if (wait > 0) {
-    throw new TooManyRequests(
-      `Too many failed sign-in attempts; try again in ${wait} seconds.`,
-      wait,
-      'LOGIN_THROTTLED',
-    );
-  }
+  const attempt = LoginAttempt.reserve(app, limits, clientAddress, email);
 
   const user = await app.db
     .selectFrom('users as u')
@@ -44,8 +30,6 @@ export async function login(
   if (user) ok = await verifyPassword(user.password_hash, input.password);
   else await burnVerify(input.password);
   if (!user || !ok) {
-    throttle.hit(addressKey);
-    throttle.hit(accountKey);
     const entry = {
       entity: 'user',
       entityId: user?.id ?? null,
@@ -58,10 +42,7 @@ export async function login(
       after: { email, client_address: clientAddress },
     });
     // The failure that starts a lockout is recorded once: the attempts it then refuses never reach here.
-    const lockedOut = [
-      ...(throttle.retryAfter(addressKey, limits.max_failures_per_address, windowMs) > 0 ? ['address'] : []),
-      ...(throttle.retryAfter(accountKey, limits.max_failures_per_account, windowMs) > 0 ? ['account'] : []),
-    ];
+    const lockedOut = attempt.lockedOut();
     if (lockedOut.length > 0)
       await writeAudit(app.db, actor, {
         ...entry,
@@ -75,6 +56,7 @@ export async function login(
       });
     throw new Unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
   }
+  attempt.succeeded();
   try {
     if (!user.is_active)
       throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
@@ -96,7 +78,6 @@ export async function login(
       );
     throw refusal;
   }
-  throttle.clear(accountKey);
 
   // Last sign-in is local bookkeeping, not replicated: users are owned by central.
   const at = nowIso();

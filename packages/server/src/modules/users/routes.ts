@@ -10,7 +10,8 @@ import {
 import { z } from 'zod';
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { created, type ApiRouter } from '../../http/route';
-import { actorOf } from '../audit/service';
+import { actorOf, writeAudit } from '../audit/service';
+import { unlockAccount } from '../auth/throttle';
 import { createUser, getUser, listUsers, setPassword, updateUser } from './service';
 
 const UserParams = z.object({ userId: Id });
@@ -108,6 +109,35 @@ export function userRoutes(r: ApiRouter): void {
         'user.password_reset',
       );
       return getUser(app.db, params.userId);
+    },
+  });
+
+  r.route({
+    method: 'post',
+    path: '/users/:userId/unlock',
+    tag: 'Users',
+    summary: 'Let a locked-out user sign in again',
+    description:
+      "Clears the account's failed sign-in attempts, so a user locked out by wrong passwords (429 LOGIN_THROTTLED) signs in again before the window ends. Roles: admin; branch_manager for users of their own branch (another branch: 403 OTHER_BRANCH). Audited as user.unlock. Unlocking an account that is not locked is harmless.",
+    roles: ['branch_manager'],
+    params: UserParams,
+    responses: {
+      200: { description: 'The user', schema: User },
+      403: { description: 'Role or branch not allowed' },
+      404: { description: 'Unknown user' },
+    },
+    handler: async ({ app, user, params, requestId }) => {
+      const found = await getUser(app.db, params.userId);
+      assertBranchAccess(user, found.branch_id, 'user');
+      unlockAccount(app, found.email);
+      await writeAudit(app.db, actorOf(user, requestId), {
+        action: 'user.unlock',
+        entity: 'user',
+        entityId: found.id,
+        branchId: found.branch_id,
+        after: { email: found.email },
+      });
+      return found;
     },
   });
 }
