@@ -5,6 +5,7 @@ export * from './branches';
 export * from './currency';
 export * from './settings';
 export * from './tax';
+export * from './password';
 export * from './audit';
 export * from './marketing';
 export * from './health';

@@ -1,3 +1,4 @@
+import { PASSWORD_RULE, passwordProblem } from '@pharmacy/contracts/password';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useSession, useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -11,6 +12,7 @@ export function ChangePasswordScreen() {
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
   const [mismatch, setMismatch] = useState(false);
+  const [weak, setWeak] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const firstRef = useRef<HTMLInputElement>(null);
@@ -18,11 +20,10 @@ export function ChangePasswordScreen() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (next !== confirm) {
-      setMismatch(true);
-      return;
-    }
-    setMismatch(false);
+    const problem = passwordProblem(next, user.email);
+    setWeak(problem);
+    setMismatch(next !== confirm);
+    if (problem || next !== confirm) return;
     setBusy(true);
     setError(null);
     try {
@@ -56,10 +57,10 @@ export function ChangePasswordScreen() {
           label="New password"
           type="password"
           autoComplete="new-password"
-          hint="At least 8 characters."
+          hint={PASSWORD_RULE}
           value={next}
           onChange={setNext}
-          error={fieldError(error, 'new_password')}
+          error={weak ?? fieldError(error, 'new_password')}
         />
         <TextField
           label="Repeat new password"

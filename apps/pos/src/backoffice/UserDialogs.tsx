@@ -1,3 +1,4 @@
+import { PASSWORD_RULE } from '@pharmacy/contracts/password';
 import type { Role, User } from '@pharmacy/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -74,7 +75,7 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
             label="Initial password"
             type="password"
             autoComplete="new-password"
-            hint="At least 8 characters; give it to the person in private."
+            hint={`${PASSWORD_RULE} Give it to the person in private; they choose their own at first sign-in.`}
             {...field('password')}
           />
         )}
@@ -120,6 +121,7 @@ export function ResetPasswordDialog({ user, onClose }: { user: User; onClose: ()
           label="New password"
           type="password"
           autoComplete="new-password"
+          hint={PASSWORD_RULE}
           value={password}
           onChange={setPassword}
           error={fieldError(err, 'new_password')}

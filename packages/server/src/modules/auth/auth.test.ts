@@ -337,3 +337,56 @@ describe('M1 and L2: the sign-in throttle', () => {
     }
   });
 });
+
+describe('L1: the password policy', () => {
+  const weak = (email: string) => [
+    ['password1', 'common'],
+    ['PassWord1', 'common'],
+    ['iloveyou', 'common'],
+    ['aaaaaaaaaa', 'one character repeated'],
+    ['          ', 'only spaces'],
+    [email, 'your email'],
+    [email.split('@')[0]!.toUpperCase(), 'your email'],
+  ];
+
+  it('refuses common, repeated, blank and email passwords on change, naming new_password, writing nothing', async () => {
+    const user = await t.userWithRole('inventory_manager');
+    const before = t.count('audit_log');
+    for (const [password, why] of weak(user.email)) {
+      const res = await t.post(
+        '/api/v1/auth/change-password',
+        { current_password: USER_PASSWORD, new_password: password },
+        user.token,
+      );
+      expect(res.status, password).toBe(400);
+      expect(res.body.code).toBe('WEAK_PASSWORD');
+      expect(res.body.errors).toEqual([{ path: 'new_password', message: expect.stringContaining(why!) }]);
+    }
+    expect(t.count('audit_log')).toBe(before);
+    expect((await t.get('/api/v1/auth/me', user.token)).status).toBe(200);
+  });
+
+  it('refuses them when an admin creates a user or resets a password, naming the field', async () => {
+    const admin = await t.adminToken();
+    const email = 'l1.user@test.local';
+    const users = t.count('users');
+    for (const [password] of weak(email)) {
+      const res = await t.post(
+        '/api/v1/users',
+        { email, password, full_name: 'Weak', role: 'cashier', branch_id: await t.mainBranchId() },
+        admin,
+      );
+      expect(res.status, password).toBe(400);
+      expect(res.body.errors[0].path).toBe('password');
+    }
+    expect(t.count('users')).toBe(users);
+    const someone = await t.userWithRole('auditor');
+    const reset = await t.post(
+      `/api/v1/users/${someone.id}/reset-password`,
+      { new_password: 'qwerty123', confirm_password: 'qwerty123' },
+      admin,
+    );
+    expect(reset.status).toBe(400);
+    expect(reset.body.errors[0]).toMatchObject({ path: 'new_password' });
+  });
+});

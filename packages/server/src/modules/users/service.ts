@@ -9,7 +9,7 @@ import { prepared, preparedShapes } from '../../db/prepared';
 import type { AuthUser } from '../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
-import { hashPassword } from '../../lib/passwords';
+import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 
@@ -183,7 +183,11 @@ export async function createUser(
   input: CreateUserInput,
   options: { mustChangePassword?: boolean; trx?: Db } = {},
 ): Promise<User> {
-  if (caller) assertManagerMayGrant(caller, input.role, input.branch_id);
+  if (caller) {
+    assertManagerMayGrant(caller, input.role, input.branch_id);
+    // Seeds (no caller) take the operator's configured passwords; the flag then asks for a change if default.
+    assertPasswordAcceptable(input.password, input.email, 'password');
+  }
   const db = options.trx ?? app.db;
   await assertActiveBranch(db, input.branch_id);
   await assertEmailFree(db, input.email);
@@ -316,6 +320,7 @@ export async function setPassword(
   action: 'user.password_reset' | 'user.password_change',
 ): Promise<UsersTable> {
   const before = await getRow(app.db, id);
+  assertPasswordAcceptable(password, before.email, 'new_password');
   const at = nowIso();
   const row: UsersTable = {
     ...before,
