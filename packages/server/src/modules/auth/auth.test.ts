@@ -377,7 +377,7 @@ describe('L1: the password policy', () => {
         admin,
       );
       expect(res.status, password).toBe(400);
-      expect(res.body.errors[0].path).toBe('password');
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: 'password' })]);
     }
     expect(t.count('users')).toBe(users);
     const someone = await t.userWithRole('auditor');
@@ -387,6 +387,6 @@ describe('L1: the password policy', () => {
       admin,
     );
     expect(reset.status).toBe(400);
-    expect(reset.body.errors[0]).toMatchObject({ path: 'new_password' });
+    expect(reset.body.errors).toEqual([expect.objectContaining({ path: 'new_password' })]);
   });
 });
