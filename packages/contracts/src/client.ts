@@ -220,10 +220,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
       changePassword: (body: z.input<typeof ChangePasswordRequest>) =>
         send<z.infer<typeof ChangePasswordResponse>>('POST', '/auth/change-password', body),
       refresh: () => request<TokenResponse>('POST', '/auth/refresh'),
+      logout: () => request<undefined>('POST', '/auth/logout'),
     },
     users: {
       list: (query: QueryOf<typeof UserListQuery> = {}) => get<Page<User>>('/users', query),
       get: (userId: string) => get<User>(`/users/${id(userId)}`),
+      unlock: (userId: string) => request<User>('POST', `/users/${id(userId)}/unlock`),
       create: (body: z.input<typeof CreateUserRequest>) => send<User>('POST', '/users', body),
       update: (userId: string, body: z.input<typeof UpdateUserRequest>) =>
         send<User>('PUT', `/users/${id(userId)}`, body),

@@ -69,6 +69,13 @@ export const Settings = z.object({
     max_failures_per_address: 20,
     window_minutes: 15,
   }),
+  session_max_hours: z
+    .number()
+    .int()
+    .min(1)
+    .max(168)
+    .default(12)
+    .describe('hours after sign-in when a session ends: refreshing tokens never goes past it'),
   negative_stock_policy: z.enum(['forbid', 'allow']).default('forbid'),
   discount_approval_threshold_pct: Pct.default(10).describe(
     'line or basket discounts above this need a manager',
@@ -103,6 +110,7 @@ export const UpdateSettingsRequest = z
     return_policy: PlainText(500),
     fx_tolerance_pct: Pct,
     login_throttle: LoginThrottle,
+    session_max_hours: z.number().int().min(1).max(168),
     negative_stock_policy: z.enum(['forbid', 'allow']),
     discount_approval_threshold_pct: Pct,
     stock_variance_approval_threshold: z.number().int().min(0),

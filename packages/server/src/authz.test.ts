@@ -12,7 +12,7 @@ import { prescriptionsAuthz } from './modules/prescriptions/prescriptions.authz'
 import { syncAuthz } from './modules/sync/sync.authz';
 import { sellingAuthz } from './modules/sales/selling.authz';
 import type { AuthzRow, Caller } from './testing/authz';
-import { startTestServer, type TestServer } from './testing/harness';
+import { ADMIN, startTestServer, type TestServer, USER_PASSWORD } from './testing/harness';
 
 /** Every module's rows. A route missing here fails the coverage test below. */
 const TABLE: AuthzRow[] = [
@@ -41,14 +41,24 @@ const CALLERS: Caller[] = [
 
 let t: TestServer;
 const tokens = new Map<Caller, string>();
+const emails = new Map<Caller, string>([['admin', ADMIN.email]]);
 
 beforeAll(async () => {
   t = await startTestServer();
   tokens.set('admin', await t.adminToken());
   for (const role of ['pharmacist', 'cashier', 'branch_manager', 'inventory_manager', 'auditor'] as const) {
-    tokens.set(role, (await t.userWithRole(role)).token);
+    const user = await t.userWithRole(role);
+    tokens.set(role, user.token);
+    emails.set(role, user.email);
   }
 }, 60_000);
+
+/** The caller's shared token, or a fresh sign-in's for a route that spends it. */
+async function tokenFor(caller: Caller, row: AuthzRow): Promise<string | undefined> {
+  const email = emails.get(caller);
+  if (!row.spendsToken || !email) return tokens.get(caller);
+  return t.login(email, caller === 'admin' ? ADMIN.password : USER_PASSWORD);
+}
 afterAll(() => t.close());
 
 const fill = (path: string) => path.replace(/\{\w+\}/g, () => randomUUID());
@@ -59,7 +69,7 @@ describe('authorization table', () => {
       const got: Partial<Record<Caller, number>> = {};
       for (const caller of CALLERS) {
         const res = await t.request(row.method, `/api/v1${fill(row.path)}`, {
-          token: tokens.get(caller),
+          token: await tokenFor(caller, row),
           body: row.body,
         });
         got[caller] = res.status;

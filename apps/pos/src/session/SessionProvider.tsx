@@ -108,7 +108,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'signed-in', user: await api.auth.me() });
   }, []);
 
-  const signOut = useCallback(() => endSession('signed-out'), [endSession]);
+  // The server ends the session first, so a token copied from this till is worthless after sign-out; a till
+  // that cannot reach its server still signs out locally.
+  const signOut = useCallback(() => {
+    void api.auth
+      .logout()
+      .catch(() => undefined)
+      .finally(() => endSession('signed-out'));
+  }, [endSession]);
 
   const value = useMemo(
     () => ({ state, signIn, signOut, changePassword }),

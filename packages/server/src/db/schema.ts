@@ -116,7 +116,18 @@ export interface MarketingContactsTable {
   created_at: string;
 }
 
+export interface AuthSessionsTable {
+  id: string;
+  user_id: string;
+  generation: number;
+  refreshed_at: string | null;
+  started_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
 export interface FoundationTables {
+  auth_sessions: AuthSessionsTable;
   branches: BranchesTable;
   users: UsersTable;
   currencies: CurrenciesTable;

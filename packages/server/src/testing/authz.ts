@@ -13,6 +13,8 @@ export interface AuthzRow {
   path: string;
   body?: unknown;
   expect: Record<Caller, number>;
+  /** The route spends the caller's token (a refresh replaces it, sign-out ends it): each caller signs in afresh. */
+  spendsToken?: true;
 }
 
 /** Expected statuses when `allowed` roles (plus admin) get `ok` and everybody else 403. */

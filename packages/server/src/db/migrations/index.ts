@@ -9,6 +9,7 @@ import { prescriptions } from './0007_prescriptions';
 import { zPerDevice } from './0008_z_per_device';
 import { dropPrefixIndexes } from './0009_drop_prefix_indexes';
 import { refundTenderApprovals } from './0011_refund_tender_approvals';
+import { authSessions } from './0012_auth_sessions';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008_z_per_device': zPerDevice,
   '0009_drop_prefix_indexes': dropPrefixIndexes,
   '0011_refund_tender_approvals': refundTenderApprovals,
+  '0012_auth_sessions': authSessions,
 };

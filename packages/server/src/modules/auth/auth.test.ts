@@ -152,7 +152,8 @@ describe('bearer tokens', () => {
   });
 
   it('refresh issues a working token', async () => {
-    const res = await t.post<{ access_token: string }>('/api/v1/auth/refresh', {}, await t.adminToken());
+    const token = await t.login(ADMIN.email, ADMIN.password);
+    const res = await t.post<{ access_token: string }>('/api/v1/auth/refresh', {}, token);
     expect(res.status).toBe(200);
     expect((await t.get('/api/v1/auth/me', res.body.access_token)).status).toBe(200);
   });
@@ -388,5 +389,67 @@ describe('L1: the password policy', () => {
     );
     expect(reset.status).toBe(400);
     expect(reset.body.errors).toEqual([expect.objectContaining({ path: 'new_password' })]);
+  });
+});
+
+describe('L3: sessions end', () => {
+  it('a refreshed token revokes the one it replaced (after 30 s for requests already under way)', async () => {
+    const first = await t.login(ADMIN.email, ADMIN.password);
+    const second = await t.post<{ access_token: string }>('/api/v1/auth/refresh', {}, first);
+    expect(second.status).toBe(200);
+    // The replaced token can never refresh again, and requests sent with it just before still pass...
+    const again = await t.post('/api/v1/auth/refresh', {}, first);
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe('TOKEN_REVOKED');
+    expect((await t.get('/api/v1/auth/me', first)).status).toBe(200);
+    // ...until the grace is over.
+    const sid = JSON.parse(Buffer.from(first.split('.')[1]!, 'base64url').toString()).sid as string;
+    t.context.sqlite
+      .prepare('UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?')
+      .run(new Date(Date.now() - 31_000).toISOString(), sid);
+    const old = await t.get('/api/v1/auth/me', first);
+    expect(old.status).toBe(401);
+    expect(old.body.code).toBe('TOKEN_REVOKED');
+    expect((await t.get('/api/v1/auth/me', second.body.access_token)).status).toBe(200);
+  });
+
+  it('no refresh outlives the session: after session_max_hours only a fresh sign-in works', async () => {
+    const token = await t.login(ADMIN.email, ADMIN.password);
+    // The session began 13 hours ago (the default lifetime is 12 hours).
+    const sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
+    const past = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+    t.context.sqlite
+      .prepare('UPDATE auth_sessions SET started_at = ?, expires_at = ? WHERE id = ?')
+      .run(past(13), past(1), sid);
+    const refreshed = await t.post('/api/v1/auth/refresh', {}, token);
+    expect(refreshed.status).toBe(401);
+    expect(refreshed.body.code).toBe('SESSION_EXPIRED');
+    expect((await t.get('/api/v1/auth/me', token)).body.code).toBe('SESSION_EXPIRED');
+    expect((await t.post('/api/v1/auth/login', ADMIN)).status).toBe(200);
+  });
+
+  it('a token never expires after its session, and the lifetime is a setting', async () => {
+    const admin = await t.adminToken();
+    expect((await t.put('/api/v1/settings', { session_max_hours: 0 }, admin)).status).toBe(400);
+    expect((await t.put('/api/v1/settings', { session_max_hours: 2 }, admin)).status).toBe(200);
+    const login = await t.post<{ access_token: string; expires_in: number }>('/api/v1/auth/login', ADMIN);
+    const claims = JSON.parse(Buffer.from(login.body.access_token.split('.')[1]!, 'base64url').toString());
+    const session = t.context.sqlite
+      .prepare('SELECT started_at, expires_at FROM auth_sessions WHERE id = ?')
+      .get(claims.sid) as {
+      started_at: string;
+      expires_at: string;
+    };
+    expect(Date.parse(session.expires_at) - Date.parse(session.started_at)).toBe(2 * 3_600_000);
+    expect(claims.exp * 1000).toBeLessThanOrEqual(Date.parse(session.expires_at));
+    expect((await t.put('/api/v1/settings', { session_max_hours: 12 }, admin)).status).toBe(200);
+  });
+
+  it('sign-out ends the session: its tokens stop working, other sessions go on', async () => {
+    const mine = await t.login(ADMIN.email, ADMIN.password);
+    const otherTill = await t.login(ADMIN.email, ADMIN.password);
+    expect((await t.post('/api/v1/auth/logout', {}, mine)).status).toBe(204);
+    expect((await t.get('/api/v1/auth/me', mine)).body.code).toBe('TOKEN_REVOKED');
+    expect((await t.get('/api/v1/auth/me', otherTill)).status).toBe(200);
   });
 });

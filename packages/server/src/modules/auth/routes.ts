@@ -6,8 +6,9 @@ import {
   Me,
 } from '@pharmacy/contracts';
 import { z } from 'zod';
-import type { ApiRouter } from '../../http/route';
-import { actorOf } from '../audit/service';
+import { endSession } from '../../http/auth';
+import { type ApiRouter, noContent } from '../../http/route';
+import { actorOf, writeAudit } from '../audit/service';
 import { getUser } from '../users/service';
 import { changePassword, login, refresh } from './service';
 
@@ -61,7 +62,8 @@ export function authRoutes(r: ApiRouter): void {
     path: '/auth/refresh',
     tag: 'Auth',
     summary: 'Exchange a still-valid token for a fresh one',
-    description: 'Keeps a till signed in through a shift without long-lived tokens.',
+    description:
+      'Keeps a till signed in through a shift without long-lived tokens. The token it replaces stops working (401 TOKEN_REVOKED), and no token outlives its session: settings.session_max_hours (default 12) after sign-in, or sign-out, refresh answers 401 SESSION_EXPIRED and only a fresh sign-in helps.',
     roles: 'any',
     responses: {
       200: {
@@ -74,5 +76,27 @@ export function authRoutes(r: ApiRouter): void {
       },
     },
     handler: ({ app, user }) => refresh(app, user),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/auth/logout',
+    tag: 'Auth',
+    summary: 'Sign out: end this session',
+    description:
+      'Ends the session of the token sent: none of its tokens works any more (401 TOKEN_REVOKED), other sessions of the user (other tills) go on. Allowed while a password change is pending. Audited as auth.logout.',
+    roles: 'any',
+    passwordChangePending: 'allowed',
+    responses: { 204: { description: 'Signed out' } },
+    handler: async ({ app, user, requestId }) => {
+      await endSession(app, user);
+      await writeAudit(app.db, actorOf(user, requestId), {
+        action: 'auth.logout',
+        entity: 'user',
+        entityId: user.id,
+        branchId: user.branchId,
+      });
+      return noContent();
+    },
   });
 }

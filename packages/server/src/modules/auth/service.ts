@@ -1,6 +1,6 @@
 import type { LoginResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import { type AuthUser, assertTillBranch, issueToken } from '../../http/auth';
+import { type AuthUser, assertTillBranch, issueToken, refreshToken } from '../../http/auth';
 import { Forbidden, Invalid, Unauthorized } from '../../http/errors';
 import { burnVerify, verifyPassword } from '../../lib/passwords';
 import { nowIso } from '../../lib/time';
@@ -95,7 +95,7 @@ export async function login(
       },
     );
   });
-  const { token, expiresIn } = await issueToken(app, user);
+  const { token, expiresIn } = await issueToken(app, user, (await getSettings(app)).session_max_hours);
   return {
     access_token: token,
     token_type: 'bearer',
@@ -133,7 +133,7 @@ export async function changePassword(
     ]);
   }
   const updated = await setPassword(app, actor, caller.id, input.new_password, 'user.password_change');
-  const { token, expiresIn } = await issueToken(app, updated);
+  const { token, expiresIn } = await issueToken(app, updated, (await getSettings(app)).session_max_hours);
   return {
     changed_at: updated.updated_at,
     access_token: token,
@@ -148,6 +148,6 @@ export async function refresh(app: AppContext, caller: AuthUser) {
     .select(['id', 'role', 'branch_id', 'token_version'])
     .where('id', '=', caller.id)
     .executeTakeFirstOrThrow();
-  const { token, expiresIn } = await issueToken(app, row);
+  const { token, expiresIn } = await refreshToken(app, caller, row);
   return { access_token: token, token_type: 'bearer' as const, expires_in: expiresIn };
 }

@@ -134,7 +134,7 @@ describe('a user moved to another branch', () => {
     const row = tillA.context.sqlite
       .prepare('SELECT id, role, branch_id, token_version FROM users WHERE id = ?')
       .get(cashierId) as { id: string; role: string; branch_id: string; token_version: number };
-    const { token: current } = await issueToken(tillA.context, row);
+    const { token: current } = await issueToken(tillA.context, row, 12);
     const perRequest = await tillA.get<{ code: string }>('/api/v1/auth/me', current);
     expect(perRequest.status).toBe(403);
     expect(perRequest.body.code).toBe('OTHER_BRANCH_TILL');
