@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -211,35 +212,47 @@ export async function waitFor<T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
+/** Whether the server's database holds the user yet, and whether they still must choose a password. */
+function userState(t: ServerProcess, email: string): { mustChange: boolean } | null {
+  const db = new Database(t.dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT must_change_password AS m FROM users WHERE email = ?').get(email) as
+      | { m: number }
+      | undefined;
+    return row ? { mustChange: row.m === 1 } : null;
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Signs a user in at a server as a person would: the first time with the password their creator set, which the
  * server makes them replace (it answers nothing else before), later with their own (`${password}-mine`).
- * Returns null while the server does not know the user yet (not replicated).
+ * Returns null while the server does not hold the user yet (not replicated), without a failed sign-in: failures
+ * count towards the account's lockout.
  */
 export async function signInAsUser(
   t: ServerProcess,
   email: string,
   password: string,
 ): Promise<string | null> {
-  const attempt = async (pw: string) => {
+  const state = userState(t, email);
+  if (!state) return null;
+  const signIn = async (pw: string) => {
     const res = await t.fetch('/api/v1/auth/login', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email, password: pw }),
     });
-    return res.status === 200
-      ? ((await res.json()) as { access_token: string; must_change_password: boolean })
-      : null;
+    if (res.status !== 200) throw new Error(`${email}: sign-in ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { access_token: string }).access_token;
   };
   const own = `${password}-mine`;
-  const mine = await attempt(own);
-  if (mine) return mine.access_token;
-  const first = await attempt(password);
-  if (!first) return null;
-  if (!first.must_change_password) return first.access_token;
+  if (!state.mustChange) return signIn(own);
+  const first = await signIn(password);
   const res = await t.fetch('/api/v1/auth/change-password', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${first.access_token}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${first}` },
     body: JSON.stringify({ current_password: password, new_password: own }),
   });
   if (res.status !== 200) throw new Error(`${email}: password change ${res.status} ${await res.text()}`);
