@@ -1,5 +1,5 @@
 import { Api } from './api';
-import { adminReady, changePassword, expect, signIn, test } from './fixtures';
+import { adminReady, changePassword, expect, NEW_ADMIN_PASSWORD, signIn, test } from './fixtures';
 
 test('admin creates a cashier in the back office, and the cashier signs in', async ({ page }, testInfo) => {
   await adminReady(page);
@@ -129,4 +129,38 @@ test('admin resets a password and deactivates an account; both take effect at si
   await changePassword(page, 'Temp#2026-reset', 'Petra#2026-own');
   await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
   await expect(page.getByRole('contentinfo')).toContainText('Pharmacist');
+});
+
+test('a manager unlocks an account locked by wrong passwords, and its user signs in again', async ({
+  page,
+  till,
+}, testInfo) => {
+  const admin = await Api.admin(till);
+  const lena = {
+    email: 'lena@pharmacy.local',
+    password: 'Lena#2026-till',
+    full_name: 'Lena Cashier',
+    role: 'cashier',
+  };
+  await admin.createUser(lena);
+  await page.goto('/');
+  for (let i = 0; i < 5; i++) {
+    await signIn(page, { email: lena.email, password: `Wrong#guess-${i}` });
+    await expect(page.getByRole('alert')).toContainText('Wrong email or password');
+  }
+  await signIn(page, lena);
+  await expect(page.getByRole('alert')).toContainText('Too many failed sign-in attempts');
+
+  await page.reload();
+  await signIn(page, { email: 'admin@pharmacy.local', password: NEW_ADMIN_PASSWORD });
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  await page.goto('/back-office/users');
+  await page.getByRole('button', { name: 'Unlock sign-in of Lena Cashier' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Lena Cashier can sign in again.' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('06-unlocked.png') });
+  await page.getByRole('button', { name: 'Sign out' }).click();
+
+  await signIn(page, lena);
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toContainText('Lena Cashier');
 });

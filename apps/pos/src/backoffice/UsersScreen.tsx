@@ -1,5 +1,5 @@
 import type { Role, User } from '@pharmacy/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
@@ -32,6 +32,8 @@ export function UsersScreen() {
     placeholderData: keepPreviousData,
   });
   const canManage = me.role === 'admin' || me.role === 'branch_manager';
+  // Lets a user locked out by wrong passwords (429 at sign-in) sign in again before the window ends.
+  const unlock = useMutation({ mutationFn: (u: User) => api.users.unlock(u.id) });
   const pages = users.data ? Math.max(1, Math.ceil(users.data.total / users.data.page_size)) : 1;
 
   return (
@@ -82,7 +84,8 @@ export function UsersScreen() {
           />
         ) : null}
       </search>
-      <ErrorNotice error={users.error} />
+      <ErrorNotice error={users.error ?? unlock.error} />
+      {unlock.isSuccess && <p role="status">{unlock.data.full_name} can sign in again.</p>}
       <table aria-label="Users">
         <thead>
           <tr>
@@ -112,6 +115,14 @@ export function UsersScreen() {
                     onClick={() => setEditing({ kind: 'edit', user: u })}
                   >
                     Edit
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Unlock sign-in of ${u.full_name}`}
+                    disabled={unlock.isPending}
+                    onClick={() => unlock.mutate(u)}
+                  >
+                    Unlock
                   </button>
                   {me.role === 'admin' && (
                     <button
