@@ -34,21 +34,11 @@ import {
 import type { PrescriptionItemsTable, PrescriptionsTable, WillCallsTable } from './tables';
 import { containsText } from '../../db/like';
 
-/** True when the selling module's table exists (it is created by a migration this module does not own). */
-export async function tableExists(db: Db, name: string): Promise<boolean> {
-  const r = await sql<{
-    n: number;
-  }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${name}`.execute(db);
-  return Number(r.rows[0]?.n ?? 0) > 0;
-}
-
-/** 404 for a customer_id that is not a customer, once the customers table exists; before that it is kept as text. */
+/** 404 for a customer_id that is not a customer. */
 export async function checkCustomer(db: Db, customerId: string | undefined): Promise<void> {
-  if (!customerId || !(await tableExists(db, 'customers'))) return;
-  const r = await sql<{ n: number }>`SELECT count(*) AS n FROM customers WHERE id = ${customerId}`.execute(
-    db,
-  );
-  if (Number(r.rows[0]?.n ?? 0) === 0) throw new NotFound('Customer', customerId);
+  if (!customerId) return;
+  const found = await db.selectFrom('customers').select('id').where('id', '=', customerId).executeTakeFirst();
+  if (!found) throw new NotFound('Customer', customerId);
 }
 
 /** The branch a record is created in: the caller's, or the one an organisation-wide role names (403 otherwise). */
