@@ -4,7 +4,7 @@ import { catalogueAuthz } from './modules/catalogue.authz';
 import { foundationAuthz } from './modules/foundation.authz';
 import { printingAuthz } from './modules/printing/printing.authz';
 import { approvalAuthz } from './modules/approvals/approvals.authz';
-import { changelogAuthz } from './modules/changelog/changelog.authz';
+import { announcementAuthz } from './modules/announcements/announcements.authz';
 import { purchaseOrderAuthz } from './modules/purchase-orders/purchase-orders.authz';
 import { reportAuthz } from './modules/reports/reports.authz';
 import { supplierFinanceAuthz } from './modules/supplier-finance/supplier-finance.authz';
@@ -22,7 +22,7 @@ const TABLE: AuthzRow[] = [
   ...purchaseOrderAuthz,
   ...supplierFinanceAuthz,
   ...approvalAuthz,
-  ...changelogAuthz,
+  ...announcementAuthz,
   ...reportAuthz,
   ...printingAuthz,
   ...prescriptionsAuthz,

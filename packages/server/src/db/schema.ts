@@ -6,7 +6,7 @@ import type { PrintingTables } from '../modules/printing/tables';
 import type { PurchaseOrderTables } from '../modules/purchase-orders/tables';
 import type { SupplierFinanceTables } from '../modules/supplier-finance/tables';
 import type { ApprovalTables } from '../modules/approvals/tables';
-import type { ChangelogTables } from '../modules/changelog/tables';
+import type { ChangelogTables } from '../modules/announcements/tables';
 import type { PrescriptionTables } from '../modules/prescriptions/tables';
 
 /** SQLite stores booleans as 0/1. */

@@ -6,7 +6,7 @@ import { approvalRoutes } from './approvals/routes';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
 import { branchRoutes } from './branches/routes';
-import { changelogRoutes } from './changelog/routes';
+import { announcementRoutes } from './announcements/routes';
 import { currencyRoutes } from './currency/routes';
 import { dashboardRoutes } from './dashboard/routes';
 import { marketingRoutes } from './marketing/routes';
@@ -35,7 +35,7 @@ export function registerModules(r: ApiRouter): void {
   purchaseOrderRoutes(r);
   supplierFinanceRoutes(r);
   approvalRoutes(r);
-  changelogRoutes(r);
+  announcementRoutes(r);
   reportRoutes(r);
   dashboardRoutes(r);
   printingRoutes(r);

@@ -4,7 +4,11 @@ import { actorOf } from '../audit/service';
 import { createChangelogEntry, listChangelog } from './service';
 import './sync';
 
-export function changelogRoutes(r: ApiRouter): void {
+/**
+ * Announcements (the spec's "changelog", GET/POST /changelog): notes head office posts to every till. Not the
+ * sync change log, which is db/changes.ts and the change_log table.
+ */
+export function announcementRoutes(r: ApiRouter): void {
   r.route({
     method: 'get',
     path: '/changelog',
