@@ -9,8 +9,9 @@ import type { ApprovalTables } from '../modules/approvals/tables';
 import type { ChangelogTables } from '../modules/announcements/tables';
 import type { PrescriptionTables } from '../modules/prescriptions/tables';
 
-/** SQLite stores booleans as 0/1. */
-export type Bool = number;
+import type { Bool } from './types';
+
+export type { Bool };
 
 export interface BranchesTable {
   id: string;

@@ -1,4 +1,4 @@
-import type { Bool } from '../../db/schema';
+import type { Bool } from '../../db/types';
 
 export interface PrintersTable {
   id: string;

@@ -1,4 +1,4 @@
-import type { Bool } from '../../db/schema';
+import type { Bool } from '../../db/types';
 
 /** Kysely interfaces of migration 0003_selling (sessions, sales, fiscal chain, returns, parked, coupons, customers). */
 

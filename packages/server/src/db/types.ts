@@ -1,0 +1,2 @@
+/** SQLite stores booleans as 0/1. */
+export type Bool = number;
