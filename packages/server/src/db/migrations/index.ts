@@ -10,6 +10,7 @@ import { zPerDevice } from './0008_z_per_device';
 import { dropPrefixIndexes } from './0009_drop_prefix_indexes';
 import { refundTenderApprovals } from './0011_refund_tender_approvals';
 import { authSessions } from './0012_auth_sessions';
+import { customerCreditTerms } from './0013_customer_credit_terms';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009_drop_prefix_indexes': dropPrefixIndexes,
   '0011_refund_tender_approvals': refundTenderApprovals,
   '0012_auth_sessions': authSessions,
+  '0013_customer_credit_terms': customerCreditTerms,
 };

@@ -17,6 +17,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { currencyExponent } from '../currency/service';
 import { getSettings } from '../settings/service';
+import { CREDIT_GRANTERS } from './roles';
 import type { CustomerLedgerTable, CustomersTable } from '../sales/tables';
 
 /**
@@ -103,11 +104,12 @@ export async function getCustomer(app: AppContext, id: string): Promise<Customer
   return toCustomer(await getCustomerRow(app.db, id), await baseExp(app));
 }
 
-const CREDIT_ROLES = ['admin', 'branch_manager'];
+const CREDIT_ROLES: readonly string[] = ['admin', ...CREDIT_GRANTERS];
+const grantsCredit = (fields: { credit_limit?: number; is_credit_allowed?: boolean }) =>
+  (fields.credit_limit !== undefined && fields.credit_limit > 0) || fields.is_credit_allowed === true;
+
 function assertCreditTerms(user: AuthUser, fields: { credit_limit?: number; is_credit_allowed?: boolean }) {
-  const touches =
-    (fields.credit_limit !== undefined && fields.credit_limit > 0) || fields.is_credit_allowed === true;
-  if (touches && !CREDIT_ROLES.includes(user.role))
+  if (grantsCredit(fields) && !CREDIT_ROLES.includes(user.role))
     throw new Forbidden(
       'Granting credit (credit_limit above 0 or is_credit_allowed) needs a branch manager or an admin.',
       'CREDIT_TERMS_NEED_MANAGER',
@@ -131,6 +133,7 @@ export async function createCustomer(
     notes: input.notes,
     credit_limit: toMinor(input.credit_limit, exp, 'credit_limit'),
     is_credit_allowed: input.is_credit_allowed ? 1 : 0,
+    credit_terms_by: grantsCredit(input) ? user.id : null,
     current_balance: 0,
     created_at: at,
     updated_at: at,
@@ -176,6 +179,9 @@ export async function updateCustomer(
       ...(patch.notes !== undefined && { notes: patch.notes }),
       ...(creditLimit !== undefined && { credit_limit: creditLimit }),
       ...(patch.is_credit_allowed !== undefined && { is_credit_allowed: patch.is_credit_allowed ? 1 : 0 }),
+      ...((creditLimit !== undefined || patch.is_credit_allowed !== undefined) && {
+        credit_terms_by: user.id,
+      }),
       updated_at: nowIso(),
     };
     const { id: _, current_balance: __, created_at: ___, ...set } = after;

@@ -1,7 +1,17 @@
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { insertRowIfAbsent, type Payload, registerEntity, upsertRow } from '../sync/registry';
+import { prepared } from '../../db/prepared';
+import { assertNamedUserMay } from '../sync/push-actors';
+import {
+  insertRowIfAbsent,
+  type Payload,
+  type PushedChange,
+  type Pusher,
+  registerEntity,
+  upsertRow,
+} from '../sync/registry';
+import { CREDIT_GRANTERS } from './roles';
 
 /**
  * Customers and their credit ledger. Customers are organisation-wide and created at tills (owner till,
@@ -24,9 +34,34 @@ export async function recomputeCustomerBalance(trx: Db, customerId: string): Pro
     WHERE id = ${customerId}`.execute(trx);
 }
 
+const storedTerms = prepared((db, p: { id: string }) =>
+  db.selectFrom('customers').select(['credit_limit', 'is_credit_allowed']).where('id', '=', p.id),
+);
+
+/**
+ * Any till may create a customer or change contact details, but raising credit terms (a higher credit_limit,
+ * credit allowed where it was not) needs a branch manager or an admin through REST, so a pushed raise must
+ * name one of them in credit_terms_by (FORBIDDEN_ROLE otherwise, nothing written).
+ */
+async function authoriseCustomer(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
+  if (change.op !== 'upsert') return;
+  const p = change.payload;
+  const stored = await storedTerms.first(trx, { id: change.entityId });
+  const raises =
+    Number(p.credit_limit ?? 0) > (stored?.credit_limit ?? 0) ||
+    (Number(p.is_credit_allowed ?? 0) === 1 && stored?.is_credit_allowed !== 1);
+  if (!raises) return;
+  await assertNamedUserMay(trx, change, pusher, {
+    field: 'credit_terms_by',
+    roles: CREDIT_GRANTERS,
+    what: 'grants a customer credit',
+    pusherRoles: ['cashier', 'pharmacist', 'branch_manager'],
+  });
+}
+
 registerEntity({
   entity: 'customer',
-  push: 'till-owned',
+  push: authoriseCustomer,
   owner: 'till',
   scope: 'organisation',
   table: 'customers',

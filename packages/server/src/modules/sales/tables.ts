@@ -58,6 +58,8 @@ export interface CustomersTable {
   notes: string;
   credit_limit: number;
   is_credit_allowed: Bool;
+  /** Who last set credit_limit or is_credit_allowed (a branch manager or an admin); null when nobody did. */
+  credit_terms_by: string | null;
   current_balance: number;
   created_at: string;
   updated_at: string;

@@ -25,7 +25,7 @@ const DECISIONS: Record<string, 'till-owned' | 'central-only' | 'authorised'> = 
   transfer: 'till-owned',
   stock_count: 'till-owned',
   stock_count_line: 'till-owned',
-  customer: 'till-owned',
+  customer: 'authorised',
   customer_ledger: 'till-owned',
   cash_session: 'till-owned',
   tender_declaration: 'till-owned',
@@ -349,5 +349,56 @@ describe('H1 and M3: a user changes only their own password at a till of their b
       email: stored.email,
     });
     expect(rowOf('users', String(adminRow.id)).password_hash).toBe(adminRow.password_hash);
+  });
+});
+
+describe('H1: a till grants a customer credit only in the name of someone who may', () => {
+  it('takes new contact details, refuses a credit raise naming a pharmacist or nobody, takes one a manager granted', async () => {
+    const counter = await t.userWithRole('pharmacist');
+    const created = await t.post<{ id: string }>(
+      '/api/v1/customers',
+      { name: 'Amina Credit', phone: '0700' },
+      counter.token,
+    );
+    expect(created.status).toBe(201);
+    const row = rowOf('customers', created.body.id);
+    const body = await push([
+      change('customer', { ...row, phone: '0711' }),
+      change('customer', {
+        ...row,
+        credit_limit: 1_000_000,
+        is_credit_allowed: 1,
+        credit_terms_by: counter.id,
+      }),
+      change('customer', { ...row, credit_limit: 1_000_000, is_credit_allowed: 1, credit_terms_by: null }),
+    ]);
+    expect(body.accepted).toHaveLength(1);
+    expect(body.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE', 'FORBIDDEN_ROLE']);
+    expect(rowOf('customers', created.body.id)).toMatchObject({
+      phone: '0711',
+      credit_limit: 0,
+      is_credit_allowed: 0,
+    });
+    const granted = await push([
+      change('customer', {
+        ...row,
+        phone: '0711',
+        credit_limit: 5000,
+        is_credit_allowed: 1,
+        credit_terms_by: manager.id,
+      }),
+    ]);
+    expect(granted.accepted).toHaveLength(1);
+    expect(rowOf('customers', created.body.id)).toMatchObject({ credit_limit: 5000, is_credit_allowed: 1 });
+  });
+
+  it('records who set credit terms through REST', async () => {
+    const res = await t.post<{ id: string }>(
+      '/api/v1/customers',
+      { name: 'Baraka Credit', credit_limit: 50, is_credit_allowed: true },
+      manager.token,
+    );
+    expect(res.status).toBe(201);
+    expect(rowOf('customers', res.body.id).credit_terms_by).toBe(manager.id);
   });
 });

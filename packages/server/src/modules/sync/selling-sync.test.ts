@@ -137,6 +137,10 @@ describe('customer balance', () => {
       notes: '',
       credit_limit: 100_000,
       is_credit_allowed: 1,
+      // Credit terms travel with who granted them: central takes a raise only in the name of a manager or admin.
+      credit_terms_by: (
+        central.context.sqlite.prepare("SELECT id FROM users WHERE role = 'admin'").get() as { id: string }
+      ).id,
       current_balance: 0,
       created_at: at,
       updated_at: at,
