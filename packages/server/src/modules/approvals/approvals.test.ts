@@ -7,9 +7,9 @@ import { openDatabase } from '../../db/connection';
 import { migrate } from '../../db/migrate';
 import { MIGRATIONS } from '../../db/migrations';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicine, openSessionFor } from '../sales/fixtures';
 import type { ApprovalOperation } from './covers';
 import { consumeApproval } from './service';
+import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;
@@ -272,7 +272,7 @@ describe('M2: an approval is bound to what it allows', () => {
   });
 
   it('M2: an approval of 1.00 off one unit does not sell 100 units with 399.00 off (403 APPROVAL_MISMATCH, nothing written)', async () => {
-    const med = await makeMedicine(t, { price: 4 });
+    const med = await makeMedicineId(t, { price: 4 });
     await addStock(t, med, 200);
     await openSessionFor(t, cashier.token);
     const a = await ask(cashier.token, 'discount', { medicine_id: med, quantity: 1, max_discount: 1 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { makeMedicine } from '../stock/fixtures';
 import { slugify } from './service';
+import { makeMedicine } from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;

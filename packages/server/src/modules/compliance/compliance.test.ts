@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { makeRx, onHand } from '../prescriptions/fixtures';
 import { dispenseForSale } from '../prescriptions/for-sale';
 import { consumeFefo } from '../stock/ledger';
-import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../stock/fixtures';
+import {
+  inDays,
+  ledgerMismatches,
+  makeMedicine,
+  makeRx,
+  makeSupplier,
+  medicineOnHand,
+  receive,
+} from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;
@@ -127,10 +134,10 @@ describe('compliance books', () => {
     const mainEntry = book.body.items.find((e) => e.branch_id === main)!;
     const northEntry = book.body.items.find((e) => e.branch_id === north)!;
     expect(mainEntry.opening_balance).toBe(0);
-    expect(mainEntry.closing_balance).toBe(onHand(t, pethidine.id, main));
+    expect(mainEntry.closing_balance).toBe(medicineOnHand(t, pethidine.id, main));
     expect(mainEntry.closing_balance).toBe(42 - 4 - 3 - 2 - 5 - 3);
     expect(mainEntry.balanced).toBe(true);
-    expect(northEntry.closing_balance).toBe(onHand(t, pethidine.id, north));
+    expect(northEntry.closing_balance).toBe(medicineOnHand(t, pethidine.id, north));
     expect(northEntry.closing_balance).toBe(5);
     let running = 0;
     for (const m of mainEntry.movements) {
@@ -168,8 +175,8 @@ describe('compliance books', () => {
       auditor,
     );
     expect(after.body.items[0]).toMatchObject({
-      opening_balance: onHand(t, pethidine.id, main),
-      closing_balance: onHand(t, pethidine.id, main),
+      opening_balance: medicineOnHand(t, pethidine.id, main),
+      closing_balance: medicineOnHand(t, pethidine.id, main),
       movements: [],
     });
 
@@ -297,7 +304,7 @@ describe('compliance books', () => {
     );
     const saleMove = book.body.items[0]!.movements.find((x) => x.reference_type === 'sale')!;
     expect(saleMove).toMatchObject({ quantity: -4, prescription_id: rx.id, patient_name: 'Amina Juma' });
-    expect(book.body.items[0]!.closing_balance).toBe(onHand(t, m.id, main));
+    expect(book.body.items[0]!.closing_balance).toBe(medicineOnHand(t, m.id, main));
 
     const preview = await t.get<{
       sale_id: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicine } from '../sales/fixtures';
+import { addStock, makeMedicineId } from '../../testing/factory';
 
 type Body = Record<string, unknown>;
 let t: TestServer;
@@ -19,7 +19,7 @@ async function coupon(body: Body): Promise<string> {
 }
 
 async function medicine(price: number): Promise<string> {
-  const id = await makeMedicine(t, { price });
+  const id = await makeMedicineId(t, { price });
   await addStock(t, id, 10);
   return id;
 }

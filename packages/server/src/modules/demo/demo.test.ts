@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { ledgerMismatches } from '../stock/fixtures';
 import { ean13, generateDemoCatalogue } from './generate';
 import { loadSmallDemoCatalogue } from './small';
+import { ledgerMismatches } from '../../testing/factory';
 
 type Page = { items: Array<Record<string, unknown>>; total: number };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { inDays, makeMedicine, makeSupplier, receive, setExpiry, setStatus } from '../stock/fixtures';
 import { barcodeKey } from './service';
+import { inDays, makeMedicine, makeSupplier, receive, setExpiry, setStatus } from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;

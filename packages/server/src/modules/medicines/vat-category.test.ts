@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicine, openSessionFor } from '../sales/fixtures';
+import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;
@@ -45,7 +45,7 @@ describe('M4: a VAT category is a key of the tax policy, never of Object.prototy
   );
 
   it('refuses a prototype key on update, leaving the medicine as it was', async () => {
-    const id = await makeMedicine(t, { price: 5 });
+    const id = await makeMedicineId(t, { price: 5 });
     for (const key of PROTOTYPE_KEYS) {
       const res = await t.put(`/api/v1/medicines/${id}`, { vat_category: key }, admin);
       expect(res.status, key).toBe(400);
@@ -55,7 +55,7 @@ describe('M4: a VAT category is a key of the tax policy, never of Object.prototy
   });
 
   it('a medicine stored with a prototype key (older data) is refused at the till with 409, never a 500', async () => {
-    const id = await makeMedicine(t, { price: 5 });
+    const id = await makeMedicineId(t, { price: 5 });
     await addStock(t, id, 5);
     t.context.sqlite.prepare("UPDATE medicines SET vat_category = 'constructor' WHERE id = ?").run(id);
     const before = t.count('sales');
@@ -67,7 +67,7 @@ describe('M4: a VAT category is a key of the tax policy, never of Object.prototy
 
   it('a category the policy really defines, even one named like an Object method, sells at its rate', async () => {
     expect((await setVatRates({ standard: 18, zero: 0, exempt: 0, constructor: 5 })).status).toBe(200);
-    const id = await makeMedicine(t, { price: 10.5, vat_category: 'constructor' });
+    const id = await makeMedicineId(t, { price: 10.5, vat_category: 'constructor' });
     await addStock(t, id, 5);
     const res = await sell(id);
     expect(res.status).toBe(201);

@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../stock/fixtures';
-import { makeRx, onHand, type Rx, rxBody } from './fixtures';
 import { dispenseForSale } from './for-sale';
+import {
+  inDays,
+  ledgerMismatches,
+  makeMedicine,
+  makeRx,
+  makeSupplier,
+  medicineOnHand,
+  receive,
+  type Rx,
+  rxBody,
+} from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;
@@ -75,7 +84,7 @@ describe('prescription lifecycle', () => {
     expect(first.status).toBe(201);
     expect(first.body.prescription.status).toBe('partially_dispensed');
     expect(first.body.prescription.items[0]).toMatchObject({ dispensed_quantity: 4, remaining_quantity: 6 });
-    expect(onHand(t, a.id, main)).toBe(16);
+    expect(medicineOnHand(t, a.id, main)).toBe(16);
     const moves = t.context.sqlite
       .prepare(
         "SELECT type, quantity FROM stock_movements WHERE reference_type = 'dispense' AND reference_id = ?",
@@ -99,8 +108,8 @@ describe('prescription lifecycle', () => {
     expect(rest.status).toBe(201);
     expect(rest.body.prescription.status).toBe('dispensed');
     expect(rest.body.prescription.items.map((i) => i.remaining_quantity)).toEqual([0, 0]);
-    expect(onHand(t, a.id, main)).toBe(10);
-    expect(onHand(t, b.id, main)).toBe(14);
+    expect(medicineOnHand(t, a.id, main)).toBe(10);
+    expect(medicineOnHand(t, b.id, main)).toBe(14);
 
     const wc = await t.post<{ id: string; status: string; has_controlled: boolean; items: unknown[] }>(
       '/api/v1/dispensing/will-call',
@@ -277,7 +286,7 @@ describe('prescription lifecycle', () => {
       pharmacist,
     );
     expect(big.status).toBe(409);
-    expect(onHand(t, m.id, main)).toBe(50 - 30 - 2);
+    expect(medicineOnHand(t, m.id, main)).toBe(50 - 30 - 2);
   });
 
   it('refuses short stock (INSUFFICIENT_STOCK), medicines not on the prescription and expired prescriptions, writing nothing', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../stock/fixtures';
+import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;

@@ -8,7 +8,7 @@ import {
   receive,
   setExpiry,
   setStatus,
-} from '../stock/fixtures';
+} from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { addDays, localDate } from '../stock/dates';
-import { inDays, makeCategory, makeMedicine, makeSupplier, receive } from '../stock/fixtures';
 import { type SyntheticLine, saleWriter } from './synthetic-sales';
+import { inDays, makeCategory, makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicine, openSessionFor } from '../sales/fixtures';
+import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 type Body = Record<string, unknown>;
 type Problem = { code: string; detail: string };
@@ -15,7 +15,7 @@ beforeAll(async () => {
   manager = await t.userWithRole('branch_manager');
   await openSessionFor(t, cashier.token);
   await openSessionFor(t, manager.token);
-  medicine = await makeMedicine(t, { price: 10 });
+  medicine = await makeMedicineId(t, { price: 10 });
   await addStock(t, medicine, 100);
 });
 afterAll(() => t.close());

@@ -1,7 +1,7 @@
 import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicine, openSessionFor } from './fixtures';
+import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 let t: TestServer;
 let printer: VirtualPrinter;
@@ -46,7 +46,7 @@ async function nextDocument(): Promise<Buffer> {
 
 describe('documents printed from selling', () => {
   it('prints the receipt of a cash sale on the default printer after the sale commits, with the drawer kick', async () => {
-    const medicine = await makeMedicine(t, { price: 12.5, name: 'Amoxicillin 500mg' });
+    const medicine = await makeMedicineId(t, { price: 12.5, name: 'Amoxicillin 500mg' });
     await addStock(t, medicine, 20);
     const job = nextDocument();
     const started = performance.now();
@@ -70,7 +70,7 @@ describe('documents printed from selling', () => {
   });
 
   it('does not enqueue when the sale asks not to print', async () => {
-    const medicine = await makeMedicine(t, { price: 3 });
+    const medicine = await makeMedicineId(t, { price: 3 });
     await addStock(t, medicine, 5);
     const before = t.count('print_jobs');
     const sale = await t.post(
@@ -87,7 +87,7 @@ describe('documents printed from selling', () => {
   });
 
   it('prints a credit note and the Z-report through print jobs', async () => {
-    const medicine = await makeMedicine(t, { price: 8, name: 'Ibuprofen 400mg' });
+    const medicine = await makeMedicineId(t, { price: 8, name: 'Ibuprofen 400mg' });
     await addStock(t, medicine, 5);
     const sale = await t.post<{ id: string; invoice_number: string; items?: unknown }>(
       '/api/v1/sales',
@@ -145,7 +145,7 @@ describe('documents printed from selling', () => {
     const north = await t.createBranch('PRN');
     const other = await t.userWithRole('cashier', north);
     await openSessionFor(t, other.token, 10);
-    const medicine = await makeMedicine(t, { price: 4 });
+    const medicine = await makeMedicineId(t, { price: 4 });
     await addStock(t, medicine, 3, { branchId: north });
     const sale = await t.post<{ id: string }>(
       '/api/v1/sales',
@@ -176,7 +176,7 @@ describe('a till that replicates to central', () => {
       syncBackoffMaxMs: 60_000,
     });
     try {
-      const medicine = await makeMedicine(till, { price: 2 });
+      const medicine = await makeMedicineId(till, { price: 2 });
       await addStock(till, medicine, 2);
       const pharmacist = await till.userWithRole('pharmacist');
       await openSessionFor(till, pharmacist.token, 0);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { getLocalDeviceId } from '../fiscal/device';
 import { verifyFiscalChain } from '../fiscal/chain';
-import { addStock, makeMedicine, onHand, openSessionFor } from './fixtures';
+import { addStock, batchOnHand, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 let t: TestServer;
 let cashier: { id: string; token: string };
@@ -36,7 +36,7 @@ async function approved(request: { kind: string; payload: Body }): Promise<strin
 
 describe('POST /sales', () => {
   it('sells with VAT per line, FEFO batches, fiscal identity and every receipt field', async () => {
-    const med = await makeMedicine(t, { price: 11.8, name: 'Paracetamol 500' });
+    const med = await makeMedicineId(t, { price: 11.8, name: 'Paracetamol 500' });
     const late = await addStock(t, med, 10, { expiry: '2099-01-01' });
     const early = await addStock(t, med, 3, { expiry: '2098-01-01' });
     const cmid = randomUUID();
@@ -80,8 +80,8 @@ describe('POST /sales', () => {
       [early, 3],
       [late, 1],
     ]);
-    expect(await onHand(t, early)).toBe(0);
-    expect(await onHand(t, late)).toBe(9);
+    expect(await batchOnHand(t, early)).toBe(0);
+    expect(await batchOnHand(t, late)).toBe(9);
 
     // replay: same body, same id -> the first sale, 200
     const again = await sell({
@@ -91,7 +91,7 @@ describe('POST /sales', () => {
     });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(s);
-    expect(await onHand(t, late)).toBe(9);
+    expect(await batchOnHand(t, late)).toBe(9);
     const reused = await sell({ items: [{ medicine_id: med, quantity: 1 }], client_mutation_id: cmid });
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe('MUTATION_ID_REUSED');
@@ -105,7 +105,7 @@ describe('POST /sales', () => {
   });
 
   it('refuses short payments, naming both figures, and writes nothing', async () => {
-    const med = await makeMedicine(t, { price: 10 });
+    const med = await makeMedicineId(t, { price: 10 });
     await addStock(t, med, 5);
     const before = [
       t.count('sales'),
@@ -130,7 +130,7 @@ describe('POST /sales', () => {
   });
 
   it('rolls back everything when a later step fails (credit over the limit after stock was taken)', async () => {
-    const med = await makeMedicine(t, { price: 10 });
+    const med = await makeMedicineId(t, { price: 10 });
     const batch = await addStock(t, med, 5);
     const cust = await t.post<Body>(
       '/api/v1/customers',
@@ -157,7 +157,7 @@ describe('POST /sales', () => {
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('CREDIT_LIMIT_EXCEEDED');
     expect(counts()).toEqual(before);
-    expect(await onHand(t, batch)).toBe(5);
+    expect(await batchOnHand(t, batch)).toBe(5);
     // the next sale takes the next ICV: no gap
     const ok = await sell({ items: [{ medicine_id: med, quantity: 1 }] });
     expect(ok.status).toBe(201);
@@ -170,7 +170,7 @@ describe('POST /sales', () => {
 
   it('needs an open session for cashiers, and refuses sales during a break', async () => {
     const other = await t.userWithRole('pharmacist');
-    const med = await makeMedicine(t, { price: 1 });
+    const med = await makeMedicineId(t, { price: 1 });
     await addStock(t, med, 5);
     const none = await sell({ items: [{ medicine_id: med, quantity: 1 }] }, other.token);
     expect(none.status).toBe(409);
@@ -184,7 +184,7 @@ describe('POST /sales', () => {
   });
 
   it('applies approvals, price ceilings and prescription rules', async () => {
-    const med = await makeMedicine(t, { price: 10, max_public_price: 12 });
+    const med = await makeMedicineId(t, { price: 10, max_public_price: 12 });
     await addStock(t, med, 20);
     const below = await sell({ items: [{ medicine_id: med, quantity: 1, unit_price: 9 }] });
     expect(below.body.code).toBe('APPROVAL_REQUIRED');
@@ -237,13 +237,13 @@ describe('POST /sales', () => {
     const bigDiscount = await sell({ items: [{ medicine_id: med, quantity: 1, discount: 2 }] });
     expect(bigDiscount.body.code).toBe('APPROVAL_REQUIRED');
     expect((await sell({ items: [{ medicine_id: med, quantity: 1, discount: 1 }] })).status).toBe(201);
-    const rx = await makeMedicine(t, { price: 5, requires_prescription: true, name: 'Amoxicillin' });
+    const rx = await makeMedicineId(t, { price: 5, requires_prescription: true, name: 'Amoxicillin' });
     await addStock(t, rx, 5);
     const refused = await sell({ items: [{ medicine_id: rx, quantity: 1 }] });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('PRESCRIPTION_REQUIRED');
     expect(refused.body.detail).toContain('Amoxicillin');
-    const ctrl = await makeMedicine(t, { price: 5, is_controlled: true, requires_prescription: true });
+    const ctrl = await makeMedicineId(t, { price: 5, is_controlled: true, requires_prescription: true });
     await addStock(t, ctrl, 5);
     expect((await sell({ items: [{ medicine_id: ctrl, quantity: 1 }] })).body.code).toBe(
       'CONTROLLED_NEEDS_PHARMACIST',
@@ -251,8 +251,8 @@ describe('POST /sales', () => {
   });
 
   it('M2: a price_override approval covers its medicine, its units and its price, nothing more', async () => {
-    const a = await makeMedicine(t, { price: 10, name: 'Approved A' });
-    const b = await makeMedicine(t, { price: 10, name: 'Other B' });
+    const a = await makeMedicineId(t, { price: 10, name: 'Approved A' });
+    const b = await makeMedicineId(t, { price: 10, name: 'Other B' });
     await addStock(t, a, 20);
     await addStock(t, b, 20);
     const approval = await approved({
@@ -293,7 +293,7 @@ describe('POST /sales', () => {
   });
 
   it('M2: a discount approval without a medicine covers the global discount up to its maximum only', async () => {
-    const med = await makeMedicine(t, { price: 10 });
+    const med = await makeMedicineId(t, { price: 10 });
     await addStock(t, med, 20);
     const approval = await approved({ kind: 'discount', payload: { max_discount: 5 } });
     const over = await sell({
@@ -331,7 +331,7 @@ describe('POST /sales', () => {
       admin,
     );
     expect(rate.status).toBe(201);
-    const med = await makeMedicine(t, { price: 10 });
+    const med = await makeMedicineId(t, { price: 10 });
     await addStock(t, med, 5);
     const sale = await sell({
       items: [{ medicine_id: med, quantity: 2 }],
@@ -352,7 +352,7 @@ describe('POST /sales', () => {
   });
 
   it('splits tender, gives change from cash only, and refuses non-cash over the total', async () => {
-    const med = await makeMedicine(t, { price: 10 });
+    const med = await makeMedicineId(t, { price: 10 });
     await addStock(t, med, 10);
     const split = await sell({
       items: [{ medicine_id: med, quantity: 3 }],
@@ -372,7 +372,7 @@ describe('POST /sales', () => {
   });
 
   it('never oversells: 20 parallel sales of 10 units give exactly 10 sales', async () => {
-    const med = await makeMedicine(t, { price: 2 });
+    const med = await makeMedicineId(t, { price: 2 });
     const batch = await addStock(t, med, 10);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
@@ -383,7 +383,7 @@ describe('POST /sales', () => {
     expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'INSUFFICIENT_STOCK')).toBe(
       true,
     );
-    expect(await onHand(t, batch)).toBe(0);
+    expect(await batchOnHand(t, batch)).toBe(0);
   });
 
   it('detects tampering by re-walking the fiscal chain', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { verifyFiscalChain } from '../fiscal/chain';
 import { getLocalDeviceId } from '../fiscal/device';
-import { addStock, makeMedicine, onHand, openSessionFor } from './fixtures';
+import { addStock, batchOnHand, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 type Body = Record<string, unknown>;
 let t: TestServer;
@@ -25,7 +25,7 @@ describe('cash session lifecycle and Z-report', () => {
     const id = await openSessionFor(t, cashier.token, 100);
     const twice = await t.post<Body>('/api/v1/sessions/open', { opening_float: 1 }, cashier.token);
     expect(twice.status).toBe(409);
-    const med = await makeMedicine(t, { price: 10 });
+    const med = await makeMedicineId(t, { price: 10 });
     const batch = await addStock(t, med, 20);
     const s1 = await t.post<Body>(
       '/api/v1/sales',
@@ -52,14 +52,14 @@ describe('cash session lifecycle and Z-report', () => {
     expect(r1.status).toBe(201);
     expect(r1.body).toMatchObject({ refund_method: 'cash', total_amount: '10.00' });
     expect(String(r1.body.credit_note_number)).toMatch(/^CN-MAIN-[0-9A-F]{4}-\d{6}$/);
-    expect(await onHand(t, batch)).toBe(16);
+    expect(await batchOnHand(t, batch)).toBe(16);
     const r2 = await t.post<Body>(
       '/api/v1/returns',
       { sale_id: s1.body.id, lines: [{ sale_line_id: lineId, quantity: 1, condition: 'damaged' }] },
       cashier.token,
     );
     expect(r2.status).toBe(201);
-    expect(await onHand(t, batch)).toBe(16);
+    expect(await batchOnHand(t, batch)).toBe(16);
     const tooMany = await t.post<Body>(
       '/api/v1/returns',
       { sale_id: s1.body.id, lines: [{ sale_line_id: lineId, quantity: 2 }] },
@@ -179,7 +179,7 @@ describe('customers and credit', () => {
       'No fields to update',
     );
     await openSessionFor(t, manager.token);
-    const med = await makeMedicine(t, { price: 30 });
+    const med = await makeMedicineId(t, { price: 30 });
     await addStock(t, med, 10);
     const sale = await t.post<Body>(
       '/api/v1/sales',
@@ -268,7 +268,7 @@ describe('coupons', () => {
     const ok = await t.get<Body>('/api/v1/coupons/validate/SAVE10?subtotal=30', cashier.token);
     expect(ok.body).toMatchObject({ valid: true, discount_amount: '3.00' });
     expect((await t.get('/api/v1/coupons/validate/NOPE', cashier.token)).status).toBe(404);
-    const med = await makeMedicine(t, { price: 100 });
+    const med = await makeMedicineId(t, { price: 100 });
     await addStock(t, med, 5);
     const sale = await t.post<Body>(
       '/api/v1/sales',
@@ -292,7 +292,7 @@ describe('coupons', () => {
 
 describe('parked carts', () => {
   it('parks, lists, recalls once, voids with a reason, scoped by branch', async () => {
-    const med = await makeMedicine(t, { price: 1 });
+    const med = await makeMedicineId(t, { price: 1 });
     const p = await t.post<Body>(
       '/api/v1/parked',
       { label: 'Mrs K', items: [{ medicine_id: med, quantity: 2 }] },

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from './fixtures';
 import { branchStock, consumeFefo, InsufficientStock, moveBatchQuantity, receiveBatch } from './ledger';
+import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
 let t: TestServer;
 let branches: string[];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { ledgerMismatches, makeMedicine, makeSupplier, receive } from '../stock/fixtures';
+import { ledgerMismatches, makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { makeMedicine, makeSupplier, receive } from '../stock/fixtures';
 import { registeredEntities } from './registry';
+import { makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
 /**
  * H1: central takes a till's change only when the entity is till-owned or the people the change names could

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { ADMIN, startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicine, onHand } from '../sales/fixtures';
 import { registeredEntities } from './registry';
 import { TillStore } from './till-store';
+import { addStock, batchOnHand, makeMedicineId } from '../../testing/factory';
 
 /**
  * The catalogue, stock and selling registrations applied in process: movements exactly once, customer balances
@@ -56,7 +56,7 @@ afterAll(() => central.close());
 
 describe('stock_movement', () => {
   it('moves stock once when the same movement is applied twice, whatever its client mutation id', async () => {
-    const med = await makeMedicine(central, { price: 5 });
+    const med = await makeMedicineId(central, { price: 5 });
     const batch = await addStock(central, med, 10);
     const movement = {
       id: newId(),
@@ -77,7 +77,7 @@ describe('stock_movement', () => {
     const again = await push(devices[0]!, [change('stock_movement', movement)]);
     const other = await push(devices[1]!, [change('stock_movement', movement)]);
     expect([again.body.accepted.length, other.body.accepted.length]).toEqual([1, 1]);
-    expect(await onHand(central, batch)).toBe(7);
+    expect(await batchOnHand(central, batch)).toBe(7);
     expect(sumOfMovements(central, batch)).toBe(7);
     expect(
       central.context.sqlite
@@ -87,7 +87,7 @@ describe('stock_movement', () => {
   });
 
   it('never takes qty_on_hand from a batch payload: a new batch starts at 0, its movements bring the stock', async () => {
-    const med = await makeMedicine(central, { price: 5 });
+    const med = await makeMedicineId(central, { price: 5 });
     const at = nowIso();
     const batch = {
       id: newId(),
@@ -120,9 +120,9 @@ describe('stock_movement', () => {
     };
     const res = await push(devices[0]!, [change('batch', batch), change('stock_movement', movement)]);
     expect(res.body.rejected).toEqual([]);
-    expect(await onHand(central, batch.id)).toBe(5);
+    expect(await batchOnHand(central, batch.id)).toBe(5);
     await push(devices[0]!, [change('batch', { ...batch, qty_on_hand: 0, unit_cost: 120 })]);
-    expect(await onHand(central, batch.id)).toBe(5);
+    expect(await batchOnHand(central, batch.id)).toBe(5);
   });
 });
 
@@ -205,7 +205,7 @@ describe('a sale pulled onto another till of the branch', () => {
 
   it('keeps stock equal to its movements and can be looked up and returned there', async () => {
     tillA = await startTestServer();
-    const med = await makeMedicine(tillA, { price: 10, name: 'Returnable' });
+    const med = await makeMedicineId(tillA, { price: 10, name: 'Returnable' });
     const batch = await addStock(tillA, med, 10);
     // Till B: another till of the same branch holding the same data (a copy of till A's database).
     const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
@@ -247,7 +247,7 @@ describe('a sale pulled onto another till of the branch', () => {
     const store = new TillStore(tillB.context);
     await store.applyPullPage(page);
     await store.applyPullPage(page);
-    expect(await onHand(tillB, batch)).toBe(6);
+    expect(await batchOnHand(tillB, batch)).toBe(6);
     expect(sumOfMovements(tillB, batch)).toBe(6);
     expect(tillB.count('sales')).toBe(1);
     expect(tillB.count('sync_conflicts')).toBe(0);
@@ -271,7 +271,7 @@ describe('a sale pulled onto another till of the branch', () => {
       tokenB,
     );
     expect(ret.status, JSON.stringify(ret.body)).toBe(201);
-    expect(await onHand(tillB, batch)).toBe(7);
+    expect(await batchOnHand(tillB, batch)).toBe(7);
     expect(sumOfMovements(tillB, batch)).toBe(7);
   });
 
