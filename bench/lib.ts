@@ -11,6 +11,8 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
  * before the API answers anything but sign-in.
  */
 export const BENCH_ADMIN = { email: 'admin@pharmacy.local', password: 'Bench#Admin-2468' };
+/** The documented first-start password (DEFAULT_ADMIN_PASSWORD in packages/server/src/db/seed.ts). */
+const SEEDED_ADMIN_PASSWORD = 'Admin#12345';
 
 export interface Spawned {
   url: string;
@@ -162,11 +164,11 @@ export async function benchAdminToken(url: string): Promise<string> {
   try {
     return await loginToken(url, BENCH_ADMIN.email, BENCH_ADMIN.password);
   } catch {
-    const seeded = await loginToken(url, BENCH_ADMIN.email, 'Admin#12345');
+    const seeded = await loginToken(url, BENCH_ADMIN.email, SEEDED_ADMIN_PASSWORD);
     const res = await fetch(`${url}/api/v1/auth/change-password`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${seeded}` },
-      body: JSON.stringify({ current_password: 'Admin#12345', new_password: BENCH_ADMIN.password }),
+      body: JSON.stringify({ current_password: SEEDED_ADMIN_PASSWORD, new_password: BENCH_ADMIN.password }),
     });
     if (!res.ok) throw new Error(`bench admin: password change failed: ${res.status}`);
     return ((await res.json()) as { access_token: string }).access_token;

@@ -5,6 +5,7 @@ import { credentialFile, readCredential } from '@pharmacy/sync';
 import type { AppContext } from '../app-context';
 import type { Sqlite } from '../db/connection';
 import { newId } from '../lib/ids';
+import { isoAt, nowIso } from '../lib/time';
 import { Forbidden, Unauthorized } from './errors';
 
 export interface AuthUser {
@@ -97,7 +98,7 @@ export async function issueToken(
         user_id: user.id,
         generation: 1,
         refreshed_at: null,
-        started_at: new Date(now).toISOString(),
+        started_at: isoAt(now),
         expires_at: session.expiresAt,
         revoked_at: null,
       })
@@ -117,14 +118,14 @@ export async function refreshToken(app: AppContext, caller: AuthUser, user: Toke
       .selectAll()
       .where('id', '=', caller.sessionId ?? '')
       .executeTakeFirst();
-    if (!row || row.revoked_at !== null || row.expires_at <= new Date().toISOString())
+    if (!row || row.revoked_at !== null || row.expires_at <= nowIso())
       throw new Unauthorized('Your session has ended; sign in again.', 'SESSION_EXPIRED');
     if (row.generation !== caller.sessionGeneration)
       throw new Unauthorized('This token was replaced by a refreshed one; use the newest.', 'TOKEN_REVOKED');
     const generation = row.generation + 1;
     await trx
       .updateTable('auth_sessions')
-      .set({ generation, refreshed_at: new Date().toISOString() })
+      .set({ generation, refreshed_at: nowIso() })
       .where('id', '=', row.id)
       .execute();
     return { id: row.id, generation, expiresAt: row.expires_at };
@@ -136,7 +137,7 @@ export async function refreshToken(app: AppContext, caller: AuthUser, user: Toke
 export async function endSession(app: AppContext, caller: AuthUser): Promise<void> {
   await app.db
     .updateTable('auth_sessions')
-    .set({ revoked_at: new Date().toISOString() })
+    .set({ revoked_at: nowIso() })
     .where('id', '=', caller.sessionId ?? '')
     .where('revoked_at', 'is', null)
     .execute();
@@ -215,7 +216,7 @@ function sessionRefusal(row: UserAuthRow, claims: Claims): Unauthorized | undefi
     return new Unauthorized('You have signed out; sign in again.', 'TOKEN_REVOKED');
   if (row.session_generation !== claims.gen && !inRefreshGrace(row, claims))
     return new Unauthorized('This token was replaced by a refreshed one; use the newest.', 'TOKEN_REVOKED');
-  if ((row.session_expires_at ?? '') <= new Date().toISOString())
+  if ((row.session_expires_at ?? '') <= nowIso())
     return new Unauthorized('Your session has ended; sign in again.', 'SESSION_EXPIRED');
   return undefined;
 }

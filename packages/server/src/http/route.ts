@@ -71,6 +71,10 @@ export interface RouteDoc {
   responses: Record<number, ResponseDoc>;
 }
 
+/** Whether a role may call a route of `roles`: admin always may. */
+export const roleAllowed = (roles: readonly Role[], role: Role): boolean =>
+  role === 'admin' || roles.includes(role);
+
 /** Why a role may not call a route that `roles` (and admin, who always passes) may call. */
 export function roleRefusal(roles: readonly Role[], role: Role): string {
   const allowed = ['admin', ...roles.filter((r) => r !== 'admin')];
@@ -193,7 +197,7 @@ export class ApiRouter {
     this.docs.push({ ...def, access: roles });
     this.register(def.method, def.path, async (req: Request, res: Response) => {
       const user = await authenticate(this.app, req, def.passwordChangePending ?? 'refused');
-      if (roles !== 'any' && user.role !== 'admin' && !roles.includes(user.role))
+      if (roles !== 'any' && !roleAllowed(roles, user.role))
         throw new Forbidden(roleRefusal(roles, user.role));
       const ctx = this.context(def, req, res);
       send(res, await def.handler({ ...ctx, user }));

@@ -162,6 +162,21 @@ export class TestServer {
     return row.n;
   }
 
+  /** One row of a table by id, as stored (undefined when absent). */
+  row(table: string, id: unknown): Record<string, unknown> | undefined {
+    return this.context.sqlite.prepare(`SELECT * FROM "${table.replaceAll('"', '')}" WHERE id = ?`).get(id) as
+      | Record<string, unknown>
+      | undefined;
+  }
+
+  /** The newest revision of the change log: what a till's cursor would be after a full pull. */
+  headRevision(): number {
+    const row = this.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as {
+      r: number | null;
+    };
+    return Number(row.r ?? 0);
+  }
+
   async close(): Promise<void> {
     await this.server.close();
     fs.rmSync(this.dataDir, { recursive: true, force: true });

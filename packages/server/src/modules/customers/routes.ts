@@ -12,6 +12,7 @@ import {
 } from '@pharmacy/contracts';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
+import { CUSTOMER_COUNTER } from './roles';
 import {
   createCustomer,
   customerLedger,
@@ -21,7 +22,6 @@ import {
   updateCustomer,
 } from './service';
 
-const COUNTER = ['branch_manager', 'pharmacist', 'cashier'] as const;
 const NOTE =
   'Customers are organisation-wide (any branch sells to them); money in the base currency. credit_limit and current_balance are decimal strings.';
 
@@ -44,7 +44,7 @@ export function customerRoutes(r: ApiRouter): void {
     tag: 'Customers',
     summary: 'Create a customer',
     description: `Roles: admin, branch_manager, pharmacist, cashier. name required; credit_limit >= 0 (default 0), is_credit_allowed default false. Granting credit (credit_limit above 0 or is_credit_allowed true) needs admin or branch_manager: 403 CREDIT_TERMS_NEED_MANAGER. ${NOTE}`,
-    roles: COUNTER,
+    roles: CUSTOMER_COUNTER,
     body: CreateCustomerRequest,
     responses: {
       201: { description: 'The customer', schema: Customer },
@@ -76,7 +76,7 @@ export function customerRoutes(r: ApiRouter): void {
     tag: 'Customers',
     summary: 'Update a customer (only the fields given)',
     description: `Roles: admin, branch_manager, pharmacist, cashier. An empty body gives 400 "No fields to update". Changing credit_limit or is_credit_allowed needs admin or branch_manager (403 CREDIT_TERMS_NEED_MANAGER); a limit below the current balance is allowed and only blocks further credit. ${NOTE}`,
-    roles: COUNTER,
+    roles: CUSTOMER_COUNTER,
     params: CustomerParams,
     body: UpdateCustomerRequest,
     responses: {
@@ -113,7 +113,7 @@ export function customerRoutes(r: ApiRouter): void {
     summary: 'Record a payment on account',
     description:
       'Roles: admin, branch_manager, pharmacist, cashier. amount must be above 0 and at most current_balance, else 400 INVALID_PAYMENT_AMOUNT naming both figures. In one transaction: the balance goes down, a PAYMENT ledger row with balance_after is written, and two sync changes (customer, customer_ledger) are recorded. The payment is not part of a cash session.',
-    roles: COUNTER,
+    roles: CUSTOMER_COUNTER,
     params: CustomerParams,
     body: CustomerPaymentRequest,
     responses: {

@@ -11,7 +11,7 @@ import {
   registerEntity,
   upsertRow,
 } from '../sync/registry';
-import { CREDIT_GRANTERS } from './roles';
+import { CREDIT_GRANTERS, CUSTOMER_COUNTER } from './roles';
 
 /**
  * Customers and their credit ledger. Customers are organisation-wide and created at tills (owner till,
@@ -55,7 +55,7 @@ async function authoriseCustomer(trx: Db, change: PushedChange, pusher: Pusher):
     field: 'credit_terms_by',
     roles: CREDIT_GRANTERS,
     what: 'grants a customer credit',
-    pusherRoles: ['cashier', 'pharmacist', 'branch_manager'],
+    pusherRoles: CUSTOMER_COUNTER,
   });
 }
 

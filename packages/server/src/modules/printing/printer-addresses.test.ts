@@ -2,12 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  CreateMedicineRequest,
-  type Printer,
-  type PrinterStatusReport,
-  type PrintJob,
-} from '@pharmacy/contracts';
+import type { Printer, PrinterStatusReport, PrintJob } from '@pharmacy/contracts';
 import {
   decodeEscPos,
   PTY_DEVICE_ALLOW,
@@ -20,9 +15,8 @@ import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { makeMedicine } from '../../testing/factory';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { SYSTEM } from '../audit/service';
-import { createMedicine } from '../medicines/service';
 import type { PrintersTable } from './tables';
 
 const PRINTERS = '/api/v1/printing/printers';
@@ -119,18 +113,14 @@ beforeAll(async () => {
   manager = (await t.userWithRole('branch_manager')).token;
   dbFile = path.join(t.dataDir, 'pharmacy.db');
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'printer-addr-'));
-  const medicine = await createMedicine(
-    t.context,
-    SYSTEM,
-    CreateMedicineRequest.parse({
+  medicineId = (
+    await makeMedicine(t, {
       name: 'Ibuprofen',
       strength: '400 mg',
-      form: 'tablets',
       selling_price: 6.2,
       barcode: '4006381333931',
-    }),
-  );
-  medicineId = medicine.id;
+    })
+  ).id;
 });
 
 afterAll(async () => {
@@ -255,16 +245,11 @@ describe.skipIf(!fs.existsSync(SOCAT))('C1: a pty is a printer only when the ope
         token,
       );
       expectAddressRefused(viaLink);
-      const medicine = await createMedicine(
-        till.context,
-        SYSTEM,
-        CreateMedicineRequest.parse({
-          name: 'Plaster',
-          form: 'tablets',
-          selling_price: 2.4,
-          barcode: '4000000000006',
-        }),
-      );
+      const medicine = await makeMedicine(till, {
+        name: 'Plaster',
+        selling_price: 2.4,
+        barcode: '4000000000006',
+      });
       const job = await till.post<PrintJob>(
         JOBS,
         { printer_id: printer.body.id, document_type: 'label', reference_id: medicine.id },

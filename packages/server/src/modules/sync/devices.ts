@@ -5,7 +5,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { type AuthUser, assertBranchAccess, authenticate, isBranchBound } from '../../http/auth';
 import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../../http/errors';
-import { roleRefusal } from '../../http/route';
+import { roleAllowed, roleRefusal } from '../../http/route';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { VERSION } from '../../version';
@@ -189,7 +189,7 @@ export async function authenticateSync(
     return { kind: 'device', user: null, tokenDeviceId: row.id };
   }
   const user = await authenticate(app, req);
-  if (user.role !== 'admin' && !roles.includes(user.role)) throw new Forbidden(roleRefusal(roles, user.role));
+  if (!roleAllowed(roles, user.role)) throw new Forbidden(roleRefusal(roles, user.role));
   return { kind: 'user', user, tokenDeviceId: null };
 }
 

@@ -2,7 +2,7 @@ import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { AppError } from '../../http/errors';
-import { roleRefusal } from '../../http/route';
+import { roleAllowed, roleRefusal } from '../../http/route';
 import type { Payload, Pusher, PushedChange } from './registry';
 
 /** A pushed change that names someone who could not have made it through REST. */
@@ -16,8 +16,9 @@ const userRow = prepared((db, p: { id: string }) =>
   db.selectFrom('users').select(['id', 'role', 'branch_id', 'is_active']).where('id', '=', p.id),
 );
 
+/** The REST rule: a role the route allows, and of the row's branch when the role is branch-bound. */
 const mayAct = (user: { role: string; branch_id: string }, roles: readonly Role[], branchId: string) =>
-  (user.role === 'admin' || roles.includes(user.role as Role)) &&
+  roleAllowed(roles, user.role as Role) &&
   (!BRANCH_BOUND_ROLES.includes(user.role as Role) || user.branch_id === branchId);
 
 /**

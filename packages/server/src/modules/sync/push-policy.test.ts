@@ -100,10 +100,8 @@ async function push(changes: unknown[], as: 'device' | { token: string } = 'devi
   return res.body;
 }
 
-const headRevision = () =>
-  Number((t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r);
-const rowOf = (table: string, id: unknown) =>
-  t.context.sqlite.prepare(`SELECT * FROM "${table}" WHERE id = ?`).get(id) as Record<string, unknown>;
+const headRevision = () => t.headRevision();
+const rowOf = (table: string, id: unknown) => t.row(table, id) as Record<string, unknown>;
 const firstRow = (table: string) =>
   t.context.sqlite.prepare(`SELECT * FROM "${table}" LIMIT 1`).get() as Record<string, unknown> | undefined;
 const tableSnapshot = (table: string) =>

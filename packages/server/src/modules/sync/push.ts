@@ -113,34 +113,20 @@ const insertResult = prepared((db, row: SyncMutationsTable) =>
 );
 
 /** The branch a branch-scoped row already has on central, or undefined when central has no such row. */
-function storedBranch(app: AppContext, def: EntityDefinition, id: string): string | null | undefined {
-  const cacheKey = `${def.table}.${def.branchColumn}`;
-  let statement = storedBranchStatements.get(cacheKey);
-  if (!statement) {
-    statement = app.sqlite.prepare(
-      `SELECT "${def.branchColumn}" AS b FROM "${def.table}" WHERE "${def.key}" = ?`,
-    );
-    storedBranchStatements.set(cacheKey, statement);
-  }
-  const row = statement.get(id) as { b: string | null } | undefined;
-  return row ? row.b : undefined;
+async function storedBranch(trx: Db, def: EntityDefinition, id: string): Promise<string | null | undefined> {
+  const { rows } = await sql<{ b: string | null }>`SELECT ${sql.ref(def.branchColumn)} AS b
+    FROM ${sql.table(def.table)} WHERE ${sql.ref(def.key)} = ${id}`.execute(trx);
+  return rows[0] ? rows[0].b : undefined;
 }
-const storedBranchStatements = new Map<string, ReturnType<AppContext['sqlite']['prepare']>>();
 
 /**
  * A device writes only its own branch's rows: the branch a pushed row names, and the branch of the row it
  * would overwrite on central (a till must not take over another branch's batch by reusing its id).
  */
-async function assertDeviceBranch(
-  trx: Db,
-  app: AppContext,
-  def: EntityDefinition,
-  change: PushedChange,
-  device: SyncDevice,
-) {
+async function assertDeviceBranch(trx: Db, def: EntityDefinition, change: PushedChange, device: SyncDevice) {
   if (def.scope !== 'branch' || !(await tableColumns(trx, def.table)).includes(def.branchColumn)) return;
   const named = change.op === 'upsert' ? change.payload[def.branchColumn] : undefined;
-  const stored = storedBranch(app, def, change.entityId);
+  const stored = await storedBranch(trx, def, change.entityId);
   for (const branch of [named, stored])
     if (branch !== undefined && branch !== device.branch_id)
       throw new Rejection(
@@ -164,7 +150,7 @@ async function applyOne(
       'CENTRAL_ONLY',
       `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
     );
-  await assertDeviceBranch(trx, app, def, change, device);
+  await assertDeviceBranch(trx, def, change, device);
   if (typeof def.push === 'function') await def.push(trx, change, pusher);
   if (def.owner === 'central') {
     const head = await currentRevision(trx);

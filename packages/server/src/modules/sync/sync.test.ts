@@ -22,20 +22,14 @@ const push = (changes: unknown[], headers = dev(), id = deviceId) =>
 const pull = (q: string, headers = dev()) =>
   t.request<Record<string, unknown>>('GET', `/api/v1/sync/pull?device_id=${deviceId}&${q}`, { headers });
 
-const headRevision = () =>
-  Number((t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r);
-const batchCost = (id: unknown) =>
-  (t.context.sqlite.prepare('SELECT unit_cost FROM batches WHERE id = ?').get(id) as { unit_cost: number })
-    .unit_cost;
+const headRevision = () => t.headRevision();
+const batchCost = (id: unknown) => t.row('batches', id)?.unit_cost;
 
 /** A batch received at head office (a central-owned row a till may edit: its branch, received by an admin). */
 async function receivedBatch(batchNumber: string, medicineId?: string): Promise<Record<string, unknown>> {
   const medicine = medicineId ?? (await makeMedicine(t)).id;
   const batch = await receive(t, String(medicine), (await makeSupplier(t)).id, { batch_number: batchNumber });
-  return t.context.sqlite.prepare('SELECT * FROM batches WHERE id = ?').get(batch.id) as Record<
-    string,
-    unknown
-  >;
+  return t.row('batches', batch.id) as Record<string, unknown>;
 }
 
 beforeAll(async () => {
@@ -133,9 +127,7 @@ describe('push', () => {
     const settings = (await t.get<Record<string, unknown>>('/api/v1/settings', admin)).body;
     const { updated_at: _, ...value } = settings;
     // with a current base revision, which used to pass the conflict check
-    const head = Number(
-      (t.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }).r,
-    );
+    const head = t.headRevision();
     const r = await push([
       {
         client_mutation_id: 'esc-1',
