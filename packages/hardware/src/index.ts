@@ -9,8 +9,7 @@ export {
   parseDecimal,
   subtractDecimals,
   type Decimal,
-} from './money/decimal';
-export { currencyMinorUnits } from './money/currency';
+} from '@pharmacy/contracts/money';
 
 // Documents
 export type {

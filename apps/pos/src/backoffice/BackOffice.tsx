@@ -1,23 +1,14 @@
-import type { Role } from '@pharmacy/contracts';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { useUser } from '../session/SessionProvider';
-import { AuditScreen } from './AuditScreen';
-import { BranchesScreen } from './BranchesScreen';
-import { SettingsScreen } from './SettingsScreen';
-import { UsersScreen } from './UsersScreen';
-
-const SECTIONS: { path: string; label: string; roles: readonly Role[] }[] = [
-  { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'] },
-  { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'] },
-  { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'] },
-  { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'] },
-];
+import { useSyncStatus } from '../shell/useHardwareStatus';
+import { visibleSections } from './sections';
 
 /** Rendered under a nested route, so its paths are relative to /back-office. */
 export function BackOffice() {
   const user = useUser();
   const [location] = useLocation();
-  const sections = SECTIONS.filter((s) => user.role === 'admin' || s.roles.includes(user.role));
+  const sync = useSyncStatus();
+  const sections = visibleSections(user.role, sync.data?.mode === 'central' ? 'central' : 'till');
   const first = sections[0];
   return (
     <div className="back-office">
@@ -25,7 +16,10 @@ export function BackOffice() {
         <ul>
           {sections.map((s) => (
             <li key={s.path}>
-              <Link href={s.path} aria-current={location === s.path ? 'page' : undefined}>
+              <Link
+                href={s.path}
+                aria-current={location === s.path || location.startsWith(`${s.path}/`) ? 'page' : undefined}
+              >
                 {s.label}
               </Link>
             </li>
@@ -34,10 +28,11 @@ export function BackOffice() {
       </nav>
       <div className="back-office-body">
         <Switch>
-          <Route path="/users" component={UsersScreen} />
-          <Route path="/branches" component={BranchesScreen} />
-          <Route path="/settings" component={SettingsScreen} />
-          <Route path="/audit" component={AuditScreen} />
+          {sections.map((s) => (
+            <Route key={s.path} path={s.path} nest>
+              <s.component />
+            </Route>
+          ))}
           <Route>{first ? <Redirect to={first.path} replace /> : <p>Nothing to manage here.</p>}</Route>
         </Switch>
       </div>

@@ -3,6 +3,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
+import { Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { SelectField, TextField } from '../ui/fields';
 import { formatDateTime, ROLE_LABELS, ROLES } from '../ui/format';
@@ -34,7 +35,6 @@ export function UsersScreen() {
   const canManage = me.role === 'admin' || me.role === 'branch_manager';
   // Lets a user locked out by wrong passwords (429 at sign-in) sign in again before the window ends.
   const unlock = useMutation({ mutationFn: (u: User) => api.users.unlock(u.id) });
-  const pages = users.data ? Math.max(1, Math.ceil(users.data.total / users.data.page_size)) : 1;
 
   return (
     <section aria-labelledby="users-title">
@@ -140,17 +140,7 @@ export function UsersScreen() {
         </tbody>
       </table>
       {users.data && users.data.items.length === 0 && <p>No users match.</p>}
-      <div className="pager">
-        <button type="button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-          Previous page
-        </button>
-        <span>
-          Page {page} of {pages} ({users.data?.total ?? 0} users)
-        </span>
-        <button type="button" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-          Next page
-        </button>
-      </div>
+      <Pager page={page} pageSize={50} total={users.data?.total} noun="users" onPage={setPage} />
       {editing?.kind === 'create' && <UserDialog onClose={() => setEditing(null)} />}
       {editing?.kind === 'edit' && <UserDialog user={editing.user} onClose={() => setEditing(null)} />}
       {editing?.kind === 'reset' && (

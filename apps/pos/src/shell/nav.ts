@@ -9,7 +9,7 @@ export interface NavItem {
   roles?: readonly Role[];
 }
 
-export const BACK_OFFICE_ROLES: readonly Role[] = ['admin', 'branch_manager', 'auditor'];
+export const BACK_OFFICE_ROLES: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager', 'auditor'];
 
 export const NAV: readonly NavItem[] = [
   { path: '/sell', label: 'Sell', key: 'F1' },

@@ -1,4 +1,4 @@
-import { isZeroDecimal } from '../money/decimal';
+import { isZeroDecimal } from '@pharmacy/contracts/money';
 import type { CreditNote, ReceiptLine, SaleReceipt } from '../receipt/document-types';
 import type { Block } from './blocks';
 import { layoutFields, layoutOrganisationHeader, layoutVatBreakdown, minus } from './header-layout';

@@ -1,5 +1,4 @@
-import { currencyMinorUnits } from '../money/currency';
-import { normaliseDecimal } from '../money/decimal';
+import { currencyExponent, normaliseDecimal } from '@pharmacy/contracts/money';
 import type { CreditNote } from './document-types';
 import { encodeFiscalQr } from './fiscal-qr';
 import { paymentMethodLabel, resolveLabels } from './labels';
@@ -38,7 +37,7 @@ export interface CreditNoteInput extends OrganisationFields {
 
 export function buildCreditNote(input: CreditNoteInput, options: DocumentBuildOptions): CreditNote {
   const labels = resolveLabels(options.labels);
-  const scale = currencyMinorUnits(input.currency_code);
+  const scale = currencyExponent(input.currency_code);
   const money = (amount: string) => normaliseDecimal(amount, scale);
   const categories = assignVatCategories(input.items, input.vat_breakdown);
   const total = money(input.total_amount);

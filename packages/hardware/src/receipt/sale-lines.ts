@@ -1,4 +1,10 @@
-import { addDecimals, formatDecimal, isZeroDecimal, normaliseDecimal, parseDecimal } from '../money/decimal';
+import {
+  addDecimals,
+  formatDecimal,
+  isZeroDecimal,
+  normaliseDecimal,
+  parseDecimal,
+} from '@pharmacy/contracts/money';
 import type { ReceiptLine, VatBreakdownRow } from './document-types';
 import { present } from './organisation-input';
 

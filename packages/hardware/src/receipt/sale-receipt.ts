@@ -1,5 +1,10 @@
-import { currencyMinorUnits } from '../money/currency';
-import { addDecimals, compareDecimals, normaliseDecimal, subtractDecimals } from '../money/decimal';
+import {
+  addDecimals,
+  compareDecimals,
+  currencyExponent,
+  normaliseDecimal,
+  subtractDecimals,
+} from '@pharmacy/contracts/money';
 import type { AmountRow, PaymentRow, SaleReceipt } from './document-types';
 import { type FiscalQrFormat, encodeFiscalQr } from './fiscal-qr';
 import { type LabelOverrides, paymentMethodLabel, resolveLabels } from './labels';
@@ -57,7 +62,7 @@ export interface DocumentBuildOptions {
 
 export function buildSaleReceipt(input: SaleReceiptInput, options: DocumentBuildOptions): SaleReceipt {
   const labels = resolveLabels(options.labels);
-  const scale = currencyMinorUnits(input.currency_code);
+  const scale = currencyExponent(input.currency_code);
   const money = (amount: string) => normaliseDecimal(amount, scale);
   const categories = assignVatCategories(input.items, input.vat_breakdown);
   const lines = buildReceiptLines(input.items, categories, scale);
@@ -130,7 +135,7 @@ function baseCurrencyTotal(input: SaleReceiptInput): SaleReceipt['baseCurrency']
   if (!baseCurrency || !baseTotal || baseCurrency === input.currency_code) return undefined;
   return {
     currency: baseCurrency,
-    total: normaliseDecimal(baseTotal, currencyMinorUnits(baseCurrency)),
+    total: normaliseDecimal(baseTotal, currencyExponent(baseCurrency)),
     fxRate: present(input.fx_rate_to_base) ?? '',
   };
 }

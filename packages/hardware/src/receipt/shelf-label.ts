@@ -1,5 +1,4 @@
-import { currencyMinorUnits } from '../money/currency';
-import { normaliseDecimal } from '../money/decimal';
+import { currencyExponent, normaliseDecimal } from '@pharmacy/contracts/money';
 import { gtinToEan13 } from '../scanner/gtin';
 import type { LabelBarcodeSymbology, ShelfLabel } from './document-types';
 import { present } from './organisation-input';
@@ -23,7 +22,7 @@ export function buildShelfLabel(input: ShelfLabelInput): ShelfLabel {
     name: input.name,
     strengthAndForm: [present(input.strength), present(input.form)].filter(Boolean).join(' '),
     packSize: present(input.pack_size),
-    price: normaliseDecimal(input.price, currencyMinorUnits(input.currency_code)),
+    price: normaliseDecimal(input.price, currencyExponent(input.currency_code)),
     currency: input.currency_code,
     unitPriceText: present(input.unit_price_text),
     barcode: chooseLabelBarcode(input.barcode),

@@ -1,5 +1,4 @@
-import { currencyMinorUnits } from '../money/currency';
-import { addDecimals, normaliseDecimal, subtractDecimals } from '../money/decimal';
+import { addDecimals, currencyExponent, normaliseDecimal, subtractDecimals } from '@pharmacy/contracts/money';
 import type { ZReport } from './document-types';
 import { paymentMethodLabel, resolveLabels } from './labels';
 import { formatLocalDateTime } from './local-time';
@@ -40,7 +39,7 @@ export interface ZReportInput extends OrganisationFields {
 
 export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOptions, 'qrFormat'>): ZReport {
   const labels = resolveLabels(options.labels);
-  const scale = currencyMinorUnits(input.currency_code);
+  const scale = currencyExponent(input.currency_code);
   const money = (amount: string) => normaliseDecimal(amount, scale);
   const cashTaken = input.payment_totals.filter((row) => row.method === 'cash').map((row) => row.amount);
   const expectedCash = money(

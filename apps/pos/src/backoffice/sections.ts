@@ -1,0 +1,33 @@
+import type { Role } from '@pharmacy/contracts';
+import type { ComponentType } from 'react';
+import { AuditScreen } from './AuditScreen';
+import { BranchesScreen } from './BranchesScreen';
+import { SettingsScreen } from './SettingsScreen';
+import { UsersScreen } from './UsersScreen';
+
+/**
+ * One back-office section: its link, its page, and who sees it. Roles mirror the server's route
+ * roles (the server still decides); admin sees every section. A section's page lives in its own
+ * area folder (apps/pos/src/<area>/) and is listed here, one line each, in navigation order.
+ */
+export interface Section {
+  /** Relative to /back-office; a section may nest its own routes under it. */
+  path: string;
+  /** The link text and the page's heading. */
+  label: string;
+  roles: readonly Role[];
+  component: ComponentType;
+  /** Shown only on a till, or only on central; undefined is both. */
+  mode?: 'till' | 'central';
+}
+
+export const SECTIONS: readonly Section[] = [
+  { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
+  { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
+  { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
+  { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'], component: AuditScreen },
+];
+
+export function visibleSections(role: Role, mode: 'till' | 'central'): Section[] {
+  return SECTIONS.filter((s) => (role === 'admin' || s.roles.includes(role)) && (!s.mode || s.mode === mode));
+}
