@@ -11,7 +11,7 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
  * before the API answers anything but sign-in.
  */
 export const BENCH_ADMIN = { email: 'admin@pharmacy.local', password: 'Bench#Admin-2468' };
-/** The documented first-start password (DEFAULT_ADMIN_PASSWORD in packages/server/src/db/seed.ts). */
+/** The documented first-start password (DEFAULT_ADMIN_PASSWORD in packages/server/src/seed.ts). */
 const SEEDED_ADMIN_PASSWORD = 'Admin#12345';
 
 export interface Spawned {

@@ -12,6 +12,11 @@ export interface AppContext {
   startedAt: number;
   /** Process-local caches; anything cached here must be invalidated by the write path that changes it. */
   cache: Map<string, unknown>;
+  /**
+   * The branch this till belongs to (from its snapshot or device credential, modules/sync/till-identity.ts);
+   * null on central or a till that does not know it yet. Sign-in refuses branch-bound users of other branches.
+   */
+  tillBranch: () => string | null;
   /** Functions run by close(), newest first (workers, timers). */
   closers: Array<() => Promise<void> | void>;
 }

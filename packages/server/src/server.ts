@@ -7,7 +7,7 @@ import type { Config } from './config';
 import { startCheckpointer } from './db/checkpointer';
 import { type Connection, openDatabase } from './db/connection';
 import { migrate } from './db/migrate';
-import { seedIfEmpty } from './db/seed';
+import { seedIfEmpty } from './seed';
 import { httpServers } from './http/dispatch';
 import { edge } from './http/edge';
 import { errorHandler, notFoundHandler } from './http/problem';
@@ -18,6 +18,7 @@ import { loadSmallDemoCatalogue } from './modules/demo/small';
 import { mountHealth } from './modules/health/routes';
 import { startScanners } from './modules/scanners/hub';
 import { registerModules } from './modules/index';
+import { tillBranch } from './modules/sync/till-identity';
 import { mountOpenApi } from './modules/openapi/routes';
 import { startPrintWorker } from './modules/printing/worker';
 import { startSync } from './modules/sync/runtime';
@@ -47,6 +48,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     jwtKey: loadJwtKey(config),
     startedAt: Date.now(),
     cache: new Map(),
+    tillBranch: () => tillBranch(context),
     closers: [],
   };
   const checkpointer = startCheckpointer(conn.file, {

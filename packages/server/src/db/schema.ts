@@ -1,14 +1,25 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { CatalogueTables } from '../modules/stock/tables';
-import type { SyncChangeLogColumns, SyncTables } from '../modules/sync/tables';
-import type { SellingTables } from '../modules/sales/tables';
-import type { PrintingTables } from '../modules/printing/tables';
-import type { PurchaseOrderTables } from '../modules/purchase-orders/tables';
-import type { SupplierFinanceTables } from '../modules/supplier-finance/tables';
-import type { ApprovalTables } from '../modules/approvals/tables';
-import type { ChangelogTables } from '../modules/announcements/tables';
-import type { PrescriptionTables } from '../modules/prescriptions/tables';
-
+import type { AnnouncementTables } from './tables/announcements';
+import type { ApprovalTables } from './tables/approvals';
+import type { CategoryTables } from './tables/categories';
+import type { CouponTables } from './tables/coupons';
+import type { CustomerTables } from './tables/customers';
+import type { FiscalTables } from './tables/fiscal';
+import type { ImageTables } from './tables/images';
+import type { MedicineTables } from './tables/medicines';
+import type { ParkedTables } from './tables/parked';
+import type { PrescriptionTables } from './tables/prescriptions';
+import type { PrintingTables } from './tables/printing';
+import type { PurchaseOrderTables } from './tables/purchase-orders';
+import type { ReturnTables } from './tables/returns';
+import type { SaleTables } from './tables/sales';
+import type { SessionTables } from './tables/sessions';
+import type { StockTables } from './tables/stock';
+import type { StockCountTables } from './tables/stockcount';
+import type { SupplierFinanceTables } from './tables/supplier-finance';
+import type { SupplierTables } from './tables/suppliers';
+import type { SyncChangeLogColumns, SyncTables } from './tables/sync';
+import type { TransferTables } from './tables/transfers';
 import type { Bool } from './types';
 
 export type { Bool };
@@ -95,7 +106,7 @@ export interface ChangeLogTable {
   client_mutation_id: string | null;
   from_remote: ColumnType<Bool, Bool | undefined, Bool>;
   created_at: string;
-  // 0005_sync (modules/sync/tables.ts explains them)
+  // 0005_sync (db/tables/sync.ts explains them)
   base_revision: ColumnType<number | null, number | null | undefined, number | null>;
   remote_revision: ColumnType<number | null, number | null | undefined, number | null>;
   sync_status: ColumnType<
@@ -140,14 +151,27 @@ export interface FoundationTables {
 }
 
 /** The whole database: each feature area adds its tables interface here. */
+/** Every table, each area's from its own file under db/tables/. */
 export interface Database
   extends FoundationTables,
     SyncTables,
-    CatalogueTables,
+    CategoryTables,
+    MedicineTables,
+    SupplierTables,
+    StockTables,
+    TransferTables,
+    StockCountTables,
+    ImageTables,
     PrintingTables,
     PrescriptionTables,
     PurchaseOrderTables,
     SupplierFinanceTables,
     ApprovalTables,
-    ChangelogTables,
-    SellingTables {}
+    AnnouncementTables,
+    FiscalTables,
+    SessionTables,
+    CustomerTables,
+    CouponTables,
+    SaleTables,
+    ReturnTables,
+    ParkedTables {}

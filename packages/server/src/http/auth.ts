@@ -1,7 +1,6 @@
 import type { Request } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
 import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
-import { credentialFile, readCredential } from '@pharmacy/sync';
 import type { AppContext } from '../app-context';
 import type { Sqlite } from '../db/connection';
 import { newId } from '../lib/ids';
@@ -264,59 +263,13 @@ export async function authenticate(
 export const isBranchBound = (user: AuthUser): boolean => BRANCH_BOUND_ROLES.includes(user.role);
 
 /**
- * The branch this till belongs to, per server, kept in memory (authenticate runs on every request): set by the
- * snapshot swap from the header's branch_id, else read once from sync_meta. null: central, or a till that does
- * not know its branch (standalone, or not yet bootstrapped), where nobody is refused.
- */
-const tillBranches = new WeakMap<AppContext, string | null>();
-
-/** Called by the snapshot swap once committed; without a branch the next request reads it again. */
-export function setTillBranch(app: AppContext, branchId: string | null | undefined): void {
-  if (branchId) tillBranches.set(app, branchId);
-  else tillBranches.delete(app);
-}
-
-function readTillBranch(app: AppContext): string | null {
-  const meta = new Map(
-    (
-      app.sqlite
-        .prepare("SELECT key, value FROM sync_meta WHERE key IN ('branch_id', 'bootstrapped')")
-        .all() as Array<{ key: string; value: string }>
-    ).map((r) => [r.key, r.value]),
-  );
-  const fromSnapshot = meta.get('branch_id');
-  if (fromSnapshot) return fromSnapshot;
-  // Bootstrapped from a snapshot without the field (an older central or app version): the branch the till
-  // was registered for, if its credential file names it (and is the device this till syncs as).
-  if (meta.get('bootstrapped') !== '1') return null;
-  try {
-    const { config } = app;
-    const cred = readCredential(config.syncDeviceFile ?? credentialFile(config.dataDir));
-    if (!cred?.branch_id || (config.syncDeviceId && config.syncDeviceId !== cred.device_id)) return null;
-    return cred.branch_id;
-  } catch {
-    return null;
-  }
-}
-
-export function tillBranch(app: AppContext): string | null {
-  if (app.config.mode === 'central') return null;
-  let branch = tillBranches.get(app);
-  if (branch === undefined) {
-    branch = readTillBranch(app);
-    tillBranches.set(app, branch);
-  }
-  return branch;
-}
-
-/**
  * On a till that knows its branch, refuses a branch-bound user of another branch (sign-in and every request):
  * a user moved away keeps a row on the old branch's tills (with the new branch_id) and must not work there.
  * Organisation-wide roles (admin, auditor, ...) are never refused.
  */
 export function assertTillBranch(app: AppContext, user: { role: string; branch_id: string }): void {
   if (!BRANCH_BOUND_ROLES.includes(user.role as Role)) return;
-  const branch = tillBranch(app);
+  const branch = app.tillBranch();
   if (branch && branch !== user.branch_id)
     throw new Forbidden(
       'This till belongs to another branch; your account works only at the tills of its own branch: sign in at a till of your branch.',

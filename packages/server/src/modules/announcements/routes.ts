@@ -2,7 +2,6 @@ import { ChangelogEntry, ChangelogListQuery, CreateChangelogRequest, pageOf } fr
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { createChangelogEntry, listChangelog } from './service';
-import './sync';
 
 /**
  * Announcements (the spec's "changelog", GET/POST /changelog): notes head office posts to every till. Not the

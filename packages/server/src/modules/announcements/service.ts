@@ -5,7 +5,7 @@ import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import type { ChangelogEntriesTable } from './tables';
+import type { ChangelogEntriesTable } from '../../db/tables/announcements';
 
 function entryQuery(app: AppContext) {
   return app.db

@@ -10,7 +10,6 @@ import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { APPROVAL_TTL_MINUTES, decideApproval, listApprovals, requestApproval } from './service';
 import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
-import './sync';
 
 const TAG = 'Ops';
 

@@ -9,7 +9,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { recordedBounds } from './bounds';
 import { type ApprovalOperation, assertApprovalCovers } from './covers';
-import type { ApprovalsTable } from './tables';
+import type { ApprovalsTable } from '../../db/tables/approvals';
 
 /** A request must be decided, and an approval used, within this many minutes. */
 export const APPROVAL_TTL_MINUTES = 15;

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/connection';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
-import { type PushedChange, type Pusher, registerEntity } from '../sync/registry';
+import type { PushedChange, Pusher, EntityRegistration } from '../sync/registry';
 import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
 
 /**
@@ -28,11 +28,14 @@ async function authoriseApproval(trx: Db, change: PushedChange, pusher: Pusher):
  * Approvals are asked, decided and used at a branch (often all on one till, offline): till-owned and
  * branch-scoped, so central keeps the record and the branch's other tills see the decision.
  */
-registerEntity({
+const approvalEntity: EntityRegistration = {
   entity: 'approval',
   push: authoriseApproval,
   owner: 'till',
   scope: 'branch',
   table: 'approvals',
   order: 420,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const approvalsEntities: readonly EntityRegistration[] = [approvalEntity];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { slugify } from './service';
+import { slugify } from './slug';
 import { makeMedicine } from '../../testing/factory';
 
 let t: TestServer;

@@ -8,19 +8,8 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { countMedicinesInCategory, touchMedicinesOfCategory } from '../medicines/service';
-import type { CategoriesTable } from '../stock/tables';
-
-/** "Pain & Fever Relief" -> "pain-fever-relief"; accents dropped; empty when nothing is left. */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/, '');
-}
+import type { CategoriesTable } from '../../db/tables/categories';
+import { slugify } from './slug';
 
 function requireSlug(text: string, field: 'slug' | 'name'): string {
   const slug = slugify(text);
@@ -57,14 +46,6 @@ export async function getCategory(db: Db, slug: string): Promise<Category> {
   const row = await withCount(db).where('c.slug', '=', slug).executeTakeFirst();
   if (!row) throw new NotFound('Category', slug);
   return toCategory(row);
-}
-
-/** The category a medicine names, by slug or by anything that slugifies to it ("Pain Relief"); null if none. */
-export async function findCategorySlug(db: Db, text: string): Promise<string | null> {
-  const slug = slugify(text);
-  if (!slug) return null;
-  const row = await db.selectFrom('categories').select('slug').where('slug', '=', slug).executeTakeFirst();
-  return row?.slug ?? null;
 }
 
 async function assertFree(db: Db, slug: string, name: string, exceptId?: string): Promise<void> {

@@ -1,11 +1,14 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /** Categories: central-owned catalogue, every till; the change payload is the row (generic upsert/delete). */
-registerEntity({
+const categoryEntity: EntityRegistration = {
   entity: 'category',
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'categories',
   order: 55,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const categoriesEntities: readonly EntityRegistration[] = [categoryEntity];

@@ -11,7 +11,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { currencyExponent } from '../currency/service';
 import { getSettings } from '../settings/service';
-import type { CouponsTable } from '../sales/tables';
+import type { CouponsTable } from '../../db/tables/coupons';
 
 /**
  * Coupons are organisation-wide and in the base currency. A percent coupon stores its value in hundredths of a

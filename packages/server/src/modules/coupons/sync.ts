@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { insertRowIfAbsent, type Payload, registerEntity, upsertRow } from '../sync/registry';
+import { insertRowIfAbsent, type Payload, type EntityRegistration, upsertRow } from '../sync/registry';
 
 /**
  * Coupons: central-owned, every till. `used_count` is derived, never copied: redemptions replicate
@@ -17,7 +17,7 @@ async function recountCoupon(trx: Db, couponId: string): Promise<void> {
     WHERE id = ${couponId}`.execute(trx);
 }
 
-registerEntity({
+const couponEntity: EntityRegistration = {
   entity: 'coupon',
   push: 'central-only',
   owner: 'central',
@@ -36,9 +36,9 @@ registerEntity({
       branchId: null,
     });
   },
-});
+};
 
-registerEntity({
+const couponRedemptionEntity: EntityRegistration = {
   entity: 'coupon_redemption',
   push: 'till-owned',
   owner: 'till',
@@ -56,4 +56,7 @@ registerEntity({
       branchId: null,
     });
   },
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const couponsEntities: readonly EntityRegistration[] = [couponEntity, couponRedemptionEntity];

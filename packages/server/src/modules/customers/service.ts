@@ -18,7 +18,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { currencyExponent } from '../currency/service';
 import { getSettings } from '../settings/service';
 import { CREDIT_GRANTERS } from './roles';
-import type { CustomerLedgerTable, CustomersTable } from '../sales/tables';
+import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/customers';
 
 /**
  * Customers are organisation-wide (a patient may buy at any branch). Balances and credit limits are in the base

@@ -8,7 +8,7 @@ import {
   type Payload,
   type PushedChange,
   type Pusher,
-  registerEntity,
+  type EntityRegistration,
   upsertRow,
 } from '../sync/registry';
 import { CREDIT_GRANTERS, CUSTOMER_COUNTER } from './roles';
@@ -59,7 +59,7 @@ async function authoriseCustomer(trx: Db, change: PushedChange, pusher: Pusher):
   });
 }
 
-registerEntity({
+const customerEntity: EntityRegistration = {
   entity: 'customer',
   push: authoriseCustomer,
   owner: 'till',
@@ -78,9 +78,9 @@ registerEntity({
       branchId: null,
     });
   },
-});
+};
 
-registerEntity({
+const customerLedgerEntity: EntityRegistration = {
   entity: 'customer_ledger',
   push: 'till-owned',
   owner: 'till',
@@ -108,4 +108,7 @@ registerEntity({
       branchId: null,
     });
   },
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const customersEntities: readonly EntityRegistration[] = [customerEntity, customerLedgerEntity];

@@ -1,6 +1,6 @@
 import type { Sqlite } from '../../db/connection';
 import { randomBytes } from 'node:crypto';
-import { slugify } from '../categories/service';
+import { slugify } from '../categories/slug';
 import { barcodeKey } from '../medicines/service';
 import { addDays } from '../stock/dates';
 

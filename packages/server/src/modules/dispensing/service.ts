@@ -17,7 +17,7 @@ import {
   recordWillCallChange,
   targetBranch,
 } from '../prescriptions/service';
-import type { RefillRemindersTable, WillCallsTable } from '../prescriptions/tables';
+import type { RefillRemindersTable, WillCallsTable } from '../../db/tables/prescriptions';
 import { branchStock, branchToday } from '../stock/ledger';
 
 /* ------------------------------------------------------------------ will-call */

@@ -1,7 +1,7 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /** Branding assets (the receipt logo): central-owned, every till, keyed by name; the payload is the row. */
-registerEntity({
+const brandingAssetEntity: EntityRegistration = {
   entity: 'branding_asset',
   push: 'central-only',
   owner: 'central',
@@ -9,4 +9,7 @@ registerEntity({
   table: 'branding_assets',
   key: 'name',
   order: 75,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const imagesEntities: readonly EntityRegistration[] = [brandingAssetEntity];

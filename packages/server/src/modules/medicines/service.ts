@@ -17,14 +17,14 @@ import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { findCategorySlug } from '../categories/service';
+import { findCategorySlug } from '../categories/slug';
 import { currencyExponent } from '../currency/service';
 import { searchLargeActive } from './search';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
 import { branchToday } from '../stock/ledger';
-import type { MedicinesTable } from '../stock/tables';
+import type { MedicinesTable } from '../../db/tables/medicines';
 import { startsWithText } from '../../db/like';
 
 /**

@@ -1,14 +1,17 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /**
  * Medicines: central-owned catalogue and prices, every till; the change payload is the row. The generic upsert
  * (ON CONFLICT DO UPDATE) fires the FTS triggers, so search follows. Parent: categories (by slug, order 55).
  */
-registerEntity({
+const medicineEntity: EntityRegistration = {
   entity: 'medicine',
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'medicines',
   order: 60,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const medicinesEntities: readonly EntityRegistration[] = [medicineEntity];

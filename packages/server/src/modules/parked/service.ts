@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getCustomerRow } from '../customers/service';
-import type { ParkedCartsTable } from '../sales/tables';
+import type { ParkedCartsTable } from '../../db/tables/parked';
 
 /**
  * Parked carts: a cart put on hold, recalled later at any till of the branch. States parked -> recalled or

@@ -1,11 +1,14 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /** Parked carts: recalled at any till of the branch; upserted as they move parked -> recalled | voided. */
-registerEntity({
+const parkedCartEntity: EntityRegistration = {
   entity: 'parked_cart',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'parked_carts',
   order: 220,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const parkedEntities: readonly EntityRegistration[] = [parkedCartEntity];

@@ -11,7 +11,7 @@ import type {
   PrescriptionItemsTable,
   PrescriptionsTable,
   StoredPrescriptionStatus,
-} from './tables';
+} from '../../db/tables/prescriptions';
 
 /**
  * The dispensing engine shared by the dispense route and dispenseForSale: checks that a prescription may be

@@ -31,7 +31,11 @@ import {
   shownStatus,
   writeDispense,
 } from './dispense';
-import type { PrescriptionItemsTable, PrescriptionsTable, WillCallsTable } from './tables';
+import type {
+  PrescriptionItemsTable,
+  PrescriptionsTable,
+  WillCallsTable,
+} from '../../db/tables/prescriptions';
 import { containsText } from '../../db/like';
 
 /** 404 for a customer_id that is not a customer. */

@@ -1,4 +1,4 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /**
  * Replication of prescriptions (docs/CONVENTIONS.md, "Sync"): till-owned, branch-scoped rows, one entity per
@@ -7,43 +7,52 @@ import { registerEntity } from '../sync/registry';
  * upsert + recordChange applies them on central and on the tills of the branch. Stock itself replicates as the
  * ledger's movements (reference {type: 'dispense' | 'sale', id}).
  */
-registerEntity({
+const prescriptionEntity: EntityRegistration = {
   entity: 'prescription',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'prescriptions',
   order: 300,
-});
-registerEntity({
+};
+const prescriptionItemEntity: EntityRegistration = {
   entity: 'prescription_item',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'prescription_items',
   order: 301,
-});
-registerEntity({
+};
+const willCallEntity: EntityRegistration = {
   entity: 'will_call',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'will_calls',
   order: 302,
-});
-registerEntity({
+};
+const dispensingEntity: EntityRegistration = {
   entity: 'dispensing',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'dispensings',
   order: 303,
-});
-registerEntity({
+};
+const refillReminderEntity: EntityRegistration = {
   entity: 'refill_reminder',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'refill_reminders',
   order: 304,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const prescriptionsEntities: readonly EntityRegistration[] = [
+  prescriptionEntity,
+  prescriptionItemEntity,
+  willCallEntity,
+  dispensingEntity,
+  refillReminderEntity,
+];

@@ -16,7 +16,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getBranchRow } from '../branches/service';
-import type { PrintJobsTable } from './tables';
+import type { PrintJobsTable } from '../../db/tables/printing';
 
 export const toPrintJob = (r: PrintJobsTable): PrintJob => {
   const { locked_at: _locked, ...rest } = r;

@@ -17,7 +17,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { makeMedicine } from '../../testing/factory';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import type { PrintersTable } from './tables';
+import type { PrintersTable } from '../../db/tables/printing';
 
 const PRINTERS = '/api/v1/printing/printers';
 const JOBS = '/api/v1/printing/print-jobs';

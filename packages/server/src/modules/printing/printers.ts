@@ -22,7 +22,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getBranchRow } from '../branches/service';
 import { getSettings } from '../settings/service';
-import type { PrintersTable } from './tables';
+import type { PrintersTable } from '../../db/tables/printing';
 
 export const DEFAULT_BAUD_RATE = 9600;
 

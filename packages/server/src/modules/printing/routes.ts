@@ -25,10 +25,8 @@ import {
   reprintJob,
   toPrintJob,
 } from './jobs';
-import { shelfLabelSource } from './label-source';
 import { printingOptions } from './options';
 import { createPrinter, deletePrinter, getPrinterFor, listPrinters, updatePrinter } from './printers';
-import { registerDocumentSource } from './sources';
 import { createReceiptTemplate, listReceiptTemplates } from './templates';
 import { discoverDevices, readPrinterStatus, transportAllowances } from './transport';
 
@@ -51,8 +49,6 @@ const statusTimeoutMs = (): number => {
 };
 
 export function printingRoutes(r: ApiRouter): void {
-  registerDocumentSource('label', shelfLabelSource);
-
   // ------------------------------------------------------------------------------------------------------
   // Printers
   // ------------------------------------------------------------------------------------------------------

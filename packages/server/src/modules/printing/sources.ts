@@ -1,6 +1,7 @@
 import type { PrintDocumentType, PrintJob, ReceiptTemplate } from '@pharmacy/contracts';
 import type { PrintableDocument } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
+import { NotFound } from '../../http/errors';
 
 /** What a document source receives: the job, and the receipt template the worker will apply afterwards. */
 export interface PrintJobForSource extends PrintJob {
@@ -37,3 +38,18 @@ export function registerDocumentSource(documentType: PrintDocumentType, source: 
 
 export const documentSourceFor = (documentType: string): DocumentSource | undefined =>
   sources.get(documentType as PrintDocumentType);
+
+/** A print job prints only documents of its own branch, whoever enqueued it. */
+export function assertJobBranch(job: PrintJobForSource, branchId: string, what: string): void {
+  if (branchId !== job.branch_id) throw new NotFound(what, job.reference_id);
+}
+
+/** The branch's time zone, for the dates a document prints. */
+export async function branchTimeZone(app: AppContext, branchId: string): Promise<string> {
+  const row = await app.db
+    .selectFrom('branches')
+    .select('timezone')
+    .where('id', '=', branchId)
+    .executeTakeFirst();
+  return row?.timezone ?? 'UTC';
+}

@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getBranchRow } from '../branches/service';
-import type { ReceiptTemplatesTable } from './tables';
+import type { ReceiptTemplatesTable } from '../../db/tables/printing';
 
 export const toReceiptTemplate = (r: ReceiptTemplatesTable): ReceiptTemplate => ({
   ...r,

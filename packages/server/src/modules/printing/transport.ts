@@ -12,7 +12,7 @@ import {
 } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import { getSettings } from '../settings/service';
-import type { PrintersTable } from './tables';
+import type { PrintersTable } from '../../db/tables/printing';
 
 /**
  * What this till may open besides the built-in printer devices and ports: the operator's PRINTER_DEVICE_ALLOW

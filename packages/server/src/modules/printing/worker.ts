@@ -18,7 +18,7 @@ import { nowIso } from '../../lib/time';
 import { onPrintJobQueued, toPrintJob } from './jobs';
 import { type PrintingOptions, printingOptions } from './options';
 import { documentSourceFor } from './sources';
-import type { PrintJobsTable, PrintersTable } from './tables';
+import type { PrintJobsTable, PrintersTable } from '../../db/tables/printing';
 import { applyTemplate, effectiveTemplate } from './templates';
 import { canReadStatus, transportAllowances, transportConfig } from './transport';
 

@@ -18,7 +18,6 @@ import { receiveAgainstOrder } from './receiving';
 import { changeOrderStatus, createPurchaseOrder, getPurchaseOrder, listPurchaseOrders } from './service';
 import { SUGGESTION_LIMIT, suggestedOrders } from './suggestions';
 import { PO_CREATORS, PO_READERS, PO_RECEIVERS } from './roles';
-import './sync';
 
 const TAG = 'PurchaseOrders';
 const SCOPE_NOTE =

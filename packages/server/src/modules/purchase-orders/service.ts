@@ -17,7 +17,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
 import { requireActiveSupplier } from '../suppliers/service';
-import type { PurchaseOrderItemsTable, PurchaseOrdersTable } from './tables';
+import type { PurchaseOrderItemsTable, PurchaseOrdersTable } from '../../db/tables/purchase-orders';
 
 /** Where an order's lifecycle may go from each state (receipts move SENT/PARTIALLY_RECEIVED on their own). */
 const STATUS_MOVES: Record<'SENT' | 'CANCELLED', readonly PurchaseOrderStatus[]> = {

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
-import { type PushedChange, type Pusher, registerEntity } from '../sync/registry';
+import type { PushedChange, Pusher, EntityRegistration } from '../sync/registry';
 import { PO_CREATORS, PO_RECEIVERS } from './roles';
 
 /** An order pushed by a till was raised by someone who may raise one for the branch (REST: branch_manager). */
@@ -44,27 +44,34 @@ async function authoriseReceipt(trx: Db, change: PushedChange, pusher: Pusher): 
  * office meanwhile becomes a sync conflict instead of being overwritten. Stock arrives as the ledger's batches
  * and movements (reference {type: 'purchase_order', id}).
  */
-registerEntity({
+const purchaseOrderEntity: EntityRegistration = {
   entity: 'purchase_order',
   push: authoriseOrder,
   owner: 'central',
   scope: 'branch',
   table: 'purchase_orders',
   order: 400,
-});
-registerEntity({
+};
+const purchaseOrderItemEntity: EntityRegistration = {
   entity: 'purchase_order_item',
   push: authoriseItem,
   owner: 'central',
   scope: 'branch',
   table: 'purchase_order_items',
   order: 401,
-});
-registerEntity({
+};
+const purchaseOrderReceiptEntity: EntityRegistration = {
   entity: 'purchase_order_receipt',
   push: authoriseReceipt,
   owner: 'central',
   scope: 'branch',
   table: 'purchase_order_receipts',
   order: 402,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const purchaseOrdersEntities: readonly EntityRegistration[] = [
+  purchaseOrderEntity,
+  purchaseOrderItemEntity,
+  purchaseOrderReceiptEntity,
+];

@@ -461,24 +461,6 @@ describe('dashboard', () => {
     expect((await t.get(`/api/v1/dashboard/summary?branch_id=${randomUUID()}`, admin)).status).toBe(404);
   });
 
-  it('counts expiring and expired batches, leaving quarantined and recalled out of the expiring counts', async () => {
-    const branch = await t.createBranch('EXP');
-    const supplier = (await makeSupplier(t)).id;
-    const med = (await makeMedicine(t)).id;
-    await receive(t, med, supplier, { branch_id: branch, expiry_date: inDays(10) });
-    await receive(t, med, supplier, { branch_id: branch, expiry_date: inDays(60) });
-    await receive(t, med, supplier, { branch_id: branch, expiry_date: inDays(200) });
-    const q = await receive(t, med, supplier, { branch_id: branch, expiry_date: inDays(5) });
-    const old = await receive(t, med, supplier, { branch_id: branch, expiry_date: inDays(5) });
-    expect(
-      (await t.post(`/api/v1/supplier-finance/batches/${q.id}/quarantine`, { status: 'quarantined' }, admin))
-        .status,
-    ).toBe(200);
-    t.context.sqlite.prepare('UPDATE batches SET expiry_date = ? WHERE id = ?').run(inDays(-3), old.id);
-    const res = await t.get<Json>(`/api/v1/dashboard/summary?branch_id=${branch}`, admin);
-    expect(res.body).toMatchObject({ expiring_30_count: 1, expiring_90_count: 2, expired_count: 1 });
-  });
-
   it('ranks every active branch by revenue with its share, zero-revenue branches included', async () => {
     const res = await t.get<Json>('/api/v1/dashboard/branch-comparison', cashier.token);
     expect(res.status).toBe(200);

@@ -3,7 +3,7 @@ import type { AuthUser } from '../../http/auth';
 import { Forbidden } from '../../http/errors';
 import { formatMinor } from '../../lib/money';
 import { consumeApproval } from '../approvals/service';
-import type { SalesTable } from '../sales/tables';
+import type { SalesTable } from '../../db/tables/sales';
 
 /** Roles that refund to another tender without an approval. */
 const MANAGER_ROLES = ['admin', 'branch_manager'];

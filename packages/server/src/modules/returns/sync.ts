@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import type { ReturnLinesTable, ReturnsTable } from '../sales/tables';
-import { insertRowIfAbsent, type Payload, registerEntity } from '../sync/registry';
+import type { ReturnLinesTable, ReturnsTable } from '../../db/tables/returns';
+import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
 
 /**
  * Replication of returns (credit notes): one change per return, `{...ret, lines}`, till-owned, branch scope,
@@ -32,7 +32,7 @@ async function writeReturn(trx: Db, payload: Payload): Promise<boolean> {
   return true;
 }
 
-registerEntity({
+const returnEntity: EntityRegistration = {
   entity: 'return',
   push: 'till-owned',
   owner: 'till',
@@ -47,10 +47,10 @@ registerEntity({
   applyPulled: async (trx, change) => {
     await writeReturn(trx, change.payload);
   },
-});
+};
 
 /** Snapshot only (lines travel inside the return's change): the lines of the branch's returns. */
-registerEntity({
+const returnLineEntity: EntityRegistration = {
   entity: 'return_line',
   push: 'till-owned',
   owner: 'till',
@@ -58,4 +58,7 @@ registerEntity({
   table: 'return_lines',
   order: 211,
   snapshotWhere: 'return_id IN (SELECT id FROM returns WHERE branch_id = ?)',
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const returnsEntities: readonly EntityRegistration[] = [returnEntity, returnLineEntity];

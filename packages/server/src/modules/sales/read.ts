@@ -8,7 +8,7 @@ import { formatMinor } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
 import { qrPayload } from '../fiscal/documents';
 import { getSettings } from '../settings/service';
-import type { SaleLinesTable, SalesTable } from './tables';
+import type { SaleLinesTable, SalesTable } from '../../db/tables/sales';
 
 /**
  * The sale read model: the spec's Sale list item (receipt fields included) and, for one sale, its lines. Receipt

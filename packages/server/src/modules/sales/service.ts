@@ -28,14 +28,14 @@ import { dispenseForSale } from '../prescriptions/for-sale';
 import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
 import { consumeFefo } from '../stock/ledger';
-import { fromBase, toBase } from './fx';
+import { fromBase, toBase } from '../currency/fx';
 import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pricing';
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { assertBootstrapped } from '../sync/runtime';
 import { consumeApproval } from '../approvals/service';
 import { noApprovalNeeds, saleApproval } from './approval';
 import { loadSaleForReceipt, saleAnswer } from './read';
-import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
+import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/tables/sales';
 
 const DISPENSING_ROLES = ['admin', 'pharmacist'];
 const SESSION_REQUIRED_ROLES = ['cashier', 'pharmacist'];

@@ -1,7 +1,7 @@
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { insertRowIfAbsent, type Payload, registerEntity } from '../sync/registry';
-import type { SaleLinesTable, SalePaymentsTable, SalesTable } from './tables';
+import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
+import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/tables/sales';
 
 /**
  * Replication of sales: one change per sale, `{...sale, lines, payments, movement_ids}`, till-owned, branch
@@ -33,7 +33,7 @@ export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boo
   return true;
 }
 
-registerEntity({
+const saleEntity: EntityRegistration = {
   entity: 'sale',
   push: 'till-owned',
   owner: 'till',
@@ -48,10 +48,10 @@ registerEntity({
   applyPulled: async (trx, change) => {
     await insertSaleIfAbsent(trx, change.payload);
   },
-});
+};
 
 /** Snapshot only (lines and payments travel inside the sale's change): those of the branch's sales. */
-registerEntity({
+const saleLineEntity: EntityRegistration = {
   entity: 'sale_line',
   push: 'till-owned',
   owner: 'till',
@@ -59,8 +59,8 @@ registerEntity({
   table: 'sale_lines',
   order: 201,
   snapshotWhere: 'sale_id IN (SELECT id FROM sales WHERE branch_id = ?)',
-});
-registerEntity({
+};
+const salePaymentEntity: EntityRegistration = {
   entity: 'sale_payment',
   push: 'till-owned',
   owner: 'till',
@@ -68,4 +68,7 @@ registerEntity({
   table: 'sale_payments',
   order: 202,
   snapshotWhere: 'sale_id IN (SELECT id FROM sales WHERE branch_id = ?)',
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const salesEntities: readonly EntityRegistration[] = [saleEntity, saleLineEntity, salePaymentEntity];

@@ -3,7 +3,7 @@ import type { AuthUser } from '../../http/auth';
 import { formatMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { currencyExponent } from '../currency/service';
-import { rateOf, toBase } from '../sales/fx';
+import { rateOf, toBase } from '../currency/fx';
 import { baseCurrency, expectedCashOf, presentSession, readableSession, sessionTotals } from './service';
 
 /** GET /sessions/{id}/sales: every sale of the session, newest first, with the session. */

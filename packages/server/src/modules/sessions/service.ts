@@ -13,7 +13,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { currencyExponent } from '../currency/service';
 import { getLocalDeviceId } from '../fiscal/device';
 import { getSettings } from '../settings/service';
-import type { CashSessionsTable } from '../sales/tables';
+import type { CashSessionsTable } from '../../db/tables/sessions';
 
 /**
  * Cash sessions: a user's shift at a till, in the base currency. Status `open` -> `on_break` -> `open` … ->

@@ -1,23 +1,26 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /**
  * Cash sessions and tender declarations: created at a till, branch scope. A session is upserted as its status
  * moves open -> on_break -> closed (the payload is the row); a tender declaration is written once (an upsert of
  * an immutable row). Parents of sales (sales.session_id), so ordered before them.
  */
-registerEntity({
+const cashSessionEntity: EntityRegistration = {
   entity: 'cash_session',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'cash_sessions',
   order: 190,
-});
-registerEntity({
+};
+const tenderDeclarationEntity: EntityRegistration = {
   entity: 'tender_declaration',
   push: 'till-owned',
   owner: 'till',
   scope: 'branch',
   table: 'tender_declarations',
   order: 195,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const sessionsEntities: readonly EntityRegistration[] = [cashSessionEntity, tenderDeclarationEntity];

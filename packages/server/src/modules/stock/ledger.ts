@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { prepared } from '../../db/prepared';
 import { localDate } from './dates';
-import type { BatchesTable, StockMovementsTable } from './tables';
+import type { BatchesTable, StockMovementsTable } from '../../db/tables/stock';
 
 /**
  * The stock ledger: the one write path for quantities. Every function here runs INSIDE the caller's

@@ -3,17 +3,17 @@ import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { Invalid } from '../../http/errors';
-import { BATCH_RECEIVERS } from '../purchases/roles';
+import { BATCH_RECEIVERS } from './roles';
 import { assertNamedUserMay } from '../sync/push-actors';
 import {
   insertRowIfAbsent,
   type Payload,
   type PushedChange,
   type Pusher,
-  registerEntity,
+  type EntityRegistration,
   upsertRow,
 } from '../sync/registry';
-import type { StockMovementsTable } from './tables';
+import type { StockMovementsTable } from '../../db/tables/stock';
 
 /**
  * Replication of stock (docs/CONVENTIONS.md, "Sync"; ARCHITECTURE "Stock"): quantities travel as movements,
@@ -98,7 +98,7 @@ async function authoriseBatch(trx: Db, change: PushedChange, pusher: Pusher): Pr
   });
 }
 
-registerEntity({
+const batchEntity: EntityRegistration = {
   entity: 'batch',
   push: authoriseBatch,
   owner: 'central',
@@ -106,9 +106,9 @@ registerEntity({
   table: 'batches',
   order: 80,
   write: writeBatch,
-});
+};
 
-registerEntity({
+const stockMovementEntity: EntityRegistration = {
   entity: 'stock_movement',
   push: 'till-owned',
   owner: 'till',
@@ -118,4 +118,7 @@ registerEntity({
   write: async (trx, payload) => {
     await applyMovement(trx, payload as unknown as StockMovementsTable);
   },
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const stockEntities: readonly EntityRegistration[] = [batchEntity, stockMovementEntity];

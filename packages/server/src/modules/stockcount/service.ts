@@ -8,12 +8,12 @@ import { Forbidden, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { findCategorySlug } from '../categories/service';
+import { findCategorySlug } from '../categories/slug';
 import { requireActiveBranch } from '../purchases/service';
 import { getSettings } from '../settings/service';
 import { consumeApproval } from '../approvals/service';
 import { moveBatchQuantity } from '../stock/ledger';
-import type { StockCountLinesTable, StockCountsTable } from '../stock/tables';
+import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
 
 /** Roles whose counts may carry variances above settings.stock_variance_approval_threshold. */
 export const COUNT_APPROVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];

@@ -1,7 +1,7 @@
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import type { StockCountLinesTable, StockCountsTable } from '../stock/tables';
-import { insertRowIfAbsent, type Payload, registerEntity } from '../sync/registry';
+import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
+import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
 
 /**
  * Replication of stock counts: one change per count, `{...header, lines}`, till-owned, branch scope,
@@ -24,7 +24,7 @@ async function writeStockCount(trx: Db, payload: Payload): Promise<void> {
   });
 }
 
-registerEntity({
+const stockCountEntity: EntityRegistration = {
   entity: 'stock_count',
   push: 'till-owned',
   owner: 'till',
@@ -32,10 +32,10 @@ registerEntity({
   table: 'stock_counts',
   order: 110,
   write: writeStockCount,
-});
+};
 
 /** Snapshot only (a count's lines travel inside its change): the lines of the branch's counts. */
-registerEntity({
+const stockCountLineEntity: EntityRegistration = {
   entity: 'stock_count_line',
   push: 'till-owned',
   owner: 'till',
@@ -43,4 +43,7 @@ registerEntity({
   table: 'stock_count_lines',
   order: 111,
   snapshotWhere: 'stock_count_id IN (SELECT id FROM stock_counts WHERE branch_id = ?)',
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const stockcountEntities: readonly EntityRegistration[] = [stockCountEntity, stockCountLineEntity];

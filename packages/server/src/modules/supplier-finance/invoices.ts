@@ -15,7 +15,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../medicines/service';
 import { getSupplierRow } from '../suppliers/service';
-import type { SupplierInvoicesTable, SupplierPaymentsTable } from './tables';
+import type { SupplierInvoicesTable, SupplierPaymentsTable } from '../../db/tables/supplier-finance';
 
 export const INVOICE_LIST_LIMIT = 50;
 

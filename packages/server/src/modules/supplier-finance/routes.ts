@@ -17,7 +17,6 @@ import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { createInvoice, INVOICE_LIST_LIMIT, listInvoices, payInvoice } from './invoices';
 import { REORDER_LIMIT, reorderSuggestions, setRegulatorStatus } from './stock';
-import './sync';
 
 const TAG = 'SupplierFinance';
 const WRITERS = ['branch_manager', 'inventory_manager'] as const;

@@ -1,19 +1,25 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /** Supplier invoices and their payments: central-owned, scoped to the invoice's branch, parents first. */
-registerEntity({
+const supplierInvoiceEntity: EntityRegistration = {
   entity: 'supplier_invoice',
   push: 'central-only',
   owner: 'central',
   scope: 'branch',
   table: 'supplier_invoices',
   order: 410,
-});
-registerEntity({
+};
+const supplierPaymentEntity: EntityRegistration = {
   entity: 'supplier_payment',
   push: 'central-only',
   owner: 'central',
   scope: 'branch',
   table: 'supplier_payments',
   order: 411,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const supplierFinanceEntities: readonly EntityRegistration[] = [
+  supplierInvoiceEntity,
+  supplierPaymentEntity,
+];

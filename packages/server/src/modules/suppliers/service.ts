@@ -8,7 +8,7 @@ import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import type { SuppliersTable } from '../stock/tables';
+import type { SuppliersTable } from '../../db/tables/suppliers';
 import { containsText } from '../../db/like';
 
 export const toSupplier = (r: SuppliersTable): Supplier => ({ ...r, is_active: r.is_active === 1 });

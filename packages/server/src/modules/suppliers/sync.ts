@@ -1,11 +1,14 @@
-import { registerEntity } from '../sync/registry';
+import type { EntityRegistration } from '../sync/registry';
 
 /** Suppliers: central-owned, every till (batches name them); the change payload is the row. */
-registerEntity({
+const supplierEntity: EntityRegistration = {
   entity: 'supplier',
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
   table: 'suppliers',
   order: 65,
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const suppliersEntities: readonly EntityRegistration[] = [supplierEntity];

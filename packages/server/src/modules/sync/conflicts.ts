@@ -8,7 +8,7 @@ import { AppError, Conflict, NotFound } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getEntity, type Payload } from './registry';
-import type { SyncConflictsTable } from './tables';
+import type { SyncConflictsTable } from '../../db/tables/sync';
 
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 

@@ -10,7 +10,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { VERSION } from '../../version';
 import { type Actor, writeAudit } from '../audit/service';
-import type { SyncDevicesTable } from './tables';
+import type { SyncDevicesTable } from '../../db/tables/sync';
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 

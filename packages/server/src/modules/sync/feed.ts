@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { feedReader, getEpoch, openReader } from './meta';
 import { registeredEntities, registeredEntityNames } from './registry';
-import type { SyncDevicesTable } from './tables';
+import type { SyncDevicesTable } from '../../db/tables/sync';
 
 export class ResetRequired extends AppError {
   constructor(detail: string) {

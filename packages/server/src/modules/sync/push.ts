@@ -23,7 +23,7 @@ import {
   type SyncDevice,
   tableColumns,
 } from './registry';
-import type { SyncDevicesTable, SyncMutationsTable } from './tables';
+import type { SyncDevicesTable, SyncMutationsTable } from '../../db/tables/sync';
 
 /** Canonical JSON (sorted keys) so the same change always hashes the same, whatever the key order. */
 export function canonicalJson(value: unknown): string {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
-import type { SyncDevicesTable } from './tables';
+import type { SyncDevicesTable } from '../../db/tables/sync';
 
 /** Who is the source of truth for an entity (see docs/CONVENTIONS.md, "Sync"). */
 export type Owner = 'central' | 'till';

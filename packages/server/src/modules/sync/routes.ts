@@ -38,7 +38,6 @@ import { pullChanges, streamSnapshot } from './feed';
 import { isTemporary, pushChanges } from './push';
 import { syncStatus } from './runtime';
 import { createTestSale, TEST_ENTITIES } from './test-entities';
-import './entities';
 
 const DeviceParams = z.object({ deviceId: Id });
 const ConflictParams = z.object({ id: Id });

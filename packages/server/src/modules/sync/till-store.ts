@@ -7,7 +7,7 @@ import type { AppContext } from '../../app-context';
 import { withChangeOrigin } from '../../db/changes';
 import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
-import { setTillBranch } from '../../http/auth';
+import { setTillBranch } from './till-identity';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';

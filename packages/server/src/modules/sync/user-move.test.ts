@@ -1,6 +1,7 @@
 import { credentialFile, writeCredential } from '@pharmacy/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken, setTillBranch, tillBranch } from '../../http/auth';
+import { issueToken } from '../../http/auth';
+import { setTillBranch, tillBranch } from './till-identity';
 import { ADMIN, startTestServer, type TestServer } from '../../testing/harness';
 import { getMeta } from './meta';
 import { tillReplicator } from './runtime';

@@ -11,7 +11,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent, getMedicineRow } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
 import { consumeFefo, moveBatchQuantity, receiveBatch } from '../stock/ledger';
-import type { TransferItemsTable, TransfersTable } from '../stock/tables';
+import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
 
 interface Portion {
   fromBatchId: string;

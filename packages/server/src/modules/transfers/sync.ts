@@ -2,8 +2,8 @@ import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { newId } from '../../lib/ids';
 import { applyMovement, writeBatch } from '../stock/sync';
-import type { TransferItemsTable, TransfersTable } from '../stock/tables';
-import { insertRowIfAbsent, type Payload, registerEntity } from '../sync/registry';
+import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
+import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
 
 /**
  * Replication of transfers: one change per document, `{...header, items}`, scoped to the SOURCE branch
@@ -98,7 +98,7 @@ async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promi
   });
 }
 
-registerEntity({
+const transferEntity: EntityRegistration = {
   entity: 'transfer',
   push: 'till-owned',
   owner: 'till',
@@ -111,4 +111,7 @@ registerEntity({
     return { id: change.entityId };
   },
   applyPulled: (trx, change, app) => writeTransfer(trx, change.payload, app.config.mode === 'central'),
-});
+};
+
+/** The entities this area replicates, registered once at start-up (modules/index.ts). */
+export const transfersEntities: readonly EntityRegistration[] = [transferEntity];

@@ -1,0 +1,36 @@
+export interface BatchesTable {
+  id: string;
+  medicine_id: string;
+  branch_id: string;
+  batch_number: string;
+  expiry_date: string;
+  qty_received: number;
+  qty_on_hand: number;
+  /** Minor units of the base currency. */
+  unit_cost: number;
+  supplier_id: string | null;
+  regulator_status: 'quarantined' | 'active' | 'recalled';
+  received_at: string;
+  received_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StockMovementsTable {
+  id: string;
+  batch_id: string;
+  branch_id: string;
+  medicine_id: string;
+  type: string;
+  quantity: number;
+  reference_type: string | null;
+  reference_id: string | null;
+  user_id: string | null;
+  reason: string;
+  created_at: string;
+}
+
+export interface StockTables {
+  batches: BatchesTable;
+  stock_movements: StockMovementsTable;
+}

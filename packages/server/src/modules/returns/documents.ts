@@ -1,0 +1,54 @@
+import { buildCreditNote } from '@pharmacy/hardware';
+import { formatMinor, mulDivRound, parseDecimalToMinor } from '../../lib/money';
+import { currencyExponent } from '../currency/service';
+import { assertJobBranch, branchTimeZone, type DocumentSource } from '../printing/sources';
+import { loadSaleForReceipt } from '../sales/read';
+import { getReturn } from './service';
+
+/** A return as its credit note. */
+export const creditNoteSource: DocumentSource = async (app, job) => {
+  const ret = await getReturn(app, job.reference_id);
+  assertJobBranch(job, ret.branch_id, 'Return');
+  const sale = await loadSaleForReceipt(app, ret.sale_id);
+  const exp = await currencyExponent(app, ret.currency_code);
+  const byRate = new Map<number, { taxable: number; vat: number }>();
+  for (const line of ret.lines) {
+    const entry = byRate.get(line.vat_rate) ?? { taxable: 0, vat: 0 };
+    entry.taxable += parseDecimalToMinor(line.net_amount, exp);
+    entry.vat += parseDecimalToMinor(line.vat_amount, exp);
+    byRate.set(line.vat_rate, entry);
+  }
+  return buildCreditNote(
+    {
+      ...sale,
+      credit_note_number: ret.credit_note_number,
+      original_invoice_number: ret.invoice_number,
+      returned_at: ret.created_at,
+      uuid: ret.uuid,
+      reason: ret.reason,
+      currency_code: ret.currency_code,
+      subtotal_amount: ret.subtotal_amount,
+      vat_amount: ret.vat_amount,
+      total_amount: ret.total_amount,
+      vat_breakdown: [...byRate].map(([rate, v]) => ({
+        rate,
+        taxable_amount: formatMinor(v.taxable, exp),
+        vat_amount: formatMinor(v.vat, exp),
+      })),
+      items: ret.lines.map((l) => ({
+        name: l.medicine_name,
+        quantity: l.quantity,
+        unit_price: formatMinor(
+          mulDivRound(parseDecimalToMinor(l.refund_amount, exp), 1n, BigInt(l.quantity)),
+          exp,
+        ),
+        line_total: l.refund_amount,
+        vat_rate: l.vat_rate,
+      })),
+      refund_method: ret.refund_method,
+      pharmacist_name: ret.user_name,
+      fiscal_hash: ret.fiscal_hash,
+    },
+    { timeZone: await branchTimeZone(app, ret.branch_id) },
+  );
+};

@@ -1,0 +1,7 @@
+import { type AuthzRow, anyRole } from '../../testing/authz';
+
+/** Who may call each scanners route (the authorisation table in src/authz.test.ts). */
+export const scannersAuthz: AuthzRow[] = [
+  { method: 'GET', path: '/scanners', expect: anyRole(200) },
+  { method: 'GET', path: '/scanners/events', expect: anyRole(200) },
+];

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { areaOf, circles, importGraph, mutualAreas } from './import-graph';
+
+/**
+ * The structure rules of docs/ARCHITECTURE.md, checked on every run (madge 8 needs TypeScript 5's compiler
+ * API; this repo is on TypeScript 7, so the graph is read from the import statements here).
+ */
+const ROOT = path.resolve(import.meta.dirname, '..');
+const graph = importGraph(ROOT, [
+  'packages/contracts/src',
+  'packages/hardware/src',
+  'packages/sync/src',
+  'packages/server/src',
+  'apps/pos/src',
+  'apps/desktop/src',
+  'apps/central/src',
+]);
+const importsOf = (prefix: string) =>
+  [...graph.edges]
+    .filter(([file]) => file.startsWith(prefix))
+    .flatMap(([file, targets]) => targets.map((t) => `${file} -> ${t}`));
+
+describe('structure', () => {
+  it('has no import circles, type-only imports included', () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it('keeps db/, http/ and lib/ below the feature areas: none of them imports modules/', () => {
+    for (const floor of ['db', 'http', 'lib']) {
+      const up = importsOf(`packages/server/src/${floor}/`).filter((e) =>
+        e.includes(' -> packages/server/src/modules/'),
+      );
+      expect(up, floor).toEqual([]);
+    }
+  });
+
+  it('lets at most three pairs of areas import each other', () => {
+    expect(mutualAreas(graph).length).toBeLessThanOrEqual(3);
+  });
+
+  it('gives every area folder its own test file', () => {
+    const modules = path.join(ROOT, 'packages/server/src/modules');
+    const untested = fs
+      .readdirSync(modules, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .filter((area) => !fs.readdirSync(path.join(modules, area)).some((f) => f.endsWith('.test.ts')));
+    expect(untested).toEqual([]);
+  });
+
+  it('reads the graph it checks (a known edge is found)', () => {
+    expect(graph.edges.get('packages/server/src/modules/sales/routes.ts')).toContain(
+      'packages/server/src/modules/sales/service.ts',
+    );
+    expect(areaOf('packages/server/src/modules/sales/routes.ts')).toBe('sales');
+  });
+});
