@@ -1,5 +1,6 @@
 import type { Medicine, SaleDetail } from '@pharmacy/contracts';
 import { ApiError } from '@pharmacy/contracts/client';
+import { couponTermsOf } from '@pharmacy/contracts/pricing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { Link } from 'wouter';
@@ -15,8 +16,8 @@ import { useUser } from '../session/SessionProvider';
 import { useShortcuts } from '../shell/useShortcuts';
 import { DraftNumberInput } from '../ui/DraftNumberInput';
 import { describeError } from '../ui/ErrorNotice';
-import { formatMoney } from '../ui/money';
-import { cartReducer, estimateCart, loadCart, newMutationId, saveCart } from './cart';
+import { cartReducer, estimateCart, newMutationId } from './cart';
+import { loadCart, saveCart } from './cart-storage';
 import { parseGs1 } from './gs1';
 import { MedicineSearch } from './MedicineSearch';
 import { PaymentDialog } from './PaymentDialog';
@@ -52,11 +53,11 @@ export function SellScreen() {
   const [open, setOpen] = useState<Open>({ kind: 'none' });
   const [message, setMessage] = useState<Message>(null);
   const [coupon, setCoupon] = useState('');
-  const { tax, baseCurrency } = useTillSettings();
+  const { tax, baseCurrency, exponent, money } = useTillSettings();
   const cash = useCashSession();
   const searchRef = useRef<HTMLInputElement>(null);
   const pendingScan = useRef<string | null>(null);
-  const estimate = useMemo(() => estimateCart(cart, tax), [cart, tax]);
+  const estimate = useMemo(() => estimateCart(cart, tax, exponent), [cart, tax, exponent]);
 
   useEffect(() => saveCart(user.id, cart), [user.id, cart]);
 
@@ -156,15 +157,22 @@ export function SellScreen() {
   const validateCoupon = useMutation({
     mutationFn: () =>
       api.coupons.validate(coupon.trim(), {
-        subtotal: estimateCart({ ...cart, coupon: null }, tax).total,
+        subtotal: Number(estimateCart({ ...cart, coupon: null }, tax, exponent).total),
         customer_id: cart.customer?.id,
       }),
     onSuccess: (v) => {
       if (v.valid) {
-        dispatch({ type: 'coupon', coupon: { code: v.coupon.code, discount: v.discount_amount } });
+        dispatch({
+          type: 'coupon',
+          coupon: {
+            code: v.coupon.code,
+            discount: v.discount_amount,
+            terms: couponTermsOf(v.coupon, exponent),
+          },
+        });
         setMessage({
           tone: 'info',
-          text: `Coupon ${v.coupon.code} applied: −${formatMoney(v.discount_amount)}.`,
+          text: `Coupon ${v.coupon.code} applied: −${money(v.discount_amount)}.`,
         });
         setCoupon('');
       } else {
@@ -272,7 +280,7 @@ export function SellScreen() {
                         </small>
                       )}
                     </th>
-                    <td className="num">{formatMoney(l.unit_price)}</td>
+                    <td className="num">{money(l.unit_price)}</td>
                     <td>
                       <div className="qty">
                         <button
@@ -326,7 +334,7 @@ export function SellScreen() {
                       />
                     </td>
                     <td>{est?.rate ?? 0}%</td>
-                    <td className="num">{formatMoney(est?.total ?? 0)}</td>
+                    <td className="num">{money(est?.total ?? 0)}</td>
                     <td>
                       <button
                         type="button"
@@ -367,21 +375,21 @@ export function SellScreen() {
           <dl className="figures totals-list">
             <div className="figure">
               <dt>Subtotal</dt>
-              <dd>{formatMoney(estimate.subtotal)}</dd>
+              <dd>{money(estimate.subtotal)}</dd>
             </div>
             <div className="figure">
               <dt>VAT</dt>
-              <dd>{formatMoney(estimate.vat)}</dd>
+              <dd>{money(estimate.vat)}</dd>
             </div>
             <div className="figure">
               <dt>Discounts</dt>
-              <dd>{formatMoney(estimate.discount)}</dd>
+              <dd>{money(estimate.discount)}</dd>
             </div>
             <div className="figure big-figure">
               <dt>Total</dt>
               <dd>
                 <output aria-label="Total">
-                  {formatMoney(estimate.total)} {baseCurrency}
+                  {money(estimate.total)} {baseCurrency}
                 </output>
               </dd>
             </div>
@@ -389,7 +397,7 @@ export function SellScreen() {
           <p className="hint">Estimate while you edit; the receipt shows the recorded figures.</p>
           {cart.coupon ? (
             <p>
-              Coupon <strong>{cart.coupon.code}</strong> −{formatMoney(cart.coupon.discount)}{' '}
+              Coupon <strong>{cart.coupon.code}</strong> −{money(cart.coupon.discount)}{' '}
               <button
                 type="button"
                 className="ghost"
@@ -446,7 +454,7 @@ export function SellScreen() {
       {open.kind === 'pay' && (
         <PaymentDialog
           cart={cart}
-          estimateTotal={estimate.total}
+          estimateTotal={Number(estimate.total)}
           baseCurrency={baseCurrency}
           onPaid={done}
           onOutOfStock={onOutOfStock}

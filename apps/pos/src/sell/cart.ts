@@ -1,6 +1,7 @@
 import type { Medicine } from '@pharmacy/contracts';
 import { vatRateOf } from '@pharmacy/contracts/tax';
-import { roundMoney, toNumber } from '../ui/money';
+import { formatMinor, parseMoneyInput } from '@pharmacy/contracts/money';
+import { type CouponTerms, priceCart, scaledRate } from '@pharmacy/contracts/pricing';
 
 /** One line of the cart: what the till needs to show it and to send it. */
 export interface CartLine {
@@ -32,7 +33,8 @@ export interface CartCustomer {
 export interface Cart {
   lines: CartLine[];
   customer: CartCustomer | null;
-  coupon: { code: string; discount: string } | null;
+  /** The applied coupon: its code, what the server said it takes off, and its terms for the estimate. */
+  coupon: { code: string; discount: string; terms: CouponTerms } | null;
   prescription: { id: string; label: string } | null;
   /** The client_mutation_id of the checkout in progress: reused on a retry, reset by any change. */
   checkout_id: string | null;
@@ -145,68 +147,60 @@ export interface TaxPolicy {
 }
 
 export interface CartEstimate {
-  lines: { medicine_id: string; rate: number; gross: number; vat: number; total: number }[];
-  subtotal: number;
-  vat: number;
-  discount: number;
-  total: number;
+  /** The currency's decimals every amount below is written in. */
+  exponent: number;
+  lines: { medicine_id: string; rate: number; gross: string; vat: string; total: string }[];
+  subtotal: string;
+  vat: string;
+  discount: string;
+  coupon: string;
+  total: string;
+  totalMinor: number;
+}
+
+/** What the cashier typed as a line discount, in minor units, never more than the line. */
+function lineDiscountMinor(line: CartLine, gross: number, exponent: number): number {
+  const typed = parseMoneyInput(String(line.discount), exponent) ?? 0;
+  return Math.max(0, Math.min(typed, gross));
 }
 
 /**
- * The till's own estimate of the totals while the cart is edited (the sale response is the truth):
- * VAT per line, rounded half up; a coupon discount spread over the lines in proportion.
+ * The till's estimate of the sale while the cart is edited: the same pricing function the server's sale runs
+ * (@pharmacy/contracts/pricing), so with the same prices, rates and coupon the estimate is the receipt.
  */
-export function estimateCart(cart: Cart, tax: TaxPolicy): CartEstimate {
-  const base = cart.lines.map((l) => {
-    const amount = roundMoney(toNumber(l.unit_price) * l.quantity - l.discount);
-    return { line: l, amount: Math.max(0, amount), rate: vatRateOf(tax, l.vat_category) ?? 0 };
-  });
-  const before = base.reduce((s, b) => s + b.amount, 0);
-  const coupon = Math.min(before, toNumber(cart.coupon?.discount));
-  const lines = base.map((b) => {
-    const share = before > 0 ? roundMoney((coupon * b.amount) / before) : 0;
-    const amount = b.amount - share;
-    if (tax.prices_include_vat) {
-      const vat = roundMoney((amount * b.rate) / (100 + b.rate));
-      return { medicine_id: b.line.medicine_id, rate: b.rate, gross: amount, vat, total: amount };
-    }
-    const vat = roundMoney((amount * b.rate) / 100);
+export function estimateCart(cart: Cart, tax: TaxPolicy, exponent = 2): CartEstimate {
+  const lines = cart.lines.map((l) => {
+    const unitPrice = parseMoneyInput(l.unit_price, exponent) ?? 0;
     return {
-      medicine_id: b.line.medicine_id,
-      rate: b.rate,
-      gross: amount,
-      vat,
-      total: roundMoney(amount + vat),
+      unitPrice,
+      quantity: l.quantity,
+      lineDiscount: lineDiscountMinor(l, unitPrice * l.quantity, exponent),
+      rate: scaledRate(vatRateOf(tax, l.vat_category) ?? 0),
     };
   });
-  const total = roundMoney(lines.reduce((s, l) => s + l.total, 0));
-  const vat = roundMoney(lines.reduce((s, l) => s + l.vat, 0));
-  const discount = roundMoney(cart.lines.reduce((s, l) => s + l.discount, 0) + coupon);
-  return { lines, subtotal: roundMoney(total - vat), vat, discount, total };
-}
-
-const STORAGE_PREFIX = 'till:cart:';
-
-/** The cart survives a reload of the tab (sessionStorage), per user. */
-export function loadCart(userId: string): Cart {
-  try {
-    const raw = sessionStorage.getItem(STORAGE_PREFIX + userId);
-    if (!raw) return EMPTY_CART;
-    const parsed = JSON.parse(raw) as Partial<Cart>;
-    if (!Array.isArray(parsed.lines)) return EMPTY_CART;
-    return { ...EMPTY_CART, ...parsed } as Cart;
-  } catch {
-    return EMPTY_CART;
-  }
-}
-
-export function saveCart(userId: string, cart: Cart): void {
-  try {
-    if (cart.lines.length === 0 && !cart.customer) sessionStorage.removeItem(STORAGE_PREFIX + userId);
-    else sessionStorage.setItem(STORAGE_PREFIX + userId, JSON.stringify(cart));
-  } catch {
-    // Storage full or disabled: the cart still lives in memory.
-  }
+  const priced = priceCart({
+    lines,
+    globalDiscount: 0,
+    coupon: cart.coupon?.terms ?? null,
+    pricesIncludeVat: tax.prices_include_vat,
+  });
+  const money = (minor: number) => formatMinor(minor, exponent);
+  return {
+    exponent,
+    lines: priced.lines.map((p, i) => ({
+      medicine_id: cart.lines[i]?.medicine_id ?? '',
+      rate: vatRateOf(tax, cart.lines[i]?.vat_category ?? '') ?? 0,
+      gross: money(p.gross),
+      vat: money(p.vat),
+      total: money(p.gross),
+    })),
+    subtotal: money(priced.subtotal),
+    vat: money(priced.vat),
+    discount: money(priced.lineDiscount + priced.couponDiscount),
+    coupon: money(priced.couponDiscount),
+    total: money(priced.total),
+    totalMinor: priced.total,
+  };
 }
 
 export function newMutationId(): string {

@@ -6,11 +6,12 @@ import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
-import { formatMinor, mulDivRound, toMinor } from '../../lib/money';
+import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { currencyExponent } from '../currency/service';
 import { getSettings } from '../settings/service';
+import { couponDiscount } from '@pharmacy/contracts/pricing';
 import type { CouponsTable } from '../../db/tables/coupons';
 
 /**
@@ -256,23 +257,6 @@ export const REFUSAL_TEXT: Record<CouponRefusal, string> = {
   CUSTOMER_LIMIT: 'has been used the allowed number of times by this customer',
   CUSTOMER_REQUIRED: 'is limited per customer; the sale needs a customer',
 };
-
-/**
- * The discount on a basket in the sale currency. `fromBase` converts a base-currency amount (fixed value, cap)
- * into the sale currency. Never more than the basket.
- */
-export function couponDiscount(
-  c: CouponsTable,
-  basket: number,
-  fromBase: (baseMinor: number) => number,
-): number {
-  let d =
-    c.discount_type === 'percent'
-      ? mulDivRound(basket, BigInt(c.discount_value), 10_000n)
-      : fromBase(c.discount_value);
-  if (c.discount_type === 'percent' && c.max_discount !== null) d = Math.min(d, fromBase(c.max_discount));
-  return Math.max(0, Math.min(d, basket));
-}
 
 /**
  * The coupon a sale applies and its discount on `basket` (sale currency; `baseBasket` in the base currency for

@@ -29,7 +29,7 @@ import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
 import { consumeFefo } from '../stock/ledger';
 import { fromBase, toBase } from '../currency/fx';
-import { basketAfterLineDiscounts, priceSale, rateText, scaledRate } from './pricing';
+import { basketAfterLineDiscounts, priceCart, rateText, scaledRate } from '@pharmacy/contracts/pricing';
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { assertBootstrapped } from '../sync/runtime';
 import { consumeApproval } from '../approvals/service';
@@ -274,8 +274,15 @@ export async function createSale(
         fromBase: inSale,
       })
     : null;
-  const couponAmount = coupon?.amount ?? 0;
-  const priced = priceSale(lineInputs, globalDiscount + couponAmount, settings.tax_policy.prices_include_vat);
+  // The one pricing rule the till's estimate also runs (@pharmacy/contracts/pricing).
+  const priced = priceCart({
+    lines: lineInputs,
+    globalDiscount,
+    coupon: coupon?.coupon ?? null,
+    pricesIncludeVat: settings.tax_policy.prices_include_vat,
+    fromBase: inSale,
+  });
+  const couponAmount = priced.couponDiscount;
   const total = priced.total;
 
   // Payments.

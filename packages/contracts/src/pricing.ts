@@ -1,8 +1,8 @@
-import { formatScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
-import { mulDivRound } from '../../lib/money';
+import { formatScaled, mulDivRound, parseDecimalToMinor, parseScaled, RATE_SCALE } from './money';
 
 /**
- * Sale arithmetic, pure and integer-only (minor units; VAT rates as BigInt percent scaled by 10^RATE_SCALE).
+ * Sale arithmetic, once for the server's sale and the till's estimate (zod-free: `@pharmacy/contracts/pricing`),
+ * pure and integer-only (minor units; VAT rates as BigInt percent scaled by 10^RATE_SCALE).
  *
  * Per line: amount = unit_price x quantity - line discount - its share of the basket discount (global + coupon).
  *  - VAT-inclusive prices: the amount is the gross; vat = round_half_up(gross x rate / (100 + rate)); net = gross - vat.
@@ -94,6 +94,7 @@ export function lineVat(
 export const basketAfterLineDiscounts = (lines: LineInput[]): number =>
   lines.reduce((a, l) => a + l.unitPrice * l.quantity - l.lineDiscount, 0);
 
+/** Prices lines with a basket discount already known (global discount + coupon amount), in minor units. */
 export function priceSale(lines: LineInput[], basketDiscount: number, pricesIncludeVat: boolean): PricedSale {
   const afterLine = lines.map((l) => l.unitPrice * l.quantity - l.lineDiscount);
   if (afterLine.some((a) => a < 0)) throw new Error('a line discount exceeds the line amount');
@@ -123,5 +124,72 @@ export function priceSale(lines: LineInput[], basketDiscount: number, pricesIncl
     total: priced.reduce((a, p) => a + p.gross, 0),
     lineDiscount: lines.reduce((a, l) => a + l.lineDiscount, 0),
     breakdown: [...byRate.values()].sort((a, b) => Number(b.rate) - Number(a.rate)),
+  };
+}
+
+/** A coupon's terms as stored: percent in basis points (1050 = 10.50 %), fixed value and cap in base minor units. */
+export interface CouponTerms {
+  discount_type: 'percent' | 'fixed';
+  discount_value: number;
+  max_discount: number | null;
+}
+
+/**
+ * A coupon's discount on a basket (sale currency, after line and global discounts); `fromBase` converts a
+ * base-currency amount (fixed value, cap) into the sale currency. Never more than the basket, never negative.
+ */
+export function couponDiscount(
+  c: CouponTerms,
+  basket: number,
+  fromBase: (baseMinor: number) => number = (x) => x,
+): number {
+  let d =
+    c.discount_type === 'percent'
+      ? mulDivRound(basket, BigInt(c.discount_value), 10_000n)
+      : fromBase(c.discount_value);
+  if (c.discount_type === 'percent' && c.max_discount !== null) d = Math.min(d, fromBase(c.max_discount));
+  return Math.max(0, Math.min(d, basket));
+}
+
+export interface CartInput {
+  lines: LineInput[];
+  /** The cashier's discount on the whole basket, minor units; at most the basket after line discounts. */
+  globalDiscount: number;
+  /** The applied coupon's terms, or null. */
+  coupon: CouponTerms | null;
+  pricesIncludeVat: boolean;
+  fromBase?: (baseMinor: number) => number;
+}
+
+export interface PricedCart extends PricedSale {
+  globalDiscount: number;
+  /** What the coupon takes off the basket left after the global discount (0: the coupon does not apply). */
+  couponDiscount: number;
+}
+
+/**
+ * The price of a cart, as the server's sale computes it and the till estimates it: line discounts, then the
+ * global discount, then the coupon on what is left, spread over the lines (largest remainder), VAT per line.
+ */
+export function priceCart(cart: CartInput): PricedCart {
+  const basket = basketAfterLineDiscounts(cart.lines);
+  const globalDiscount = Math.min(cart.globalDiscount, Math.max(0, basket));
+  const coupon = cart.coupon ? couponDiscount(cart.coupon, basket - globalDiscount, cart.fromBase) : 0;
+  return {
+    ...priceSale(cart.lines, globalDiscount + coupon, cart.pricesIncludeVat),
+    globalDiscount,
+    couponDiscount: coupon,
+  };
+}
+
+/** A coupon as the API shows it (decimal strings) into its terms: percent in basis points, money in minor units. */
+export function couponTermsOf(
+  c: { discount_type: 'percent' | 'fixed'; discount_value: string; max_discount: string | null },
+  exponent: number,
+): CouponTerms {
+  return {
+    discount_type: c.discount_type,
+    discount_value: parseDecimalToMinor(c.discount_value, c.discount_type === 'percent' ? 2 : exponent),
+    max_discount: c.max_discount === null ? null : parseDecimalToMinor(c.max_discount, exponent),
   };
 }
