@@ -33,6 +33,7 @@ export const foundationAuthz: AuthzRow[] = [
   { method: 'POST', path: '/marketing/contact', body: {}, expect: { ...anyRole(400), anonymous: 400 } },
   { method: 'GET', path: '/scanners', expect: anyRole(200) },
   { method: 'GET', path: '/scanners/events', expect: anyRole(200) },
+  { method: 'POST', path: '/scanners/classify', body: {}, expect: anyRole(400) },
   { method: 'GET', path: '/openapi.json', expect: { ...anyRole(200), anonymous: 200 } },
   { method: 'GET', path: '/docs', expect: { ...anyRole(200), anonymous: 200 } },
 ];
