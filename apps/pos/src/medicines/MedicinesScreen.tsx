@@ -69,7 +69,10 @@ export function MedicinesScreen() {
             setPage(1);
           }}
           onKeyDown={(e) => {
-            if (e.key === 'Enter' && rows?.[0]) setEditing({ kind: 'edit', medicine: rows[0] });
+            if (e.key !== 'Enter' || !rows?.[0]) return;
+            // Not preventing it, the Enter's keypress would land on the dialog's first button and close it.
+            e.preventDefault();
+            setEditing({ kind: 'edit', medicine: rows[0] });
           }}
         />
         <SelectField

@@ -61,6 +61,7 @@ function MedicineFinder() {
         placeholder="Name or barcode ( / )"
         onKeyDown={(e) => {
           if (e.key === 'Enter' && items[0]) {
+            e.preventDefault();
             navigate(`/${items[0].id}`);
             setText('');
           }
