@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { Api } from './api';
 import { expect, NEW_ADMIN_PASSWORD, signIn, startTill, test } from './fixtures';
 
