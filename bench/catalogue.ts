@@ -10,6 +10,7 @@ import {
 } from '../packages/server/src/modules/demo/generate';
 import { createServer } from '../packages/server/src/server';
 import { benchAdminToken, load, type LoadResult, printTable, spawnTs, tempDataDir } from './lib';
+import { runMedicinesListBench } from './medicines-list';
 
 /**
  * Catalogue and stock: search-as-you-type and barcode lookup (1 and 10 connections), receiving a batch, and
@@ -172,6 +173,8 @@ export async function runCatalogueBench(
     target('barcode p95 at 1 connection', rows[1]!.p95, 2);
     target('receive p99 at 1 connection', rows[4]!.p99, 15);
     target('count sheet median', Math.round(times[5]!), 500);
+    // Issue 17: the back office's Medicines table read against the bare Express floor.
+    await runMedicinesListBench(server.url, token, generated.branches[0]!, seconds);
     return rows;
   } finally {
     await server.stop();

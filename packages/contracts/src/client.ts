@@ -18,6 +18,31 @@ import type {
 } from './index';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
 import type { Printer, PrinterStatusReport } from './printing';
+import type {
+  AttachImageRequest,
+  Batch,
+  BatchListQuery,
+  BranchPageQuery,
+  Category,
+  ClassifyScanRequest,
+  CreateCategoryRequest,
+  CreateMedicineRequest,
+  ExpiryAlert,
+  ExpiryWindowQuery,
+  LedgerMovement,
+  LowStockAlert,
+  MovementListQuery,
+  QuarantineRequest,
+  ReceiveBatchRequest,
+  ScanClassification,
+  Supplier,
+  SupplierListQuery,
+  UpdateCategoryRequest,
+  UpdateMedicineRequest,
+  UploadUrlRequest,
+  UploadUrlResponse,
+  WriteOffRequest,
+} from './index';
 import type { SyncStatus } from './sync';
 import type {
   BookWindowQuery,
@@ -257,7 +282,52 @@ export function createApiClient(options: ApiClientOptions = {}) {
       list: (query: QueryOf<typeof MedicineListQuery> = {}, signal?: AbortSignal) =>
         request<Page<Medicine>>('GET', '/medicines', { query, signal }),
       byBarcode: (code: string) => get<Medicine>(`/medicines/barcode/${id(code)}`),
-      get: (medicineId: string) => get<MedicineDetail>(`/medicines/${id(medicineId)}`),
+      get: (medicineId: string, query: { branch_id?: string } = {}) =>
+        get<MedicineDetail>(`/medicines/${id(medicineId)}`, query),
+      create: (body: z.input<typeof CreateMedicineRequest>) => send<Medicine>('POST', '/medicines', body),
+      update: (medicineId: string, body: z.input<typeof UpdateMedicineRequest>) =>
+        send<Medicine>('PUT', `/medicines/${id(medicineId)}`, body),
+      deactivate: (medicineId: string) => request<undefined>('DELETE', `/medicines/${id(medicineId)}`),
+      movements: (medicineId: string, query: QueryOf<typeof MovementListQuery> = {}) =>
+        get<Page<LedgerMovement>>(`/medicines/${id(medicineId)}/movements`, query),
+    },
+    categories: {
+      list: () => get<{ items: Category[] }>('/categories'),
+      create: (body: z.input<typeof CreateCategoryRequest>) => send<Category>('POST', '/categories', body),
+      update: (slug: string, body: z.input<typeof UpdateCategoryRequest>) =>
+        send<Category>('PUT', `/categories/${id(slug)}`, body),
+      remove: (slug: string) => request<undefined>('DELETE', `/categories/${id(slug)}`),
+    },
+    images: {
+      medicineUploadUrl: (body: z.input<typeof UploadUrlRequest>) =>
+        send<z.infer<typeof UploadUrlResponse>>('POST', '/images/medicines/upload-url', body),
+      attachToMedicine: (medicineId: string, body: z.input<typeof AttachImageRequest>) =>
+        send<Medicine>('POST', `/images/medicines/${id(medicineId)}/image`, body),
+    },
+    purchases: {
+      list: (query: QueryOf<typeof BatchListQuery> = {}) => get<Page<Batch>>('/purchases', query),
+      get: (batchId: string) => get<Batch>(`/purchases/${id(batchId)}`),
+      receive: (body: z.input<typeof ReceiveBatchRequest>) => send<Batch>('POST', '/purchases', body),
+      writeOff: (batchId: string, body: z.input<typeof WriteOffRequest>) =>
+        send<Batch>('PUT', `/purchases/${id(batchId)}/write-off`, body),
+      /** Quarantine, recall or release (the route lives with supplier finance). */
+      setStatus: (batchId: string, body: z.input<typeof QuarantineRequest>) =>
+        send<Batch>('POST', `/supplier-finance/batches/${id(batchId)}/quarantine`, body),
+    },
+    alerts: {
+      lowStock: (query: QueryOf<typeof BranchPageQuery> = {}) =>
+        get<Page<z.infer<typeof LowStockAlert>>>('/alerts/low-stock', query),
+      expiring: (query: QueryOf<typeof ExpiryWindowQuery> = {}) =>
+        get<Page<z.infer<typeof ExpiryAlert>>>('/alerts/expiry', query),
+      expired: (query: QueryOf<typeof BranchPageQuery> = {}) =>
+        get<Page<z.infer<typeof ExpiryAlert>>>('/alerts/expired', query),
+    },
+    scanners: {
+      classify: (body: z.input<typeof ClassifyScanRequest>) =>
+        send<ScanClassification>('POST', '/scanners/classify', body),
+    },
+    suppliers: {
+      list: (query: QueryOf<typeof SupplierListQuery> = {}) => get<Page<Supplier>>('/suppliers', query),
     },
     sessions: {
       current: () => get<CashSession>('/sessions/current'),

@@ -111,6 +111,16 @@ export const ActiveFilter = z
   .enum(['true', 'false', 'all'], { message: 'must be true, false or all' })
   .default('true');
 
+/** What the catalogue list sorts by (the back office's sortable columns). */
+export const MEDICINE_SORTS = [
+  'name',
+  'generic_name',
+  'category',
+  'selling_price',
+  'stock_quantity',
+] as const;
+export type MedicineSort = (typeof MEDICINE_SORTS)[number];
+
 export const MedicineListQuery = PageQuery.extend({
   search: z.string().trim().max(100, { message: 'must be at most 100 characters' }).optional(),
   barcode: Barcode.optional().describe('exact barcode; a GTIN-14 with leading zeros matches the EAN-13'),
@@ -121,6 +131,11 @@ export const MedicineListQuery = PageQuery.extend({
   low_stock: BoolQuery.optional().describe('stock at or below low_stock_threshold (including none)'),
   out_of_stock: BoolQuery.optional().describe('no sellable stock'),
   branch_id: Id.optional().describe('whose stock; branch-bound roles always get their own branch'),
+  sort: z
+    .enum(MEDICINE_SORTS, { message: `must be one of ${MEDICINE_SORTS.join(', ')}` })
+    .default('name')
+    .describe('the order of the list; ties by name'),
+  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('asc'),
 });
 
 export const BranchStockQuery = z.object({
@@ -174,6 +189,17 @@ export const StockMovement = z.object({
   created_at: Timestamp,
 });
 export type StockMovement = z.infer<typeof StockMovement>;
+
+export const LedgerMovement = StockMovement.extend({
+  balance_after: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'units on hand after this movement in the scope asked (branch, batch); null with a type filter',
+    ),
+});
+export type LedgerMovement = z.infer<typeof LedgerMovement>;
 
 export const MovementListQuery = PageQuery.extend({
   branch_id: Id.optional(),

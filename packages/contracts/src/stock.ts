@@ -288,3 +288,27 @@ export const BrandingLogo = z.object({
   logo_url: z.string().nullable(),
   updated_at: Timestamp.nullable(),
 });
+
+// Scans -------------------------------------------------------------------------------------------------
+
+export const ClassifyScanRequest = z
+  .object({
+    code: z
+      .string({ message: 'must be a string' })
+      .min(1, { message: 'must not be empty' })
+      .max(512, { message: 'must be at most 512 characters' }),
+  })
+  .strict();
+
+/** What a scanner delivered, as packages/hardware's classifyScan reads it (one GS1 parser for the whole app). */
+export const ScanClassification = z.object({
+  kind: z.enum(['gs1', 'ean13', 'upca', 'ean8', 'unknown']),
+  raw: z.string(),
+  gtin: z.string().optional().describe('GTIN-14 (GS1) or the retail code as a GTIN-14'),
+  code: z.string().optional().describe('the retail code as printed (EAN-13, UPC-A, EAN-8)'),
+  batch: z.string().optional().describe('GS1 AI 10'),
+  expiry: z.string().optional().describe('GS1 AI 17, YYYY-MM-DD (day 00: the last day of the month)'),
+  serial: z.string().optional().describe('GS1 AI 21'),
+  reason: z.string().optional().describe('why an unknown scan was not recognised'),
+});
+export type ScanClassification = z.infer<typeof ScanClassification>;

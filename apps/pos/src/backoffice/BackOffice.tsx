@@ -1,7 +1,7 @@
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { useUser } from '../session/SessionProvider';
 import { useSyncStatus } from '../shell/useHardwareStatus';
-import { visibleSections } from './sections';
+import { LANDING, visibleSections } from './sections';
 
 /** Rendered under a nested route, so its paths are relative to /back-office. */
 export function BackOffice() {
@@ -9,7 +9,7 @@ export function BackOffice() {
   const [location] = useLocation();
   const sync = useSyncStatus();
   const sections = visibleSections(user.role, sync.data?.mode === 'central' ? 'central' : 'till');
-  const first = sections[0];
+  const first = sections.find((s) => s.path === LANDING[user.role]) ?? sections[0];
   return (
     <div className="back-office">
       <nav aria-label="Back office" className="sub-nav">

@@ -4,6 +4,10 @@ import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
 import { UsersScreen } from './UsersScreen';
+import { AlertsScreen } from '../alerts/AlertsScreen';
+import { MedicinesScreen } from '../medicines/MedicinesScreen';
+import { ReceivingScreen } from '../receiving/ReceivingScreen';
+import { StockScreen } from '../stock/StockScreen';
 
 /**
  * One back-office section: its link, its page, and who sees it. Roles mirror the server's route
@@ -21,12 +25,28 @@ export interface Section {
   mode?: 'till' | 'central';
 }
 
+const INVENTORY_READERS: readonly Role[] = ['inventory_manager', 'branch_manager', 'auditor'];
+
 export const SECTIONS: readonly Section[] = [
   { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
   { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'], component: AuditScreen },
+  // Inventory (issue 17): reading is open to the back office's roles; the screens hide what the server refuses.
+  { path: '/medicines', label: 'Medicines', roles: INVENTORY_READERS, component: MedicinesScreen },
+  { path: '/stock', label: 'Stock', roles: INVENTORY_READERS, component: StockScreen },
+  // POST /purchases: inventory and branch managers (pharmacists too, but they have no back office).
+  {
+    path: '/receiving',
+    label: 'Receiving',
+    roles: ['inventory_manager', 'branch_manager'],
+    component: ReceivingScreen,
+  },
+  { path: '/alerts', label: 'Alerts', roles: INVENTORY_READERS, component: AlertsScreen },
 ];
+
+/** Where a role lands in the back office when it is not the first section it sees. */
+export const LANDING: Partial<Record<Role, string>> = { inventory_manager: '/medicines' };
 
 export function visibleSections(role: Role, mode: 'till' | 'central'): Section[] {
   return SECTIONS.filter((s) => (role === 'admin' || s.roles.includes(role)) && (!s.mode || s.mode === mode));

@@ -90,6 +90,13 @@ export class Reply {
     readonly headers?: Record<string, string>,
   ) {}
 }
+/**
+ * A 200 answer whose JSON text the handler built itself (a list assembled by SQLite's json_object): sent as
+ * is, without a parse and stringify round trip. The handler owns its agreement with the response schema.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
 export const created = (body: unknown) => new Reply(201, body);
 export const noContent = () => new Reply(204);
 
@@ -121,6 +128,11 @@ function sendJson(res: Response, status: number, body: unknown): void {
 function send(res: Response, result: unknown): void {
   // A handler that streams (server-sent events, NDJSON) has answered already.
   if (res.headersSent) return;
+  if (result instanceof JsonText) {
+    res.writeHead(200, jsonHead(res, Buffer.byteLength(result.text)));
+    res.end(result.text);
+    return;
+  }
   if (result instanceof Reply) {
     if (result.headers) res.set(result.headers);
     if (result.status === 204 || result.body === undefined) res.status(result.status).end();

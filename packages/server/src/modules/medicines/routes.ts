@@ -8,15 +8,15 @@ import {
   MedicineDetail,
   MedicineListQuery,
   MedicineParams,
+  LedgerMovement,
   MovementListQuery,
   pageOf,
-  StockMovement,
   UpdateMedicineRequest,
 } from '@pharmacy/contracts';
 import { type AuthUser, scopeBranch } from '../../http/auth';
 import { created, noContent, type ApiRouter } from '../../http/route';
 import { actorOf } from '../audit/service';
-import { controlledRegistry, listMovements } from '../stock/queries';
+import { controlledRegistry, listMovementsWithBalance } from '../stock/queries';
 import {
   createMedicine,
   deactivateMedicine,
@@ -44,7 +44,7 @@ export function medicineRoutes(r: ApiRouter): void {
     path: '/medicines',
     tag: 'Medicines',
     summary: 'List or search the catalogue',
-    description: `Search-as-you-type: every word of \`search\` must begin a word of the name, generic name or barcode (FTS5 prefix search); names starting with the text come first, then by name. \`barcode\` is an exact, GTIN-aware lookup (a GTIN-14 with leading zeros matches the EAN-13). Filters: category (slug), is_active (true default, false, all), requires_prescription, is_controlled, low_stock (at or below threshold), out_of_stock. ${BRANCH_NOTE}`,
+    description: `Sorted by \`sort\` (name default, generic_name, category, selling_price, stock_quantity) and \`order\` (asc, desc), ties by name; with \`search\` and no sort the order is relevance (names that start with the text first). Without search, barcode, low_stock or out_of_stock the page is read in one statement that builds its JSON in SQLite, the total comes from a trigger-kept count, and a page is reused while the catalogue and the branch's batches are unchanged (trigger-set versions; at most 60 s, for the signed image URLs); sorting by stock_quantity sums every medicine's branch stock and is the slow sort (about 0.1 to 0.5 s at 100,000 medicines). Search-as-you-type: every word of \`search\` must begin a word of the name, generic name or barcode (FTS5 prefix search); names starting with the text come first, then by name. \`barcode\` is an exact, GTIN-aware lookup (a GTIN-14 with leading zeros matches the EAN-13). Filters: category (slug), is_active (true default, false, all), requires_prescription, is_controlled, low_stock (at or below threshold), out_of_stock. ${BRANCH_NOTE}`,
     roles: 'any',
     query: MedicineListQuery,
     responses: { 200: { description: 'A page of medicines', schema: pageOf(Medicine) } },
@@ -166,17 +166,17 @@ export function medicineRoutes(r: ApiRouter): void {
     tag: 'Medicines',
     summary: 'Stock movements of a medicine, newest first',
     description:
-      'The append-only ledger (purchase, sale, return, transfer_out, transfer_in, adjustment, write_off, count; signed quantities). Branch-bound roles see their own branch; others all branches or branch_id. Filters: type, batch_id, from/to (UTC days).',
+      'The append-only ledger (purchase, sale, return, transfer_out, transfer_in, adjustment, write_off, count; signed quantities) with balance_after, the running balance after each movement in the scope asked (the branch, the batch with batch_id, all branches for organisation-wide roles without branch_id; null with a type filter, which hides movements between rows). Branch-bound roles see their own branch; others all branches or branch_id. Filters: type, batch_id, from/to (UTC days).',
     roles: 'any',
     params: MedicineParams,
     query: MovementListQuery.omit({ medicine_id: true }),
     responses: {
-      200: { description: 'A page of movements', schema: pageOf(StockMovement) },
+      200: { description: 'A page of movements', schema: pageOf(LedgerMovement) },
       404: { description: 'Unknown medicine' },
     },
     handler: async ({ app, user, params, query }) => {
       await getMedicineRow(app.db, params.medicineId);
-      return listMovements(app.db, {
+      return listMovementsWithBalance(app.db, {
         ...query,
         medicine_id: params.medicineId,
         branch_id: scopeBranch(user, query.branch_id),

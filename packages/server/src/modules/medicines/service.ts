@@ -1,5 +1,6 @@
 import {
   type CreateMedicineRequest,
+  type MedicineSort,
   type Medicine,
   type MedicineDetail,
   type UpdateMedicineRequest,
@@ -19,6 +20,8 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/slug';
 import { currencyExponent } from '../currency/service';
+import type { JsonText } from '../../http/route';
+import { browseMedicines } from './list';
 import { searchLargeActive } from './search';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
@@ -134,6 +137,8 @@ export interface MedicineListFilter {
   is_controlled?: boolean;
   low_stock?: boolean;
   out_of_stock?: boolean;
+  sort: MedicineSort;
+  order: 'asc' | 'desc';
 }
 
 /** Cached prepared statements of the hot reads (barcode scans, search-as-you-type pages), per connection. */
@@ -177,9 +182,17 @@ async function hydrate(app: AppContext, ids: string[], branchId: string, day: st
  * steps: the page of ids (filters, order, limit) and then the rows with their stock, so stock is summed for
  * the page only, never for every match of a short prefix.
  */
-export async function listMedicines(app: AppContext, branchId: string, f: MedicineListFilter) {
+export async function listMedicines(
+  app: AppContext,
+  branchId: string,
+  f: MedicineListFilter,
+): Promise<JsonText | { items: Medicine[]; total: number; page: number; page_size: number }> {
   const day = await branchTodayCached(app, branchId);
+  if (!f.search && !f.barcode && f.low_stock === undefined && f.out_of_stock === undefined)
+    return browseMedicines(app, branchId, day, await baseExponent(app), f);
+  const sorted = f.sort !== 'name' || f.order !== 'asc';
   const plain =
+    !sorted &&
     f.is_active === 'true' &&
     !f.barcode &&
     !f.category &&
@@ -217,7 +230,18 @@ export async function listMedicines(app: AppContext, branchId: string, f: Medici
     q = q.where(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   let idsQ = q.select('m.id');
-  if (f.search) {
+  if (sorted) {
+    const dir = f.order === 'desc' ? 'desc' : 'asc';
+    idsQ = idsQ.orderBy(
+      f.sort === 'stock_quantity'
+        ? sql`${stock} ${sql.raw(dir)}`
+        : f.sort === 'name'
+          ? sql`m.name COLLATE NOCASE ${sql.raw(dir)}`
+          : f.sort === 'generic_name'
+            ? sql`m.generic_name COLLATE NOCASE ${sql.raw(dir)}`
+            : sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir)}`,
+    );
+  } else if (f.search) {
     // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
     idsQ = idsQ.orderBy(sql`CASE WHEN ${startsWithText('m.name', f.search.trim())} THEN 0 ELSE 1 END`);
   }

@@ -4,4 +4,5 @@ import { type AuthzRow, anyRole } from '../../testing/authz';
 export const scannersAuthz: AuthzRow[] = [
   { method: 'GET', path: '/scanners', expect: anyRole(200) },
   { method: 'GET', path: '/scanners/events', expect: anyRole(200) },
+  { method: 'POST', path: '/scanners/classify', body: {}, expect: anyRole(400) },
 ];

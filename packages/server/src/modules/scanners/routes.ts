@@ -1,4 +1,5 @@
-import { listSerialPorts } from '@pharmacy/hardware';
+import { ClassifyScanRequest, ScanClassification } from '@pharmacy/contracts';
+import { classifyScan, listSerialPorts } from '@pharmacy/hardware';
 import { z } from 'zod';
 import type { ApiRouter } from '../../http/route';
 import { scannerHubOf } from './hub';
@@ -39,6 +40,26 @@ export function scannerRoutes(r: ApiRouter): void {
         ports: discovered.devices,
         ...(discovered.warning && { warning: discovered.warning }),
       };
+    },
+  });
+
+  r.route({
+    method: 'post',
+    path: '/scanners/classify',
+    tag: 'Printing',
+    summary: 'Read a code a keyboard-wedge scanner typed: GS1 (GTIN, batch, expiry) or a retail barcode',
+    description:
+      "The same classification serial scans carry (packages/hardware's GS1 parser, so the UI has no parser of its own): kind gs1 with gtin, batch, expiry (AI 17, YYYY-MM-DD) and serial; ean13, upca or ean8 with code and gtin; unknown with the reason (a bad check digit, a malformed element string). The GS separator may be sent as the character U+001D. Never fails on what a scanner sends: a code that is no barcode is kind unknown (200). Any signed-in user.",
+    roles: 'any',
+    body: ClassifyScanRequest,
+    responses: { 200: { description: 'The classification', schema: ScanClassification } },
+    handler: ({ body }) => {
+      const c = classifyScan(body.code);
+      if (c.kind === 'gs1') {
+        const { symbology: _s, elements: _e, ais: _a, ...fields } = c;
+        return fields;
+      }
+      return c;
     },
   });
 

@@ -107,6 +107,38 @@ export async function listMovements(db: Db, f: MovementFilter) {
 }
 
 /**
+ * The ledger of a medicine (or one of its batches) with the running balance after each movement, in the scope
+ * asked (the branch, or every branch): the newest row's balance is the sum up to it, and each older row's is
+ * the newer one's less the newer movement, so a page costs one sum, not one per row. A type filter skips
+ * movements between rows, so it gives balance_after null.
+ */
+export async function listMovementsWithBalance(db: Db, f: MovementFilter & { medicine_id: string }) {
+  const page = await listMovements(db, f);
+  const first = page.items[0];
+  if (f.type !== undefined || !first)
+    return { ...page, items: page.items.map((m) => ({ ...m, balance_after: null as number | null })) };
+  let q = db
+    .selectFrom('stock_movements as sm')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('sm.quantity'), eb.lit(0)).as('balance'))
+    .where('sm.medicine_id', '=', f.medicine_id)
+    .where((eb) =>
+      eb.or([
+        eb('sm.created_at', '<', first.created_at),
+        eb.and([eb('sm.created_at', '=', first.created_at), eb('sm.id', '<=', first.id)]),
+      ]),
+    );
+  if (f.branch_id) q = q.where('sm.branch_id', '=', f.branch_id);
+  if (f.batch_id) q = q.where('sm.batch_id', '=', f.batch_id);
+  let balance = Number((await q.executeTakeFirstOrThrow()).balance);
+  const items = page.items.map((m) => {
+    const row = { ...m, balance_after: balance as number | null };
+    balance -= m.quantity;
+    return row;
+  });
+  return { ...page, items };
+}
+
+/**
  * The controlled-drugs registry: for each controlled medicine and branch with any movement, the movements in
  * the window with a running balance, the opening balance before it, and whether the ledger balance equals
  * the batches on hand (it must, always).
