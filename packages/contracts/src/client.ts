@@ -16,8 +16,25 @@ import type {
   UpdateUserRequest,
   UserListQuery,
 } from './index';
+import type { Category } from './categories';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
-import type { Printer, PrinterStatusReport } from './printing';
+import type {
+  CreatePrinterRequest,
+  CreateReceiptTemplateRequest,
+  Printer,
+  PrinterActionResult,
+  PrinterDevices,
+  PrinterListQuery,
+  PrinterStatusReport,
+  PrintJobListQuery,
+  ReceiptTemplate,
+  ReceiptTemplateListQuery,
+  ReprintRequest,
+  TemplatePreview,
+  TemplatePreviewRequest,
+  UpdatePrinterRequest,
+  UpdateReceiptTemplateRequest,
+} from './printing';
 import type { SyncStatus } from './sync';
 import type {
   BookWindowQuery,
@@ -328,9 +345,37 @@ export function createApiClient(options: ApiClientOptions = {}) {
       createJob: (body: z.input<typeof CreatePrintJobRequest>) =>
         send<PrintJob>('POST', '/printing/print-jobs', body),
       getJob: (jobId: string) => get<PrintJob>(`/printing/print-jobs/${id(jobId)}`),
-      printers: () => get<Page<Printer>>('/printing/printers', { page_size: 50 }),
+      printers: (query: QueryOf<typeof PrinterListQuery> = {}) =>
+        get<Page<Printer>>('/printing/printers', { page_size: 50, ...query }),
       printerStatus: (printerId: string) =>
         get<PrinterStatusReport>(`/printing/printers/${id(printerId)}/status`),
+      createPrinter: (body: z.input<typeof CreatePrinterRequest>) =>
+        send<Printer>('POST', '/printing/printers', body),
+      updatePrinter: (printerId: string, body: z.input<typeof UpdatePrinterRequest>) =>
+        send<Printer>('PUT', `/printing/printers/${id(printerId)}`, body),
+      removePrinter: (printerId: string) =>
+        request<undefined>('DELETE', `/printing/printers/${id(printerId)}`),
+      testPrint: (printerId: string) =>
+        request<PrinterActionResult>('POST', `/printing/printers/${id(printerId)}/test`),
+      openDrawer: (printerId: string) =>
+        request<PrinterActionResult>('POST', `/printing/printers/${id(printerId)}/drawer`),
+      devices: () => get<PrinterDevices>('/printing/devices'),
+      templates: (query: QueryOf<typeof ReceiptTemplateListQuery> = {}) =>
+        get<Page<ReceiptTemplate>>('/printing/receipt-templates', { page_size: 100, ...query }),
+      createTemplate: (body: z.input<typeof CreateReceiptTemplateRequest>) =>
+        send<ReceiptTemplate>('POST', '/printing/receipt-templates', body),
+      updateTemplate: (templateId: string, body: z.input<typeof UpdateReceiptTemplateRequest>) =>
+        send<ReceiptTemplate>('PUT', `/printing/receipt-templates/${id(templateId)}`, body),
+      previewTemplate: (body: z.input<typeof TemplatePreviewRequest>, signal?: AbortSignal) =>
+        request<TemplatePreview>('POST', '/printing/receipt-templates/preview', { body, signal }),
+      jobs: (query: QueryOf<typeof PrintJobListQuery> = {}) =>
+        get<Page<PrintJob>>('/printing/print-jobs', query),
+      cancelJob: (jobId: string) => request<PrintJob>('POST', `/printing/print-jobs/${id(jobId)}/cancel`),
+      reprintJob: (jobId: string, body: z.input<typeof ReprintRequest> = {}) =>
+        send<PrintJob>('POST', `/printing/print-jobs/${id(jobId)}/reprint`, body),
+    },
+    categories: {
+      list: () => get<{ items: Category[] }>('/categories'),
     },
     sync: {
       status: () => get<SyncStatus>('/sync/status'),

@@ -4,6 +4,7 @@ import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
 import { UsersScreen } from './UsersScreen';
+import { PrintersScreen } from '../printers/PrintersScreen';
 
 /**
  * One back-office section: its link, its page, and who sees it. Roles mirror the server's route
@@ -26,6 +27,13 @@ export const SECTIONS: readonly Section[] = [
   { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
   { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'], component: AuditScreen },
+  {
+    path: '/printers',
+    label: 'Printers',
+    roles: ['branch_manager'],
+    component: PrintersScreen,
+    mode: 'till',
+  },
 ];
 
 export function visibleSections(role: Role, mode: 'till' | 'central'): Section[] {
