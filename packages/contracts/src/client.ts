@@ -35,7 +35,17 @@ import type {
   UpdatePrinterRequest,
   UpdateReceiptTemplateRequest,
 } from './printing';
-import type { SyncStatus } from './sync';
+import type {
+  CentralBranchList,
+  CentralSignInRequest,
+  ConflictListQuery,
+  ConnectTillRequest,
+  Device,
+  DeviceListQuery,
+  ResolveConflictRequest,
+  SyncConflict,
+  SyncStatus,
+} from './sync';
 import type {
   BookWindowQuery,
   CashSession,
@@ -128,6 +138,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Skip the bearer token (login). */
   anonymous?: boolean;
+  /** This call's own time limit (one that waits on head office), instead of the client's. */
+  timeoutMs?: number;
 }
 
 export interface ApiClientOptions {
@@ -185,7 +197,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const token = opts.anonymous ? null : (options.getToken?.() ?? null);
     if (token) headers.Authorization = `Bearer ${token}`;
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(opts.timeoutMs ?? timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
 
     let res: Response;
@@ -379,6 +391,19 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
     sync: {
       status: () => get<SyncStatus>('/sync/status'),
+      centralBranches: (body: z.input<typeof CentralSignInRequest>) =>
+        send<z.infer<typeof CentralBranchList>>('POST', '/sync/connect/branches', body),
+      connect: (body: z.input<typeof ConnectTillRequest>) =>
+        request<SyncStatus>('POST', '/sync/connect', { body, timeoutMs: 60_000 }),
+      syncNow: () => request<SyncStatus>('POST', '/sync/now', { timeoutMs: 60_000 }),
+      disconnect: () => request<SyncStatus>('POST', '/sync/disconnect'),
+      conflicts: (query: QueryOf<typeof ConflictListQuery> = {}) =>
+        get<Page<SyncConflict>>('/sync/conflicts', query),
+      resolveConflict: (conflictId: string, body: z.input<typeof ResolveConflictRequest>) =>
+        send<SyncConflict>('POST', `/sync/conflicts/${id(conflictId)}/resolve`, body),
+      devices: (query: QueryOf<typeof DeviceListQuery> = {}) => get<Page<Device>>('/compliance/devices', query),
+      setDeviceStatus: (deviceId: string, action: 'revoke' | 'restore') =>
+        request<Device>('POST', `/compliance/devices/${id(deviceId)}/${action}`),
     },
   };
 }

@@ -4,6 +4,7 @@ import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
 import { UsersScreen } from './UsersScreen';
+import { HeadOfficeScreen } from '../headoffice/HeadOfficeScreen';
 import { PrintersScreen } from '../printers/PrintersScreen';
 
 /**
@@ -34,6 +35,7 @@ export const SECTIONS: readonly Section[] = [
     component: PrintersScreen,
     mode: 'till',
   },
+  { path: '/head-office', label: 'Head office', roles: ['branch_manager'], component: HeadOfficeScreen },
 ];
 
 export function visibleSections(role: Role, mode: 'till' | 'central'): Section[] {
