@@ -81,8 +81,8 @@ export async function startLoopbackPrinter(): Promise<LoopbackPrinter> {
 }
 
 /** The admin signed in on the till after `Api.admin(till)` has already replaced the seeded password. */
-export async function adminSignedIn(page: Page): Promise<void> {
-  await page.goto('/');
+export async function adminSignedIn(page: Page, url = '/'): Promise<void> {
+  await page.goto(url);
   await signIn(page, { email: ADMIN.email, password: NEW_ADMIN_PASSWORD });
   await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
 }

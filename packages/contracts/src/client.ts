@@ -187,6 +187,31 @@ async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(res.status, code, detail, errors, retryAfter);
 }
 
+/** A serial scanner of this till and how it is (GET /scanners). */
+export interface ScannerState {
+  path: string;
+  baud_rate: number;
+  open: boolean;
+  last_error: string | null;
+  last_scan_at: string | null;
+}
+
+export interface ScannersOverview {
+  scanners: ScannerState[];
+  configured_by: 'environment' | 'till';
+  ports: Array<{ path: string; manufacturer?: string; serialNumber?: string }>;
+  warning?: string;
+}
+
+/** The server's classification of a scan (classifyScan): GS1 fields, a retail code, or why it is neither. */
+export interface ClassifiedScan {
+  code: string;
+  classification:
+    | { kind: 'gs1'; raw: string; gtin?: string; batch?: string; expiry?: string; serial?: string }
+    | { kind: 'ean13' | 'upca' | 'ean8'; code: string; gtin: string; raw: string }
+    | { kind: 'unknown'; raw: string; reason: string };
+}
+
 export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
@@ -389,6 +414,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     categories: {
       list: () => get<{ items: Category[] }>('/categories'),
     },
+    scanners: {
+      list: () => get<ScannersOverview>('/scanners'),
+      configure: (scanners: Array<{ path: string; baud_rate: number }>) =>
+        send<{ scanners: ScannerState[] }>('PUT', '/scanners', { scanners }),
+      classify: (code: string) => send<ClassifiedScan>('POST', '/scanners/classify', { code }),
+    },
     sync: {
       status: () => get<SyncStatus>('/sync/status'),
       centralBranches: (body: z.input<typeof CentralSignInRequest>) =>
@@ -401,7 +432,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
         get<Page<SyncConflict>>('/sync/conflicts', query),
       resolveConflict: (conflictId: string, body: z.input<typeof ResolveConflictRequest>) =>
         send<SyncConflict>('POST', `/sync/conflicts/${id(conflictId)}/resolve`, body),
-      devices: (query: QueryOf<typeof DeviceListQuery> = {}) => get<Page<Device>>('/compliance/devices', query),
+      devices: (query: QueryOf<typeof DeviceListQuery> = {}) =>
+        get<Page<Device>>('/compliance/devices', query),
       setDeviceStatus: (deviceId: string, action: 'revoke' | 'restore') =>
         request<Device>('POST', `/compliance/devices/${id(deviceId)}/${action}`),
     },

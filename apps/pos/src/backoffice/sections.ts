@@ -6,6 +6,7 @@ import { SettingsScreen } from './SettingsScreen';
 import { UsersScreen } from './UsersScreen';
 import { HeadOfficeScreen } from '../headoffice/HeadOfficeScreen';
 import { PrintersScreen } from '../printers/PrintersScreen';
+import { ScannersScreen } from '../scanners/ScannersScreen';
 
 /**
  * One back-office section: its link, its page, and who sees it. Roles mirror the server's route
@@ -33,6 +34,13 @@ export const SECTIONS: readonly Section[] = [
     label: 'Printers',
     roles: ['branch_manager'],
     component: PrintersScreen,
+    mode: 'till',
+  },
+  {
+    path: '/scanners',
+    label: 'Scanners',
+    roles: ['branch_manager'],
+    component: ScannersScreen,
     mode: 'till',
   },
   { path: '/head-office', label: 'Head office', roles: ['branch_manager'], component: HeadOfficeScreen },

@@ -32,6 +32,8 @@ export const foundationAuthz: AuthzRow[] = [
   { method: 'GET', path: '/audit/{auditId}', expect: only(['auditor', 'branch_manager'], 404) },
   { method: 'POST', path: '/marketing/contact', body: {}, expect: { ...anyRole(400), anonymous: 400 } },
   { method: 'GET', path: '/scanners', expect: anyRole(200) },
+  { method: 'PUT', path: '/scanners', body: { scanners: 'x' }, expect: only(['branch_manager'], 400) },
+  { method: 'POST', path: '/scanners/classify', body: {}, expect: anyRole(400) },
   { method: 'GET', path: '/scanners/events', expect: anyRole(200) },
   { method: 'GET', path: '/openapi.json', expect: { ...anyRole(200), anonymous: 200 } },
   { method: 'GET', path: '/docs', expect: { ...anyRole(200), anonymous: 200 } },

@@ -11,6 +11,7 @@ import { dropPrefixIndexes } from './0009_drop_prefix_indexes';
 import { refundTenderApprovals } from './0011_refund_tender_approvals';
 import { authSessions } from './0012_auth_sessions';
 import { customerCreditTerms } from './0013_customer_credit_terms';
+import { tillSettings } from './0014_till_settings';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -29,4 +30,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011_refund_tender_approvals': refundTenderApprovals,
   '0012_auth_sessions': authSessions,
   '0013_customer_credit_terms': customerCreditTerms,
+  '0014_till_settings': tillSettings,
 };
