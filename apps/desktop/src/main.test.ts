@@ -152,8 +152,12 @@ describe('desktop main process', () => {
   it('answers IPC only from the till top frame', async () => {
     const top = { url: `${origin}/sell`, parent: null };
     expect(await invoke(IPC.appInfo, top)).toMatchObject({ version: '0.1.0-test' });
-    expect(await invoke(IPC.listPrinters, top)).toEqual([]);
-    expect(await invoke(IPC.listScanners, top)).toEqual([]);
+    // Real discovery (the server's GET /printing/devices listing), never a hard-coded empty list.
+    const printers = (await invoke(IPC.listPrinters, top)) as Array<{ id: string; status: string }>;
+    for (const p of printers) expect(p.id).toMatch(/^(usb|serial):/);
+    const scanners = (await invoke(IPC.listScanners, top)) as Array<{ id: string; kind: string }>;
+    expect(scanners[0]).toMatchObject({ id: 'wedge', kind: 'wedge' });
+    for (const s of scanners.slice(1)) expect(s.kind).toBe('serial');
     expect(await invoke(IPC.setKiosk, top, true)).toBe(true);
     expect(await invoke(IPC.setKiosk, top, 'yes')).toBe(false);
     expect(() => invoke(IPC.appInfo, { url: 'https://evil.example/', parent: null })).toThrow(/Refused/);

@@ -8,6 +8,7 @@ import {
   shell,
   type WebContents,
 } from 'electron';
+import { discoverDevices } from '@pharmacy/server';
 import { type BootedTill, bootTill, DEFAULT_TILL_PORT, type TillConfig } from './boot';
 import { IPC, type IpcChannel } from './ipc';
 import type { IpcHandlers } from './preload-api';
@@ -67,8 +68,30 @@ function registerIpc(): void {
     win?.setKiosk(on === true);
     return win?.isKiosk() ?? false;
   });
-  handle(IPC.listPrinters, () => []);
-  handle(IPC.listScanners, () => []);
+  // What the machine has attached, from the same discovery as GET /printing/devices (never throws).
+  handle(IPC.listPrinters, async () => {
+    const found = await discoverDevices();
+    const hex = (n: number) => n.toString(16).padStart(4, '0');
+    return [
+      ...found.usb.map((d) => ({
+        id: `usb:${hex(d.vendor_id)}:${hex(d.product_id)}`,
+        name: [d.manufacturer, d.product].filter(Boolean).join(' ') || `USB printer ${d.address}`,
+        status: 'unknown' as const,
+      })),
+      ...found.serial.map((d) => ({ id: `serial:${d.path}`, name: d.path, status: 'unknown' as const })),
+    ];
+  });
+  handle(IPC.listScanners, async () => {
+    const found = await discoverDevices();
+    return [
+      { id: 'wedge', name: 'Keyboard (USB HID) scanners', kind: 'wedge' as const },
+      ...found.serial.map((d) => ({
+        id: d.path,
+        name: d.manufacturer ? `${d.path} (${d.manufacturer})` : d.path,
+        kind: 'serial' as const,
+      })),
+    ];
+  });
 }
 
 async function start(): Promise<void> {

@@ -7,6 +7,6 @@ export type { AppInfo, PrinterInfo, ScannerInfo, TillApi };
 export interface IpcHandlers {
   [IPC.appInfo]: () => AppInfo;
   [IPC.setKiosk]: (on: unknown) => boolean;
-  [IPC.listPrinters]: () => PrinterInfo[];
-  [IPC.listScanners]: () => ScannerInfo[];
+  [IPC.listPrinters]: () => Promise<PrinterInfo[]>;
+  [IPC.listScanners]: () => Promise<ScannerInfo[]>;
 }

@@ -17,7 +17,6 @@ import type {
   UserListQuery,
 } from './index';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
-import type { Printer, PrinterStatusReport } from './printing';
 import type {
   AttachImageRequest,
   Batch,
@@ -43,7 +42,34 @@ import type {
   UploadUrlResponse,
   WriteOffRequest,
 } from './index';
-import type { SyncStatus } from './sync';
+import type {
+  CreatePrinterRequest,
+  CreateReceiptTemplateRequest,
+  Printer,
+  PrinterActionResult,
+  PrinterDevices,
+  PrinterListQuery,
+  PrinterStatusReport,
+  PrintJobListQuery,
+  ReceiptTemplate,
+  ReceiptTemplateListQuery,
+  ReprintRequest,
+  TemplatePreview,
+  TemplatePreviewRequest,
+  UpdatePrinterRequest,
+  UpdateReceiptTemplateRequest,
+} from './printing';
+import type {
+  CentralBranchList,
+  CentralSignInRequest,
+  ConflictListQuery,
+  ConnectTillRequest,
+  Device,
+  DeviceListQuery,
+  ResolveConflictRequest,
+  SyncConflict,
+  SyncStatus,
+} from './sync';
 import type {
   BookWindowQuery,
   CashSession,
@@ -136,6 +162,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Skip the bearer token (login). */
   anonymous?: boolean;
+  /** This call's own time limit (one that waits on head office), instead of the client's. */
+  timeoutMs?: number;
 }
 
 export interface ApiClientOptions {
@@ -183,6 +211,28 @@ async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(res.status, code, detail, errors, retryAfter);
 }
 
+/** A serial scanner of this till and how it is (GET /scanners). */
+export interface ScannerState {
+  path: string;
+  baud_rate: number;
+  open: boolean;
+  last_error: string | null;
+  last_scan_at: string | null;
+}
+
+export interface ScannersOverview {
+  scanners: ScannerState[];
+  configured_by: 'environment' | 'till';
+  ports: Array<{ path: string; manufacturer?: string; serialNumber?: string }>;
+  warning?: string;
+}
+
+/** The server's classification of a scan (classifyScan): GS1 fields, a retail code, or why it is neither. */
+export interface ClassifiedScan {
+  code: string;
+  classification: ScanClassification;
+}
+
 export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => fetch(...args));
@@ -193,7 +243,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     const token = opts.anonymous ? null : (options.getToken?.() ?? null);
     if (token) headers.Authorization = `Bearer ${token}`;
     if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(opts.timeoutMs ?? timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
 
     let res: Response;
@@ -323,6 +373,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
         get<Page<z.infer<typeof ExpiryAlert>>>('/alerts/expired', query),
     },
     scanners: {
+      list: () => get<ScannersOverview>('/scanners'),
+      configure: (scanners: Array<{ path: string; baud_rate: number }>) =>
+        send<{ scanners: ScannerState[] }>('PUT', '/scanners', { scanners }),
       classify: (body: z.input<typeof ClassifyScanRequest>) =>
         send<ScanClassification>('POST', '/scanners/classify', body),
     },
@@ -398,12 +451,51 @@ export function createApiClient(options: ApiClientOptions = {}) {
       createJob: (body: z.input<typeof CreatePrintJobRequest>) =>
         send<PrintJob>('POST', '/printing/print-jobs', body),
       getJob: (jobId: string) => get<PrintJob>(`/printing/print-jobs/${id(jobId)}`),
-      printers: () => get<Page<Printer>>('/printing/printers', { page_size: 50 }),
+      printers: (query: QueryOf<typeof PrinterListQuery> = {}) =>
+        get<Page<Printer>>('/printing/printers', { page_size: 50, ...query }),
       printerStatus: (printerId: string) =>
         get<PrinterStatusReport>(`/printing/printers/${id(printerId)}/status`),
+      createPrinter: (body: z.input<typeof CreatePrinterRequest>) =>
+        send<Printer>('POST', '/printing/printers', body),
+      updatePrinter: (printerId: string, body: z.input<typeof UpdatePrinterRequest>) =>
+        send<Printer>('PUT', `/printing/printers/${id(printerId)}`, body),
+      removePrinter: (printerId: string) =>
+        request<undefined>('DELETE', `/printing/printers/${id(printerId)}`),
+      testPrint: (printerId: string) =>
+        request<PrinterActionResult>('POST', `/printing/printers/${id(printerId)}/test`),
+      openDrawer: (printerId: string) =>
+        request<PrinterActionResult>('POST', `/printing/printers/${id(printerId)}/drawer`),
+      devices: () => get<PrinterDevices>('/printing/devices'),
+      templates: (query: QueryOf<typeof ReceiptTemplateListQuery> = {}) =>
+        get<Page<ReceiptTemplate>>('/printing/receipt-templates', { page_size: 100, ...query }),
+      createTemplate: (body: z.input<typeof CreateReceiptTemplateRequest>) =>
+        send<ReceiptTemplate>('POST', '/printing/receipt-templates', body),
+      updateTemplate: (templateId: string, body: z.input<typeof UpdateReceiptTemplateRequest>) =>
+        send<ReceiptTemplate>('PUT', `/printing/receipt-templates/${id(templateId)}`, body),
+      previewTemplate: (body: z.input<typeof TemplatePreviewRequest>, signal?: AbortSignal) =>
+        request<TemplatePreview>('POST', '/printing/receipt-templates/preview', { body, signal }),
+      jobs: (query: QueryOf<typeof PrintJobListQuery> = {}) =>
+        get<Page<PrintJob>>('/printing/print-jobs', query),
+      cancelJob: (jobId: string) => request<PrintJob>('POST', `/printing/print-jobs/${id(jobId)}/cancel`),
+      reprintJob: (jobId: string, body: z.input<typeof ReprintRequest> = {}) =>
+        send<PrintJob>('POST', `/printing/print-jobs/${id(jobId)}/reprint`, body),
     },
     sync: {
       status: () => get<SyncStatus>('/sync/status'),
+      centralBranches: (body: z.input<typeof CentralSignInRequest>) =>
+        send<z.infer<typeof CentralBranchList>>('POST', '/sync/connect/branches', body),
+      connect: (body: z.input<typeof ConnectTillRequest>) =>
+        request<SyncStatus>('POST', '/sync/connect', { body, timeoutMs: 60_000 }),
+      syncNow: () => request<SyncStatus>('POST', '/sync/now', { timeoutMs: 60_000 }),
+      disconnect: () => request<SyncStatus>('POST', '/sync/disconnect'),
+      conflicts: (query: QueryOf<typeof ConflictListQuery> = {}) =>
+        get<Page<SyncConflict>>('/sync/conflicts', query),
+      resolveConflict: (conflictId: string, body: z.input<typeof ResolveConflictRequest>) =>
+        send<SyncConflict>('POST', `/sync/conflicts/${id(conflictId)}/resolve`, body),
+      devices: (query: QueryOf<typeof DeviceListQuery> = {}) =>
+        get<Page<Device>>('/compliance/devices', query),
+      setDeviceStatus: (deviceId: string, action: 'revoke' | 'restore') =>
+        request<Device>('POST', `/compliance/devices/${id(deviceId)}/${action}`),
     },
   };
 }

@@ -316,3 +316,55 @@ export const PrintJobListQuery = PageQuery.extend({
   document_type: PrintDocumentType.optional(),
   reference_id: z.string().trim().min(1).max(200).optional(),
 });
+
+// ---------------------------------------------------------------------------------------------------------
+// Set-up: test page, cash drawer, template preview
+// ---------------------------------------------------------------------------------------------------------
+
+/** What "Test print" and "Open drawer" did: sent (bytes written) or the printer's reason. */
+export const PrinterActionResult = z.object({
+  printer_id: z.string(),
+  outcome: z.enum(['printed', 'failed']),
+  bytes_written: z.number().int(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  elapsed_ms: z.number().int(),
+});
+export type PrinterActionResult = z.infer<typeof PrinterActionResult>;
+
+const TemplateFields = {
+  name: Text(80),
+  header: PlainText(1000),
+  footer: PlainText(1000),
+  show_vat_breakdown: z.boolean({ message: 'must be true or false' }),
+  show_qr: z.boolean({ message: 'must be true or false' }),
+  show_customer: z.boolean({ message: 'must be true or false' }),
+  show_return_policy: z.boolean({ message: 'must be true or false' }),
+  is_default: z.boolean({ message: 'must be true or false' }),
+};
+
+export const UpdateReceiptTemplateRequest = z
+  .object(TemplateFields)
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: 'No fields to update' });
+export type UpdateReceiptTemplateRequest = z.infer<typeof UpdateReceiptTemplateRequest>;
+
+/** A template as typed so far, rendered on a sample document of its type at a paper width. */
+export const TemplatePreviewRequest = z.object({
+  document_type: PrintDocumentType.default('receipt'),
+  paper_width_mm: PaperWidthMm.default(80),
+  header: PlainText(1000).default(''),
+  footer: PlainText(1000).default(''),
+  show_vat_breakdown: z.boolean({ message: 'must be true or false' }).default(true),
+  show_qr: z.boolean({ message: 'must be true or false' }).default(true),
+  show_customer: z.boolean({ message: 'must be true or false' }).default(true),
+  show_return_policy: z.boolean({ message: 'must be true or false' }).default(true),
+});
+export type TemplatePreviewRequest = z.infer<typeof TemplatePreviewRequest>;
+
+export const TemplatePreview = z.object({
+  /** The text renderer's output: the same layout the ESC/POS renderer prints, one line per paper line. */
+  text: z.string(),
+  columns: z.number().int(),
+});
+export type TemplatePreview = z.infer<typeof TemplatePreview>;

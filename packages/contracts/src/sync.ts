@@ -95,6 +95,8 @@ export const SnapshotHeader = z.object({
   epoch: z.string(),
   branch_id: z.string(),
   entities: z.array(z.string()),
+  /** Rows the snapshot carries (for the till's progress bar); absent from older centrals. */
+  total_rows: z.number().int().optional(),
 });
 export const SnapshotRow = z.object({
   type: z.literal('row'),
@@ -200,5 +202,38 @@ export const SyncStatus = z.object({
   open_conflicts: z.number().int(),
   cursor: z.number().int().nullable(),
   epoch: z.string().nullable(),
+  /** The till's name and branch as registered (from its credential). */
+  device_name: z.string().nullable().optional(),
+  branch_id: z.string().nullable().optional(),
+  /** While a snapshot loads: rows received of the total central announced (null when it did not). */
+  bootstrap_progress: z
+    .object({ received: z.number().int(), total: z.number().int().nullable() })
+    .nullable()
+    .optional(),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
+
+const CentralUrl = z
+  .string({ message: 'must be a string' })
+  .trim()
+  .min(1, { message: 'must not be empty' })
+  .max(300, { message: 'must be at most 300 characters' })
+  .regex(/^https?:\/\/[^\s]+$/i, { message: 'must be a web address such as http://hq.example:8000' });
+
+/** The head office sign-in the Head office screen asks for (never stored: only the device credential is). */
+export const CentralSignInRequest = z.object({
+  central_url: CentralUrl,
+  email: z.string({ message: 'must be a string' }).trim().min(1, { message: 'must not be empty' }).max(254),
+  password: z.string({ message: 'must be a string' }).min(1, { message: 'must not be empty' }).max(200),
+});
+export type CentralSignInRequest = z.infer<typeof CentralSignInRequest>;
+
+export const CentralBranchList = z.object({
+  items: z.array(z.object({ id: z.string(), name: z.string(), code: z.string() })),
+});
+
+export const ConnectTillRequest = CentralSignInRequest.extend({
+  name: Text(80),
+  branch_id: Id.optional().describe("central's branch id; default: the signing-in person's branch"),
+});
+export type ConnectTillRequest = z.infer<typeof ConnectTillRequest>;

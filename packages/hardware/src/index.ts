@@ -26,6 +26,7 @@ export type {
   ReceiptModel,
   SaleReceipt,
   ShelfLabel,
+  TestPage,
   VatBreakdownRow,
   ZReport,
 } from './receipt/document-types';
@@ -37,6 +38,7 @@ export {
 } from './receipt/sale-receipt';
 export { buildCreditNote, type CreditNoteInput } from './receipt/credit-note';
 export { buildZReport, type PaymentTotalInput, type ZReportInput } from './receipt/z-report';
+export { buildTestPage, CODE_PAGE_SAMPLE, type TestPageInput } from './receipt/test-page';
 export { buildShelfLabel, chooseLabelBarcode, type ShelfLabelInput } from './receipt/shelf-label';
 export type { OrganisationFields } from './receipt/organisation-input';
 export type { SaleItemInput, VatBreakdownInput } from './receipt/sale-lines';
@@ -160,4 +162,5 @@ export {
   type VirtualPrinter,
   type VirtualPrinterOptions,
 } from './testing/virtual-printer';
+export { sampleCreditNoteInput, sampleSaleInput, sampleZReportInput } from './testing/sample-documents';
 export { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from './testing/socat-pair';

@@ -3,3 +3,4 @@ export { type Config, ConfigError, configFromEnv, parseConfig } from './config';
 export { DatabaseTooNewError } from './db/migrate';
 export { createServer, type PharmacyServer } from './server';
 export { VERSION } from './version';
+export { discoverDevices } from './modules/printing/transport';

@@ -7,3 +7,13 @@ export {
   type ReplicatorStatus,
 } from './replicator';
 export { type DeviceCredential, readCredential, writeCredential, credentialFile } from './credential';
+export {
+  type CentralBranch,
+  type CentralSignIn,
+  centralBranches,
+  normaliseCentralUrl,
+  RegisterError,
+  type RegisterInput,
+  registerWithCentral,
+  signInToCentral,
+} from './register';

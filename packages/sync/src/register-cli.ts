@@ -2,11 +2,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { credentialFile, writeCredential } from './credential';
+import { registerWithCentral } from './register';
 
 /**
  * `npm run till:register -- --central http://host:8000 --email admin@... --password ... [--name "Till 1"]
  * [--branch <branch id>] [--data-dir ./data]`: registers this till with central and stores the device
- * credential in the data folder (mode 0600). The till server starts replicating on its next start.
+ * credential in the data folder (mode 0600). The till server starts replicating on its next start. The till's
+ * Head office screen does the same through the same registerWithCentral, and starts replicating at once.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -27,48 +29,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const dataDir = path.resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
-  const api = (p: string) => new URL(`/api/v1${p}`, central).toString();
-  const login = await fetch(api('/auth/login'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: values.email, password: values.password }),
+  const credential = await registerWithCentral({
+    centralUrl: central,
+    email: values.email,
+    password: values.password,
+    name: values.name ?? `Till ${os.hostname()}`,
+    ...(values.branch && { branchId: values.branch }),
   });
-  const loginBody = (await login.json()) as {
-    access_token?: string;
-    detail?: string;
-    must_change_password?: boolean;
-  };
-  if (!login.ok || !loginBody.access_token)
-    throw new Error(`login failed (${login.status}): ${loginBody.detail ?? ''}`);
-  if (loginBody.must_change_password)
-    throw new Error(
-      `${values.email} still has a password someone else set: sign in to head office (${central}) once and choose a new one, then register with it.`,
-    );
-  const name = values.name ?? `Till ${os.hostname()}`;
-  const res = await fetch(api('/sync/devices/register'), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${loginBody.access_token}` },
-    body: JSON.stringify({ name, ...(values.branch && { branch_id: values.branch }) }),
-  });
-  const body = (await res.json()) as {
-    device_id?: string;
-    device_token?: string;
-    device?: { branch_id: string };
-    detail?: string;
-  };
-  if (res.status !== 201 || !body.device_id || !body.device_token || !body.device)
-    throw new Error(`registration failed (${res.status}): ${body.detail ?? JSON.stringify(body)}`);
+  // The URL as typed (a path prefix included) is what the CLI always stored.
   const file = credentialFile(dataDir);
-  writeCredential(file, {
-    central_url: central,
-    device_id: body.device_id,
-    device_token: body.device_token,
-    branch_id: body.device.branch_id,
-    name,
-    registered_at: new Date().toISOString(),
-  });
+  writeCredential(file, { ...credential, central_url: central });
   console.log(
-    `Registered till "${name}" as device ${body.device_id} (branch ${body.device.branch_id}); credential in ${file}`,
+    `Registered till "${credential.name}" as device ${credential.device_id} (branch ${credential.branch_id}); credential in ${file}`,
   );
 }
 

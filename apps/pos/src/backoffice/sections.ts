@@ -8,6 +8,9 @@ import { AlertsScreen } from '../alerts/AlertsScreen';
 import { MedicinesScreen } from '../medicines/MedicinesScreen';
 import { ReceivingScreen } from '../receiving/ReceivingScreen';
 import { StockScreen } from '../stock/StockScreen';
+import { HeadOfficeScreen } from '../headoffice/HeadOfficeScreen';
+import { PrintersScreen } from '../printers/PrintersScreen';
+import { ScannersScreen } from '../scanners/ScannersScreen';
 
 /**
  * One back-office section: its link, its page, and who sees it. Roles mirror the server's route
@@ -43,6 +46,21 @@ export const SECTIONS: readonly Section[] = [
     component: ReceivingScreen,
   },
   { path: '/alerts', label: 'Alerts', roles: INVENTORY_READERS, component: AlertsScreen },
+  {
+    path: '/printers',
+    label: 'Printers',
+    roles: ['branch_manager'],
+    component: PrintersScreen,
+    mode: 'till',
+  },
+  {
+    path: '/scanners',
+    label: 'Scanners',
+    roles: ['branch_manager'],
+    component: ScannersScreen,
+    mode: 'till',
+  },
+  { path: '/head-office', label: 'Head office', roles: ['branch_manager'], component: HeadOfficeScreen },
 ];
 
 /** Where a role lands in the back office when it is not the first section it sees. */

@@ -1,5 +1,6 @@
 import type { User } from '@pharmacy/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { sessionText, useCashSession } from '../cash/useCashSession';
 import { ROLE_LABELS } from '../ui/format';
 import { tillBridge } from './till-bridge';
@@ -13,13 +14,27 @@ const CONNECTION_TEXT: Record<Connection, string> = {
   offline: 'Server unreachable',
 };
 
-function Item({ label, value, tone }: { label: string; value: string; tone?: string }) {
+function Item({ label, value, tone, href }: { label: string; value: string; tone?: string; href?: string }) {
+  const body = (
+    <>
+      <span className="status-label">{label}</span> <span className="status-value">{value}</span>
+    </>
+  );
   return (
     <div className={`status-item ${tone ?? ''}`}>
-      <span className="status-label">{label}</span> <span className="status-value">{value}</span>
+      {href ? (
+        <Link href={href} aria-label={`${label}: ${value}`}>
+          {body}
+        </Link>
+      ) : (
+        body
+      )}
     </div>
   );
 }
+
+/** Who may open the set-up screens the Printer and Sync entries link to (the sections' roles). */
+const SETS_UP = new Set(['admin', 'branch_manager']);
 
 /**
  * The strip at the bottom of every till screen: who, where, the cash session, the default printer's
@@ -54,6 +69,7 @@ export function StatusBar({ user }: { user: User }) {
       />
       <Item
         label="Printer"
+        href={SETS_UP.has(user.role) ? '~/back-office/printers' : undefined}
         value={printer.isError ? 'Unknown' : printerText(printer.data)}
         tone={
           printer.data
@@ -65,6 +81,7 @@ export function StatusBar({ user }: { user: User }) {
       />
       <Item
         label="Sync"
+        href={SETS_UP.has(user.role) ? '~/back-office/head-office' : undefined}
         value={sync.isError ? 'Unknown' : syncText(sync.data)}
         tone={
           sync.data?.configured ? (sync.data.online && sync.data.open_conflicts === 0 ? 'ok' : 'bad') : ''

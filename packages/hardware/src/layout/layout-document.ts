@@ -2,6 +2,7 @@ import type { PrintableDocument } from '../receipt/document-types';
 import type { Block } from './blocks';
 import { layoutCreditNote, layoutSaleReceipt } from './receipt-layout';
 import { layoutShelfLabel, layoutZReport } from './report-layout';
+import { layoutTestPage } from './test-page-layout';
 
 export function layoutDocument(document: PrintableDocument, width: number): Block[] {
   switch (document.kind) {
@@ -13,5 +14,7 @@ export function layoutDocument(document: PrintableDocument, width: number): Bloc
       return layoutZReport(document, width);
     case 'shelf-label':
       return layoutShelfLabel(document, width);
+    case 'test-page':
+      return layoutTestPage(document, width);
   }
 }

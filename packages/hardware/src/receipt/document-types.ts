@@ -189,4 +189,19 @@ export interface ShelfLabel {
   barcode: { symbology: LabelBarcodeSymbology; data: string };
 }
 
-export type PrintableDocument = SaleReceipt | CreditNote | ZReport | ShelfLabel;
+/** The page "Test print" sends: proves the link, the sizes, the code page, QR and the cutter. */
+export interface TestPage {
+  kind: 'test-page';
+  shopName: string;
+  branchName?: string;
+  printerName: string;
+  /** Printed-at time in the branch time zone. */
+  printedAtLocal: string;
+  /** e.g. "tcp 192.168.1.50:9100". */
+  connection: string;
+  paper: string;
+  commandSet: string;
+  codePage: string;
+}
+
+export type PrintableDocument = SaleReceipt | CreditNote | ZReport | ShelfLabel | TestPage;

@@ -12,6 +12,7 @@ import { refundTenderApprovals } from './0011_refund_tender_approvals';
 import { authSessions } from './0012_auth_sessions';
 import { customerCreditTerms } from './0013_customer_credit_terms';
 import { medicinesList } from './0014_medicines_list';
+import { tillSettings } from './0015_till_settings';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -31,4 +32,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012_auth_sessions': authSessions,
   '0013_customer_credit_terms': customerCreditTerms,
   '0014_medicines_list': medicinesList,
+  '0015_till_settings': tillSettings,
 };

@@ -8,10 +8,14 @@ import {
   PrinterStatusReport,
   PrintJob,
   PrintJobListQuery,
+  PrinterActionResult,
   ReceiptTemplate,
   ReceiptTemplateListQuery,
   ReprintRequest,
+  TemplatePreview,
+  TemplatePreviewRequest,
   UpdatePrinterRequest,
+  UpdateReceiptTemplateRequest,
   pageOf,
 } from '@pharmacy/contracts';
 import { z } from 'zod';
@@ -27,6 +31,7 @@ import {
 } from './jobs';
 import { printingOptions } from './options';
 import { createPrinter, deletePrinter, getPrinterFor, listPrinters, updatePrinter } from './printers';
+import { openCashDrawer, previewTemplate, printTestPage, updateReceiptTemplate } from './setup';
 import { createReceiptTemplate, listReceiptTemplates } from './templates';
 import { discoverDevices, readPrinterStatus, transportAllowances } from './transport';
 
@@ -35,6 +40,7 @@ const TAG = 'Printing';
 const PathId = z.string().trim().min(1).max(100);
 const PrinterParams = z.object({ printerId: PathId });
 const JobParams = z.object({ jobId: PathId });
+const TemplateParams = z.object({ templateId: PathId });
 
 const JOB_FIELDS =
   'status is one of queued, printing, completed, failed, cancelled; the legacy printed is accepted and stored and read back as completed. ' +
@@ -146,6 +152,42 @@ export function printingRoutes(r: ApiRouter): void {
   });
 
   r.route({
+    method: 'post',
+    path: '/printing/printers/:printerId/test',
+    tag: TAG,
+    summary: 'Print a test page',
+    description:
+      "Admin, or the branch manager of the printer's branch (403 otherwise), for the printer set-up screen. Renders a test page (shop name, branch, date, the printer's settings, a line of each size, a code-page sample, a QR code, a cut) with the same ESC/POS renderer every document prints with, in the printer's paper width, command set and code page, and sends it at once, not through the print queue, so the answer says what happened: outcome printed with the bytes written, or failed with the printer's reason (OFFLINE, TIMEOUT, NOT_FOUND, INVALID_CONFIG for an address the transport rules refuse...). A printer error is a 200 answer with outcome failed, never a 500. Works on an inactive printer too (to try one before turning it on). Audited.",
+    roles: ['branch_manager'],
+    params: PrinterParams,
+    responses: {
+      200: { description: 'What happened', schema: PrinterActionResult },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown printer' },
+    },
+    handler: async ({ app, user, params, requestId }) =>
+      printTestPage(app, actorOf(user, requestId), await getPrinterFor(app, user, params.printerId)),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/printing/printers/:printerId/drawer',
+    tag: TAG,
+    summary: 'Open the cash drawer',
+    description:
+      "Admin, or the branch manager of the printer's branch (403 otherwise). Sends the drawer kick (ESC p on pin 2 for Epson, BEL for Star) to the printer the drawer is plugged into, at once, and answers the outcome as Test print does. Audited.",
+    roles: ['branch_manager'],
+    params: PrinterParams,
+    responses: {
+      200: { description: 'What happened', schema: PrinterActionResult },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown printer' },
+    },
+    handler: async ({ app, user, params, requestId }) =>
+      openCashDrawer(app, actorOf(user, requestId), await getPrinterFor(app, user, params.printerId)),
+  });
+
+  r.route({
     method: 'get',
     path: '/printing/devices',
     tag: TAG,
@@ -190,6 +232,38 @@ export function printingRoutes(r: ApiRouter): void {
     },
     handler: async ({ app, user, body, requestId }) =>
       created(await createReceiptTemplate(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'put',
+    path: '/printing/receipt-templates/:templateId',
+    tag: TAG,
+    summary: 'Update a receipt template',
+    description:
+      "Admin, or a branch manager for a template of their own branch (403 for another branch's or an organisation-wide one). Any subset of name, header, footer, the show_* flags and is_default; document_type and branch_id do not change. Setting is_default clears the previous default of the same scope and type. Audited.",
+    roles: ['branch_manager'],
+    params: TemplateParams,
+    body: UpdateReceiptTemplateRequest,
+    responses: {
+      200: { description: 'The template', schema: ReceiptTemplate },
+      403: { description: 'Another branch, or organisation-wide by a branch manager' },
+      404: { description: 'Unknown template' },
+    },
+    handler: ({ app, user, params, body, requestId }) =>
+      updateReceiptTemplate(app, user, actorOf(user, requestId), params.templateId, body),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/printing/receipt-templates/preview',
+    tag: TAG,
+    summary: 'Preview a receipt template',
+    description:
+      "Admin and branch managers, for the template editor's live preview. Renders a sample document of document_type (with the organisation's name) through the template as given, exactly as the print worker applies it, with the text renderer, which lays out the same blocks the ESC/POS renderer prints (QR codes and barcodes show as placeholders), at paper_width_mm (58: 32 columns, 80: 48). Writes nothing.",
+    roles: ['branch_manager'],
+    body: TemplatePreviewRequest,
+    responses: { 200: { description: 'The preview text', schema: TemplatePreview } },
+    handler: ({ app, body }) => previewTemplate(app, body),
   });
 
   // ------------------------------------------------------------------------------------------------------

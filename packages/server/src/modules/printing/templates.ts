@@ -127,7 +127,7 @@ export async function effectiveTemplate(
  * set, and the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy.
  */
 export function applyTemplate(doc: PrintableDocument, template: ReceiptTemplate | null): PrintableDocument {
-  if (!template || doc.kind === 'shelf-label') return doc;
+  if (!template || doc.kind === 'shelf-label' || doc.kind === 'test-page') return doc;
   const header = { ...doc.header, headerText: template.header.trim() || doc.header.headerText };
   switch (doc.kind) {
     case 'sale':

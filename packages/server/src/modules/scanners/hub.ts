@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
 import { classifyScan, type ScanClassification, SerialScanner } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 
@@ -54,36 +55,59 @@ export class ScannerHub extends EventEmitter<{ scan: [ScanEvent] }> {
   ) {
     super();
     this.setMaxListeners(100);
-    for (const config of configs) {
-      const state: ScannerState = {
-        path: config.path,
-        baud_rate: config.baudRate,
-        open: false,
-        last_error: null,
-        last_scan_at: null,
-      };
-      const scanner = new SerialScanner({
-        path: config.path,
-        baudRate: config.baudRate,
-        allowGlobs: app.config.printerDeviceAllow,
+    for (const config of configs) this.add(config);
+  }
+
+  private add(config: ScannerConfig): void {
+    const { app } = this;
+    const state: ScannerState = {
+      path: config.path,
+      baud_rate: config.baudRate,
+      open: false,
+      last_error: null,
+      last_scan_at: null,
+    };
+    const scanner = new SerialScanner({
+      path: config.path,
+      baudRate: config.baudRate,
+      allowGlobs: app.config.printerDeviceAllow,
+    });
+    scanner.on('scan', (code) => {
+      state.last_scan_at = new Date().toISOString();
+      this.emit('scan', {
+        code,
+        scanner: config.path,
+        at: state.last_scan_at,
+        classification: classifyScan(code),
       });
-      scanner.on('scan', (code) => {
-        state.last_scan_at = new Date().toISOString();
-        this.emit('scan', {
-          code,
-          scanner: config.path,
-          at: state.last_scan_at,
-          classification: classifyScan(code),
-        });
-      });
-      scanner.on('error', (error) => {
-        state.last_error = error.message;
-      });
-      scanner.on('close', () => {
-        state.open = false;
-        this.reopenLater(config.path);
-      });
-      this.scanners.set(config.path, { scanner, state });
+    });
+    scanner.on('error', (error) => {
+      state.last_error = error.message;
+    });
+    scanner.on('close', () => {
+      state.open = false;
+      if (this.scanners.get(config.path)?.scanner === scanner) this.reopenLater(config.path);
+    });
+    this.scanners.set(config.path, { scanner, state });
+  }
+
+  /**
+   * Takes a new list of scanners without a restart: ports no longer listed are closed, new ones opened, a
+   * changed baud rate reopens its port.
+   */
+  async configure(configs: ScannerConfig[]): Promise<void> {
+    const wanted = new Map(configs.map((c) => [c.path, c]));
+    for (const [path, entry] of [...this.scanners]) {
+      if (wanted.get(path)?.baudRate === entry.state.baud_rate) {
+        wanted.delete(path);
+        continue;
+      }
+      this.scanners.delete(path);
+      await entry.scanner.close().catch(() => undefined);
+    }
+    for (const config of wanted.values()) {
+      this.add(config);
+      await this.open(config.path);
     }
   }
 
@@ -129,9 +153,34 @@ export class ScannerHub extends EventEmitter<{ scan: [ScanEvent] }> {
 
 const hubs = new WeakMap<AppContext, ScannerHub>();
 
-/** Opens the configured serial scanners; stopped by close(). */
+/** SCANNER_PORTS set: the environment decides, and the Scanners screen only shows. */
+export const scannersFromEnvironment = (app: AppContext): boolean => !!app.config.scannerPorts?.trim();
+
+/** The scanners this till's database lists (set from the Scanners screen). */
+export async function storedScanners(app: AppContext): Promise<ScannerConfig[]> {
+  const { rows } = await sql<{
+    value: string;
+  }>`SELECT value FROM till_settings WHERE key = 'scanners'`.execute(app.db);
+  if (!rows[0]) return [];
+  const list = JSON.parse(rows[0].value) as Array<{ path: string; baud_rate: number }>;
+  return list.map((s) => ({ path: s.path, baudRate: s.baud_rate }));
+}
+
+export async function storeScanners(app: AppContext, configs: ScannerConfig[]): Promise<void> {
+  const value = JSON.stringify(configs.map((c) => ({ path: c.path, baud_rate: c.baudRate })));
+  await sql`INSERT INTO till_settings (key, value, updated_at) VALUES ('scanners', ${value}, ${new Date().toISOString()})
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`.execute(app.db);
+}
+
+/** Opens the configured serial scanners (SCANNER_PORTS, else the till's stored list); stopped by close(). */
 export async function startScanners(app: AppContext): Promise<ScannerHub> {
-  const hub = new ScannerHub(app, parseScannerPorts(app.config.scannerPorts));
+  const configs = scannersFromEnvironment(app)
+    ? parseScannerPorts(app.config.scannerPorts)
+    : await storedScanners(app).catch((err: unknown) => {
+        app.log.error({ err }, 'scanner: stored scanner settings unreadable');
+        return [];
+      });
+  const hub = new ScannerHub(app, configs);
   hubs.set(app, hub);
   app.closers.push(() => hub.stop());
   await hub.start();

@@ -1,8 +1,25 @@
-import { ClassifyScanRequest, ScanClassification } from '@pharmacy/contracts';
-import { classifyScan, listSerialPorts } from '@pharmacy/hardware';
+import { BaudRate, ClassifyScanRequest, ScanClassification } from '@pharmacy/contracts';
+import { classifyScan, devicePathProblem, listSerialPorts } from '@pharmacy/hardware';
 import { z } from 'zod';
+import { Conflict, Invalid } from '../../http/errors';
 import type { ApiRouter } from '../../http/route';
-import { scannerHubOf } from './hub';
+import { actorOf, writeAudit } from '../audit/service';
+import { scannerHubOf, scannersFromEnvironment, storeScanners } from './hub';
+
+const ScannerSettings = z.object({
+  scanners: z
+    .array(
+      z.object({
+        path: z
+          .string({ message: 'must be a string' })
+          .trim()
+          .min(1, { message: 'must not be empty' })
+          .max(200),
+        baud_rate: BaudRate.default(9600),
+      }),
+    )
+    .max(8, { message: 'at most 8 scanners' }),
+});
 
 const ScannerState = z.object({
   path: z.string(),
@@ -21,13 +38,14 @@ export function scannerRoutes(r: ApiRouter): void {
     tag: 'Printing',
     summary: "The till's serial scanners and the serial ports it can see",
     description:
-      'Serial scanners are configured with SCANNER_PORTS ("/dev/ttyACM0,/dev/ttyUSB1@19200") and reopened every few seconds when unplugged. Each port must be a serial device node (/dev/ttyUSBN, /dev/ttyACMN, /dev/ttySN, /dev/serial/by-id/..., /dev/cu.*, COMn) or match PRINTER_DEVICE_ALLOW, and opens only as a character device (last_error says why otherwise). Keyboard-wedge scanners need no configuration: they type into the till UI. Port discovery never fails: without udev it answers an empty list and a warning.',
+      'Serial scanners are set from the Scanners screen (PUT /scanners, stored in this till\'s database) or, overriding that, with SCANNER_PORTS ("/dev/ttyACM0,/dev/ttyUSB1@19200"; configured_by says which), and reopened every few seconds when unplugged. Each port must be a serial device node (/dev/ttyUSBN, /dev/ttyACMN, /dev/ttySN, /dev/serial/by-id/..., /dev/cu.*, COMn) or match PRINTER_DEVICE_ALLOW, and opens only as a character device (last_error says why otherwise). Keyboard-wedge scanners need no configuration: they type into the till UI. Port discovery never fails: without udev it answers an empty list and a warning.',
     roles: 'any',
     responses: {
       200: {
         description: 'Configured scanners and discovered ports',
         schema: z.object({
           scanners: z.array(ScannerState),
+          configured_by: z.enum(['environment', 'till']),
           ports: z.array(z.object({ path: z.string() }).loose()),
           warning: z.string().optional(),
         }),
@@ -37,6 +55,7 @@ export function scannerRoutes(r: ApiRouter): void {
       const discovered = await listSerialPorts();
       return {
         scanners: scannerHubOf(app)?.states() ?? [],
+        configured_by: scannersFromEnvironment(app) ? ('environment' as const) : ('till' as const),
         ports: discovered.devices,
         ...(discovered.warning && { warning: discovered.warning }),
       };
@@ -60,6 +79,46 @@ export function scannerRoutes(r: ApiRouter): void {
         return fields;
       }
       return c;
+    },
+  });
+
+  r.route({
+    method: 'put',
+    path: '/scanners',
+    tag: 'Printing',
+    summary: "Set this till's serial scanners",
+    description:
+      "Admin and branch managers, for the Scanners screen. The till's serial scanners (port and baud rate, at most 8), stored in this till's own database (till_settings, never replicated), taking effect at once: ports no longer listed are closed, new ones opened. Each path must be a serial device node (the rules of SCANNER_PORTS and serial printers; a pty only under PRINTER_DEVICE_ALLOW): 400 naming scanners.N.path otherwise. 409 CONFIGURED_BY_ENVIRONMENT when SCANNER_PORTS is set (the environment overrides). Audited.",
+    roles: ['branch_manager'],
+    body: ScannerSettings,
+    responses: {
+      200: { description: 'The scanners now', schema: z.object({ scanners: z.array(ScannerState) }) },
+      409: { description: 'SCANNER_PORTS decides' },
+    },
+    handler: async ({ app, user, body, requestId }) => {
+      if (scannersFromEnvironment(app))
+        throw new Conflict(
+          "Serial scanners are set by SCANNER_PORTS in this till's environment; remove it to set them here.",
+          'CONFIGURED_BY_ENVIRONMENT',
+        );
+      const errors = body.scanners.flatMap((s, i) => {
+        const problem = devicePathProblem('serial', s.path, app.config.printerDeviceAllow);
+        return problem ? [{ path: `scanners.${i}.path`, message: `${s.path} ${problem}` }] : [];
+      });
+      if (new Set(body.scanners.map((s) => s.path)).size !== body.scanners.length)
+        errors.push({ path: 'scanners', message: 'lists a port twice' });
+      if (errors.length > 0) throw new Invalid(errors.map((e) => e.message).join('; '), errors);
+      const configs = body.scanners.map((s) => ({ path: s.path, baudRate: s.baud_rate }));
+      await storeScanners(app, configs);
+      await scannerHubOf(app)?.configure(configs);
+      await writeAudit(app.db, actorOf(user, requestId), {
+        action: 'scanners.update',
+        entity: 'till_settings',
+        entityId: 'scanners',
+        branchId: user.branchId,
+        after: body.scanners,
+      });
+      return { scanners: scannerHubOf(app)?.states() ?? [] };
     },
   });
 

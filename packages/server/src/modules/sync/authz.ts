@@ -14,4 +14,8 @@ export const syncAuthz: AuthzRow[] = [
     expect: only(['branch_manager'], 404),
   },
   { method: 'GET', path: '/sync/status', expect: anyRole(200) },
+  { method: 'POST', path: '/sync/connect/branches', body: {}, expect: only(['branch_manager'], 400) },
+  { method: 'POST', path: '/sync/connect', body: {}, expect: only(['branch_manager'], 400) },
+  { method: 'POST', path: '/sync/now', expect: only(['branch_manager'], 409) },
+  { method: 'POST', path: '/sync/disconnect', expect: only([], 409) },
 ];

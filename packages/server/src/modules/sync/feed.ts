@@ -117,7 +117,7 @@ function drained(res: Response): Promise<void> {
 /**
  * The device's scope as of one revision, streamed as NDJSON from one read transaction on its own connection
  * (better-sqlite3 iterate(), respecting backpressure): memory stays flat whatever the size.
- * Lines: {type:'header', revision, epoch, branch_id, entities}, {type:'row', entity, id, payload}..., {type:'end', rows}.
+ * Lines: {type:'header', revision, epoch, branch_id, entities, total_rows}, {type:'row', entity, id, payload}..., {type:'end', rows}.
  */
 export async function streamSnapshot(
   app: AppContext,
@@ -134,6 +134,15 @@ export async function streamSnapshot(
     );
     await durable(app.db);
     const entities = registeredEntities();
+    const whereOf = (def: (typeof entities)[number]) =>
+      def.scope === 'branch' ? ` WHERE ${def.snapshotWhere ?? `"${def.branchColumn}" = ?`}` : '';
+    // The rows this snapshot will carry, from the same read transaction: the till's progress bar.
+    let totalRows = 0;
+    for (const def of entities) {
+      const count = reader.prepare(`SELECT count(*) AS n FROM "${def.table}"${whereOf(def)}`);
+      const row = (def.scope === 'branch' ? count.get(device.branch_id) : count.get()) as { n: number };
+      totalRows += Number(row.n);
+    }
     res.status(200);
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('Cache-Control', 'no-store');
@@ -149,6 +158,7 @@ export async function streamSnapshot(
         epoch,
         branch_id: device.branch_id,
         entities: entities.map((e) => e.entity),
+        total_rows: totalRows,
       }),
     );
     for (const def of entities) {

@@ -1,6 +1,9 @@
 import type { Request, Response } from 'express';
 import {
+  CentralBranchList,
+  CentralSignInRequest,
   ConflictListQuery,
+  ConnectTillRequest,
   Device,
   DeviceListQuery,
   Id,
@@ -36,7 +39,9 @@ import {
 } from './devices';
 import { pullChanges, streamSnapshot } from './feed';
 import { isTemporary, pushChanges } from './push';
-import { syncStatus } from './runtime';
+import { centralBranches } from '@pharmacy/sync';
+import { writeAudit } from '../audit/service';
+import { connectTill, disconnectTill, syncNow, syncStatus, viaCentral } from './runtime';
 import { createTestSale, TEST_ENTITIES } from './test-entities';
 
 const DeviceParams = z.object({ deviceId: Id });
@@ -248,6 +253,95 @@ export function syncRoutes(r: ApiRouter): void {
     roles: 'any',
     responses: { 200: { description: 'Status', schema: SyncStatus } },
     handler: ({ app }) => syncStatus(app),
+  });
+
+  const CONNECT_ERRORS =
+    'Errors name the field to fix: 400 BAD_URL or NOT_CENTRAL on central_url (not a web address, or the server there is not a pharmacy head office, or is a till), 400 LOGIN_FAILED or PASSWORD_CHANGE_REQUIRED on password (head office refused the sign-in), 400 NOT_ALLOWED on email (the account may not register tills), 502 CENTRAL_UNREACHABLE (nothing answers at that address).';
+
+  r.route({
+    method: 'post',
+    path: '/sync/connect/branches',
+    tag: 'Sync',
+    summary: "Head office's branches, for connecting this till",
+    description: `Admin and branch managers, on a till. Signs in to head office with the given account (nothing is stored) and lists the active branches it may register a till for, for the Head office screen's branch picker. ${CONNECT_ERRORS}`,
+    roles: ['branch_manager'],
+    body: CentralSignInRequest,
+    responses: {
+      200: { description: "Head office's branches", schema: CentralBranchList },
+      502: { description: 'Head office cannot be reached' },
+    },
+    handler: async ({ body }) => ({
+      items: await viaCentral(() =>
+        centralBranches({ centralUrl: body.central_url, email: body.email, password: body.password }),
+      ),
+    }),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/sync/connect',
+    tag: 'Sync',
+    summary: 'Connect this till to head office',
+    description: `Admin and branch managers, on a till. Registers this till with head office exactly as npm run till:register does (the same code: sign in, POST /sync/devices/register as that person, for branch_id or their own branch), stores the device credential in the data folder (sync-device.json, mode 0600; the password is never stored) and starts replicating at once, without a restart: the till then loads head office's data (bootstrap_progress in GET /sync/status) and sells once bootstrapped. Head office's users replace this till's own at the end of the bootstrap, so everyone signs in again with their head office account. 409 ALREADY_CONNECTED when the till replicates already, CENTRAL_MODE on central. ${CONNECT_ERRORS} Nothing is stored when any step fails. Audited.`,
+    roles: ['branch_manager'],
+    body: ConnectTillRequest,
+    responses: {
+      200: { description: 'The sync status, now configured', schema: SyncStatus },
+      409: { description: 'Already connected, or this is central' },
+      502: { description: 'Head office cannot be reached' },
+    },
+    handler: async ({ app, user, body, requestId }) => {
+      const status = await connectTill(app, body);
+      await writeAudit(app.db, actorOf(user, requestId), {
+        action: 'sync.connect',
+        entity: 'sync_device',
+        entityId: status.device_id ?? 'unknown',
+        branchId: user.branchId,
+        after: { central_url: status.central_url, device_id: status.device_id, name: body.name },
+      });
+      return status;
+    },
+  });
+
+  r.route({
+    method: 'post',
+    path: '/sync/now',
+    tag: 'Sync',
+    summary: 'Sync with head office now',
+    description:
+      'Admin and branch managers, on a connected till. Runs one replication cycle (push the outbox, pull) now and answers the status; a failure is reported in last_error, not as an error answer. 409 NOT_CONNECTED on a till that does not replicate.',
+    roles: ['branch_manager'],
+    responses: {
+      200: { description: 'The sync status after the cycle', schema: SyncStatus },
+      409: { description: 'Not connected' },
+    },
+    handler: ({ app }) => syncNow(app),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/sync/disconnect',
+    tag: 'Sync',
+    summary: 'Disconnect this till from head office',
+    description:
+      'Admin only, on a till. Stops replicating and deletes the stored device credential. Refused (409 PENDING_CHANGES) while any change made here (a sale, a return...) still waits to be sent, so nothing sold here is stranded; 409 NOT_CONNECTED when not connected, CONFIGURED_BY_ENVIRONMENT when SYNC_DEVICE_ID/SYNC_DEVICE_TOKEN set the connection. The till keeps the data it has and sells standalone; the device stays registered on head office until an admin there revokes it. Audited.',
+    roles: [],
+    responses: {
+      200: { description: 'The sync status, no longer configured', schema: SyncStatus },
+      409: { description: 'Changes still pending, or not connected' },
+    },
+    handler: async ({ app, user, requestId }) => {
+      const before = await syncStatus(app);
+      const status = await disconnectTill(app);
+      await writeAudit(app.db, actorOf(user, requestId), {
+        action: 'sync.disconnect',
+        entity: 'sync_device',
+        entityId: before.device_id ?? 'unknown',
+        branchId: user.branchId,
+        before: { central_url: before.central_url, device_id: before.device_id },
+      });
+      return status;
+    },
   });
 
   r.route({

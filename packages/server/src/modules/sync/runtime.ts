@@ -1,9 +1,19 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import type { SyncStatus } from '@pharmacy/contracts';
-import { CentralClient, credentialFile, Replicator, readCredential } from '@pharmacy/sync';
+import type { ConnectTillRequest, SyncStatus } from '@pharmacy/contracts';
+import {
+  CentralClient,
+  credentialFile,
+  type DeviceCredential,
+  RegisterError,
+  Replicator,
+  readCredential,
+  registerWithCentral,
+  writeCredential,
+} from '@pharmacy/sync';
 import type { AppContext } from '../../app-context';
 import { onLocalChange } from '../../db/changes';
-import { AppError } from '../../http/errors';
+import { AppError, Conflict, Invalid } from '../../http/errors';
 import { VERSION } from '../../version';
 import { compactChangeLog } from './meta';
 import { ensureTestEntityTables } from './test-entities';
@@ -14,24 +24,75 @@ interface TillSync {
   replicator: Replicator | null;
   centralUrl: string | null;
   deviceId: string | null;
+  deviceName: string | null;
+  branchId: string | null;
+  /** Configured by SYNC_DEVICE_ID/TOKEN: the screen may not disconnect what the environment sets. */
+  fromEnvironment: boolean;
+  unsubscribe: (() => void) | null;
 }
 
 const tills = new WeakMap<AppContext, TillSync>();
 
-function deviceCredential(
-  app: AppContext,
-): { centralUrl: string; deviceId: string; deviceToken: string } | null {
+const credentialPath = (app: AppContext) => app.config.syncDeviceFile ?? credentialFile(app.config.dataDir);
+
+function deviceCredential(app: AppContext): {
+  centralUrl: string;
+  deviceId: string;
+  deviceToken: string;
+  name: string | null;
+  branchId: string | null;
+  fromEnvironment: boolean;
+} | null {
   const { config } = app;
   if (config.syncDeviceId && config.syncDeviceToken && config.centralUrl)
     return {
       centralUrl: config.centralUrl,
       deviceId: config.syncDeviceId,
       deviceToken: config.syncDeviceToken,
+      name: null,
+      branchId: null,
+      fromEnvironment: true,
     };
-  const stored = readCredential(config.syncDeviceFile ?? credentialFile(config.dataDir));
+  const stored = readCredential(credentialPath(app));
   const centralUrl = config.centralUrl ?? stored?.central_url;
   if (!stored || !centralUrl) return null;
-  return { centralUrl, deviceId: stored.device_id, deviceToken: stored.device_token };
+  return {
+    centralUrl,
+    deviceId: stored.device_id,
+    deviceToken: stored.device_token,
+    name: stored.name,
+    branchId: stored.branch_id,
+    fromEnvironment: false,
+  };
+}
+
+/** Starts the replicator for a credential (at boot, or when the Head office screen connects the till). */
+function startReplicator(
+  app: AppContext,
+  till: TillSync,
+  cred: { centralUrl: string; deviceId: string; deviceToken: string },
+): void {
+  const replicator = new Replicator({
+    store: till.store,
+    client: new CentralClient({ ...cred, appVersion: VERSION }),
+    lockFile: path.join(app.config.dataDir, 'sync.lock'),
+    log: app.log,
+    intervalMs: app.config.syncIntervalMs,
+    backoffMaxMs: app.config.syncBackoffMaxMs,
+  });
+  replicator.start();
+  till.replicator = replicator;
+  till.centralUrl = cred.centralUrl;
+  till.deviceId = cred.deviceId;
+  till.unsubscribe = onLocalChange(() => replicator.notify());
+  app.log.info({ central: cred.centralUrl, device_id: cred.deviceId }, 'sync: replicator started');
+}
+
+async function stopReplicator(till: TillSync): Promise<void> {
+  till.unsubscribe?.();
+  till.unsubscribe = null;
+  await till.replicator?.stop();
+  till.replicator = null;
 }
 
 /**
@@ -50,32 +111,116 @@ export async function startSync(app: AppContext): Promise<void> {
     app.closers.push(() => clearInterval(timer));
     return;
   }
-  const store = new TillStore(app);
   const cred = deviceCredential(app);
   const till: TillSync = {
-    store,
+    store: new TillStore(app),
     replicator: null,
     centralUrl: cred?.centralUrl ?? null,
     deviceId: cred?.deviceId ?? null,
+    deviceName: cred?.name ?? null,
+    branchId: cred?.branchId ?? null,
+    fromEnvironment: cred?.fromEnvironment ?? false,
+    unsubscribe: null,
   };
   tills.set(app, till);
-  if (!cred) return;
-  const replicator = new Replicator({
-    store,
-    client: new CentralClient({ ...cred, appVersion: VERSION }),
-    lockFile: path.join(app.config.dataDir, 'sync.lock'),
-    log: app.log,
-    intervalMs: app.config.syncIntervalMs,
-    backoffMaxMs: app.config.syncBackoffMaxMs,
-  });
-  till.replicator = replicator;
-  const unsubscribe = onLocalChange(() => replicator.notify());
-  replicator.start();
-  app.closers.push(async () => {
-    unsubscribe();
-    await replicator.stop();
-  });
-  app.log.info({ central: cred.centralUrl, device_id: cred.deviceId }, 'sync: replicator started');
+  app.closers.push(() => stopReplicator(till));
+  if (cred) startReplicator(app, till, cred);
+}
+
+function registerProblem(err: RegisterError): AppError {
+  if (err.code === 'CENTRAL_UNREACHABLE') return new AppError(502, err.code, err.message);
+  return new Invalid(err.message, err.field ? [{ path: err.field, message: err.message }] : [], err.code);
+}
+
+/** The Head office screen's errors: RegisterError as a 400/502 problem naming the field to fix. */
+export async function viaCentral<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof RegisterError) throw registerProblem(err);
+    throw err;
+  }
+}
+
+/**
+ * Registers this till with central as `npm run till:register` does (the same registerWithCentral), stores the
+ * credential (0600) and starts the replicator without a restart. Nothing is half-done: every check runs before
+ * central is asked, and the credential is written only once central has registered the device.
+ */
+export async function connectTill(app: AppContext, input: ConnectTillRequest): Promise<SyncStatus> {
+  const till = tills.get(app);
+  if (!till || app.config.mode === 'central')
+    throw new Conflict('Head office does not connect to itself: this is the central server.', 'CENTRAL_MODE');
+  if (till.replicator)
+    throw new Conflict(
+      `This till is already connected to head office at ${till.centralUrl}.`,
+      'ALREADY_CONNECTED',
+    );
+  const file = credentialPath(app);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.accessSync(path.dirname(file), fs.constants.W_OK);
+  const credential: DeviceCredential = await viaCentral(() =>
+    registerWithCentral({
+      centralUrl: input.central_url,
+      email: input.email,
+      password: input.password,
+      name: input.name,
+      ...(input.branch_id && { branchId: input.branch_id }),
+    }),
+  );
+  writeCredential(file, credential);
+  const cred = {
+    centralUrl: app.config.centralUrl ?? credential.central_url,
+    deviceId: credential.device_id,
+    deviceToken: credential.device_token,
+  };
+  try {
+    startReplicator(app, till, cred);
+  } catch (err) {
+    fs.rmSync(file, { force: true });
+    throw err;
+  }
+  till.deviceName = credential.name;
+  till.branchId = credential.branch_id;
+  till.fromEnvironment = false;
+  app.log.info(
+    { device_id: credential.device_id, name: credential.name },
+    'sync: till connected to head office',
+  );
+  return syncStatus(app);
+}
+
+/**
+ * Stops replicating and forgets the credential; refused while any change (a sale...) waits to be sent, so
+ * nothing sold here is stranded. The device stays registered on central until an admin there revokes it.
+ */
+export async function disconnectTill(app: AppContext): Promise<SyncStatus> {
+  const till = tills.get(app);
+  if (!till?.replicator) throw new Conflict('This till is not connected to head office.', 'NOT_CONNECTED');
+  if (till.fromEnvironment)
+    throw new Conflict(
+      'This till is connected by its environment (SYNC_DEVICE_ID and SYNC_DEVICE_TOKEN); remove them to disconnect.',
+      'CONFIGURED_BY_ENVIRONMENT',
+    );
+  const { pending } = await till.store.counts();
+  if (pending > 0)
+    throw new Conflict(
+      `${pending} change${pending === 1 ? '' : 's'} (sales and other records) still wait to be sent to head office. Sync them first (Sync now, with head office reachable), then disconnect.`,
+      'PENDING_CHANGES',
+    );
+  await stopReplicator(till);
+  fs.rmSync(credentialPath(app), { force: true });
+  Object.assign(till, { centralUrl: null, deviceId: null, deviceName: null, branchId: null });
+  app.log.info({}, 'sync: till disconnected from head office');
+  return syncStatus(app);
+}
+
+/** Runs a replication cycle now; its failure is reported in the status (last_error), not thrown. */
+export async function syncNow(app: AppContext): Promise<SyncStatus> {
+  const till = tills.get(app);
+  if (!till?.replicator) throw new Conflict('This till is not connected to head office.', 'NOT_CONNECTED');
+  await till.replicator.syncNow().catch(() => undefined);
+  return syncStatus(app);
 }
 
 /** The till replicator of this server, if any (tests and the desktop shell). */
@@ -100,6 +245,9 @@ export async function syncStatus(app: AppContext): Promise<SyncStatus> {
       open_conflicts: 0,
       cursor: null,
       epoch: null,
+      device_name: null,
+      branch_id: null,
+      bootstrap_progress: null,
     };
   }
   const [state, counts] = await Promise.all([till.store.state(), till.store.counts()]);
@@ -120,6 +268,9 @@ export async function syncStatus(app: AppContext): Promise<SyncStatus> {
     open_conflicts: counts.openConflicts,
     cursor: till.replicator ? state.cursor : null,
     epoch: state.epoch,
+    device_name: till.deviceName,
+    branch_id: till.branchId,
+    bootstrap_progress: till.store.progress && { ...till.store.progress },
   };
 }
 

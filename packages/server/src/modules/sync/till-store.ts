@@ -47,6 +47,9 @@ const markAnswered = prepared(
 );
 
 export class TillStore {
+  /** While a snapshot loads: rows staged so far of the total its header announced. */
+  progress: { received: number; total: number | null } | null = null;
+
   constructor(readonly app: AppContext) {}
 
   private get db() {
@@ -271,20 +274,22 @@ export class TillStore {
       for await (const line of lines) {
         if (!line) continue;
         const msg = JSON.parse(line) as { type: string; [k: string]: unknown };
-        if (msg.type === 'header')
+        if (msg.type === 'header') {
+          this.progress = { received: 0, total: typeof msg.total_rows === 'number' ? msg.total_rows : null };
           header = {
             revision: Number(msg.revision),
             epoch: String(msg.epoch),
             // The device's branch (absent from older snapshots: then no branch is recorded, nobody refused).
             branchId: typeof msg.branch_id === 'string' && msg.branch_id ? msg.branch_id : null,
           };
-        else if (msg.type === 'row') {
+        } else if (msg.type === 'row') {
           const def = getEntity(String(msg.entity));
           const cols = def && columns.get(def.entity);
           if (!def || !cols) continue;
           const row = def.toRow(msg.payload as Payload);
           inserts.get(def.entity)!.run(cols.map((c) => toSqlValue(row[c])));
           rows++;
+          if (this.progress) this.progress.received = rows;
           if (++uncommitted >= STAGE_COMMIT_ROWS) {
             stage.exec('COMMIT');
             stage.exec('BEGIN');
@@ -299,6 +304,9 @@ export class TillStore {
       stage.exec('COMMIT');
       if (!header) throw new Error('snapshot stream has no header line');
       if (!ended) throw new Error('snapshot stream was truncated (no end line)');
+    } catch (err) {
+      this.progress = null;
+      throw err;
     } finally {
       stage.close();
     }
@@ -364,6 +372,7 @@ export class TillStore {
     for (const suffix of ['', '-journal']) fs.rmSync(stageFile + suffix, { force: true });
     setTillBranch(this.app, snap.branchId);
     for (const def of defs) def.afterApply?.(this.app);
+    this.progress = null;
     return { revision: snap.revision, rows };
   }
 

@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api';
+import { useUser } from '../session/SessionProvider';
+import { ErrorNotice } from '../ui/ErrorNotice';
+import { ConflictsPanel } from './ConflictsPanel';
+import { ConnectForm } from './ConnectForm';
+import { DevicesPanel } from './DevicesPanel';
+import { TillStatusPanel } from './TillStatusPanel';
+
+/**
+ * Back office → Head office. On a till: connect it (form), or its sync health, Sync now and disconnect; on
+ * central: the registered tills per branch. Both list the sync conflicts.
+ */
+export function HeadOfficeScreen() {
+  const me = useUser();
+  // Polled fast while the till loads head office's data, so the progress bar moves.
+  const status = useQuery({
+    queryKey: ['sync-status'],
+    queryFn: () => api.sync.status(),
+    refetchInterval: (q) => (q.state.data?.configured && !q.state.data.bootstrapped ? 500 : 5_000),
+  });
+  const s = status.data;
+  return (
+    <section aria-labelledby="head-office-title">
+      <div className="screen-header">
+        <h1 id="head-office-title">Head office</h1>
+      </div>
+      <ErrorNotice error={status.error} />
+      {s?.mode === 'central' && <DevicesPanel />}
+      {s?.mode === 'till' && (s.configured ? <TillStatusPanel status={s} /> : <ConnectForm />)}
+      {s && (me.role === 'admin' || me.role === 'branch_manager') && <ConflictsPanel />}
+    </section>
+  );
+}

@@ -1,0 +1,36 @@
+import type { SyncStatus } from '@pharmacy/contracts';
+import { describe, expect, it } from 'vitest';
+import { bootstrapFraction, bootstrapText } from './sync-text';
+
+const base: SyncStatus = {
+  mode: 'till',
+  configured: true,
+  central_url: 'http://hq:8000',
+  device_id: 'd',
+  running: true,
+  online: true,
+  bootstrapped: false,
+  last_attempt_at: null,
+  last_success_at: null,
+  last_error: null,
+  pending: 0,
+  rejected: 0,
+  open_conflicts: 0,
+  cursor: 0,
+  epoch: null,
+};
+
+describe('bootstrap progress', () => {
+  it('shows rows received of the total while loading', () => {
+    const s = { ...base, bootstrap_progress: { received: 250, total: 1000 } };
+    expect(bootstrapFraction(s)).toBe(0.25);
+    expect(bootstrapText(s)).toBe('Loading head office data: 250 of 1000 rows received…');
+  });
+  it('has no fraction without a total, and says when the till is ready', () => {
+    expect(bootstrapFraction({ ...base, bootstrap_progress: { received: 5, total: null } })).toBeNull();
+    expect(bootstrapText({ ...base, bootstrapped: true })).toMatch(/^Ready to sell/);
+    expect(bootstrapText({ ...base, last_error: { code: 'OFFLINE', message: 'down', at: '' } })).toBe(
+      'Waiting for head office: down',
+    );
+  });
+});

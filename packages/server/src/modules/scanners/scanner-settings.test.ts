@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import { PTY_DEVICE_ALLOW, SOCAT, startPtyPair, type PtyPair } from '@pharmacy/hardware';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../testing/harness';
+
+/** Serial scanners set from the Scanners screen: stored in the till's database, live without a restart. */
+let t: TestServer;
+let admin: string;
+let pty: PtyPair;
+
+type Overview = { scanners: { path: string; baud_rate: number; open: boolean }[]; configured_by: string };
+
+beforeAll(async () => {
+  t = await startTestServer({ printerDeviceAllow: PTY_DEVICE_ALLOW.join(',') });
+  admin = await t.adminToken();
+  if (fs.existsSync(SOCAT)) pty = await startPtyPair();
+});
+afterAll(async () => {
+  await t.close();
+  await pty?.stop();
+});
+
+describe('PUT /scanners', () => {
+  it('refuses a path that is not a serial device node, and a cashier', async () => {
+    const bad = await t.put<{ errors: { path: string }[] }>(
+      '/api/v1/scanners',
+      { scanners: [{ path: '/etc/passwd', baud_rate: 9600 }] },
+      admin,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e) => e.path)).toContain('scanners.0.path');
+    const baud = await t.put(
+      '/api/v1/scanners',
+      { scanners: [{ path: '/dev/ttyACM0', baud_rate: 1234 }] },
+      admin,
+    );
+    expect(baud.status).toBe(400);
+    const cashier = await t.userWithRole('cashier');
+    expect((await t.put('/api/v1/scanners', { scanners: [] }, cashier.token)).status).toBe(403);
+    expect(t.context.sqlite.prepare('SELECT count(*) AS n FROM till_settings').get()).toEqual({ n: 0 });
+  });
+
+  it.skipIf(!fs.existsSync(SOCAT))(
+    'opens the stored scanner at once and keeps it in the database',
+    async () => {
+      const res = await t.put<{ scanners: { path: string }[] }>(
+        '/api/v1/scanners',
+        { scanners: [{ path: pty.ttyA, baud_rate: 19200 }] },
+        admin,
+      );
+      expect(res.status).toBe(200);
+      const overview = async () => (await t.get<Overview>('/api/v1/scanners', admin)).body;
+      for (let i = 0; i < 50 && !(await overview()).scanners[0]?.open; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await overview()).scanners).toEqual([
+        expect.objectContaining({ path: pty.ttyA, baud_rate: 19200, open: true }),
+      ]);
+      expect((await overview()).configured_by).toBe('till');
+      const row = t.context.sqlite
+        .prepare("SELECT value FROM till_settings WHERE key = 'scanners'")
+        .get() as {
+        value: string;
+      };
+      expect(JSON.parse(row.value)).toEqual([{ path: pty.ttyA, baud_rate: 19200 }]);
+      // Removing it closes it.
+      await t.put('/api/v1/scanners', { scanners: [] }, admin);
+      expect((await overview()).scanners).toEqual([]);
+    },
+  );
+});
+
+describe('POST /scanners/classify', () => {
+  it("answers the server's GS1 parse", async () => {
+    const res = await t.post<{ classification: Record<string, unknown> }>(
+      '/api/v1/scanners/classify',
+      { code: '01050123456789001727123110LOT42' },
+      admin,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.classification).toMatchObject({
+      kind: 'gs1',
+      gtin: '05012345678900',
+      batch: 'LOT42',
+      expiry: '2027-12-31',
+    });
+    expect((await t.post('/api/v1/scanners/classify', { code: '' }, admin)).status).toBe(400);
+  });
+});
