@@ -17,6 +17,7 @@ import type {
   UserListQuery,
 } from './index';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
+import { purchasingCalls } from './client-purchasing';
 import type { Printer, PrinterStatusReport } from './printing';
 import type { SyncStatus } from './sync';
 import type {
@@ -335,6 +336,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     sync: {
       status: () => get<SyncStatus>('/sync/status'),
     },
+    ...purchasingCalls(request),
   };
 }
 
