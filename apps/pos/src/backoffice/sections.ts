@@ -1,5 +1,7 @@
 import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
+import { PurchaseOrdersScreen } from '../purchase-orders/PurchaseOrdersScreen';
+import { SuppliersScreen } from '../suppliers/SuppliersScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -22,6 +24,19 @@ export interface Section {
 }
 
 export const SECTIONS: readonly Section[] = [
+  // Purchasing (issue 17): roles as the server's PO_READERS, transfer movers, count submitters, supplier routes.
+  {
+    path: '/purchase-orders',
+    label: 'Purchase orders',
+    roles: ['branch_manager', 'inventory_manager', 'auditor'],
+    component: PurchaseOrdersScreen,
+  },
+  {
+    path: '/suppliers',
+    label: 'Suppliers',
+    roles: ['branch_manager', 'inventory_manager', 'auditor'],
+    component: SuppliersScreen,
+  },
   { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
