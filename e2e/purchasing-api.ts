@@ -21,10 +21,13 @@ export interface Movement {
 
 /** Set-up and read-back through the HTTP API for the purchasing, transfer and stock count specs. */
 export class PurchasingApi {
-  private constructor(readonly admin: Api) {}
+  private constructor(
+    readonly admin: Api,
+    private readonly till: Till,
+  ) {}
 
   static async start(till: Till): Promise<PurchasingApi> {
-    return new PurchasingApi(await Api.admin(till));
+    return new PurchasingApi(await Api.admin(till), till);
   }
 
   get branchId(): string {
@@ -86,6 +89,23 @@ export class PurchasingApi {
 
   manager() {
     return this.admin.createUser({ ...MANAGER, role: 'branch_manager' });
+  }
+
+  /** A user of `branchId`, past the first sign-in's password change, who signs in with `user.password`. */
+  async userIn(branchId: string, user: { email: string; password: string; full_name: string; role: string }) {
+    const setByAdmin = `Set-by-admin#${user.password}`;
+    await this.admin.call('POST', '/users', { ...user, password: setByAdmin, branch_id: branchId });
+    const first = await Api.login(this.till, { email: user.email, password: setByAdmin });
+    await first.call('POST', '/auth/change-password', {
+      current_password: setByAdmin,
+      new_password: user.password,
+    });
+  }
+
+  quarantine(batchId: string) {
+    return this.admin.call('POST', `/supplier-finance/batches/${batchId}/quarantine`, {
+      status: 'quarantined',
+    });
   }
 
   /** Sellable units of a medicine in a branch. */

@@ -4,12 +4,14 @@ import type {
   ApprovalListQuery,
   Batch,
   BatchListQuery,
+  Category,
   CreateApprovalRequest,
   CreatePurchaseOrderRequest,
   CreateSupplierInvoiceRequest,
   CreateSupplierPaymentRequest,
   CreateSupplierRequest,
   CreateTransferRequest,
+  DecideApprovalRequest,
   PurchaseOrderCreated,
   PurchaseOrderDetail,
   PurchaseOrderListQuery,
@@ -70,10 +72,14 @@ export function purchasingCalls(request: Request) {
         get<z.infer<typeof StockCountSheet>>('/stockcount', query),
       submit: (body: z.input<typeof SubmitStockCountRequest>) =>
         send<z.infer<typeof StockCountResult>>('POST', '/stockcount/submit', body),
+      /** Categories a count sheet may be limited to. */
+      categories: () => get<{ items: Category[] }>('/categories'),
     },
     approvals: {
       list: (query: QueryOf<typeof ApprovalListQuery> = {}) => get<Page<Approval>>('/approvals', query),
       request: (body: z.input<typeof CreateApprovalRequest>) => send<Approval>('POST', '/approvals', body),
+      decide: (approvalId: string, body: z.input<typeof DecideApprovalRequest>) =>
+        send<Approval>('PUT', `/approvals/${id(approvalId)}`, body),
     },
     suppliers: {
       list: (query: QueryOf<typeof SupplierListQuery> = {}) => get<Page<Supplier>>('/suppliers', query),

@@ -2,6 +2,7 @@ import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
 import { PurchaseOrdersScreen } from '../purchase-orders/PurchaseOrdersScreen';
 import { SuppliersScreen } from '../suppliers/SuppliersScreen';
+import { TransfersScreen } from '../transfers/TransfersScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -30,6 +31,12 @@ export const SECTIONS: readonly Section[] = [
     label: 'Purchase orders',
     roles: ['branch_manager', 'inventory_manager', 'auditor'],
     component: PurchaseOrdersScreen,
+  },
+  {
+    path: '/transfers',
+    label: 'Transfers',
+    roles: ['branch_manager', 'inventory_manager', 'auditor'],
+    component: TransfersScreen,
   },
   {
     path: '/suppliers',
