@@ -66,6 +66,8 @@ export function purchasingCalls(request: Request) {
       create: (body: z.input<typeof CreateTransferRequest>) => send<Transfer>('POST', '/transfers', body),
       /** Batches a transfer may send from (GET /purchases, the received batches). */
       batches: (query: QueryOf<typeof BatchListQuery>) => get<Page<Batch>>('/purchases', query),
+      /** One batch (GET /purchases/{id}): names a batch an approval or a line refers to. */
+      batch: (batchId: string) => get<Batch>(`/purchases/${id(batchId)}`),
     },
     stockCount: {
       sheet: (query: QueryOf<typeof StockCountSheetQuery> = {}) =>

@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { PurchaseOrdersScreen } from '../purchase-orders/PurchaseOrdersScreen';
 import { SuppliersScreen } from '../suppliers/SuppliersScreen';
 import { TransfersScreen } from '../transfers/TransfersScreen';
+import { StockCountsScreen } from '../stock-counts/StockCountsScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -25,6 +26,10 @@ export interface Section {
 }
 
 export const SECTIONS: readonly Section[] = [
+  { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
+  { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
+  { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
+  { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'], component: AuditScreen },
   // Purchasing (issue 17): roles as the server's PO_READERS, transfer movers, count submitters, supplier routes.
   {
     path: '/purchase-orders',
@@ -39,15 +44,18 @@ export const SECTIONS: readonly Section[] = [
     component: TransfersScreen,
   },
   {
+    // Pharmacists count stock too (POST /stockcount/submit), with a manager's approval for large variances.
+    path: '/stock-counts',
+    label: 'Stock counts',
+    roles: ['branch_manager', 'inventory_manager', 'pharmacist'],
+    component: StockCountsScreen,
+  },
+  {
     path: '/suppliers',
     label: 'Suppliers',
     roles: ['branch_manager', 'inventory_manager', 'auditor'],
     component: SuppliersScreen,
   },
-  { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
-  { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
-  { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
-  { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'], component: AuditScreen },
 ];
 
 export function visibleSections(role: Role, mode: 'till' | 'central'): Section[] {
