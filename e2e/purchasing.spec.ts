@@ -76,7 +76,10 @@ test('a branch manager raises a PO from reorder suggestions, receives it in two 
   );
   await expect(page.getByRole('button', { name: 'Send to supplier' })).toHaveCount(0);
 
-  // First delivery: 20 amoxicillin, no ibuprofen yet.
+  // Escape closes the receiving form; then the first delivery: 20 amoxicillin, no ibuprofen yet.
+  await page.getByRole('button', { name: 'Receive goods' }).click();
+  await page.getByLabel('Batch number of Amoxicillin 500mg').press('Escape');
+  await expect(page.getByRole('table', { name: 'Goods received' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Receive goods' }).click();
   await page.getByLabel('Quantity received of Amoxicillin 500mg').fill('20');
   await page.getByLabel('Batch number of Amoxicillin 500mg').fill('AMX-2601');

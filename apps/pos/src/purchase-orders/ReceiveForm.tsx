@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { CellInput } from '../purchasing/CellInput';
+import { closeOnEscape } from '../purchasing/escape';
 import { useBaseExponent } from '../purchasing/money-input';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError } from '../ui/fields';
@@ -52,7 +53,13 @@ export function ReceiveForm({
     setDrafts((d) => ({ ...d, [itemId]: { ...(d[itemId] as ReceiptDraft), ...patch } }));
   const open = order.items.filter((i) => drafts[i.id]);
   return (
-    <form onSubmit={submit} noValidate className="card receive-form" aria-labelledby="receive-title">
+    <form
+      onSubmit={submit}
+      onKeyDown={closeOnEscape(onCancel)}
+      noValidate
+      className="card receive-form"
+      aria-labelledby="receive-title"
+    >
       <h3 id="receive-title">Receive goods</h3>
       <ErrorNotice error={receive.error} />
       {problems.none && <p className="field-error">{problems.none}</p>}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
 import { CellInput } from '../purchasing/CellInput';
+import { closeOnEscape } from '../purchasing/escape';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { useFormatMoney } from '../ui/money';
 import { type DraftLine, likelySupplier, parseQty, suggestionLine } from './order-draft';
@@ -37,7 +38,7 @@ export function SuggestionsPanel({
   const bad = chosen.filter((s) => parseQty(qtyOf(s)) === null);
 
   return (
-    <section aria-labelledby="suggestions-title" className="suggestions">
+    <section aria-labelledby="suggestions-title" className="suggestions" onKeyDown={closeOnEscape(onClose)}>
       <h3 id="suggestions-title">Reorder suggestions</h3>
       <ErrorNotice error={suggestions.error} />
       {suggestions.data && items.length === 0 && (

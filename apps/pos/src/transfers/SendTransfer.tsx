@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { useBranches } from '../backoffice/useBranches';
 import { CellInput } from '../purchasing/CellInput';
+import { closeOnEscape } from '../purchasing/escape';
 import { useOrgToday } from '../purchasing/dates';
 import { MedicineSearch } from '../sell/MedicineSearch';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -51,7 +52,13 @@ export function SendTransfer({
     setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
   const others = (branches.data?.items ?? []).filter((b) => b.id !== fromBranchId && b.is_active);
   return (
-    <form onSubmit={submit} noValidate className="card" aria-labelledby="send-title">
+    <form
+      onSubmit={submit}
+      onKeyDown={closeOnEscape(onClose)}
+      noValidate
+      className="card"
+      aria-labelledby="send-title"
+    >
       <h2 id="send-title">Send stock to another branch</h2>
       <ErrorNotice error={err} />
       <div className="filters">
