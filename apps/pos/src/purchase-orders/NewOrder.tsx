@@ -19,7 +19,7 @@ export function NewOrder() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const { branchId, canPick, setBranchId } = useWorkingBranch();
+  const { branchId, canPick, setBranchId } = useWorkingBranch(new URLSearchParams(search).get('branch'));
   const suppliers = useActiveSuppliers();
   const exponent = useBaseExponent();
   const [supplierId, setSupplierId] = useState('');

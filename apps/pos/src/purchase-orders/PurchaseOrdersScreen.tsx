@@ -84,10 +84,10 @@ function OrderList() {
         <h1 id="po-title">Purchase orders</h1>
         {canCreateOrders(me.role) && (
           <div className="actions">
-            <Link href="/new?from=suggestions" className="button">
+            <Link href={`/new?from=suggestions&branch=${branchId}`} className="button">
               Order from reorder suggestions
             </Link>
-            <Link href="/new" className="button primary">
+            <Link href={`/new?branch=${branchId}`} className="button primary">
               New order
             </Link>
           </div>

@@ -11,9 +11,9 @@ const BRANCH_BOUND: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'
  * The branch a stock screen works on: a branch manager always their own; an organisation-wide role
  * (admin, inventory manager, auditor) picks one, starting from their own.
  */
-export function useWorkingBranch() {
+export function useWorkingBranch(initial?: string | null) {
   const me = useUser();
-  const [picked, setPicked] = useState(me.branch_id);
+  const [picked, setPicked] = useState(initial || me.branch_id);
   const canPick = !BRANCH_BOUND.includes(me.role);
   return { branchId: canPick ? picked : me.branch_id, canPick, setBranchId: setPicked };
 }

@@ -34,7 +34,9 @@ export function CountSheet({
         category: category || undefined,
         include_empty: includeEmpty ? 'true' : 'false',
       }),
-    staleTime: Number.POSITIVE_INFINITY,
+    // A new sheet reads the books afresh; while counting, the expected figures hold still.
+    gcTime: 0,
+    refetchOnWindowFocus: false,
   });
   const settings = useQuery({
     queryKey: ['settings'],
