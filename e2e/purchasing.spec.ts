@@ -198,3 +198,104 @@ test('a branch manager raises a PO from reorder suggestions, receives it in two 
     ['10.00', 'bank_transfer', 'TRX-88'],
   ]);
 });
+
+test('a branch manager keeps the supplier list, orders from scratch and cancels the order', async ({
+  page,
+  till,
+}) => {
+  const api = await PurchasingApi.start(till);
+  const seed = await api.supplier('Seed Supplier');
+  const amox = await api.medicine(
+    { name: 'Amoxicillin 500mg', barcode: '6001234500011', threshold: 5, stock: 40, cost: 0.4 },
+    seed.id,
+  );
+  await api.manager();
+  await page.goto('/back-office/suppliers');
+  await signIn(page, MANAGER);
+  await expect(page.getByRole('heading', { name: 'Suppliers', level: 1 })).toBeVisible();
+
+  // Create: the server's messages land beside their fields and nothing typed is lost.
+  await page.getByRole('button', { name: 'New supplier' }).click();
+  const create = page.getByRole('dialog', { name: 'New supplier' });
+  await create.getByLabel('Name').fill('Medsource Ltd');
+  await create.getByLabel('Email').fill('orders@');
+  await create.getByLabel('Lead time (days)').fill('400');
+  await create.getByRole('button', { name: 'Create supplier' }).click();
+  await expect(create.getByText('must be an email address', { exact: true })).toBeVisible();
+  await expect(create.getByText('must be at most 365', { exact: true })).toBeVisible();
+  await expect(create.getByLabel('Name')).toHaveValue('Medsource Ltd');
+  await create.getByLabel('Email').fill('orders@medsource.example');
+  await create.getByLabel('Lead time (days)').fill('4');
+  await page.screenshot(shot('08-new-supplier'));
+  await create.getByRole('button', { name: 'Create supplier' }).click();
+  await expect(create).toBeHidden();
+  const table = page.getByRole('table', { name: 'Suppliers' });
+  await expect(table.getByRole('row', { name: /Medsource Ltd/ })).toContainText('4');
+
+  // Sort by lead time, edit, deactivate.
+  await page.getByRole('button', { name: /^Lead time/ }).click();
+  await expect(page.getByRole('columnheader', { name: /Lead time/ })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await expect(table.getByRole('row').nth(1)).toContainText('Medsource Ltd');
+  await page.getByRole('button', { name: 'Edit Medsource Ltd' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Medsource Ltd' });
+  await edit.getByLabel('Phone').fill('+255 22 000 111');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden();
+  await expect(table.getByRole('row', { name: /Medsource Ltd/ })).toContainText('+255 22 000 111');
+  await page.screenshot(shot('09-suppliers'));
+  await page.getByRole('button', { name: 'Deactivate Seed Supplier' }).click();
+  await page
+    .getByRole('dialog', { name: 'Deactivate Seed Supplier' })
+    .getByRole('button', { name: 'Deactivate' })
+    .click();
+  await expect(table.getByRole('row', { name: /Seed Supplier/ })).toHaveCount(0);
+  await page.getByLabel('Show').selectOption({ label: 'Inactive suppliers' });
+  await expect(table.getByRole('row', { name: /Seed Supplier/ })).toContainText('Inactive');
+  const suppliers = await api.call<{
+    items: Array<{ name: string; is_active: boolean; phone: string; lead_time_days: number }>;
+  }>('GET', '/suppliers?is_active=all&search=Med');
+  expect(suppliers.items).toMatchObject([
+    { name: 'Medsource Ltd', is_active: true, phone: '+255 22 000 111', lead_time_days: 4 },
+  ]);
+
+  // An order from scratch: the medicine search, typed quantity and cost; then cancelled with a reason.
+  await page
+    .getByRole('navigation', { name: 'Back office' })
+    .getByRole('link', { name: 'Purchase orders' })
+    .click();
+  await page.getByRole('link', { name: 'New order' }).click();
+  await page.getByLabel('Supplier').selectOption({ label: 'Medsource Ltd' });
+  await page.getByLabel('Add a medicine').fill('Amoxi');
+  await expect(page.getByRole('option', { name: /Amoxicillin 500mg/ })).toBeVisible();
+  await page.getByLabel('Add a medicine').press('Enter');
+  await page.getByLabel('Quantity of Amoxicillin 500mg').fill('12');
+  await page.getByRole('button', { name: 'Create draft order' }).click();
+  await expect(page.getByText('must be an amount', { exact: true })).toBeVisible();
+  await page.getByLabel('Unit cost of Amoxicillin 500mg').fill('0.35');
+  await expect(page.getByRole('table', { name: 'Order lines' })).toContainText('4.20');
+  await page.getByRole('button', { name: 'Create draft order' }).click();
+  const heading = page.getByRole('heading', { name: /Order from Medsource Ltd/ });
+  await expect(heading).toContainText('Draft');
+  await page.getByRole('button', { name: 'Send to supplier' }).click();
+  await expect(heading).toContainText('Sent to supplier');
+  await page.getByRole('button', { name: 'Cancel order' }).click();
+  const cancel = page.getByRole('dialog', { name: 'Cancel the order from Medsource Ltd' });
+  await cancel.getByLabel('Reason').fill('Supplier out of stock');
+  await cancel.getByRole('button', { name: 'Cancel order' }).click();
+  await expect(heading).toContainText('Cancelled');
+  // Final: nothing but print and export.
+  for (const action of ['Send to supplier', 'Receive goods', 'Cancel order'])
+    await expect(page.getByRole('button', { name: action })).toHaveCount(0);
+  await expect(page.getByText('Supplier out of stock')).toBeVisible();
+  await page.screenshot(shot('10-cancelled'));
+  const orders = await api.call<{
+    items: Array<{ status: string; cancel_reason: string; total_amount: string }>;
+  }>('GET', '/purchase-orders?status=CANCELLED');
+  expect(orders.items).toMatchObject([
+    { status: 'CANCELLED', cancel_reason: 'Supplier out of stock', total_amount: '4.20' },
+  ]);
+  expect(await api.stock(amox)).toBe(40);
+});
