@@ -17,6 +17,7 @@ import type {
   UserListQuery,
 } from './index';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
+import { purchasingCalls } from './client-purchasing';
 import type {
   AttachImageRequest,
   Batch,
@@ -34,8 +35,6 @@ import type {
   QuarantineRequest,
   ReceiveBatchRequest,
   ScanClassification,
-  Supplier,
-  SupplierListQuery,
   UpdateCategoryRequest,
   UpdateMedicineRequest,
   UploadUrlRequest,
@@ -379,9 +378,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
       classify: (body: z.input<typeof ClassifyScanRequest>) =>
         send<ScanClassification>('POST', '/scanners/classify', body),
     },
-    suppliers: {
-      list: (query: QueryOf<typeof SupplierListQuery> = {}) => get<Page<Supplier>>('/suppliers', query),
-    },
     sessions: {
       current: () => get<CashSession>('/sessions/current'),
       open: (body: z.input<typeof OpenSessionRequest>) => send<CashSession>('POST', '/sessions/open', body),
@@ -497,6 +493,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       setDeviceStatus: (deviceId: string, action: 'revoke' | 'restore') =>
         request<Device>('POST', `/compliance/devices/${id(deviceId)}/${action}`),
     },
+    ...purchasingCalls(request),
   };
 }
 

@@ -99,11 +99,24 @@ export type PurchaseOrderDetail = z.infer<typeof PurchaseOrderDetail>;
 
 export const PurchaseOrderParams = z.object({ purchaseOrderId: Id });
 
+export const PURCHASE_ORDER_SORTS = [
+  'created_at',
+  'expected_date',
+  'supplier_name',
+  'status',
+  'total_amount',
+] as const;
+
 export const PurchaseOrderListQuery = PageQuery.extend({
   status: PurchaseOrderStatus.optional(),
   supplier_id: Id.optional(),
   branch_id: Id.optional(),
+  sort: z
+    .enum(PURCHASE_ORDER_SORTS, { message: `must be one of ${PURCHASE_ORDER_SORTS.join(', ')}` })
+    .default('created_at'),
+  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('desc'),
 });
+export type PurchaseOrderListQuery = z.input<typeof PurchaseOrderListQuery>;
 
 export const UpdatePurchaseOrderStatusRequest = z
   .object({

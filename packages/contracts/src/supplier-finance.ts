@@ -69,6 +69,7 @@ export const CreateSupplierPaymentRequest = z
 export const SupplierPayment = z.object({
   id: z.string(),
   invoice_id: z.string(),
+  branch_id: z.string().describe("the invoice's branch"),
   amount: DecimalString,
   method: z.string(),
   reference: z.string(),
@@ -76,10 +77,19 @@ export const SupplierPayment = z.object({
   paid_at: Timestamp,
 });
 
+export type SupplierPayment = z.infer<typeof SupplierPayment>;
+
 export const SupplierPaymentResult = z.object({
   payment: SupplierPayment,
   invoice: SupplierInvoice,
 });
+export type SupplierPaymentResult = z.infer<typeof SupplierPaymentResult>;
+
+export const SupplierInvoicePayments = z.object({
+  invoice: SupplierInvoice,
+  items: z.array(SupplierPayment).describe('oldest first'),
+});
+export type SupplierInvoicePayments = z.infer<typeof SupplierInvoicePayments>;
 
 export const ReorderSuggestionQuery = z.object({
   branch_id: Id.optional().describe("branch-bound roles always get their own; default the caller's branch"),

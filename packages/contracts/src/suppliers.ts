@@ -73,6 +73,8 @@ export const UpdateSupplierRequest = z
 
 export const SupplierParams = z.object({ supplierId: Id });
 
+export const SUPPLIER_SORTS = ['name', 'lead_time_days', 'reliability_score', 'created_at'] as const;
+
 export const SupplierListQuery = z.object({
   page: z.coerce.number().int().min(1, { message: 'must be at least 1' }).max(1_000_000).default(1),
   page_size: z.coerce
@@ -83,4 +85,6 @@ export const SupplierListQuery = z.object({
     .default(20),
   search: z.string().trim().max(100).optional().describe('part of the name or the tax number'),
   is_active: z.enum(['true', 'false', 'all'], { message: 'must be true, false or all' }).default('true'),
+  sort: z.enum(SUPPLIER_SORTS, { message: `must be one of ${SUPPLIER_SORTS.join(', ')}` }).default('name'),
+  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('asc'),
 });

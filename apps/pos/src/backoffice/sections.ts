@@ -1,5 +1,9 @@
 import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
+import { PurchaseOrdersScreen } from '../purchase-orders/PurchaseOrdersScreen';
+import { SuppliersScreen } from '../suppliers/SuppliersScreen';
+import { TransfersScreen } from '../transfers/TransfersScreen';
+import { StockCountsScreen } from '../stock-counts/StockCountsScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -46,6 +50,32 @@ export const SECTIONS: readonly Section[] = [
     component: ReceivingScreen,
   },
   { path: '/alerts', label: 'Alerts', roles: INVENTORY_READERS, component: AlertsScreen },
+  // Purchasing (issue 17): roles as the server's PO_READERS, transfer movers, count submitters, supplier routes.
+  {
+    path: '/purchase-orders',
+    label: 'Purchase orders',
+    roles: ['branch_manager', 'inventory_manager', 'auditor'],
+    component: PurchaseOrdersScreen,
+  },
+  {
+    path: '/transfers',
+    label: 'Transfers',
+    roles: ['branch_manager', 'inventory_manager', 'auditor'],
+    component: TransfersScreen,
+  },
+  {
+    // Pharmacists count stock too (POST /stockcount/submit), with a manager's approval for large variances.
+    path: '/stock-counts',
+    label: 'Stock counts',
+    roles: ['branch_manager', 'inventory_manager', 'pharmacist'],
+    component: StockCountsScreen,
+  },
+  {
+    path: '/suppliers',
+    label: 'Suppliers',
+    roles: ['branch_manager', 'inventory_manager', 'auditor'],
+    component: SuppliersScreen,
+  },
   {
     path: '/printers',
     label: 'Printers',

@@ -9,7 +9,14 @@ export interface NavItem {
   roles?: readonly Role[];
 }
 
-export const BACK_OFFICE_ROLES: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager', 'auditor'];
+/** Pharmacists reach the back office for stock counts only (sections.ts decides what each role sees). */
+export const BACK_OFFICE_ROLES: readonly Role[] = [
+  'admin',
+  'branch_manager',
+  'inventory_manager',
+  'auditor',
+  'pharmacist',
+];
 
 export const NAV: readonly NavItem[] = [
   { path: '/sell', label: 'Sell', key: 'F1' },

@@ -177,6 +177,54 @@ describe('GET /purchase-orders', () => {
   });
 });
 
+describe('GET /purchase-orders sorting', () => {
+  it('sorts by supplier, total, expected date and status in either order; refuses unknown sorts', async () => {
+    const branch = await t.createBranch('POS');
+    const zed = (await makeSupplier(t, { name: 'Zed Pharma' })).id;
+    const acme = (await makeSupplier(t, { name: 'acme medical' })).id;
+    const cheap = await newOrder({
+      branch_id: branch,
+      supplier_id: zed,
+      expected_date: inDays(3),
+      items: [{ medicine_id: medA, ordered_qty: 1, agreed_unit_cost: 2 }],
+    });
+    const dear = await newOrder({
+      branch_id: branch,
+      supplier_id: acme,
+      expected_date: null,
+      items: [{ medicine_id: medA, ordered_qty: 10, agreed_unit_cost: 2 }],
+    });
+    const middle = await newOrder({
+      branch_id: branch,
+      supplier_id: zed,
+      expected_date: inDays(9),
+      items: [{ medicine_id: medB, ordered_qty: 3, agreed_unit_cost: 2 }],
+    });
+    expect((await t.put(`/api/v1/purchase-orders/${middle}/status`, { status: 'SENT' }, admin)).status).toBe(
+      200,
+    );
+    const ids = async (query: string) =>
+      (
+        await t.get<{ items: Array<{ id: string }> }>(
+          `/api/v1/purchase-orders?branch_id=${branch}&${query}`,
+          admin,
+        )
+      ).body.items.map((o) => o.id);
+    expect(await ids('')).toEqual([middle, dear, cheap]);
+    expect(await ids('sort=created_at&order=asc')).toEqual([cheap, dear, middle]);
+    expect(await ids('sort=total_amount&order=asc')).toEqual([cheap, middle, dear]);
+    expect(await ids('sort=total_amount')).toEqual([dear, middle, cheap]);
+    // case-insensitive by name; ties newest first
+    expect(await ids('sort=supplier_name&order=asc')).toEqual([dear, middle, cheap]);
+    // no expected date comes last either way
+    expect(await ids('sort=expected_date&order=asc')).toEqual([cheap, middle, dear]);
+    expect(await ids('sort=expected_date&order=desc')).toEqual([middle, cheap, dear]);
+    expect(await ids('sort=status&order=asc')).toEqual([dear, cheap, middle]);
+    for (const bad of ['sort=price', 'order=up', "sort=created_at'--", 'sort='])
+      expect((await t.get(`/api/v1/purchase-orders?${bad}`, admin)).status, bad).toBe(400);
+  });
+});
+
 describe('PUT /purchase-orders/{id}/status', () => {
   it('sends a draft, cancels a sent order and refuses every other move with 409 naming the state', async () => {
     const id = await newOrder();

@@ -29,7 +29,7 @@ export function purchaseOrderRoutes(r: ApiRouter): void {
     path: '/purchase-orders',
     tag: TAG,
     summary: 'List purchase orders, newest first',
-    description: `Filters: status, supplier_id, branch_id; paged (page, page_size at most 200). ${SCOPE_NOTE} Roles: admin, branch_manager, inventory_manager, auditor.`,
+    description: `Filters: status, supplier_id, branch_id; paged (page, page_size at most 200). sort: created_at (default), expected_date (orders without one last), supplier_name, status or total_amount; order desc (default) or asc; ties newest first. ${SCOPE_NOTE} Roles: admin, branch_manager, inventory_manager, auditor.`,
     roles: PO_READERS,
     query: PurchaseOrderListQuery,
     responses: { 200: { description: 'A page of purchase orders', schema: pageOf(PurchaseOrderSummary) } },

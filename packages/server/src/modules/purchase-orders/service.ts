@@ -1,4 +1,5 @@
 import type {
+  PURCHASE_ORDER_SORTS,
   CreatePurchaseOrderRequest,
   PurchaseOrderDetail,
   PurchaseOrderStatus,
@@ -190,6 +191,8 @@ export async function listPurchaseOrders(
     branch_id?: string;
     page: number;
     page_size: number;
+    sort?: (typeof PURCHASE_ORDER_SORTS)[number];
+    order?: 'asc' | 'desc';
   },
 ) {
   let q = summaryQuery(app.db);
@@ -200,9 +203,21 @@ export async function listPurchaseOrders(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('po.created_at', 'desc')
-    .orderBy('po.id', 'desc')
+  const dir = f.order ?? 'desc';
+  const sorted =
+    f.sort === 'supplier_name'
+      ? q.orderBy(sql`s.name COLLATE NOCASE`, dir)
+      : f.sort === 'total_amount'
+        ? q.orderBy(sql.ref('total_minor'), dir)
+        : f.sort === 'expected_date'
+          ? // orders without an expected date come last in both directions
+            q.orderBy(sql`po.expected_date IS NULL`).orderBy('po.expected_date', dir)
+          : f.sort === 'status'
+            ? q.orderBy('po.status', dir)
+            : q;
+  const rows = await sorted
+    .orderBy('po.created_at', f.sort && f.sort !== 'created_at' ? 'desc' : dir)
+    .orderBy('po.id', f.sort && f.sort !== 'created_at' ? 'desc' : dir)
     .limit(f.page_size)
     .offset((f.page - 1) * f.page_size)
     .execute();

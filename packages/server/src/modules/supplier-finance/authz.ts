@@ -8,6 +8,11 @@ export const supplierFinanceAuthz: AuthzRow[] = [
   { method: 'GET', path: '/supplier-finance/invoices', expect: only(READERS, 200) },
   { method: 'POST', path: '/supplier-finance/invoices', body: {}, expect: only(WRITERS, 400) },
   {
+    method: 'GET',
+    path: '/supplier-finance/invoices/{invoiceId}/payments',
+    expect: only(READERS, 404),
+  },
+  {
     method: 'POST',
     path: '/supplier-finance/invoices/{invoiceId}/payments',
     body: { amount: 1 },

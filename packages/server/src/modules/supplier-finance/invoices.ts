@@ -132,6 +132,21 @@ export async function listInvoices(
   return { items: rows.map((r) => toInvoice(r, exponent)) };
 }
 
+/** An invoice with its payments, oldest first; a branch_manager of another branch gets 403. */
+export async function invoicePayments(app: AppContext, user: AuthUser, invoiceId: string) {
+  const exponent = await baseExponent(app);
+  const invoice = await readInvoice(app.db, invoiceId, exponent);
+  assertBranchAccess(user, invoice.branch_id, 'supplier invoice');
+  const rows = await app.db
+    .selectFrom('supplier_payments')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('paid_at')
+    .orderBy('id')
+    .execute();
+  return { invoice, items: rows.map((p) => ({ ...p, amount: formatMinor(p.amount, exponent) })) };
+}
+
 /**
  * Adds a payment to an unpaid or partial invoice: unpaid -> partial -> paid. A payment above the balance is
  * refused with 400 naming both figures; the UPDATE re-checks the balance in SQL so two concurrent payments can

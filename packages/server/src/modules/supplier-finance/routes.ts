@@ -10,12 +10,13 @@ import {
   SupplierInvoiceList,
   SupplierInvoiceListQuery,
   SupplierInvoiceParams,
+  SupplierInvoicePayments,
   SupplierPaymentResult,
 } from '@pharmacy/contracts';
 import { scopeBranch } from '../../http/auth';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
-import { createInvoice, INVOICE_LIST_LIMIT, listInvoices, payInvoice } from './invoices';
+import { createInvoice, INVOICE_LIST_LIMIT, invoicePayments, listInvoices, payInvoice } from './invoices';
 import { REORDER_LIMIT, reorderSuggestions, setRegulatorStatus } from './stock';
 
 const TAG = 'SupplierFinance';
@@ -55,6 +56,23 @@ export function supplierFinanceRoutes(r: ApiRouter): void {
     },
     handler: async ({ app, user, body, requestId }) =>
       created(await createInvoice(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/supplier-finance/invoices/:invoiceId/payments',
+    tag: TAG,
+    summary: 'A supplier invoice with its payments, oldest first',
+    description:
+      "The invoice as listed (total, paid, balance, status, due date) and every payment made on it (amount, method, reference, who paid, when). A branch_manager asking for another branch's invoice gets 403. Roles: admin, branch_manager, inventory_manager, auditor.",
+    roles: READERS,
+    params: SupplierInvoiceParams,
+    responses: {
+      200: { description: 'The invoice and its payments', schema: SupplierInvoicePayments },
+      403: { description: 'Role not allowed or another branch' },
+      404: { description: 'Unknown invoice' },
+    },
+    handler: ({ app, user, params }) => invoicePayments(app, user, params.invoiceId),
   });
 
   r.route({

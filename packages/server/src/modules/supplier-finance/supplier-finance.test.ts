@@ -186,6 +186,76 @@ describe('supplier invoices', () => {
   });
 });
 
+type JsonSchema = {
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: unknown;
+};
+
+/** The 201 answer schema of POST /supplier-finance/invoices/{invoiceId}/payments, from the OpenAPI document. */
+async function paymentAnswerSchema(): Promise<JsonSchema> {
+  const doc = await t.get<{ paths: Record<string, Record<string, unknown>> }>('/api/v1/openapi.json');
+  const op = doc.body.paths['/api/v1/supplier-finance/invoices/{invoiceId}/payments']?.post as {
+    responses: Record<string, { content: Record<string, { schema: JsonSchema }> }>;
+  };
+  return op.responses['201']!.content['application/json']!.schema;
+}
+
+describe('supplier payments as the schema says', () => {
+  it('answers a payment with exactly the fields its response schema allows (branch_id included)', async () => {
+    const inv = await invoice({ total_amount: 40 });
+    const paid = await t.post<{ payment: Record<string, unknown>; invoice: Record<string, unknown> }>(
+      `/api/v1/supplier-finance/invoices/${inv.id}/payments`,
+      { amount: 15, reference: 'CHQ-1' },
+      admin,
+    );
+    expect(paid.status).toBe(201);
+    expect(paid.body.payment.branch_id).toBe(main);
+    const schema = await paymentAnswerSchema();
+    for (const part of ['payment', 'invoice'] as const) {
+      const declared = schema.properties![part]!;
+      expect(declared.additionalProperties, part).toBe(false);
+      expect(Object.keys(paid.body[part]).sort(), part).toEqual(Object.keys(declared.properties!).sort());
+      expect(declared.required!.sort(), part).toEqual(Object.keys(declared.properties!).sort());
+    }
+  });
+
+  it('lists an invoice with its payments oldest first; another branch 403, unknown 404', async () => {
+    const inv = await invoice({ total_amount: 90, due_date: '2031-05-01' });
+    const url = `/api/v1/supplier-finance/invoices/${inv.id}`;
+    const none = await t.get<{ items: unknown[]; invoice: Invoice }>(`${url}/payments`, admin);
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({
+      items: [],
+      invoice: { id: inv.id, status: 'unpaid', balance: '90.00' },
+    });
+    const first = await t.post<{ payment: Record<string, unknown> }>(
+      `${url}/payments`,
+      { amount: 30 },
+      admin,
+    );
+    const second = await t.post<{ payment: Record<string, unknown> }>(
+      `${url}/payments`,
+      { amount: 20.25, method: 'bank_transfer' },
+      admin,
+    );
+    const listed = await t.get<{ items: Array<Record<string, unknown>>; invoice: Invoice }>(
+      `${url}/payments`,
+      admin,
+    );
+    expect(listed.body.items).toEqual([first.body.payment, second.body.payment]);
+    expect(listed.body.invoice).toMatchObject({ status: 'partial', paid_amount: '50.25', balance: '39.75' });
+    const auditor = await t.userWithRole('auditor');
+    expect((await t.get(`${url}/payments`, auditor.token)).status).toBe(200);
+    expect((await t.get(`${url}/payments`, managerOther.token)).status).toBe(403);
+    const cashier = await t.userWithRole('cashier');
+    expect((await t.get(`${url}/payments`, cashier.token)).status).toBe(403);
+    const unknown = `/api/v1/supplier-finance/invoices/${randomUUID()}/payments`;
+    expect((await t.get(unknown, admin)).status).toBe(404);
+    expect((await t.get('/api/v1/supplier-finance/invoices/not-an-id/payments', admin)).status).toBe(400);
+  });
+});
+
 describe('reorder suggestions and quarantine', () => {
   it('lists medicines at or below threshold with 2 x threshold - stock, lowest first, with lead time', async () => {
     const branch = await t.createBranch('RSB');

@@ -24,9 +24,9 @@ export function supplierRoutes(r: ApiRouter): void {
     method: 'get',
     path: '/suppliers',
     tag: 'Suppliers',
-    summary: 'List suppliers, 20 per page, sorted by name',
+    summary: 'List suppliers, 20 per page, sorted by name unless asked otherwise',
     description:
-      'search matches part of the name or the tax number; is_active is true (default), false or all. page_size defaults to 20 (at most 200).',
+      'search matches part of the name or the tax number; is_active is true (default), false or all. page_size defaults to 20 (at most 200). sort: name (default, case-insensitive), lead_time_days, reliability_score or created_at; order asc (default) or desc; ties by name (created_at: by creation order).',
     roles: 'any',
     query: SupplierListQuery,
     responses: { 200: { description: 'A page of suppliers', schema: pageOf(Supplier) } },

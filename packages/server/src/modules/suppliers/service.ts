@@ -1,4 +1,9 @@
-import type { CreateSupplierRequest, Supplier, UpdateSupplierRequest } from '@pharmacy/contracts';
+import type {
+  CreateSupplierRequest,
+  SUPPLIER_SORTS,
+  Supplier,
+  UpdateSupplierRequest,
+} from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
@@ -31,7 +36,14 @@ export async function requireActiveSupplier(db: Db, id: string): Promise<Supplie
 
 export async function listSuppliers(
   app: AppContext,
-  f: { page: number; page_size: number; search?: string; is_active: 'true' | 'false' | 'all' },
+  f: {
+    page: number;
+    page_size: number;
+    search?: string;
+    is_active: 'true' | 'false' | 'all';
+    sort?: (typeof SUPPLIER_SORTS)[number];
+    order?: 'asc' | 'desc';
+  },
 ) {
   let q = app.db.selectFrom('suppliers');
   if (f.is_active !== 'all') q = q.where('is_active', '=', f.is_active === 'true' ? 1 : 0);
@@ -40,9 +52,14 @@ export async function listSuppliers(
     q = q.where((eb) => eb.or([containsText('name', search), containsText('tax_number', search)]));
   }
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy(sql`name COLLATE NOCASE`)
+  const dir = f.order ?? 'asc';
+  const sort = f.sort ?? 'name';
+  let sorted = q.selectAll();
+  if (sort !== 'name') sorted = sorted.orderBy(sort, dir);
+  // ids are UUIDv7: creation order within the same millisecond
+  if (sort === 'created_at') sorted = sorted.orderBy('id', dir);
+  const rows = await sorted
+    .orderBy(sql`name COLLATE NOCASE`, sort === 'name' ? dir : 'asc')
     .orderBy('id')
     .limit(f.page_size)
     .offset((f.page - 1) * f.page_size)

@@ -75,6 +75,37 @@ describe('suppliers', () => {
     expect(meta.body.total).toBe(0);
   });
 
+  it('sorts by name, lead time, reliability or creation in either order; refuses unknown sorts', async () => {
+    const tag = `Sortable ${Date.now()}`;
+    const make = async (name: string, lead: number, score: number) =>
+      (
+        await t.post<{ id: string }>(
+          '/api/v1/suppliers',
+          { name: `${tag} ${name}`, lead_time_days: lead, reliability_score: score },
+          admin,
+        )
+      ).body.id;
+    const b = await make('beta', 3, 90);
+    const a = await make('Alpha', 10, 70);
+    const c = await make('gamma', 3, 95);
+    const ids = async (query: string) =>
+      (
+        await t.get<{ items: Array<{ id: string }> }>(
+          `/api/v1/suppliers?search=${encodeURIComponent(tag)}&${query}`,
+          admin,
+        )
+      ).body.items.map((s) => s.id);
+    expect(await ids('')).toEqual([a, b, c]);
+    expect(await ids('order=desc')).toEqual([c, b, a]);
+    // ties by name
+    expect(await ids('sort=lead_time_days')).toEqual([b, c, a]);
+    expect(await ids('sort=lead_time_days&order=desc')).toEqual([a, b, c]);
+    expect(await ids('sort=reliability_score&order=desc')).toEqual([c, b, a]);
+    expect(await ids('sort=created_at')).toEqual([b, a, c]);
+    for (const bad of ['sort=phone', 'order=sideways', 'sort=name;drop'])
+      expect((await t.get(`/api/v1/suppliers?${bad}`, admin)).status, bad).toBe(400);
+  });
+
   it('updates only allow-listed fields and reactivates', async () => {
     const s = (await t.post('/api/v1/suppliers', { name: 'Upd' }, admin)).body;
     const up = await t.put(`/api/v1/suppliers/${s.id}`, { lead_time_days: 3, contact_person: 'Asha' }, admin);

@@ -1,0 +1,219 @@
+import { expect, signIn, test } from './fixtures';
+import { inDays, MANAGER, PurchasingApi } from './purchasing-api';
+
+const shot = (name: string) => ({ path: `e2e/screenshots/transfers-counts-${name}.png`, fullPage: true });
+
+test('a transfer between two branches is sent (FEFO and a chosen batch) and received', async ({
+  page,
+  till,
+}) => {
+  const api = await PurchasingApi.start(till);
+  const main = api.branchId;
+  const kariakoo = (await api.branch('Kariakoo', 'KKO-01')).id;
+  const supplier = (await api.supplier('Afya Distributors')).id;
+  const para = await api.medicine(
+    { name: 'Paracetamol 500mg', barcode: '6001234511112', threshold: 5, stock: 0, cost: 0.05 },
+    supplier,
+  );
+  await api.receive(para, supplier, 10, 0.05, 'P-SOON', inDays(60));
+  await api.receive(para, supplier, 50, 0.05, 'P-LATE', inDays(400));
+  const held = await api.receive(para, supplier, 20, 0.05, 'P-HELD', inDays(30));
+  await api.quarantine(held.id);
+  const cet = await api.medicine(
+    { name: 'Cetirizine 10mg', barcode: '6001234511129', threshold: 5, stock: 0, cost: 0.1 },
+    supplier,
+  );
+  await api.receive(cet, supplier, 30, 0.1, 'C-1', inDays(200));
+  const c2 = await api.receive(cet, supplier, 30, 0.1, 'C-2', inDays(300));
+  await api.manager();
+  const kariakooManager = {
+    email: 'kim@pharmacy.local',
+    password: 'Kim#2026-kariakoo',
+    full_name: 'Kim Kariakoo',
+  };
+  await api.userIn(kariakoo, { ...kariakooManager, role: 'branch_manager' });
+
+  await page.goto('/');
+  await signIn(page, MANAGER);
+  await page.getByRole('link', { name: /Back office/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Back office' })
+    .getByRole('link', { name: 'Transfers' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Transfers', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Send stock' }).click();
+  await page.getByLabel('To branch').selectOption({ label: 'Kariakoo' });
+  await page.getByLabel('Notes').fill('Weekend cover');
+  const search = page.getByLabel('Add a medicine to send');
+  await search.fill('Paracetamol');
+  await page.getByRole('option', { name: /Paracetamol 500mg/ }).click();
+  await page.getByLabel('Quantity to send of Paracetamol 500mg').fill('25');
+  // FEFO by default: the earliest expiry first, the quarantined batch skipped.
+  await expect(page.getByText('P-SOON ×10, P-LATE ×15')).toBeVisible();
+  await search.fill('Cetirizine');
+  await page.getByRole('option', { name: /Cetirizine 10mg/ }).click();
+  await page.getByLabel('Quantity to send of Cetirizine 10mg').fill('12');
+  await page.getByLabel('Batch to send of Cetirizine 10mg').selectOption(c2.id);
+  await page.screenshot(shot('01-send'));
+  await page.getByRole('button', { name: 'Send stock' }).last().click();
+  await expect(page.getByRole('status').filter({ hasText: 'Sent 37 units to Kariakoo' })).toBeVisible();
+  const row = page.getByRole('table', { name: 'Transfers' }).getByRole('row', { name: /Out to Kariakoo/ });
+  await expect(row).toContainText('P-SOON');
+  await expect(row).toContainText('37');
+  await page.screenshot(shot('02-sent'));
+
+  // The manager of the other branch sees it arrived.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn(page, kariakooManager);
+  await page.getByRole('link', { name: /Back office/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Back office' })
+    .getByRole('link', { name: 'Transfers' })
+    .click();
+  await page.getByLabel('Show').selectOption({ label: 'Incoming' });
+  const incoming = page
+    .getByRole('table', { name: 'Transfers' })
+    .getByRole('row', { name: /In from Main Branch/ });
+  await expect(incoming).toContainText('Received into stock');
+  await expect(incoming).toContainText('Cetirizine 10mg: C-2');
+  await page.screenshot(shot('03-received'));
+
+  // Stock and ledgers moved exactly.
+  const transfers = await api.call<{ items: Array<{ id: string }> }>(
+    'GET',
+    `/transfers?branch_id=${kariakoo}&direction=in`,
+  );
+  expect(transfers.items).toHaveLength(1);
+  const transferId = transfers.items[0]?.id;
+  expect(await api.stock(para, main)).toBe(35);
+  expect(await api.stock(para, kariakoo)).toBe(25);
+  expect(await api.stock(cet, main)).toBe(48);
+  expect(await api.stock(cet, kariakoo)).toBe(12);
+  const out = (await api.movements(para, main)).filter((m) => m.type === 'transfer_out');
+  expect(out.map((m) => [m.batch_number, m.quantity, m.reference_id])).toEqual([
+    ['P-SOON', -10, transferId],
+    ['P-LATE', -15, transferId],
+  ]);
+  const inn = await api.movements(para, kariakoo);
+  expect(inn.map((m) => [m.type, m.batch_number, m.quantity, m.reference_id])).toEqual([
+    ['transfer_in', 'P-SOON', 10, transferId],
+    ['transfer_in', 'P-LATE', 15, transferId],
+  ]);
+  expect((await api.movements(cet, kariakoo)).map((m) => [m.type, m.batch_number, m.quantity])).toEqual([
+    ['transfer_in', 'C-2', 12],
+  ]);
+  const heldBatch = await api.batches(para, main);
+  expect(heldBatch.items.find((b) => b.batch_number === 'P-HELD')?.qty_on_hand).toBe(20);
+});
+
+test('a pharmacist counts stock by scanning and typing; a large variance is approved by the manager; the count is submitted', async ({
+  page,
+  browser,
+  till,
+}) => {
+  const api = await PurchasingApi.start(till);
+  const supplier = (await api.supplier('Afya Distributors')).id;
+  const amox = await api.medicine(
+    { name: 'Amoxicillin 250mg', barcode: '6001234522221', threshold: 5, stock: 0, cost: 0.2 },
+    supplier,
+  );
+  const amoxBatch = await api.receive(amox, supplier, 30, 0.2, 'AMX-1', inDays(300));
+  const vitc = await api.medicine(
+    { name: 'Vitamin C 500mg', barcode: '6001234533334', threshold: 5, stock: 0, cost: 0.05 },
+    supplier,
+  );
+  await api.receive(vitc, supplier, 12, 0.05, 'VC-1', inDays(100));
+  const vc2 = await api.receive(vitc, supplier, 8, 0.05, 'VC-2', inDays(200));
+  const pharmacist = {
+    email: 'peter.pharm@pharmacy.local',
+    password: 'Peter#2026-counts',
+    full_name: 'Peter Pharmacist',
+  };
+  await api.admin.createUser({ ...pharmacist, role: 'pharmacist' });
+  await api.manager();
+
+  await page.goto('/');
+  await signIn(page, pharmacist);
+  await page.getByRole('link', { name: /Back office/ }).click();
+  const nav = page.getByRole('navigation', { name: 'Back office' });
+  // A pharmacist's back office is stock counting only.
+  await expect(nav.getByRole('link')).toHaveText(['Stock counts']);
+  await expect(page.getByRole('heading', { name: 'Stock counts', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Start count sheet' }).click();
+  const sheet = page.getByRole('table', { name: 'Count sheet' });
+  await expect(sheet.getByRole('row', { name: /AMX-1/ })).toContainText('30');
+  const total = await sheet.getByRole('row').count();
+
+  // Scan: a plain EAN counts a pack of the only batch; a GS1 DataMatrix names the batch.
+  await page.keyboard.press('/');
+  await expect(page.getByLabel('Scan or find')).toBeFocused();
+  await page.keyboard.type('6001234522221');
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Counted of Amoxicillin 250mg batch AMX-1')).toHaveValue('1');
+  await page.getByLabel('Scan or find').fill('010600123453333410VC-2');
+  await page.getByLabel('Scan or find').press('Enter');
+  await expect(page.getByLabel('Counted of Vitamin C 500mg batch VC-2')).toHaveValue('1');
+  await expect(page.getByText('Counted 2 of')).toBeVisible();
+  // Type the rest: Enter moves to the next batch.
+  await page.getByLabel('Counted of Amoxicillin 250mg batch AMX-1').fill('45');
+  await page.getByLabel('Counted of Vitamin C 500mg batch VC-1').fill('12');
+  await page.getByLabel('Counted of Vitamin C 500mg batch VC-1').press('Enter');
+  await expect(page.getByLabel('Counted of Vitamin C 500mg batch VC-2')).toBeFocused();
+  await page.keyboard.type('7');
+  await expect(page.getByLabel('Counted of Vitamin C 500mg batch VC-2')).toHaveValue('7');
+  await expect(sheet.getByRole('row', { name: /AMX-1/ })).toContainText('+15');
+  await expect(page.getByText(`Counted 3 of ${total - 1} batches`)).toBeVisible();
+  await page.screenshot(shot('04-count-sheet'));
+
+  await page.getByRole('button', { name: 'Review and submit' }).click();
+  const review = page.getByRole('dialog', { name: 'Review the count' });
+  await expect(review.getByRole('table', { name: 'Variances' }).getByRole('row')).toHaveCount(3);
+  await expect(review.getByRole('row', { name: /AMX-1/ })).toContainText('+15 (needs approval)');
+  await expect(review.getByRole('button', { name: 'Submit count' })).toBeDisabled();
+  await review.getByLabel('Reason for the variance').fill('A carton was in the store room');
+  await review.getByRole('button', { name: 'Ask for approval' }).click();
+  await expect(review.getByText(/waiting for a branch manager/)).toBeVisible();
+  await page.screenshot(shot('05-approval-asked'));
+
+  // The branch manager approves it from their Stock counts screen.
+  const managerContext = await browser.newContext({ baseURL: till.url });
+  const manager = await managerContext.newPage();
+  await manager.goto('/back-office/stock-counts');
+  await signIn(manager, MANAGER);
+  const waiting = manager.getByRole('table', { name: 'Approvals waiting' });
+  await expect(waiting).toContainText('Amoxicillin 250mg AMX-1');
+  await expect(waiting).toContainText('15');
+  await manager.getByRole('button', { name: 'Decide the request of Peter Pharmacist' }).click();
+  const decide = manager.getByRole('dialog', { name: 'Variance of 15 units' });
+  await decide.getByLabel('Your reason').fill('Checked the store room myself');
+  await manager.screenshot(shot('06-manager-approves'));
+  await decide.getByRole('button', { name: 'Approve' }).click();
+  await expect(decide).toBeHidden();
+  await managerContext.close();
+
+  await review.getByRole('button', { name: 'Check again' }).click();
+  await expect(review.getByText('Approved by Maria Manager')).toBeVisible();
+  await review.getByLabel('Notes').fill('Monthly count');
+  await review.getByRole('button', { name: 'Submit count' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Count submitted' })).toContainText(
+    '3 batches counted, 2 with a variance (net +14 units)',
+  );
+  await page.screenshot(shot('07-submitted'));
+
+  // Stock and ledgers moved exactly: one count movement per variance, the approval used.
+  expect(await api.stock(amox)).toBe(45);
+  expect(await api.stock(vitc)).toBe(19);
+  const counted = (m: { type: string }) => m.type === 'count';
+  expect(
+    (await api.movements(amox)).filter(counted).map((m) => [m.batch_id, m.quantity, m.reference_type]),
+  ).toEqual([[amoxBatch.id, 15, 'stock_count']]);
+  expect((await api.movements(vitc)).filter(counted).map((m) => [m.batch_id, m.quantity])).toEqual([
+    [vc2.id, -1],
+  ]);
+  const used = await api.call<{
+    items: Array<{ status: string; payload: { batch_id: string; variance: number } }>;
+  }>('GET', '/approvals?status=used&kind=stock_variance');
+  expect(used.items.map((a) => [a.status, a.payload.batch_id, a.payload.variance])).toEqual([
+    ['used', amoxBatch.id, 15],
+  ]);
+});
