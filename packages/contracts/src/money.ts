@@ -245,3 +245,16 @@ export function invertScaled(value: bigint, scale = RATE_SCALE): bigint {
   const one = 10n ** BigInt(scale * 2);
   return (one * 2n + value) / (value * 2n);
 }
+
+// Exchange: a rate says what 1 unit of a currency is worth in the base currency (scaled by 10^RATE_SCALE).
+const RATE_ONE = 10n ** BigInt(RATE_SCALE);
+
+/** An amount of a (sale or tender) currency in the base currency, minor units, rounded half away from zero. */
+export function toBase(minor: number, rate: bigint, exp: number, baseExp: number): number {
+  return mulDivRound(minor, rate * 10n ** BigInt(baseExp), RATE_ONE * 10n ** BigInt(exp));
+}
+
+/** A base-currency amount in another currency at `rate`, minor units, rounded half away from zero. */
+export function fromBase(baseMinor: number, rate: bigint, exp: number, baseExp: number): number {
+  return mulDivRound(baseMinor, RATE_ONE * 10n ** BigInt(exp), rate * 10n ** BigInt(baseExp));
+}

@@ -389,6 +389,7 @@ export const SaleReturn = z.object({
   fiscal_hash: z.string(),
   previous_hash: z.string(),
   fiscal_xml: z.string(),
+  sync_status: z.string().describe('pending until head office has the return, then synced'),
   created_at: Timestamp,
   lines: z.array(ReturnLine),
 });

@@ -139,10 +139,10 @@ export {
   type Gs1Element,
   type Gs1ErrorCode,
   type Gs1Symbology,
-} from './scanner/gs1-parser';
-export { classifyScan, type ScanClassification } from './scanner/classify-scan';
-export { gs1CheckDigit, hasValidGs1CheckDigit, withGs1CheckDigit } from './scanner/check-digit';
-export { gtinToEan13, normaliseGtin } from './scanner/gtin';
+} from '@pharmacy/contracts/gs1';
+export { classifyScan, type ScanClassification } from '@pharmacy/contracts/gs1';
+export { gs1CheckDigit, hasValidGs1CheckDigit, withGs1CheckDigit } from '@pharmacy/contracts/gs1';
+export { gtinToEan13, normaliseGtin } from '@pharmacy/contracts/gs1';
 
 // Print worker core
 export { printDocument, type PrintRequest, type PrintResult } from './print-worker/print-document';

@@ -1,15 +1,17 @@
+import { subtractDecimals } from '@pharmacy/contracts/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, NumberField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
-import { formatMoney, roundMoney, toNumber } from '../ui/money';
+import { useFormatMoney } from '../ui/money';
 import { CASH_SESSION_KEY, useCashSession } from './useCashSession';
 import { ZReportView } from './ZReportView';
 
 /** Opening, breaks and closing of the cashier's own cash session, and its Z-report. */
 export function CashSessionScreen() {
+  const money = useFormatMoney();
   const queryClient = useQueryClient();
   const cash = useCashSession();
   const session = cash.data;
@@ -56,8 +58,11 @@ export function CashSessionScreen() {
     e.preventDefault();
     if (Number.isFinite(counted)) close.mutate();
   };
-  const expected = xReport.data ? toNumber(xReport.data.expected_cash) : null;
-  const variance = expected !== null && Number.isFinite(counted) ? roundMoney(counted - expected) : null;
+  // Exact: the counted cash and the expected figure as decimal amounts, their difference in bigint.
+  const expected = xReport.data ? xReport.data.expected_cash : null;
+  const countedText =
+    Number.isFinite(counted) && counted >= 0 ? counted.toFixed(6).replace(/\.?0+$/, '') || '0' : null;
+  const variance = expected !== null && countedText !== null ? subtractDecimals(countedText, expected) : null;
 
   return (
     <section aria-labelledby="screen-title" className="cash-session">
@@ -100,7 +105,7 @@ export function CashSessionScreen() {
               </div>
               <div className="figure">
                 <dt>Opening float</dt>
-                <dd>{formatMoney(session.opening_float)}</dd>
+                <dd>{money(session.opening_float)}</dd>
               </div>
               <div className="figure">
                 <dt>Sales</dt>
@@ -130,16 +135,16 @@ export function CashSessionScreen() {
             <dl className="figures" aria-label="Cash check">
               <div className="figure">
                 <dt>Expected</dt>
-                <dd>{expected === null ? '…' : formatMoney(expected)}</dd>
+                <dd>{expected === null ? '…' : money(expected)}</dd>
               </div>
               <div className="figure">
                 <dt>Counted</dt>
-                <dd>{Number.isFinite(counted) ? formatMoney(counted) : '—'}</dd>
+                <dd>{countedText === null ? '—' : money(countedText)}</dd>
               </div>
               <div className="figure">
                 <dt>Variance</dt>
-                <dd className={variance !== null && variance < 0 ? 'field-error' : ''}>
-                  {variance === null ? '—' : formatMoney(variance)}
+                <dd className={variance?.startsWith('-') ? 'field-error' : ''}>
+                  {variance === null ? '—' : money(variance)}
                 </dd>
               </div>
             </dl>

@@ -2,7 +2,7 @@ import type { ZReport } from '@pharmacy/contracts';
 import { PrintButton } from '../print/PrintButton';
 import { methodLabel } from '../sell/receipt';
 import { formatDateTime } from '../ui/format';
-import { formatMoney, toNumber } from '../ui/money';
+import { useFormatMoney } from '../ui/money';
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -15,6 +15,7 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 /** The Z-report (X-report while the session is open) as the server computed it. */
 export function ZReportView({ report }: { report: ZReport }) {
+  const money = useFormatMoney();
   const title = report.is_final ? `Z-report No. ${report.z_number}` : 'X-report (session still open)';
   const cur = report.currency_code;
   return (
@@ -30,10 +31,10 @@ export function ZReportView({ report }: { report: ZReport }) {
       </p>
       <dl className="figures" aria-label="Summary">
         <Figure label="Sales" value={String(report.sales_count)} />
-        <Figure label={`Gross sales (${cur})`} value={formatMoney(report.gross_sales)} />
-        <Figure label="Returns" value={`${report.returns.count} · ${formatMoney(report.returns.total)}`} />
-        <Figure label="Net sales" value={formatMoney(report.net_sales)} />
-        <Figure label="VAT" value={formatMoney(report.vat_total)} />
+        <Figure label={`Gross sales (${cur})`} value={money(report.gross_sales)} />
+        <Figure label="Returns" value={`${report.returns.count} · ${money(report.returns.total)}`} />
+        <Figure label="Net sales" value={money(report.net_sales)} />
+        <Figure label="VAT" value={money(report.vat_total)} />
       </dl>
       <div className="z-grid">
         <table aria-label="Sales by payment method">
@@ -51,7 +52,7 @@ export function ZReportView({ report }: { report: ZReport }) {
               <tr key={p.method}>
                 <th scope="row">{methodLabel(p.method)}</th>
                 <td>{p.count}</td>
-                <td className="num">{formatMoney(p.amount)}</td>
+                <td className="num">{money(p.amount)}</td>
               </tr>
             ))}
             {report.by_payment.length === 0 && (
@@ -77,8 +78,8 @@ export function ZReportView({ report }: { report: ZReport }) {
             {report.vat_by_rate.map((v) => (
               <tr key={v.rate}>
                 <th scope="row">{v.rate}%</th>
-                <td className="num">{formatMoney(v.taxable_amount)}</td>
-                <td className="num">{formatMoney(v.vat_amount)}</td>
+                <td className="num">{money(v.taxable_amount)}</td>
+                <td className="num">{money(v.vat_amount)}</td>
               </tr>
             ))}
           </tbody>
@@ -87,24 +88,24 @@ export function ZReportView({ report }: { report: ZReport }) {
           <tbody>
             <tr>
               <th scope="row">Line discounts</th>
-              <td className="num">{formatMoney(report.discounts.line)}</td>
+              <td className="num">{money(report.discounts.line)}</td>
             </tr>
             <tr>
               <th scope="row">Sale discounts</th>
-              <td className="num">{formatMoney(report.discounts.global)}</td>
+              <td className="num">{money(report.discounts.global)}</td>
             </tr>
             <tr>
               <th scope="row">Coupons</th>
-              <td className="num">{formatMoney(report.discounts.coupon)}</td>
+              <td className="num">{money(report.discounts.coupon)}</td>
             </tr>
             <tr>
               <th scope="row">Returns ({report.returns.count})</th>
-              <td className="num">{formatMoney(report.returns.total)}</td>
+              <td className="num">{money(report.returns.total)}</td>
             </tr>
             {Object.entries(report.returns.by_method).map(([method, amount]) => (
               <tr key={method}>
                 <th scope="row">Refunded by {methodLabel(method).toLowerCase()}</th>
-                <td className="num">{formatMoney(amount)}</td>
+                <td className="num">{money(amount)}</td>
               </tr>
             ))}
           </tbody>
@@ -113,28 +114,28 @@ export function ZReportView({ report }: { report: ZReport }) {
           <tbody>
             <tr>
               <th scope="row">Opening float</th>
-              <td className="num">{formatMoney(report.opening_float)}</td>
+              <td className="num">{money(report.opening_float)}</td>
             </tr>
             <tr>
               <th scope="row">Cash sales</th>
-              <td className="num">{formatMoney(report.cash_sales)}</td>
+              <td className="num">{money(report.cash_sales)}</td>
             </tr>
             <tr>
               <th scope="row">Cash refunds</th>
-              <td className="num">{formatMoney(report.cash_refunds)}</td>
+              <td className="num">{money(report.cash_refunds)}</td>
             </tr>
             <tr>
               <th scope="row">Expected cash</th>
-              <td className="num">{formatMoney(report.expected_cash)}</td>
+              <td className="num">{money(report.expected_cash)}</td>
             </tr>
             <tr>
               <th scope="row">Counted cash</th>
-              <td className="num">{report.counted_cash === null ? '—' : formatMoney(report.counted_cash)}</td>
+              <td className="num">{report.counted_cash === null ? '—' : money(report.counted_cash)}</td>
             </tr>
             <tr>
               <th scope="row">Variance</th>
-              <td className={`num ${toNumber(report.variance) < 0 ? 'field-error' : ''}`}>
-                {report.variance === null ? '—' : formatMoney(report.variance)}
+              <td className={`num ${report.variance?.startsWith('-') ? 'field-error' : ''}`}>
+                {report.variance === null ? '—' : money(report.variance)}
               </td>
             </tr>
           </tbody>

@@ -4,7 +4,7 @@ import { type FormEvent, useDeferredValue, useState } from 'react';
 import { api } from '../api';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, TextField } from '../ui/fields';
-import { formatMoney } from '../ui/money';
+import { useFormatMoney } from '../ui/money';
 
 /** Find a customer by name, phone or national ID, or create one on the spot; `onPick` gets the choice. */
 export function CustomerPicker({
@@ -14,6 +14,7 @@ export function CustomerPicker({
   onPick: (c: Customer) => void;
   pickLabel?: string;
 }) {
+  const money = useFormatMoney();
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search.trim());
@@ -51,7 +52,7 @@ export function CustomerPicker({
             <span>
               <strong>{c.name}</strong> <span className="muted">{c.phone}</span>
               {c.is_credit_allowed && (
-                <span className="muted"> · credit, balance {formatMoney(c.current_balance)}</span>
+                <span className="muted"> · credit, balance {money(c.current_balance)}</span>
               )}
             </span>
             <button type="button" onClick={() => onPick(c)} aria-label={`${pickLabel} ${c.name}`}>

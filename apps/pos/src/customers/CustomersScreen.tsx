@@ -6,12 +6,13 @@ import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, NumberField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
-import { formatMoney } from '../ui/money';
+import { useFormatMoney } from '../ui/money';
 import { CustomerPicker } from './CustomerPicker';
 
 const TYPE_LABELS: Record<string, string> = { SALE: 'Credit sale', PAYMENT: 'Payment', REFUND: 'Refund' };
 
 function CustomerAccount({ customerId }: { customerId: string }) {
+  const money = useFormatMoney();
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState(Number.NaN);
   const customer = useQuery({
@@ -47,19 +48,18 @@ function CustomerAccount({ customerId }: { customerId: string }) {
         </div>
         <div className="figure">
           <dt>Credit</dt>
-          <dd>{c.is_credit_allowed ? `Allowed up to ${formatMoney(c.credit_limit)}` : 'Not allowed'}</dd>
+          <dd>{c.is_credit_allowed ? `Allowed up to ${money(c.credit_limit)}` : 'Not allowed'}</dd>
         </div>
         <div className="figure big-figure">
           <dt>Balance</dt>
           <dd>
-            <output aria-label="Balance">{formatMoney(c.current_balance)}</output>
+            <output aria-label="Balance">{money(c.current_balance)}</output>
           </dd>
         </div>
       </dl>
       {pay.data && (
         <p role="status" className="notice ok">
-          Payment of {formatMoney(pay.data.amount_paid)} recorded. New balance{' '}
-          {formatMoney(pay.data.new_balance)}.
+          Payment of {money(pay.data.amount_paid)} recorded. New balance {money(pay.data.new_balance)}.
         </p>
       )}
       <form onSubmit={submit} className="inline-add" aria-label="Take a payment" noValidate>
@@ -97,8 +97,8 @@ function CustomerAccount({ customerId }: { customerId: string }) {
             <tr key={r.id}>
               <td>{formatDateTime(r.created_at)}</td>
               <td>{TYPE_LABELS[r.transaction_type] ?? r.transaction_type}</td>
-              <td className="num">{formatMoney(r.amount)}</td>
-              <td className="num">{formatMoney(r.balance_after)}</td>
+              <td className="num">{money(r.amount)}</td>
+              <td className="num">{money(r.balance_after)}</td>
               <td>{r.created_by_name ?? '—'}</td>
             </tr>
           ))}
@@ -110,6 +110,7 @@ function CustomerAccount({ customerId }: { customerId: string }) {
 }
 
 export function CustomersScreen() {
+  const money = useFormatMoney();
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search.trim());
   const [selected, setSelected] = useState<string | null>(null);
@@ -156,7 +157,7 @@ export function CustomersScreen() {
                     </button>
                   </td>
                   <td>{c.phone}</td>
-                  <td className="num">{formatMoney(c.current_balance)}</td>
+                  <td className="num">{money(c.current_balance)}</td>
                 </tr>
               ))}
             </tbody>

@@ -11,7 +11,7 @@ import { DraftNumberInput } from '../ui/DraftNumberInput';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { SelectField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
-import { formatMoney } from '../ui/money';
+import { useFormatMoney } from '../ui/money';
 
 const CONDITIONS = [
   { value: 'resaleable', label: 'Resaleable' },
@@ -23,6 +23,7 @@ const REFUND_METHODS = ['cash', 'card', 'mobile_money', 'credit'] as const;
 
 /** Returns against an invoice: scan or type its number, choose what comes back, refund, credit note. */
 export function ReturnsScreen() {
+  const money = useFormatMoney();
   const queryClient = useQueryClient();
   const [invoice, setInvoice] = useState('');
   const [lookedUp, setLookedUp] = useState('');
@@ -107,7 +108,7 @@ export function ReturnsScreen() {
       )}
       {done && (
         <div role="status" className="notice ok">
-          Credit note <strong>{done.credit_note_number}</strong>: {formatMoney(done.total_amount)}{' '}
+          Credit note <strong>{done.credit_note_number}</strong>: {money(done.total_amount)}{' '}
           {done.currency_code} refunded by {methodLabel(done.refund_method).toLowerCase()}.
           <PrintButton documentType="credit_note" referenceId={done.id} label="Print credit note" />
         </div>
@@ -116,7 +117,7 @@ export function ReturnsScreen() {
         <form onSubmit={submitReturn} className="card" aria-label="Return lines" noValidate>
           <h2>
             Invoice {sale.data.invoice_number} · {formatDateTime(sale.data.sold_at)} ·{' '}
-            {formatMoney(sale.data.total_amount)} {sale.data.currency_code}
+            {money(sale.data.total_amount)} {sale.data.currency_code}
           </h2>
           {lines.length === 0 ? (
             <p>Everything on this invoice has been returned.</p>
@@ -138,7 +139,7 @@ export function ReturnsScreen() {
                     <th scope="row">{l.medicine_name}</th>
                     <td>{l.quantity}</td>
                     <td>{l.returnable_quantity}</td>
-                    <td>{formatMoney(l.unit_refund)}</td>
+                    <td>{money(l.unit_refund)}</td>
                     <td>
                       <DraftNumberInput
                         aria-label={`Return quantity of ${l.medicine_name}`}

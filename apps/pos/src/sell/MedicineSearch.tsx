@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, type Ref, useEffect, useId, useState } from 'react';
 import { api } from '../api';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { formatMoney } from '../ui/money';
+import { useFormatMoney } from '../ui/money';
 
 const DEBOUNCE_MS = 150;
 
@@ -20,6 +20,7 @@ export function MedicineSearch({
   inputRef?: Ref<HTMLInputElement>;
   label?: string;
 }) {
+  const money = useFormatMoney();
   const id = useId();
   const [text, setText] = useState('');
   const [term, setTerm] = useState('');
@@ -116,7 +117,7 @@ export function MedicineSearch({
               ) : (
                 <strong className="field-error">Out of stock</strong>
               )}
-              <span>{formatMoney(m.selling_price)}</span>
+              <span>{money(m.selling_price)}</span>
             </span>
           </div>
         ))}

@@ -1,12 +1,14 @@
 import type { SaleDetail } from '@pharmacy/contracts';
 import { ApiError } from '@pharmacy/contracts/client';
+import { formatMinor, minorToNumber, parseMoneyInput } from '@pharmacy/contracts/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { NumberField, SelectField } from '../ui/fields';
-import { formatMoney, roundMoney, toNumber } from '../ui/money';
+import { useCurrencyExponents } from '../ui/money';
+import { tenderFigures } from './tender';
 import type { Cart } from './cart';
 
 type Method = 'cash' | 'card' | 'mobile_money' | 'credit';
@@ -30,14 +32,15 @@ export function shortMedicine(error: unknown): string | null {
  */
 export function PaymentDialog({
   cart,
-  estimateTotal,
+  estimateTotalMinor,
   baseCurrency,
   onPaid,
   onOutOfStock,
   onClose,
 }: {
   cart: Cart;
-  estimateTotal: number;
+  /** The cart's estimated total in base-currency minor units (the same pricing as the sale). */
+  estimateTotalMinor: number;
   baseCurrency: string;
   onPaid: (sale: SaleDetail) => void;
   onOutOfStock: (medicineId: string, detail: string) => void;
@@ -57,16 +60,24 @@ export function PaymentDialog({
     queryFn: () => api.currency.effective({ from: currency, to: baseCurrency }),
     enabled: foreign,
   });
-  const fx = foreign ? toNumber(rate.data?.rate) : 1;
-  const due = fx > 0 ? roundMoney(estimateTotal / fx) : Number.NaN;
-  const convert = (base: number) => (fx > 0 ? roundMoney(base / fx) : base);
-  const paid = roundMoney(
-    Object.values(amounts).reduce((s, v) => s + (Number.isFinite(v) && v > 0 ? v : 0), 0),
-  );
-  const remaining = Number.isFinite(due) ? roundMoney(Math.max(0, due - paid)) : Number.NaN;
-  const nonCash = paid - (Number.isFinite(amounts.cash) ? Math.max(0, amounts.cash) : 0);
-  const change = Number.isFinite(due) ? roundMoney(Math.max(0, paid - due)) : 0;
-  const overpaid = Number.isFinite(due) && nonCash > due + 1e-9;
+  const exponentOf = useCurrencyExponents();
+  const baseExp = exponentOf(baseCurrency);
+  const cur = foreign ? currency : baseCurrency;
+  const exp = exponentOf(cur);
+  const tender = tenderFigures({
+    estimateTotalMinor,
+    rate: foreign ? rate.data?.rate : null,
+    exp,
+    baseExp,
+    amounts,
+  });
+  const { due, remaining, change, paid, overpaid } = tender;
+  const money = (minor: number | null) => (minor === null ? '…' : formatMinor(minor, exp));
+  /** A base-currency line discount in the sale's currency, as the request number. */
+  const convert = (baseAmount: number) => {
+    const minor = parseMoneyInput(String(baseAmount), baseExp) ?? 0;
+    return minorToNumber(tender.fromBase(minor), exp);
+  };
   const methods = METHODS.filter((m) => m.method !== 'credit' || cart.customer?.is_credit_allowed);
 
   const pay = useMutation({
@@ -78,8 +89,8 @@ export function PaymentDialog({
           ...(l.discount > 0 ? { discount: convert(l.discount) } : {}),
         })),
         payment_lines: methods
-          .filter((m) => Number.isFinite(amounts[m.method]) && amounts[m.method] > 0)
-          .map((m) => ({ method: m.method, amount: amounts[m.method] })),
+          .filter((m) => (tender.minor[m.method] ?? 0) > 0)
+          .map((m) => ({ method: m.method, amount: minorToNumber(tender.minor[m.method] ?? 0, exp) })),
         customer_id: cart.customer?.id ?? null,
         coupon_code: cart.coupon?.code ?? null,
         prescription_id: cart.prescription?.id ?? null,
@@ -95,16 +106,15 @@ export function PaymentDialog({
   const set = (method: Method) => (value: number) => setAmounts((a) => ({ ...a, [method]: value }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (paid <= 0 || remaining > 0 || overpaid || pay.isPending) return;
+    if (paid <= 0 || remaining === null || remaining > 0 || overpaid || pay.isPending) return;
     pay.mutate();
   };
-  const cur = foreign ? currency : baseCurrency;
 
   return (
     <Dialog title="Payment" onClose={onClose}>
       <form onSubmit={submit} noValidate className="payment">
         <p className="amount-due" role="status">
-          Total due: <strong>{Number.isFinite(due) ? formatMoney(due) : '…'}</strong> {cur}
+          Total due: <strong>{money(due)}</strong> {cur}
         </p>
         {(currencies.data?.items.length ?? 0) > 1 && (
           <SelectField
@@ -118,8 +128,8 @@ export function PaymentDialog({
         )}
         {foreign && rate.data && (
           <p className="muted">
-            1 {currency} = {rate.data.rate} {baseCurrency} · {formatMoney(estimateTotal)} {baseCurrency} is{' '}
-            {formatMoney(due)} {currency}
+            1 {currency} = {rate.data.rate} {baseCurrency} · {formatMinor(estimateTotalMinor, baseExp)}{' '}
+            {baseCurrency} is {money(due)} {currency}
           </p>
         )}
         <ErrorNotice error={rate.error} />
@@ -131,7 +141,7 @@ export function PaymentDialog({
               value={amounts[m.method]}
               onChange={set(m.method)}
               min={0}
-              step="0.01"
+              step={exp === 0 ? '1' : `0.${'0'.repeat(exp - 1)}1`}
               autoFocus={i === 0}
             />
           ))}
@@ -139,19 +149,15 @@ export function PaymentDialog({
         <div className="tender-actions">
           <button
             type="button"
-            onClick={() =>
-              set('cash')(roundMoney((Number.isFinite(amounts.cash) ? amounts.cash : 0) + remaining))
-            }
-            disabled={!(remaining > 0)}
+            onClick={() => set('cash')(minorToNumber((tender.minor.cash ?? 0) + (remaining ?? 0), exp))}
+            disabled={!(remaining !== null && remaining > 0)}
           >
             Rest in cash
           </button>
           <button
             type="button"
-            onClick={() =>
-              set('card')(roundMoney((Number.isFinite(amounts.card) ? amounts.card : 0) + remaining))
-            }
-            disabled={!(remaining > 0)}
+            onClick={() => set('card')(minorToNumber((tender.minor.card ?? 0) + (remaining ?? 0), exp))}
+            disabled={!(remaining !== null && remaining > 0)}
           >
             Rest by card
           </button>
@@ -159,16 +165,16 @@ export function PaymentDialog({
         <dl className="figures" aria-label="Tender">
           <div className="figure">
             <dt>Paid</dt>
-            <dd>{formatMoney(paid)}</dd>
+            <dd>{money(paid)}</dd>
           </div>
           <div className="figure">
             <dt>Remaining</dt>
-            <dd>{Number.isFinite(remaining) ? formatMoney(remaining) : '…'}</dd>
+            <dd>{money(remaining)}</dd>
           </div>
           <div className="figure big-figure">
             <dt>Change</dt>
             <dd>
-              <output aria-label="Change">{formatMoney(change)}</output>
+              <output aria-label="Change">{money(change)}</output>
             </dd>
           </div>
         </dl>
@@ -188,7 +194,7 @@ export function PaymentDialog({
           <button
             type="submit"
             className="primary big"
-            disabled={pay.isPending || paid <= 0 || remaining > 0 || overpaid}
+            disabled={pay.isPending || paid <= 0 || remaining === null || remaining > 0 || overpaid}
           >
             {pay.isPending ? 'Recording…' : pay.isError ? 'Try again' : 'Complete sale'}
           </button>

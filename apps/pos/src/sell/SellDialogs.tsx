@@ -8,7 +8,7 @@ import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
-import { formatMoney } from '../ui/money';
+import { useFormatMoney } from '../ui/money';
 import { type Cart, type CartCustomer, type CartLine, EMPTY_CART } from './cart';
 import { buildReceipt } from './receipt';
 
@@ -55,6 +55,7 @@ export function SubstitutesDialog({
   onAdd: (m: Medicine) => void;
   onClose: () => void;
 }) {
+  const money = useFormatMoney();
   const subs = useQuery({
     queryKey: ['substitutes', medicine.id],
     queryFn: () => api.dispensing.genericSearch({ medicine_id: medicine.id }),
@@ -91,7 +92,7 @@ export function SubstitutesDialog({
                 {s.name} <span className="muted">{[s.strength, s.form].filter(Boolean).join(' ')}</span>
                 {s.requires_prescription && <span className="badge">Rx</span>}
               </td>
-              <td>{formatMoney(s.selling_price)}</td>
+              <td>{money(s.selling_price)}</td>
               <td>{s.stock_quantity}</td>
               <td>
                 <button
@@ -292,10 +293,11 @@ export function ParkDialog({
 }
 
 export function SaleDoneDialog({ sale, onClose }: { sale: SaleDetail; onClose: () => void }) {
+  const money = useFormatMoney();
   return (
     <Dialog title={`Sale ${sale.invoice_number}`} onClose={onClose}>
       <p role="status" className="notice ok change-due">
-        Change due: <strong>{formatMoney(sale.change_amount)}</strong> {sale.currency_code}
+        Change due: <strong>{money(sale.change_amount)}</strong> {sale.currency_code}
       </p>
       <figure aria-label="Receipt preview" className="receipt-figure">
         <pre className="receipt">{buildReceipt(sale)}</pre>

@@ -454,7 +454,7 @@ export function SellScreen() {
       {open.kind === 'pay' && (
         <PaymentDialog
           cart={cart}
-          estimateTotal={Number(estimate.total)}
+          estimateTotalMinor={estimate.totalMinor}
           baseCurrency={baseCurrency}
           onPaid={done}
           onOutOfStock={onOutOfStock}

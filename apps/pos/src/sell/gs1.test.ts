@@ -15,7 +15,8 @@ describe('parseGs1', () => {
       gtin: '06201000010004',
       batch: 'B1',
       serial: 'SN9',
-      expiry: '2028-01-01',
+      // GS1: day 00 is the last day of the month.
+      expiry: '2028-01-31',
     });
   });
 

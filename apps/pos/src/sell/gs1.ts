@@ -1,8 +1,6 @@
-/**
- * GS1 element strings as a keyboard-wedge scanner types a DataMatrix: an optional symbology prefix
- * (`]d2`, `]C1`, `]Q3`), then AI 01 (GTIN-14), 17 (expiry YYMMDD), 10 (batch), 21 (serial), the
- * variable ones ended by a GS character (or the end of the scan).
- */
+import { classifyScan } from '@pharmacy/contracts/gs1';
+
+/** The pack fields of a GS1 scan (GTIN-14, and batch, expiry, serial when the code carries them). */
 export interface Gs1Scan {
   gtin: string;
   expiry?: string;
@@ -10,37 +8,18 @@ export interface Gs1Scan {
   serial?: string;
 }
 
-const GS = '\u001d';
-
+/**
+ * What a keyboard-wedge scan says about the pack, read by the one GS1 parser the server and the serial
+ * scanners use (@pharmacy/contracts/gs1: check digits, the AI table, GS separators, symbology prefixes);
+ * null for a retail barcode, free text or a malformed code.
+ */
 export function parseGs1(raw: string): Gs1Scan | null {
-  let s = raw.replace(/^\](d2|C1|Q3|e0)/, '');
-  if (!/^01\d{14}/.test(s)) return null;
-  const out: Gs1Scan = { gtin: s.slice(2, 16) };
-  s = s.slice(16);
-  while (s.length > 0) {
-    if (s.startsWith(GS)) {
-      s = s.slice(1);
-      continue;
-    }
-    const ai = s.slice(0, 2);
-    if (ai === '17' || ai === '15' || ai === '11') {
-      const date = s.slice(2, 8);
-      if (!/^\d{6}$/.test(date)) return out;
-      if (ai === '17') {
-        const day = date.slice(4, 6) === '00' ? '01' : date.slice(4, 6);
-        out.expiry = `20${date.slice(0, 2)}-${date.slice(2, 4)}-${day}`;
-      }
-      s = s.slice(8);
-    } else if (ai === '10' || ai === '21') {
-      const rest = s.slice(2);
-      const end = rest.indexOf(GS);
-      const value = (end === -1 ? rest : rest.slice(0, end)).slice(0, 20);
-      if (ai === '10') out.batch = value;
-      else out.serial = value;
-      s = rest.slice(value.length);
-    } else {
-      return out;
-    }
-  }
-  return out;
+  const scan = classifyScan(raw);
+  if (scan.kind !== 'gs1' || !scan.gtin) return null;
+  return {
+    gtin: scan.gtin,
+    ...(scan.expiry && { expiry: scan.expiry }),
+    ...(scan.batch && { batch: scan.batch }),
+    ...(scan.serial && { serial: scan.serial }),
+  };
 }

@@ -1,5 +1,5 @@
 import type { SaleDetail } from '@pharmacy/contracts';
-import { formatMoney } from '../ui/money';
+import { currencyExponent, formatMoney as formatIn } from '@pharmacy/contracts/money';
 
 const WIDTH = 42;
 const METHOD_LABELS: Record<string, string> = {
@@ -26,7 +26,8 @@ function center(text: string): string {
 }
 
 /** The receipt as plain text, built from the server's sale: what the printer will print, for the screen. */
-export function buildReceipt(sale: SaleDetail): string {
+export function buildReceipt(sale: SaleDetail, exponent = currencyExponent(sale.currency_code)): string {
+  const formatMoney = (value: string | number) => formatIn(value, exponent);
   const out: string[] = [];
   const rule = '-'.repeat(WIDTH);
   const cur = sale.currency_code;

@@ -1,5 +1,5 @@
 import { currencyExponent, normaliseDecimal } from '@pharmacy/contracts/money';
-import { gtinToEan13 } from '../scanner/gtin';
+import { gtinToEan13 } from '@pharmacy/contracts/gs1';
 import type { LabelBarcodeSymbology, ShelfLabel } from './document-types';
 import { present } from './organisation-input';
 

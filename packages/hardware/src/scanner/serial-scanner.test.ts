@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
-import { classifyScan } from './classify-scan';
-import { GS } from './gs1-parser';
+import { classifyScan, GS } from '@pharmacy/contracts/gs1';
 import { SerialScanner } from './serial-scanner';
 
 const hasSocat = existsSync(SOCAT);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyScan } from './classify-scan';
 import { GS } from './gs1-parser';
-import { ScanSplitter } from './scan-splitter';
 
 describe('classifyScan', () => {
   it('recognises retail codes with valid check digits', () => {
@@ -38,21 +37,5 @@ describe('classifyScan', () => {
     });
     expect(classifyScan('(01)05012345678900(10)A1')).toMatchObject({ kind: 'gs1', batch: 'A1' });
     expect(classifyScan(']d2010501234567890117261231')).toMatchObject({ kind: 'unknown' });
-  });
-});
-
-describe('ScanSplitter', () => {
-  it('splits on CR, LF or CR LF, across chunk boundaries', () => {
-    const splitter = new ScanSplitter();
-    expect(splitter.push('0123')).toEqual([]);
-    expect(splitter.push('456789012\r')).toEqual([]);
-    expect(splitter.push('\nABC\nDEF\r')).toEqual(['0123456789012', 'ABC']);
-    expect(splitter.push('X')).toEqual(['DEF']);
-    expect(splitter.buffered).toBe('X');
-  });
-
-  it('keeps GS bytes and honours a custom suffix', () => {
-    const splitter = new ScanSplitter('\t');
-    expect(splitter.push(Buffer.from(`10A${GS}21B\t`, 'latin1'))).toEqual([`10A${GS}21B`]);
   });
 });
