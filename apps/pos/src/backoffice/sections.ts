@@ -1,5 +1,6 @@
 import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
+import { DashboardScreen } from '../dashboard/DashboardScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -22,6 +23,13 @@ export interface Section {
 }
 
 export const SECTIONS: readonly Section[] = [
+  // First: a branch manager's (and an auditor's) landing section.
+  {
+    path: '/dashboard',
+    label: 'Dashboard',
+    roles: ['branch_manager', 'auditor'],
+    component: DashboardScreen,
+  },
   { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
