@@ -1,7 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Api } from './api';
-import type { Till } from './fixtures';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { ADMIN, NEW_ADMIN_PASSWORD, signIn, type Till } from './fixtures';
 
 /** Set-up for the manager and head-office specs: a second branch, people on both, sales over several days. */
 
@@ -169,4 +170,26 @@ export async function seedShop(till: Till): Promise<Shop> {
     if (daysAgo > 0) backdate(till, [sale.id], daysAgo);
   }
   return { admin, mainId, otherId: other.id, para, syrup, sales };
+}
+
+/** The value of one figure (a <dt> label and its <dd>) inside a titled region of the dashboard. */
+export function figure(region: Locator, label: string): Locator {
+  return region
+    .locator('dl > div')
+    .filter({ has: region.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('dd');
+}
+
+/** The admin, whose password the set-up through the API already replaced. */
+export async function adminSignsIn(page: Page) {
+  await page.goto('/');
+  await signIn(page, { email: ADMIN.email, password: NEW_ADMIN_PASSWORD });
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+}
+
+export async function openBackOffice(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /Back office/ })
+    .click();
 }

@@ -1,8 +1,7 @@
 import { formatMoney } from '../packages/contracts/src/money';
 import { Api } from './api';
-import { ADMIN, expect, NEW_ADMIN_PASSWORD, signIn, test } from './fixtures';
-import { AUDITOR, MANAGER, seedShop } from './manager-api';
-import type { Locator, Page } from '@playwright/test';
+import { expect, signIn, test } from './fixtures';
+import { AUDITOR, adminSignsIn, figure, MANAGER, openBackOffice, seedShop } from './manager-api';
 
 type Summary = {
   date: string;
@@ -13,28 +12,6 @@ type Summary = {
   expiring_90_count: number;
 };
 type Totals = { totals: { revenue: string; sales_count: number; vat: string; average_sale: string } };
-
-/** The value of one figure (a <dt> label and its <dd>) inside a titled region of the dashboard. */
-function figure(region: Locator, label: string): Locator {
-  return region
-    .locator('dl > div')
-    .filter({ has: region.page().locator('dt', { hasText: new RegExp(`^${label}$`) }) })
-    .locator('dd');
-}
-
-/** The admin, whose password the set-up through the API already replaced. */
-async function adminSignsIn(page: Page) {
-  await page.goto('/');
-  await signIn(page, { email: ADMIN.email, password: NEW_ADMIN_PASSWORD });
-  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
-}
-
-async function openBackOffice(page: Page) {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: /Back office/ })
-    .click();
-}
 
 test("a branch manager lands on the dashboard, whose figures are the API's", async ({ page, till }) => {
   const shop = await seedShop(till);

@@ -1,6 +1,7 @@
 import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
 import { DashboardScreen } from '../dashboard/DashboardScreen';
+import { ReportsScreen } from '../reports/ReportsScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -30,6 +31,7 @@ export const SECTIONS: readonly Section[] = [
     roles: ['branch_manager', 'auditor'],
     component: DashboardScreen,
   },
+  { path: '/reports', label: 'Reports', roles: ['branch_manager', 'auditor'], component: ReportsScreen },
   { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },

@@ -86,7 +86,8 @@ function chartOptions(
     cursor: { drag: { x: false, y: false } },
     axes: [
       {
-        splits: () => tickIndexes(n, bars ? 12 : 8),
+        // About one label per 70 px, so labels never overlap however narrow the chart.
+        splits: (u) => tickIndexes(n, Math.max(2, Math.floor(u.width / 70))),
         values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
         gap: 4,
       },
