@@ -1,5 +1,6 @@
 import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
+import { ApprovalsScreen } from '../approvals/ApprovalsScreen';
 import { DashboardScreen } from '../dashboard/DashboardScreen';
 import { ReportsScreen } from '../reports/ReportsScreen';
 import { AuditScreen } from './AuditScreen';
@@ -32,6 +33,12 @@ export const SECTIONS: readonly Section[] = [
     component: DashboardScreen,
   },
   { path: '/reports', label: 'Reports', roles: ['branch_manager', 'auditor'], component: ReportsScreen },
+  {
+    path: '/approvals',
+    label: 'Approvals',
+    roles: ['branch_manager', 'auditor'],
+    component: ApprovalsScreen,
+  },
   { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
