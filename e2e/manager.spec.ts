@@ -1,7 +1,7 @@
 import { formatMoney } from '../packages/contracts/src/money';
 import { Api } from './api';
 import { expect, signIn, test } from './fixtures';
-import { AUDITOR, adminSignsIn, figure, MANAGER, openBackOffice, seedShop } from './manager-api';
+import { AUDITOR, adminSignsIn, CASHIER, figure, MANAGER, openBackOffice, seedShop } from './manager-api';
 
 type Summary = {
   date: string;
@@ -82,12 +82,34 @@ test('the branch comparison ranks the branches by revenue, with their shares', a
   await page.screenshot({ path: 'e2e/screenshots/manager-02-branch-comparison.png', fullPage: true });
 });
 
-test('an auditor sees the dashboard and the reports, with no write buttons', async ({ page, till }) => {
+test('an auditor sees the dashboard, reports, approvals and coupons, with no write buttons', async ({
+  page,
+  till,
+}) => {
   const shop = await seedShop(till);
   await shop.admin.createUser(AUDITOR);
+  await shop.admin.call('POST', '/coupons', { code: 'AUDIT5', discount_type: 'fixed', discount_value: 5 });
+  const cathy = await Api.login(till, CASHIER);
+  await cathy.call('POST', '/approvals', {
+    kind: 'discount',
+    payload: { medicine_id: shop.para, quantity: 1, max_discount: 1 },
+    reason: 'Loyal customer',
+  });
   await page.goto('/');
   await signIn(page, AUDITOR);
   await openBackOffice(page);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(figure(page.getByRole('region', { name: 'Today' }), 'Sales')).toHaveText('3');
+  const nav = page.getByRole('navigation', { name: 'Back office' });
+  await nav.getByRole('link', { name: 'Reports' }).click();
+  await expect(figure(page.getByRole('region', { name: 'Sales totals' }), 'Sales')).toHaveText('6');
+  await nav.getByRole('link', { name: 'Approvals' }).click();
+  const row = page.getByRole('row', { name: /Cathy Cashier/ });
+  await expect(row).toContainText('A discount of at most 1.00 USD on 1 × Daypara 500');
+  await expect(page.getByRole('button', { name: /Approve|Reject/ })).toHaveCount(0);
+  await nav.getByRole('link', { name: 'Coupons' }).click();
+  await expect(page.getByRole('row', { name: /AUDIT5/ })).toContainText('Fixed amount');
+  await expect(page.getByRole('button', { name: /New coupon|Edit|Deactivate/ })).toHaveCount(0);
+  // Validating a code changes nothing: an auditor may.
+  await expect(page.getByRole('button', { name: 'Validate' })).toBeVisible();
 });

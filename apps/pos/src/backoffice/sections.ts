@@ -1,6 +1,7 @@
 import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
 import { ApprovalsScreen } from '../approvals/ApprovalsScreen';
+import { CouponsScreen } from '../coupons/CouponsScreen';
 import { DashboardScreen } from '../dashboard/DashboardScreen';
 import { ReportsScreen } from '../reports/ReportsScreen';
 import { AuditScreen } from './AuditScreen';
@@ -24,25 +25,19 @@ export interface Section {
   mode?: 'till' | 'central';
 }
 
+/** Branch managers run their branch; auditors read everything and change nothing (no write buttons). */
+const MANAGERS: readonly Role[] = ['branch_manager', 'auditor'];
+
 export const SECTIONS: readonly Section[] = [
   // First: a branch manager's (and an auditor's) landing section.
-  {
-    path: '/dashboard',
-    label: 'Dashboard',
-    roles: ['branch_manager', 'auditor'],
-    component: DashboardScreen,
-  },
-  { path: '/reports', label: 'Reports', roles: ['branch_manager', 'auditor'], component: ReportsScreen },
-  {
-    path: '/approvals',
-    label: 'Approvals',
-    roles: ['branch_manager', 'auditor'],
-    component: ApprovalsScreen,
-  },
-  { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
-  { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
-  { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
-  { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'], component: AuditScreen },
+  { path: '/dashboard', label: 'Dashboard', roles: MANAGERS, component: DashboardScreen },
+  { path: '/reports', label: 'Reports', roles: MANAGERS, component: ReportsScreen },
+  { path: '/approvals', label: 'Approvals', roles: MANAGERS, component: ApprovalsScreen },
+  { path: '/coupons', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
+  { path: '/users', label: 'Users', roles: MANAGERS, component: UsersScreen },
+  { path: '/branches', label: 'Branches', roles: MANAGERS, component: BranchesScreen },
+  { path: '/settings', label: 'Settings', roles: MANAGERS, component: SettingsScreen },
+  { path: '/audit', label: 'Audit log', roles: MANAGERS, component: AuditScreen },
 ];
 
 export function visibleSections(role: Role, mode: 'till' | 'central'): Section[] {

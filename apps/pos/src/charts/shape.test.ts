@@ -22,7 +22,7 @@ describe('chart data shaping', () => {
       { rank: 1, branch_name: 'Main', branch_code: 'MAIN', revenue: '60.00', share_pct: 60 },
       { rank: 3, branch_name: 'Empty', branch_code: 'EMP', revenue: '0', share_pct: 0 },
     ]);
-    expect(s.labels).toEqual(['MAIN 60.0 %', 'KKO 40.0 %', 'EMP 0.0 %']);
+    expect(s.labels).toEqual(['MAIN 60.0\u00a0%', 'KKO 40.0\u00a0%', 'EMP 0.0\u00a0%']);
     expect(s.values).toEqual([60, 40, 0]);
     expect(s.shares).toEqual([60, 40, 0]);
   });

@@ -79,9 +79,9 @@ export function methodLabel(method: string): string {
   return METHOD_LABELS[method] ?? method.replaceAll('_', ' ');
 }
 
-/** A share in percent with one decimal, as the server sends it: 41.7 → "41.7 %". */
+/** A share in percent with one decimal, as the server sends it: 41.7 → "41.7 %" (a no-break space). */
 export function formatShare(pct: number): string {
-  return `${pct.toFixed(1)} %`;
+  return `${pct.toFixed(1)}\u00a0%`;
 }
 
 /** Compact axis ticks: 1250000 → "1.25M", 3400 → "3.4k". Axis only; tables show exact amounts. */

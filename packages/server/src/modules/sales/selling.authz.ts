@@ -27,7 +27,7 @@ export const sellingAuthz: AuthzRow[] = [
   { method: 'POST', path: '/parked/{parkedId}/recall', expect: only(TILL, 404) },
   { method: 'POST', path: '/parked/{parkedId}/void', body: {}, expect: only(TILL, 400) },
   { method: 'GET', path: '/coupons/validate/{code}', expect: anyRole(404) },
-  { method: 'GET', path: '/coupons', expect: only(['branch_manager'], 200) },
+  { method: 'GET', path: '/coupons', expect: only(['branch_manager', 'auditor'], 200) },
   { method: 'POST', path: '/coupons', body: {}, expect: only(['branch_manager'], 400) },
   {
     method: 'PUT',
