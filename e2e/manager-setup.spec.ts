@@ -1,6 +1,6 @@
 import { Api } from './api';
 import { expect, signIn, test } from './fixtures';
-import { MANAGER, openBackOffice } from './manager-api';
+import { adminSignsIn, figure, MANAGER, openBackOffice } from './manager-api';
 import type { Page } from '@playwright/test';
 
 async function openSection(page: Page, name: string) {
@@ -81,4 +81,60 @@ test('a manager creates, validates, edits and deactivates a coupon', async ({ pa
       per_customer_limit: null,
     }),
   ]);
+});
+
+test('admin files exchange rates with effective dates; the history and the FX tolerance show', async ({
+  page,
+  till,
+}) => {
+  const admin = await Api.admin(till);
+  await admin.createUser(MANAGER);
+  await adminSignsIn(page);
+  await openBackOffice(page);
+  await openSection(page, 'Currencies');
+  const registry = page.getByRole('table', { name: 'Currency registry' });
+  await expect(registry.getByRole('row', { name: /KWD/ })).toContainText('3');
+  await expect(registry.getByRole('row', { name: /USD/ })).toContainText('Base');
+  const money = page.getByRole('region', { name: 'Money settings' });
+  await expect(figure(money, 'FX tolerance')).toHaveText('2 %');
+  await expect(figure(money, 'Base currency')).toHaveText('USD');
+
+  for (const [rate, day] of [
+    ['1.08', '2026-01-05'],
+    ['1.1', '2026-02-01'],
+  ] as const) {
+    await page.getByRole('button', { name: 'Add a rate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add an exchange rate' });
+    await dialog.getByLabel('From', { exact: true }).selectOption('EUR');
+    await dialog.getByLabel('To', { exact: true }).selectOption('USD');
+    await dialog.getByLabel('Rate').fill(rate === '1.1' ? '-1' : rate);
+    await dialog.getByLabel('Effective from').fill(day);
+    await dialog.getByRole('button', { name: 'Add rate' }).click();
+    if (rate === '1.1') {
+      await expect(dialog.locator('.field-error')).toBeVisible();
+      await dialog.getByLabel('Rate').fill(rate);
+      await dialog.getByRole('button', { name: 'Add rate' }).click();
+    }
+    await expect(dialog).toBeHidden();
+  }
+  await page.getByLabel('From currency').selectOption('EUR');
+  const rates = page.getByRole('table', { name: 'Exchange rates' });
+  await expect(rates.getByRole('row')).toHaveCount(3);
+  // Newest effective first: the history of the pair.
+  await expect(rates.getByRole('row').nth(1)).toContainText('1.1');
+  await expect(rates.getByRole('row').nth(2)).toContainText('1.08');
+  await page.screenshot({ path: 'e2e/screenshots/manager-10-currencies.png', fullPage: true });
+  const filed = await admin.call<{ items: Array<{ rate: string; effective_at: string }> }>(
+    'GET',
+    '/currency/rates?from_code=EUR',
+  );
+  expect(filed.items.map((r) => r.effective_at.slice(0, 10))).toEqual(['2026-02-01', '2026-01-05']);
+
+  // A branch manager reads the same page without the write button.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn(page, MANAGER);
+  await openBackOffice(page);
+  await openSection(page, 'Currencies');
+  await expect(page.getByRole('table', { name: 'Exchange rates' }).getByRole('row')).toHaveCount(3);
+  await expect(page.getByRole('button', { name: 'Add a rate' })).toHaveCount(0);
 });

@@ -2,6 +2,7 @@ import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
 import { ApprovalsScreen } from '../approvals/ApprovalsScreen';
 import { CouponsScreen } from '../coupons/CouponsScreen';
+import { CurrenciesScreen } from '../currencies/CurrenciesScreen';
 import { DashboardScreen } from '../dashboard/DashboardScreen';
 import { ReportsScreen } from '../reports/ReportsScreen';
 import { AuditScreen } from './AuditScreen';
@@ -34,6 +35,7 @@ export const SECTIONS: readonly Section[] = [
   { path: '/reports', label: 'Reports', roles: MANAGERS, component: ReportsScreen },
   { path: '/approvals', label: 'Approvals', roles: MANAGERS, component: ApprovalsScreen },
   { path: '/coupons', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
+  { path: '/currencies', label: 'Currencies', roles: MANAGERS, component: CurrenciesScreen },
   { path: '/users', label: 'Users', roles: MANAGERS, component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: MANAGERS, component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: MANAGERS, component: SettingsScreen },
