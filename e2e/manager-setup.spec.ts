@@ -138,3 +138,41 @@ test('admin files exchange rates with effective dates; the history and the FX to
   await expect(page.getByRole('table', { name: 'Exchange rates' }).getByRole('row')).toHaveCount(3);
   await expect(page.getByRole('button', { name: 'Add a rate' })).toHaveCount(0);
 });
+
+test('admin publishes an announcement that a branch manager then reads', async ({ page, till }) => {
+  const admin = await Api.admin(till);
+  await admin.createUser(MANAGER);
+  await adminSignsIn(page);
+  await openBackOffice(page);
+  await openSection(page, 'Announcements');
+  await page.getByRole('button', { name: 'New announcement' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New announcement' });
+  await dialog.getByLabel('Title').fill('All branches close at noon on 9 December');
+  await dialog.getByLabel('Text').fill('Independence Day.\nTills stay signed in; cash up before noon.');
+  await dialog.getByLabel('Version (release notes)').fill('not a version!');
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog.getByText('must be a version such as 1.4.0', { exact: true })).toBeVisible();
+  await dialog.getByLabel('Version (release notes)').fill('');
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await expect(dialog).toBeHidden();
+  const entry = page.getByRole('article', { name: 'All branches close at noon on 9 December' });
+  await expect(entry).toContainText('Announcement');
+  await expect(entry).toContainText('cash up before noon');
+  await page.screenshot({ path: 'e2e/screenshots/manager-11-announcements.png', fullPage: true });
+  const stored = await admin.call<{ items: Array<{ title: string; kind: string; version: string | null }> }>(
+    'GET',
+    '/changelog',
+  );
+  expect(stored.items[0]).toMatchObject({
+    title: 'All branches close at noon on 9 December',
+    kind: 'announcement',
+    version: null,
+  });
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn(page, MANAGER);
+  await openBackOffice(page);
+  await openSection(page, 'Announcements');
+  await expect(page.getByRole('article', { name: 'All branches close at noon on 9 December' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New announcement' })).toHaveCount(0);
+});

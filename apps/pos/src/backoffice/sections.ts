@@ -1,5 +1,6 @@
 import type { Role } from '@pharmacy/contracts';
 import type { ComponentType } from 'react';
+import { AnnouncementsScreen } from '../announcements/AnnouncementsScreen';
 import { ApprovalsScreen } from '../approvals/ApprovalsScreen';
 import { CouponsScreen } from '../coupons/CouponsScreen';
 import { CurrenciesScreen } from '../currencies/CurrenciesScreen';
@@ -36,6 +37,7 @@ export const SECTIONS: readonly Section[] = [
   { path: '/approvals', label: 'Approvals', roles: MANAGERS, component: ApprovalsScreen },
   { path: '/coupons', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
   { path: '/currencies', label: 'Currencies', roles: MANAGERS, component: CurrenciesScreen },
+  { path: '/announcements', label: 'Announcements', roles: MANAGERS, component: AnnouncementsScreen },
   { path: '/users', label: 'Users', roles: MANAGERS, component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: MANAGERS, component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: MANAGERS, component: SettingsScreen },
