@@ -61,6 +61,10 @@ test('the branch comparison ranks the branches by revenue, with their shares', a
   await adminSignsIn(page);
   await openBackOffice(page);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  // Devices is head office's section: a till's back office has no such link, even for the admin.
+  await expect(
+    page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Devices' }),
+  ).toHaveCount(0);
   const table = page.getByRole('table', { name: 'Branch comparison' });
   const rows = table.getByRole('row');
   await expect(rows).toHaveCount(3);

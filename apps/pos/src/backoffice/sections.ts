@@ -5,6 +5,7 @@ import { ApprovalsScreen } from '../approvals/ApprovalsScreen';
 import { CouponsScreen } from '../coupons/CouponsScreen';
 import { CurrenciesScreen } from '../currencies/CurrenciesScreen';
 import { DashboardScreen } from '../dashboard/DashboardScreen';
+import { DevicesScreen } from '../devices/DevicesScreen';
 import { ReportsScreen } from '../reports/ReportsScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
@@ -38,6 +39,14 @@ export const SECTIONS: readonly Section[] = [
   { path: '/coupons', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
   { path: '/currencies', label: 'Currencies', roles: MANAGERS, component: CurrenciesScreen },
   { path: '/announcements', label: 'Announcements', roles: MANAGERS, component: AnnouncementsScreen },
+  // Head office only: the tills registered with central (the server lets branch managers see their own).
+  {
+    path: '/devices',
+    label: 'Devices',
+    roles: ['branch_manager'],
+    component: DevicesScreen,
+    mode: 'central',
+  },
   { path: '/users', label: 'Users', roles: MANAGERS, component: UsersScreen },
   { path: '/branches', label: 'Branches', roles: MANAGERS, component: BranchesScreen },
   { path: '/settings', label: 'Settings', roles: MANAGERS, component: SettingsScreen },
