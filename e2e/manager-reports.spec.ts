@@ -97,3 +97,48 @@ test('a CSV download is a real file whose rows match the table', async ({ page, 
     mix.length,
   );
 });
+
+test('inventory, purchases and sales by pharmacist show what the API holds', async ({ page, till }) => {
+  const shop = await seedShop(till);
+  const inventory = await shop.admin.call<{ total_units: number; total_value: string }>(
+    'GET',
+    '/reports/inventory',
+  );
+  const purchases = await shop.admin.call<{ total_spend: string; batch_count: number }>(
+    'GET',
+    '/reports/purchases',
+  );
+  await adminSignsIn(page);
+  await openReports(page, 'Inventory');
+  const stock = page.getByRole('region', { name: 'Inventory totals' });
+  await expect(figure(stock, 'Units')).toHaveText(String(inventory.total_units));
+  await expect(figure(stock, 'Value at selling price')).toHaveText(formatMoney(inventory.total_value, 2));
+  // No date window on a stock valuation.
+  await expect(page.getByLabel('From', { exact: true })).toHaveCount(0);
+  await page.screenshot({ path: 'e2e/screenshots/manager-13-inventory-report.png', fullPage: true });
+
+  await page.getByRole('navigation', { name: 'Reports' }).getByRole('link', { name: 'Purchases' }).click();
+  const bought = page.getByRole('region', { name: 'Purchases totals' });
+  await expect(figure(bought, 'Spend')).toHaveText(formatMoney(purchases.total_spend, 2));
+  await expect(figure(bought, 'Batches received')).toHaveText(String(purchases.batch_count));
+  await expect(page.getByRole('table', { name: 'Purchases by supplier' })).toContainText('E2E Distributors');
+
+  await page
+    .getByRole('navigation', { name: 'Reports' })
+    .getByRole('link', { name: 'By pharmacist' })
+    .click();
+  const sellers = page.getByRole('table', { name: 'Sales by pharmacist' });
+  await expect(
+    sellers
+      .getByRole('row', { name: /Cathy Cashier/ })
+      .getByRole('cell')
+      .nth(2),
+  ).toHaveText('4');
+  await expect(
+    sellers
+      .getByRole('row', { name: /Kim Kariakoo/ })
+      .getByRole('cell')
+      .nth(2),
+  ).toHaveText('2');
+  await page.screenshot({ path: 'e2e/screenshots/manager-14-by-pharmacist.png', fullPage: true });
+});
