@@ -75,6 +75,7 @@ function chartOptions(
   const { labels } = o.data;
   const n = labels.length;
   const bars = o.kind === 'bars';
+  const labelSpace = Math.max(60, Math.max(0, ...labels.map((l) => l.length)) * 9 + 24);
   return {
     width: o.width,
     height: o.height,
@@ -86,8 +87,8 @@ function chartOptions(
     cursor: { drag: { x: false, y: false } },
     axes: [
       {
-        // About one label per 70 px, so labels never overlap however narrow the chart.
-        splits: (u) => tickIndexes(n, Math.max(2, Math.floor(u.width / 70))),
+        // As many labels as fit side by side (about 9 px a character and a gap), so they never overlap.
+        splits: (u) => tickIndexes(n, Math.max(2, Math.floor(u.width / labelSpace))),
         values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
         gap: 4,
       },

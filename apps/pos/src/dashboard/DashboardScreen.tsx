@@ -119,8 +119,11 @@ export function DashboardScreen() {
               formatValue={fmt}
             />
           )}
-          <BranchTable items={comparison.data?.items} money={money} />
         </div>
+      </div>
+      <div className="card">
+        <h2>Branches ranked by revenue, last 30 days</h2>
+        <BranchTable items={comparison.data?.items} money={money} />
       </div>
       <div className="card">
         <h2>Top sellers this month</h2>
