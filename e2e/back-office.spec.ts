@@ -4,6 +4,9 @@ import { adminReady, changePassword, expect, NEW_ADMIN_PASSWORD, signIn, test } 
 test('admin creates a cashier in the back office, and the cashier signs in', async ({ page }, testInfo) => {
   await adminReady(page);
   await page.getByRole('link', { name: 'Back office' }).click();
+  // The back office opens on the Dashboard (a manager's landing section); Users is one link away.
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Users' }).click();
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Users' })).toContainText('admin@pharmacy.local');
 

@@ -1,17 +1,13 @@
 import type { z } from 'zod';
 import type {
-  Approval,
-  ApprovalListQuery,
   Batch,
   BatchListQuery,
   Category,
-  CreateApprovalRequest,
   CreatePurchaseOrderRequest,
   CreateSupplierInvoiceRequest,
   CreateSupplierPaymentRequest,
   CreateSupplierRequest,
   CreateTransferRequest,
-  DecideApprovalRequest,
   PurchaseOrderCreated,
   PurchaseOrderDetail,
   PurchaseOrderListQuery,
@@ -76,12 +72,6 @@ export function purchasingCalls(request: Request) {
         send<z.infer<typeof StockCountResult>>('POST', '/stockcount/submit', body),
       /** Categories a count sheet may be limited to. */
       categories: () => get<{ items: Category[] }>('/categories'),
-    },
-    approvals: {
-      list: (query: QueryOf<typeof ApprovalListQuery> = {}) => get<Page<Approval>>('/approvals', query),
-      request: (body: z.input<typeof CreateApprovalRequest>) => send<Approval>('POST', '/approvals', body),
-      decide: (approvalId: string, body: z.input<typeof DecideApprovalRequest>) =>
-        send<Approval>('PUT', `/approvals/${id(approvalId)}`, body),
     },
     suppliers: {
       list: (query: QueryOf<typeof SupplierListQuery> = {}) => get<Page<Supplier>>('/suppliers', query),

@@ -69,6 +69,37 @@ import type {
   SyncConflict,
   SyncStatus,
 } from './sync';
+import type { BranchComparison, BranchComparisonQuery, DashboardQuery, DashboardSummary } from './dashboard';
+import type {
+  InventoryReport,
+  InventoryReportQuery,
+  PharmacistReport,
+  PurchasesReport,
+  PurchasesReportQuery,
+  ReportWindowQuery,
+  SalesReport,
+  SalesReportQuery,
+  VatReport,
+} from './reports';
+import type {
+  Approval,
+  ApprovalListQuery,
+  ChangelogEntry,
+  ChangelogListQuery,
+  CreateApprovalRequest,
+  CreateChangelogRequest,
+  DecideApprovalRequest,
+} from './ops';
+import type {
+  CreateExchangeRateRequest,
+  CurrencyOverview,
+  ExchangeRate,
+  ExchangeRateListQuery,
+  RateCheckRequest,
+  RateCheckResult,
+  BranchCurrency,
+} from './currency';
+import type { Coupon, CouponListQuery, CreateCouponRequest, UpdateCouponRequest } from './selling';
 import type {
   BookWindowQuery,
   CashSession,
@@ -326,6 +357,50 @@ export function createApiClient(options: ApiClientOptions = {}) {
       list: (query: QueryOf<typeof CurrencyListQuery> = {}) => get<{ items: Currency[] }>('/currency', query),
       effective: (query: z.input<typeof EffectiveRateQuery>) =>
         get<z.infer<typeof EffectiveRate>>('/currency/effective', query),
+      overview: () => get<z.infer<typeof CurrencyOverview>>('/currency/overview'),
+      branch: () => get<z.infer<typeof BranchCurrency>>('/currency/branch'),
+      rates: (query: QueryOf<typeof ExchangeRateListQuery> = {}) =>
+        get<Page<ExchangeRate>>('/currency/rates', query),
+      addRate: (body: z.input<typeof CreateExchangeRateRequest>) =>
+        send<ExchangeRate>('POST', '/currency/rates', body),
+      checkRate: (body: z.input<typeof RateCheckRequest>) =>
+        send<z.infer<typeof RateCheckResult>>('POST', '/currency/rates/check', body),
+    },
+    dashboard: {
+      summary: (query: QueryOf<typeof DashboardQuery> = {}) =>
+        get<z.infer<typeof DashboardSummary>>('/dashboard/summary', query),
+      branchComparison: (query: QueryOf<typeof BranchComparisonQuery> = {}) =>
+        get<z.infer<typeof BranchComparison>>('/dashboard/branch-comparison', query),
+    },
+    /** JSON reports; the CSV of a section is downloaded through `request` by the Reports screen. */
+    reports: {
+      sales: (query: QueryOf<typeof SalesReportQuery> = {}) =>
+        get<z.infer<typeof SalesReport>>('/reports/sales', query),
+      byPharmacist: (query: QueryOf<typeof ReportWindowQuery> = {}) =>
+        get<z.infer<typeof PharmacistReport>>('/reports/sales/by-pharmacist', query),
+      inventory: (query: QueryOf<typeof InventoryReportQuery> = {}) =>
+        get<z.infer<typeof InventoryReport>>('/reports/inventory', query),
+      purchases: (query: QueryOf<typeof PurchasesReportQuery> = {}) =>
+        get<z.infer<typeof PurchasesReport>>('/reports/purchases', query),
+      vat: (query: QueryOf<typeof ReportWindowQuery> = {}) =>
+        get<z.infer<typeof VatReport>>('/reports/vat', query),
+    },
+    approvals: {
+      list: (query: QueryOf<typeof ApprovalListQuery> = {}) => get<Page<Approval>>('/approvals', query),
+      create: (body: z.input<typeof CreateApprovalRequest>) => send<Approval>('POST', '/approvals', body),
+      decide: (approvalId: string, body: z.input<typeof DecideApprovalRequest>) =>
+        send<Approval>('PUT', `/approvals/${id(approvalId)}`, body),
+    },
+    changelog: {
+      list: (query: QueryOf<typeof ChangelogListQuery> = {}) =>
+        get<Page<z.infer<typeof ChangelogEntry>>>('/changelog', query),
+      create: (body: z.input<typeof CreateChangelogRequest>) =>
+        send<z.infer<typeof ChangelogEntry>>('POST', '/changelog', body),
+    },
+    devices: {
+      list: (query: QueryOf<typeof DeviceListQuery> = {}) => get<Page<Device>>('/compliance/devices', query),
+      revoke: (deviceId: string) => request<Device>('POST', `/compliance/devices/${id(deviceId)}/revoke`),
+      restore: (deviceId: string) => request<Device>('POST', `/compliance/devices/${id(deviceId)}/restore`),
     },
     medicines: {
       list: (query: QueryOf<typeof MedicineListQuery> = {}, signal?: AbortSignal) =>
@@ -408,6 +483,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
         send<ParkedCart>('POST', `/parked/${id(parkedId)}/void`, { reason }),
     },
     coupons: {
+      list: (query: QueryOf<typeof CouponListQuery> = {}) => get<Page<Coupon>>('/coupons', query),
+      create: (body: z.input<typeof CreateCouponRequest>) => send<Coupon>('POST', '/coupons', body),
+      update: (couponId: string, body: z.input<typeof UpdateCouponRequest>) =>
+        send<Coupon>('PUT', `/coupons/${id(couponId)}`, body),
       validate: (code: string, query: QueryOf<typeof CouponValidateQuery> = {}) =>
         get<z.infer<typeof CouponValidation>>(`/coupons/validate/${id(code)}`, query),
     },

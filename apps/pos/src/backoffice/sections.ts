@@ -4,6 +4,13 @@ import { PurchaseOrdersScreen } from '../purchase-orders/PurchaseOrdersScreen';
 import { SuppliersScreen } from '../suppliers/SuppliersScreen';
 import { TransfersScreen } from '../transfers/TransfersScreen';
 import { StockCountsScreen } from '../stock-counts/StockCountsScreen';
+import { AnnouncementsScreen } from '../announcements/AnnouncementsScreen';
+import { ApprovalsScreen } from '../approvals/ApprovalsScreen';
+import { CouponsScreen } from '../coupons/CouponsScreen';
+import { CurrenciesScreen } from '../currencies/CurrenciesScreen';
+import { DashboardScreen } from '../dashboard/DashboardScreen';
+import { DevicesScreen } from '../devices/DevicesScreen';
+import { ReportsScreen } from '../reports/ReportsScreen';
 import { AuditScreen } from './AuditScreen';
 import { BranchesScreen } from './BranchesScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -32,17 +39,19 @@ export interface Section {
   mode?: 'till' | 'central';
 }
 
+/** Branch managers run their branch; auditors read everything and change nothing (no write buttons). */
+const MANAGERS: readonly Role[] = ['branch_manager', 'auditor'];
 const INVENTORY_READERS: readonly Role[] = ['inventory_manager', 'branch_manager', 'auditor'];
 
 export const SECTIONS: readonly Section[] = [
-  { path: '/users', label: 'Users', roles: ['branch_manager', 'auditor'], component: UsersScreen },
-  { path: '/branches', label: 'Branches', roles: ['branch_manager', 'auditor'], component: BranchesScreen },
-  { path: '/settings', label: 'Settings', roles: ['branch_manager', 'auditor'], component: SettingsScreen },
-  { path: '/audit', label: 'Audit log', roles: ['branch_manager', 'auditor'], component: AuditScreen },
+  // First: a branch manager's (and an auditor's) landing section.
+  { path: '/dashboard', label: 'Dashboard', roles: MANAGERS, component: DashboardScreen },
+  { path: '/reports', label: 'Reports', roles: MANAGERS, component: ReportsScreen },
+  { path: '/approvals', label: 'Approvals', roles: MANAGERS, component: ApprovalsScreen },
   // Inventory (issue 17): reading is open to the back office's roles; the screens hide what the server refuses.
   { path: '/medicines', label: 'Medicines', roles: INVENTORY_READERS, component: MedicinesScreen },
   { path: '/stock', label: 'Stock', roles: INVENTORY_READERS, component: StockScreen },
-  // POST /purchases: inventory and branch managers (pharmacists too, but they have no back office).
+  // POST /purchases: inventory and branch managers.
   {
     path: '/receiving',
     label: 'Receiving',
@@ -50,32 +59,34 @@ export const SECTIONS: readonly Section[] = [
     component: ReceivingScreen,
   },
   { path: '/alerts', label: 'Alerts', roles: INVENTORY_READERS, component: AlertsScreen },
-  // Purchasing (issue 17): roles as the server's PO_READERS, transfer movers, count submitters, supplier routes.
+  // Purchasing: roles as the server's PO readers, transfer movers, count submitters, supplier routes.
   {
     path: '/purchase-orders',
     label: 'Purchase orders',
-    roles: ['branch_manager', 'inventory_manager', 'auditor'],
+    roles: INVENTORY_READERS,
     component: PurchaseOrdersScreen,
   },
+  { path: '/transfers', label: 'Transfers', roles: INVENTORY_READERS, component: TransfersScreen },
+  // Pharmacists count stock too (POST /stockcount/submit), with a manager's approval for large variances.
   {
-    path: '/transfers',
-    label: 'Transfers',
-    roles: ['branch_manager', 'inventory_manager', 'auditor'],
-    component: TransfersScreen,
-  },
-  {
-    // Pharmacists count stock too (POST /stockcount/submit), with a manager's approval for large variances.
     path: '/stock-counts',
     label: 'Stock counts',
     roles: ['branch_manager', 'inventory_manager', 'pharmacist'],
     component: StockCountsScreen,
   },
+  { path: '/suppliers', label: 'Suppliers', roles: INVENTORY_READERS, component: SuppliersScreen },
+  { path: '/coupons', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
+  { path: '/currencies', label: 'Currencies', roles: MANAGERS, component: CurrenciesScreen },
+  { path: '/announcements', label: 'Announcements', roles: MANAGERS, component: AnnouncementsScreen },
+  // Head office only: the tills registered with central (the server lets branch managers see their own).
   {
-    path: '/suppliers',
-    label: 'Suppliers',
-    roles: ['branch_manager', 'inventory_manager', 'auditor'],
-    component: SuppliersScreen,
+    path: '/devices',
+    label: 'Devices',
+    roles: ['branch_manager'],
+    component: DevicesScreen,
+    mode: 'central',
   },
+  // Setting up this till (issue 16).
   {
     path: '/printers',
     label: 'Printers',
@@ -91,6 +102,10 @@ export const SECTIONS: readonly Section[] = [
     mode: 'till',
   },
   { path: '/head-office', label: 'Head office', roles: ['branch_manager'], component: HeadOfficeScreen },
+  { path: '/users', label: 'Users', roles: MANAGERS, component: UsersScreen },
+  { path: '/branches', label: 'Branches', roles: MANAGERS, component: BranchesScreen },
+  { path: '/settings', label: 'Settings', roles: MANAGERS, component: SettingsScreen },
+  { path: '/audit', label: 'Audit log', roles: MANAGERS, component: AuditScreen },
 ];
 
 /** Where a role lands in the back office when it is not the first section it sees. */

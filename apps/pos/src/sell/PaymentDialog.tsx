@@ -9,6 +9,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { NumberField, SelectField } from '../ui/fields';
 import { useCurrencyExponents } from '../ui/money';
 import { tenderFigures } from './tender';
+import { ApprovalRequest } from './ApprovalRequest';
 import type { Cart } from './cart';
 
 type Method = 'cash' | 'card' | 'mobile_money' | 'credit';
@@ -47,6 +48,8 @@ export function PaymentDialog({
   onClose: () => void;
 }) {
   const [currency, setCurrency] = useState(baseCurrency);
+  // A manager's approval for a discount above the threshold, once granted (see ApprovalRequest).
+  const [approvalId, setApprovalId] = useState<string | null>(null);
   const [amounts, setAmounts] = useState<Record<Method, number>>({
     cash: Number.NaN,
     card: Number.NaN,
@@ -96,6 +99,7 @@ export function PaymentDialog({
         prescription_id: cart.prescription?.id ?? null,
         ...(foreign ? { currency_code: currency } : {}),
         client_mutation_id: cart.checkout_id ?? undefined,
+        approval_id: approvalId,
       }),
     onSuccess: onPaid,
     onError: (error) => {
@@ -183,7 +187,16 @@ export function PaymentDialog({
             Card, mobile money and credit may not exceed the total; change is given from cash only.
           </p>
         )}
-        <ErrorNotice error={pay.error} title="The sale was not recorded." />
+        {!(approvalId && pay.error instanceof ApiError && pay.error.code === 'APPROVAL_REQUIRED') && (
+          <ErrorNotice error={pay.error} title="The sale was not recorded." />
+        )}
+        <ApprovalRequest
+          error={pay.error}
+          cart={cart}
+          convert={convert}
+          currency={foreign ? currency : undefined}
+          onApproved={setApprovalId}
+        />
         {pay.error instanceof ApiError && pay.error.isNetworkError && (
           <p className="muted">Trying again sends the same sale: it will never be recorded twice.</p>
         )}

@@ -158,7 +158,7 @@ function ApprovalBox({
   });
   const ask = useMutation({
     mutationFn: () =>
-      api.approvals.request({
+      api.approvals.create({
         kind: 'stock_variance',
         payload: { batch_id: v.line.batch_id, variance: v.variance },
         reason,

@@ -68,21 +68,3 @@ describe('PUT /scanners', () => {
     },
   );
 });
-
-describe('POST /scanners/classify', () => {
-  it("answers the server's GS1 parse", async () => {
-    const res = await t.post<{ classification: Record<string, unknown> }>(
-      '/api/v1/scanners/classify',
-      { code: '01050123456789001727123110LOT42' },
-      admin,
-    );
-    expect(res.status).toBe(200);
-    expect(res.body.classification).toMatchObject({
-      kind: 'gs1',
-      gtin: '05012345678900',
-      batch: 'LOT42',
-      expiry: '2027-12-31',
-    });
-    expect((await t.post('/api/v1/scanners/classify', { code: '' }, admin)).status).toBe(400);
-  });
-});
