@@ -45,12 +45,15 @@ export const medicinesList: Migration = {
       `CREATE TRIGGER list_versions_medicine_delete AFTER DELETE ON medicines BEGIN
         UPDATE list_versions SET v = random() WHERE key = 'medicines';
       END`,
+      // No INSERT OR IGNORE here: an outer upsert (the sync write path) overrides a trigger's conflict clause.
       `CREATE TRIGGER list_versions_batch_insert AFTER INSERT ON batches BEGIN
-        INSERT OR IGNORE INTO list_versions (key, v) VALUES ('stock:' || NEW.branch_id, 0);
+        INSERT INTO list_versions (key, v) SELECT 'stock:' || NEW.branch_id, 0
+          WHERE NOT EXISTS (SELECT 1 FROM list_versions WHERE key = 'stock:' || NEW.branch_id);
         UPDATE list_versions SET v = random() WHERE key = 'stock:' || NEW.branch_id;
       END`,
       `CREATE TRIGGER list_versions_batch_update AFTER UPDATE ON batches BEGIN
-        INSERT OR IGNORE INTO list_versions (key, v) VALUES ('stock:' || NEW.branch_id, 0);
+        INSERT INTO list_versions (key, v) SELECT 'stock:' || NEW.branch_id, 0
+          WHERE NOT EXISTS (SELECT 1 FROM list_versions WHERE key = 'stock:' || NEW.branch_id);
         UPDATE list_versions SET v = random() WHERE key IN ('stock:' || OLD.branch_id, 'stock:' || NEW.branch_id);
       END`,
       `CREATE TRIGGER list_versions_batch_delete AFTER DELETE ON batches BEGIN

@@ -112,7 +112,7 @@ describe('push', () => {
     };
     const first = await push([change]);
     expect(first.status).toBe(200);
-    expect(first.body.accepted).toHaveLength(1);
+    expect(first.body.accepted, JSON.stringify(first.body)).toHaveLength(1);
     const again = await push([change]);
     expect(again.body).toEqual(first.body);
     const reused = await push([{ ...change, payload: { ...change.payload, unit_cost: 1 } }]);
