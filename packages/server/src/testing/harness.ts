@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Role } from '@pharmacy/contracts';
 import { type ConfigInput, parseConfig } from '../config';
 import { createServer, type PharmacyServer } from '../server';
+import { type OpenApiDocument, ResponseContract } from './response-contract';
 
 /**
  * The seeded users of a test server, with passwords of their own: a seeded default password must be changed
@@ -35,6 +36,7 @@ export interface RequestOptions {
  */
 export class TestServer {
   private tokens = new Map<string, string>();
+  private contract: Promise<ResponseContract> | undefined;
 
   constructor(
     readonly server: PharmacyServer,
@@ -64,9 +66,20 @@ export class TestServer {
       return { status: res.status, headers: res.headers, body: '' as T };
     }
     const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;
-    if (text && /json/.test(res.headers.get('content-type') ?? '')) parsed = JSON.parse(text);
+    if (text && /json/.test(contentType)) parsed = JSON.parse(text);
+    const broken = (await this.responseContract()).check(method, url, res.status, contentType, parsed);
+    if (broken) throw new Error(broken);
     return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  /** The OpenAPI document every answer is held to (see response-contract.ts), read once per server. */
+  private responseContract(): Promise<ResponseContract> {
+    this.contract ??= fetch(`${this.baseUrl}/api/v1/openapi.json`)
+      .then((res) => res.json() as Promise<OpenApiDocument>)
+      .then((doc) => new ResponseContract(doc));
+    return this.contract;
   }
 
   get = <T = Record<string, unknown>>(url: string, token?: string) => this.request<T>('GET', url, { token });

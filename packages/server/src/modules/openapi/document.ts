@@ -11,8 +11,27 @@ const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
     io,
     unrepresentable: 'any',
   }) as JsonSchema;
-  return rest;
+  return anyValueWhereAnyOfHasEmpty(rest) as JsonSchema;
 };
+
+/**
+ * zod writes `unknown().nullable()` (an audit row's before/after) as anyOf [{}, {type: null}]: an empty schema
+ * in anyOf already matches anything, so the whole anyOf is written as the empty schema it means.
+ */
+function anyValueWhereAnyOfHasEmpty(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(anyValueWhereAnyOfHasEmpty);
+  if (!node || typeof node !== 'object') return node;
+  const entries = Object.entries(node as JsonSchema).map(
+    ([k, v]) => [k, anyValueWhereAnyOfHasEmpty(v)] as const,
+  );
+  const out = Object.fromEntries(entries) as JsonSchema;
+  const anyOf = out.anyOf;
+  if (Array.isArray(anyOf) && anyOf.some((s) => s && typeof s === 'object' && Object.keys(s).length === 0)) {
+    const { anyOf: _drop, ...rest } = out;
+    return rest;
+  }
+  return out;
+}
 
 const openApiPath = (path: string) => `/api/v1${path.replace(/:(\w+)/g, '{$1}')}`;
 
@@ -82,7 +101,7 @@ export function buildOpenApi(docs: RouteDoc[]) {
       description: [doc.description, `Access: ${roles}.`].filter(Boolean).join('\n\n'),
       operationId: `${doc.method}${openApiPath(doc.path).replace(/[^a-zA-Z0-9]+(\w)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
       'x-roles': doc.access,
-      ...(doc.access !== 'public' && { security: [{ bearerAuth: [] }] }),
+      security: doc.access === 'public' ? [] : [{ bearerAuth: [] }],
       parameters: parameters(doc),
       ...(doc.body && {
         requestBody: {
@@ -100,6 +119,10 @@ export function buildOpenApi(docs: RouteDoc[]) {
     info: {
       title: 'Pharmacy till API',
       version: VERSION,
+      license: {
+        name: 'Proprietary: licensed to the pharmacy chain that runs it',
+        identifier: 'LicenseRef-Proprietary',
+      },
       description:
         'Point of sale, inventory and back office for pharmacy chains. Money in requests is a number, in responses a decimal string. Errors are application/problem+json with type, title, status, detail, code and, for validation, errors[{path, message}]. Lists answer {items, total, page, page_size} with page_size at most 200 unless a route says otherwise. IDs are UUIDv7; times are ISO-8601 UTC.',
     },
@@ -109,6 +132,8 @@ export function buildOpenApi(docs: RouteDoc[]) {
         get: {
           tags: ['Health'],
           summary: 'Service and database health (public, unversioned)',
+          operationId: 'getHealth',
+          security: [],
           responses: {
             200: { description: 'Healthy' },
             503: { description: 'The database does not answer' },
