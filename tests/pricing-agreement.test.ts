@@ -128,7 +128,10 @@ for (const [currency, exponent] of [
             {
               items,
               ...(coupon && { coupon_code: coupon.code }),
-              payment_lines: [{ method: 'card', amount: Number(estimate.total) }],
+              // A coupon can take a small basket to 0.00: nothing to tender then.
+              ...(estimate.totalMinor > 0
+                ? { payment_lines: [{ method: 'card', amount: Number(estimate.total) }] }
+                : { payment_method: 'cash' }),
               print_receipt: false,
             },
             manager,
@@ -148,7 +151,13 @@ for (const [currency, exponent] of [
             lines: sale.body.items.map((l) => l.line_total),
           });
         }),
-        { numRuns: 25 },
+        {
+          numRuns: 25,
+          // Always tried: a fixed coupon larger than the basket (total 0.00, nothing to tender).
+          examples: [
+            [{ lines: [{ medicine: 1, quantity: 1, discountShare: 0 }], coupon: 2, inclusive: true }],
+          ],
+        },
       );
     });
   });

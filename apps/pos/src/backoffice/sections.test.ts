@@ -25,7 +25,14 @@ describe('purchasing sections by role (as the server routes allow)', () => {
     expect(labels('auditor')).toEqual(['Purchase orders', 'Transfers', 'Suppliers']);
   });
 
-  it('keeps the sections an administrator landed on first (Users) first', () => {
-    expect(visibleSections('admin', 'till')[0]?.label).toBe('Users');
+  it('lands a manager, an auditor and an admin on the Dashboard; devices only on central, set-up only on a till', () => {
+    expect(visibleSections('admin', 'till')[0]?.label).toBe('Dashboard');
+    expect(visibleSections('auditor', 'till')[0]?.label).toBe('Dashboard');
+    const till = visibleSections('admin', 'till').map((s) => s.label);
+    const central = visibleSections('admin', 'central').map((s) => s.label);
+    expect(till).toContain('Printers');
+    expect(till).not.toContain('Devices');
+    expect(central).toContain('Devices');
+    expect(central).not.toContain('Printers');
   });
 });

@@ -8,11 +8,18 @@ import { SelectField } from '../ui/fields';
 const BRANCH_BOUND: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'];
 
 /** The branch the stock screens show, shared by Medicines, Stock, Receiving and Alerts for the session. */
-let picked: string | null = sessionStorage.getItem('inventory-branch');
+const KEY = 'inventory-branch';
+// Read on first use, not at import: the module also loads where there is no sessionStorage (unit tests).
+let picked: string | null | undefined;
+function current(): string | null {
+  if (picked === undefined)
+    picked = typeof sessionStorage === 'undefined' ? null : sessionStorage.getItem(KEY);
+  return picked;
+}
 const listeners = new Set<() => void>();
 function pick(branchId: string) {
   picked = branchId;
-  sessionStorage.setItem('inventory-branch', branchId);
+  sessionStorage.setItem(KEY, branchId);
   for (const l of listeners) l();
 }
 function subscribe(listener: () => void) {
@@ -23,9 +30,9 @@ function subscribe(listener: () => void) {
 /** The branch whose stock the inventory screens show: a branch-bound user's own; an organisation-wide user's pick. */
 export function useInventoryBranch(): { branchId: string; canPick: boolean; pick: (id: string) => void } {
   const me = useUser();
-  const current = useSyncExternalStore(subscribe, () => picked);
+  const chosen = useSyncExternalStore(subscribe, current);
   const canPick = !BRANCH_BOUND.includes(me.role);
-  return { branchId: canPick ? (current ?? me.branch_id) : me.branch_id, canPick, pick };
+  return { branchId: canPick ? (chosen ?? me.branch_id) : me.branch_id, canPick, pick };
 }
 
 /** "Branch" picker for admins and other organisation-wide roles; a branch manager sees their branch's name. */
