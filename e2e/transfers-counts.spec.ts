@@ -119,7 +119,7 @@ test('a pharmacist counts stock by scanning and typing; a large variance is appr
   );
   const amoxBatch = await api.receive(amox, supplier, 30, 0.2, 'AMX-1', inDays(300));
   const vitc = await api.medicine(
-    { name: 'Vitamin C 500mg', barcode: '6001234533334', threshold: 5, stock: 0, cost: 0.05 },
+    { name: 'Vitamin C 500mg', barcode: '6001234533337', threshold: 5, stock: 0, cost: 0.05 },
     supplier,
   );
   await api.receive(vitc, supplier, 12, 0.05, 'VC-1', inDays(100));
@@ -150,7 +150,7 @@ test('a pharmacist counts stock by scanning and typing; a large variance is appr
   await page.keyboard.type('6001234522221');
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Counted of Amoxicillin 250mg batch AMX-1')).toHaveValue('1');
-  await page.getByLabel('Scan or find').fill('010600123453333410VC-2');
+  await page.getByLabel('Scan or find').fill('010600123453333710VC-2');
   await page.getByLabel('Scan or find').press('Enter');
   await expect(page.getByLabel('Counted of Vitamin C 500mg batch VC-2')).toHaveValue('1');
   await expect(page.getByText('Counted 2 of')).toBeVisible();
