@@ -567,10 +567,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
         get<Page<SyncConflict>>('/sync/conflicts', query),
       resolveConflict: (conflictId: string, body: z.input<typeof ResolveConflictRequest>) =>
         send<SyncConflict>('POST', `/sync/conflicts/${id(conflictId)}/resolve`, body),
-      devices: (query: QueryOf<typeof DeviceListQuery> = {}) =>
-        get<Page<Device>>('/compliance/devices', query),
-      setDeviceStatus: (deviceId: string, action: 'revoke' | 'restore') =>
-        request<Device>('POST', `/compliance/devices/${id(deviceId)}/${action}`),
     },
     ...purchasingCalls(request),
   };

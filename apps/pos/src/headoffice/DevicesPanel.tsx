@@ -9,11 +9,11 @@ export function DevicesPanel() {
   const queryClient = useQueryClient();
   const devices = useQuery({
     queryKey: ['sync-devices'],
-    queryFn: () => api.sync.devices({ page_size: 200 }),
+    queryFn: () => api.devices.list({ page_size: 200 }),
   });
   const act = useMutation({
     mutationFn: ({ device, action }: { device: Device; action: 'revoke' | 'restore' }) =>
-      api.sync.setDeviceStatus(device.id, action),
+      action === 'revoke' ? api.devices.revoke(device.id) : api.devices.restore(device.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['sync-devices'] }),
   });
   const byBranch = new Map<string, Device[]>();
