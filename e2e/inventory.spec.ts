@@ -105,7 +105,10 @@ test('an inventory manager creates a medicine with a photo, receives two batches
   await expect(page.getByRole('status').filter({ hasText: 'Received 2 lines.' })).toBeVisible();
 
   // Stock: the batches, colour-coded; quarantine one, write off from the other.
-  await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Stock', exact: true }).click();
+  await page
+    .getByRole('navigation', { name: 'Back office' })
+    .getByRole('link', { name: 'Stock', exact: true })
+    .click();
   await expect(page.getByRole('heading', { name: 'Stock', level: 1 })).toBeVisible();
   await page.keyboard.press('/');
   await page.keyboard.type('Amoxil');

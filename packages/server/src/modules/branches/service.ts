@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import type { Branch } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -32,14 +33,8 @@ export async function listBranches(
     const search = f.search;
     q = q.where((eb) => eb.or([containsText('name', search), containsText('code', search)]));
   }
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('name')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toBranch), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => q.selectAll().orderBy('name'));
+  return { ...found, items: found.items.map(toBranch) };
 }
 
 async function assertUnique(db: Db, name: string | undefined, code: string | undefined, exceptId?: string) {

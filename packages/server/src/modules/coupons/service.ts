@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Coupon, CreateCouponRequest, UpdateCouponRequest } from '@pharmacy/contracts';
@@ -188,15 +189,10 @@ export async function listCoupons(
   let q = app.db.selectFrom('coupons');
   if (f.search) q = q.where(sql<boolean>`instr(lower(code), lower(${f.search})) > 0`);
   if (f.active !== 'all') q = q.where('is_active', '=', f.active === 'true' ? 1 : 0);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map((r) => toCoupon(r, exp)), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  );
+  return { ...found, items: found.items.map((r) => toCoupon(r, exp)) };
 }
 
 export async function findCouponByCode(db: Db, code: string): Promise<CouponsTable> {

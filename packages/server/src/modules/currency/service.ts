@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import type { Currency, ExchangeRate } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -224,15 +225,10 @@ export async function listRates(
   let q = app.db.selectFrom('exchange_rates');
   if (f.from_code) q = q.where('from_code', '=', f.from_code);
   if (f.to_code) q = q.where('to_code', '=', f.to_code);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('effective_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toRate), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q.selectAll().orderBy('effective_at', 'desc').orderBy('id', 'desc'),
+  );
+  return { ...found, items: found.items.map(toRate) };
 }
 
 export interface ResolvedRate {

@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type {
@@ -89,15 +90,8 @@ export async function listCustomers(
       ]),
     );
   }
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('name', 'asc')
-    .orderBy('id')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map((r) => toCustomer(r, exp)), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => q.selectAll().orderBy('name', 'asc').orderBy('id'));
+  return { ...found, items: found.items.map((r) => toCustomer(r, exp)) };
 }
 
 export async function getCustomer(app: AppContext, id: string): Promise<Customer> {

@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import type { z } from 'zod';
 import type { ParkCartRequest, ParkedCart } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
@@ -96,16 +97,14 @@ export async function listParked(
   const branch = isBranchBound(user) ? user.branchId : f.branch_id;
   if (branch) q = q.where('p.branch_id', '=', branch);
   if (f.status !== 'all') q = q.where('p.status', '=', f.status);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll('p')
-    .select('u.full_name as user_name')
-    .orderBy('p.created_at', 'desc')
-    .orderBy('p.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toCart), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q
+      .selectAll('p')
+      .select('u.full_name as user_name')
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc'),
+  );
+  return { ...found, items: found.items.map(toCart) };
 }
 
 async function transition(

@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import {
   type CreatePrintJobRequest,
@@ -204,15 +205,10 @@ export async function listPrintJobs(
   if (f.status) q = q.where('status', '=', f.status as PrintJobStatus);
   if (f.document_type) q = q.where('document_type', '=', f.document_type);
   if (f.reference_id) q = q.where('reference_id', '=', f.reference_id);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toPrintJob), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  );
+  return { ...found, items: found.items.map(toPrintJob) };
 }
 
 /** A new queued job for the same document; the original printer unless another is named or it is gone. */

@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import {
   type CreatePrinterRequest,
@@ -70,16 +71,10 @@ export async function listPrinters(
   let q = app.db.selectFrom('printers');
   if (branch) q = q.where('branch_id', '=', branch);
   if (f.is_active !== undefined) q = q.where('is_active', '=', sql.lit(f.is_active ? 1 : 0));
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('branch_id')
-    .orderBy('is_default', 'desc')
-    .orderBy('name')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toPrinter), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q.selectAll().orderBy('branch_id').orderBy('is_default', 'desc').orderBy('name'),
+  );
+  return { ...found, items: found.items.map(toPrinter) };
 }
 
 function assertCodePage(codePage: string | null): void {

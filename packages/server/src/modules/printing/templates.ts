@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import type { CreateReceiptTemplateRequest, PrintDocumentType, ReceiptTemplate } from '@pharmacy/contracts';
 import type { PrintableDocument } from '@pharmacy/hardware';
@@ -34,17 +35,10 @@ export async function listReceiptTemplates(
   let q = app.db.selectFrom('receipt_templates');
   if (branch) q = q.where((eb) => eb.or([eb('branch_id', '=', branch), eb('branch_id', 'is', null)]));
   if (f.document_type) q = q.where('document_type', '=', f.document_type);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('document_type')
-    .orderBy('branch_id')
-    .orderBy('is_default', 'desc')
-    .orderBy('name')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toReceiptTemplate), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q.selectAll().orderBy('document_type').orderBy('branch_id').orderBy('is_default', 'desc').orderBy('name'),
+  );
+  return { ...found, items: found.items.map(toReceiptTemplate) };
 }
 
 export async function createReceiptTemplate(

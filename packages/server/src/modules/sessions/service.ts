@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { CashSession, TenderRequest } from '@pharmacy/contracts';
@@ -440,15 +441,10 @@ export async function tenderHistory(
   const { exp } = await baseCurrency(app);
   let q = app.db.selectFrom('tender_declarations').where('user_id', '=', user.id);
   if (f.session_id) q = q.where('session_id', '=', f.session_id);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('declared_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map((r) => toTender(r, exp)), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q.selectAll().orderBy('declared_at', 'desc').orderBy('id', 'desc'),
+  );
+  return { ...found, items: found.items.map((r) => toTender(r, exp)) };
 }
 
 /** Closed sessions, newest close first. Cashiers and pharmacists see their own; managers their branch. */

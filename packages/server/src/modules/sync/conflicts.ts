@@ -1,3 +1,4 @@
+import { paginate } from '../../db/paginate';
 import type { SyncConflict } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
@@ -28,15 +29,10 @@ export async function listConflicts(
   if (f.branch_id) q = q.where('branch_id', '=', f.branch_id);
   if (f.status) q = q.where('status', '=', f.status);
   if (f.entity) q = q.where('entity', '=', f.entity);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toConflict), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) =>
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+  );
+  return { ...found, items: found.items.map(toConflict) };
 }
 
 async function currentRow(trx: Db, table: string, key: string, id: string): Promise<Payload | undefined> {
