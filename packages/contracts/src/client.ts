@@ -81,15 +81,8 @@ import type {
   SalesReportQuery,
   VatReport,
 } from './reports';
-import type {
-  Approval,
-  ApprovalListQuery,
-  ChangelogEntry,
-  ChangelogListQuery,
-  CreateApprovalRequest,
-  CreateChangelogRequest,
-  DecideApprovalRequest,
-} from './ops';
+import type { ChangelogEntry, ChangelogListQuery, CreateChangelogRequest } from './announcements';
+import type { Approval, ApprovalListQuery, CreateApprovalRequest, DecideApprovalRequest } from './approvals';
 import type {
   CreateExchangeRateRequest,
   CurrencyOverview,
@@ -99,7 +92,7 @@ import type {
   RateCheckResult,
   BranchCurrency,
 } from './currency';
-import type { Coupon, CouponListQuery, CreateCouponRequest, UpdateCouponRequest } from './selling';
+import type { Coupon, CouponListQuery, CreateCouponRequest, UpdateCouponRequest } from './coupons';
 import type {
   BookWindowQuery,
   CashSession,

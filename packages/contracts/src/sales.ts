@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { DecimalString, Id, IsoDate, MoneyInput, OptionalText, PageQuery, Timestamp } from './common';
+import { CouponCode, CurrencyCodeInput, MutationId, PositiveMoney, Qty } from './selling-fields';
+
+export const SALE_PAYMENT_METHODS = [
+  'cash',
+  'card',
+  'mobile_money',
+  'bank_transfer',
+  'credit',
+  'voucher',
+  'insurance',
+] as const;
+export const SalePaymentMethod = z.enum(SALE_PAYMENT_METHODS);
+
+export const SaleItemInput = z.object({
+  medicine_id: Id,
+  quantity: Qty,
+  unit_price: MoneyInput.optional().describe('override of the catalogue price, in the sale currency'),
+  discount: MoneyInput.optional().describe('line discount amount, in the sale currency'),
+});
+export const PaymentLineInput = z.object({
+  method: SalePaymentMethod,
+  amount: PositiveMoney,
+  reference: OptionalText(100).optional(),
+});
+
+export const CreateSaleRequest = z.object({
+  items: z.array(SaleItemInput).min(1, { message: 'must have at least one line' }).max(500),
+  payment_method: SalePaymentMethod.optional(),
+  payment_lines: z.array(PaymentLineInput).min(1).max(10).optional(),
+  customer_id: Id.nullish(),
+  coupon_code: CouponCode.nullish(),
+  global_discount: MoneyInput.optional(),
+  currency_code: CurrencyCodeInput.optional(),
+  notes: OptionalText(500).optional(),
+  prescription_id: Id.nullish(),
+  client_mutation_id: MutationId.optional(),
+  approval_id: Id.nullish(),
+  print_receipt: z
+    .boolean()
+    .optional()
+    .describe('default true: enqueue the receipt on the branch default printer, if there is one'),
+});
+export type CreateSaleRequest = z.infer<typeof CreateSaleRequest>;
+
+export const VatBreakdownRow = z.object({
+  rate: z.number(),
+  taxable_amount: z.number(),
+  vat_amount: z.number(),
+});
+export const PaymentLine = z.object({ method: z.string(), amount: z.number() });
+
+export const SaleLineBatch = z.object({
+  batch_id: z.string(),
+  batch_number: z.string(),
+  expiry_date: z.string(),
+  quantity: z.number().int(),
+  movement_id: z.string(),
+});
+export type SaleLine = z.infer<typeof SaleLine>;
+export const SaleLine = z.object({
+  id: z.string(),
+  line_no: z.number().int(),
+  medicine_id: z.string(),
+  medicine_name: z.string(),
+  quantity: z.number().int(),
+  unit_price: DecimalString,
+  discount: DecimalString.describe('line discount plus its share of the global and coupon discounts'),
+  line_discount: DecimalString,
+  allocated_discount: DecimalString,
+  net_amount: DecimalString,
+  vat_amount: DecimalString,
+  line_total: DecimalString.describe('what the customer pays for the line, VAT included'),
+  vat_rate: z.number(),
+  vat_category: z.string(),
+  returned_quantity: z.number().int(),
+  batches: z.array(SaleLineBatch),
+});
+
+export const Sale = z.object({
+  id: z.string(),
+  branch_id: z.string(),
+  user_id: z.string(),
+  invoice_number: z.string(),
+  uuid: z.string(),
+  icv: z.number().int(),
+  client_mutation_id: z.string(),
+  payload_hash: z.string(),
+  device_id: z.string(),
+  sync_status: z.string(),
+  subtotal_amount: DecimalString.describe('total excluding VAT, after discounts (subtotal + vat = total)'),
+  vat_amount: DecimalString,
+  total_amount: DecimalString,
+  currency_code: z.string(),
+  base_currency_code: z.string(),
+  fx_rate_to_base: DecimalString,
+  base_total_amount: DecimalString,
+  vat_breakdown: z.array(VatBreakdownRow),
+  payment_method: z.string(),
+  payment_lines: z.array(PaymentLine),
+  change_amount: DecimalString,
+  notes: z.string(),
+  session_id: z.string().nullable(),
+  customer_id: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  coupon_id: z.string().nullable(),
+  global_discount: DecimalString,
+  coupon_discount: DecimalString,
+  line_discount_amount: DecimalString,
+  prescription_id: z.string().nullable(),
+  approval_id: z.string().nullable(),
+  fiscal_status: z.string(),
+  fiscal_xml: z.string(),
+  fiscal_hash: z.string(),
+  is_deleted: z.number().int(),
+  sold_at: Timestamp,
+  pharmacist_name: z.string(),
+  customer_display_name: z.string(),
+  branch_name: z.string(),
+  branch_address: z.string(),
+  branch_vat_number: z.string(),
+  organization_name: z.string(),
+  organization_legal_name: z.string(),
+  organization_phone: z.string(),
+  organization_email: z.string(),
+  organization_address: z.string(),
+  organization_tin: z.string(),
+  organization_vat_number: z.string(),
+  receipt_header: z.string(),
+  receipt_footer: z.string(),
+  return_policy: z.string(),
+  has_return: z.boolean(),
+});
+export type Sale = z.infer<typeof Sale>;
+export const SaleDetail = Sale.extend({ items: z.array(SaleLine) });
+export type SaleDetail = z.infer<typeof SaleDetail>;
+
+export const SaleListQuery = PageQuery.extend({
+  branch_id: Id.optional(),
+  session_id: Id.optional(),
+  customer_id: Id.optional(),
+  user_id: Id.optional(),
+  invoice_number: z.string().trim().max(64).optional(),
+  from: IsoDate.optional(),
+  to: IsoDate.optional(),
+});
+export const SaleParams = z.object({ saleId: Id });
+
+export const SaleInvoice = z.object({
+  sale_id: z.string(),
+  invoice_number: z.string(),
+  uuid: z.string(),
+  icv: z.number().int(),
+  device_id: z.string(),
+  fiscal_hash: z.string().describe('SHA-256, lowercase hex'),
+  previous_hash: z.string(),
+  fiscal_status: z.string(),
+  sold_at: Timestamp,
+  total_amount: DecimalString,
+  vat_amount: DecimalString,
+  currency_code: z.string(),
+  qr_payload: z.string().describe('base64 TLV: 1 seller name, 2 VAT number, 3 timestamp, 4 total, 5 VAT'),
+});
