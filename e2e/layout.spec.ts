@@ -1,0 +1,81 @@
+import type { Page } from '@playwright/test';
+import { Api } from './api';
+import { ADMIN, expect, NEW_ADMIN_PASSWORD, signIn, test } from './fixtures';
+import { scan } from './till';
+
+/**
+ * Counter PCs are often 1024×600 touch screens: every till screen and set-up screen fits the width without
+ * horizontal scrolling there and on a 1920×1080 monitor (screenshots of each under e2e/screenshots/layout-*).
+ */
+const SCREENS = [
+  { path: '/sell', heading: 'Sell' },
+  { path: '/returns', heading: 'Returns' },
+  { path: '/customers', heading: 'Customers' },
+  { path: '/prescriptions', heading: 'Prescriptions' },
+  { path: '/cash', heading: 'Cash session' },
+  { path: '/back-office/printers', heading: 'Printers' },
+  { path: '/back-office/scanners', heading: 'Scanners' },
+  { path: '/back-office/head-office', heading: 'Head office' },
+];
+const SIZES = [
+  { width: 1024, height: 600 },
+  { width: 1920, height: 1080 },
+];
+
+/** What sticks out past the right edge of the window, by its tag and text (empty: nothing). */
+function overflowing(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > width)
+      out.push(`page ${document.documentElement.scrollWidth}px`);
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > width + 1)
+        out.push(
+          `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}" ends at ${Math.round(r.right)}px`,
+        );
+    }
+    // A table wider than the column it sits in runs under its neighbour (the cart under the totals).
+    for (const table of document.querySelectorAll('table')) {
+      const parent = table.parentElement?.getBoundingClientRect();
+      const r = table.getBoundingClientRect();
+      if (parent && r.width > 0 && r.right > parent.right + 1)
+        out.push(
+          `table "${table.getAttribute('aria-label') ?? ''}" ends at ${Math.round(r.right)}px, its column at ${Math.round(parent.right)}px`,
+        );
+    }
+    return out.slice(0, 5);
+  });
+}
+
+test('every till and set-up screen fits 1024×600 and 1920×1080 without horizontal scrolling', async ({
+  page,
+  till,
+}) => {
+  const admin = await Api.admin(till);
+  const supplier = await admin.supplier();
+  await admin.medicine(supplier, {
+    name: 'Paracetamol 500 mg tablets, pack of 100 (long name)',
+    generic_name: 'Paracetamol',
+    barcode: '4000000000006',
+    price: 12.5,
+    stock: 20,
+  });
+  await page.goto('/');
+  await signIn(page, { email: ADMIN.email, password: NEW_ADMIN_PASSWORD });
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  // A cart with a line, so the selling screen shows its table next to the totals.
+  await scan(page, '4000000000006');
+  await expect(page.getByRole('table', { name: 'Cart' })).toContainText('Paracetamol');
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const screen of SCREENS) {
+      await page.goto(screen.path);
+      await expect(page.getByRole('heading', { name: screen.heading, level: 1 })).toBeVisible();
+      expect(await overflowing(page), `${screen.path} at ${size.width}×${size.height}`).toEqual([]);
+      const name = screen.path.split('/').at(-1);
+      await page.screenshot({ path: `e2e/screenshots/layout-${size.width}-${name}.png`, fullPage: true });
+    }
+  }
+});
