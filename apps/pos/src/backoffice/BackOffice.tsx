@@ -1,7 +1,7 @@
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { useUser } from '../session/SessionProvider';
 import { useSyncStatus } from '../shell/useHardwareStatus';
-import { LANDING, visibleSections } from './sections';
+import { LANDING, type Section, visibleSections } from './sections';
 
 /** Rendered under a nested route, so its paths are relative to /back-office. */
 export function BackOffice() {
@@ -13,18 +13,27 @@ export function BackOffice() {
   return (
     <div className="back-office">
       <nav aria-label="Back office" className="sub-nav">
-        <ul>
-          {sections.map((s) => (
-            <li key={s.path}>
-              <Link
-                href={s.path}
-                aria-current={location === s.path || location.startsWith(`${s.path}/`) ? 'page' : undefined}
-              >
-                {s.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {groupsOf(sections).map(([group, list]) => (
+          <div key={group} className="nav-group">
+            <p id={`nav-${group}`} className="nav-group-title">
+              {group}
+            </p>
+            <ul aria-labelledby={`nav-${group}`}>
+              {list.map((s) => (
+                <li key={s.path}>
+                  <Link
+                    href={s.path}
+                    aria-current={
+                      location === s.path || location.startsWith(`${s.path}/`) ? 'page' : undefined
+                    }
+                  >
+                    {s.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
       </nav>
       <div className="back-office-body">
         <Switch>
@@ -38,4 +47,11 @@ export function BackOffice() {
       </div>
     </div>
   );
+}
+
+/** The sections under their headings, in the registry's order. */
+function groupsOf(sections: readonly Section[]): Array<[string, Section[]]> {
+  const groups = new Map<string, Section[]>();
+  for (const s of sections) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+  return [...groups];
 }

@@ -37,7 +37,17 @@ export interface Section {
   component: ComponentType;
   /** Shown only on a till, or only on central; undefined is both. */
   mode?: 'till' | 'central';
+  /** The heading the link is listed under in the back office's navigation. */
+  group: SectionGroup;
 }
+
+export type SectionGroup =
+  | 'Overview'
+  | 'Inventory'
+  | 'Purchasing'
+  | 'Selling set-up'
+  | 'Hardware and head office'
+  | 'Administration';
 
 /** Branch managers run their branch; auditors read everything and change nothing (no write buttons). */
 const MANAGERS: readonly Role[] = ['branch_manager', 'auditor'];
@@ -45,42 +55,76 @@ const INVENTORY_READERS: readonly Role[] = ['inventory_manager', 'branch_manager
 
 export const SECTIONS: readonly Section[] = [
   // First: a branch manager's (and an auditor's) landing section.
-  { path: '/dashboard', label: 'Dashboard', roles: MANAGERS, component: DashboardScreen },
-  { path: '/reports', label: 'Reports', roles: MANAGERS, component: ReportsScreen },
-  { path: '/approvals', label: 'Approvals', roles: MANAGERS, component: ApprovalsScreen },
+  { path: '/dashboard', group: 'Overview', label: 'Dashboard', roles: MANAGERS, component: DashboardScreen },
+  { path: '/reports', group: 'Overview', label: 'Reports', roles: MANAGERS, component: ReportsScreen },
+  { path: '/approvals', group: 'Overview', label: 'Approvals', roles: MANAGERS, component: ApprovalsScreen },
   // Inventory (issue 17): reading is open to the back office's roles; the screens hide what the server refuses.
-  { path: '/medicines', label: 'Medicines', roles: INVENTORY_READERS, component: MedicinesScreen },
-  { path: '/stock', label: 'Stock', roles: INVENTORY_READERS, component: StockScreen },
+  {
+    path: '/medicines',
+    group: 'Inventory',
+    label: 'Medicines',
+    roles: INVENTORY_READERS,
+    component: MedicinesScreen,
+  },
+  { path: '/stock', group: 'Inventory', label: 'Stock', roles: INVENTORY_READERS, component: StockScreen },
   // POST /purchases: inventory and branch managers.
   {
     path: '/receiving',
+    group: 'Inventory',
     label: 'Receiving',
     roles: ['inventory_manager', 'branch_manager'],
     component: ReceivingScreen,
   },
-  { path: '/alerts', label: 'Alerts', roles: INVENTORY_READERS, component: AlertsScreen },
+  { path: '/alerts', group: 'Inventory', label: 'Alerts', roles: INVENTORY_READERS, component: AlertsScreen },
   // Purchasing: roles as the server's PO readers, transfer movers, count submitters, supplier routes.
   {
     path: '/purchase-orders',
+    group: 'Purchasing',
     label: 'Purchase orders',
     roles: INVENTORY_READERS,
     component: PurchaseOrdersScreen,
   },
-  { path: '/transfers', label: 'Transfers', roles: INVENTORY_READERS, component: TransfersScreen },
+  {
+    path: '/transfers',
+    group: 'Purchasing',
+    label: 'Transfers',
+    roles: INVENTORY_READERS,
+    component: TransfersScreen,
+  },
   // Pharmacists count stock too (POST /stockcount/submit), with a manager's approval for large variances.
   {
     path: '/stock-counts',
+    group: 'Purchasing',
     label: 'Stock counts',
     roles: ['branch_manager', 'inventory_manager', 'pharmacist'],
     component: StockCountsScreen,
   },
-  { path: '/suppliers', label: 'Suppliers', roles: INVENTORY_READERS, component: SuppliersScreen },
-  { path: '/coupons', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
-  { path: '/currencies', label: 'Currencies', roles: MANAGERS, component: CurrenciesScreen },
-  { path: '/announcements', label: 'Announcements', roles: MANAGERS, component: AnnouncementsScreen },
+  {
+    path: '/suppliers',
+    group: 'Purchasing',
+    label: 'Suppliers',
+    roles: INVENTORY_READERS,
+    component: SuppliersScreen,
+  },
+  { path: '/coupons', group: 'Selling set-up', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
+  {
+    path: '/currencies',
+    group: 'Selling set-up',
+    label: 'Currencies',
+    roles: MANAGERS,
+    component: CurrenciesScreen,
+  },
+  {
+    path: '/announcements',
+    group: 'Selling set-up',
+    label: 'Announcements',
+    roles: MANAGERS,
+    component: AnnouncementsScreen,
+  },
   // Head office only: the tills registered with central (the server lets branch managers see their own).
   {
     path: '/devices',
+    group: 'Hardware and head office',
     label: 'Devices',
     roles: ['branch_manager'],
     component: DevicesScreen,
@@ -89,6 +133,7 @@ export const SECTIONS: readonly Section[] = [
   // Setting up this till (issue 16).
   {
     path: '/printers',
+    group: 'Hardware and head office',
     label: 'Printers',
     roles: ['branch_manager'],
     component: PrintersScreen,
@@ -96,16 +141,35 @@ export const SECTIONS: readonly Section[] = [
   },
   {
     path: '/scanners',
+    group: 'Hardware and head office',
     label: 'Scanners',
     roles: ['branch_manager'],
     component: ScannersScreen,
     mode: 'till',
   },
-  { path: '/head-office', label: 'Head office', roles: ['branch_manager'], component: HeadOfficeScreen },
-  { path: '/users', label: 'Users', roles: MANAGERS, component: UsersScreen },
-  { path: '/branches', label: 'Branches', roles: MANAGERS, component: BranchesScreen },
-  { path: '/settings', label: 'Settings', roles: MANAGERS, component: SettingsScreen },
-  { path: '/audit', label: 'Audit log', roles: MANAGERS, component: AuditScreen },
+  {
+    path: '/head-office',
+    group: 'Hardware and head office',
+    label: 'Head office',
+    roles: ['branch_manager'],
+    component: HeadOfficeScreen,
+  },
+  { path: '/users', group: 'Administration', label: 'Users', roles: MANAGERS, component: UsersScreen },
+  {
+    path: '/branches',
+    group: 'Administration',
+    label: 'Branches',
+    roles: MANAGERS,
+    component: BranchesScreen,
+  },
+  {
+    path: '/settings',
+    group: 'Administration',
+    label: 'Settings',
+    roles: MANAGERS,
+    component: SettingsScreen,
+  },
+  { path: '/audit', group: 'Administration', label: 'Audit log', roles: MANAGERS, component: AuditScreen },
 ];
 
 /** Where a role lands in the back office when it is not the first section it sees. */
