@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
-import { type CreateSaleRequest, type SaleDetail, vatRateOf } from '@pharmacy/contracts';
+import type { CreateSaleRequest, SaleDetail } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import { prepared, preparedInsert, preparedShapes } from '../../db/prepared';
@@ -29,15 +29,16 @@ import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
 import { consumeFefo } from '../stock/ledger';
 import { fromBase, toBase } from '../currency/fx';
-import { basketAfterLineDiscounts, priceCart, rateText, scaledRate } from '@pharmacy/contracts/pricing';
+import { basketAfterLineDiscounts, priceCart, rateText } from '@pharmacy/contracts/pricing';
 import { defaultPrinter, enqueuePrintJob } from '../printing/service';
 import { assertBootstrapped } from '../sync/runtime';
 import { consumeApproval } from '../approvals/service';
 import { noApprovalNeeds, saleApproval } from './approval';
 import { loadSaleForReceipt, saleAnswer } from './read';
+import { checkSaleLines, DISPENSING_ROLES, pct } from './create/lines';
+import { checkTenders } from './create/tenders';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/tables/sales';
 
-const DISPENSING_ROLES = ['admin', 'pharmacist'];
 const SESSION_REQUIRED_ROLES = ['cashier', 'pharmacist'];
 
 /** The request's fingerprint: the same client_mutation_id must always carry the same sale. */
@@ -69,8 +70,6 @@ class Replay extends Error {
     super('replay');
   }
 }
-
-const pct = (part: number, whole: number) => (whole === 0 ? 0 : (part * 100) / whole);
 
 // The statements every sale runs, compiled once (see db/prepared.ts).
 const saleByMutation = prepared((db, p: { cmid: string }) =>
@@ -183,73 +182,16 @@ export async function createSale(
   );
   const approvalNeeds = noApprovalNeeds(currency, exp);
   const threshold = settings.discount_approval_threshold_pct;
-  const rxLines: Array<{ medicineId: string; quantity: number }> = [];
-  const lineInputs = body.items.map((item, i) => {
-    const m = meds.get(item.medicine_id);
-    if (!m) throw new NotFound('Medicine', item.medicine_id);
-    if (!m.is_active)
-      throw new Invalid(
-        `${m.name} is deactivated and cannot be sold.`,
-        [{ path: `items.${i}.medicine_id`, message: 'inactive medicine' }],
-        'MEDICINE_INACTIVE',
-      );
-    const ratePct = vatRateOf(settings.tax_policy, m.vat_category);
-    if (ratePct === undefined)
-      throw new Conflict(
-        `${m.name} has VAT category ${m.vat_category}, which the tax policy does not define.`,
-        'UNKNOWN_VAT_CATEGORY',
-      );
-    const catalogue = inSale(m.selling_price);
-    const unitPrice =
-      item.unit_price === undefined ? catalogue : toMinor(item.unit_price, exp, `items.${i}.unit_price`);
-    if (m.max_public_price !== null && unitPrice > inSale(m.max_public_price))
-      throw new Invalid(
-        `The price ${fmt(unitPrice)} of ${m.name} is above its maximum public price ${fmt(inSale(m.max_public_price))}.`,
-        [{ path: `items.${i}.unit_price`, message: 'above the maximum public price' }],
-        'PRICE_ABOVE_MAXIMUM',
-      );
-    const need = { medicine_id: m.id, medicine_name: m.name, quantity: item.quantity };
-    if (unitPrice < catalogue) approvalNeeds.price_overrides.push({ ...need, unit_price: unitPrice });
-    const extended = unitPrice * item.quantity;
-    if (!Number.isSafeInteger(extended)) throw new Invalid(`Line ${i + 1} is too large.`);
-    const lineDiscount = item.discount === undefined ? 0 : toMinor(item.discount, exp, `items.${i}.discount`);
-    if (lineDiscount > extended)
-      throw new Invalid(
-        `The discount on ${m.name} (${fmt(lineDiscount)}) is more than the line (${fmt(extended)}).`,
-        [{ path: `items.${i}.discount`, message: 'more than the line amount' }],
-        'DISCOUNT_TOO_LARGE',
-      );
-    if (pct(lineDiscount, extended) > threshold)
-      approvalNeeds.discounts.push({ ...need, discount: lineDiscount });
-    if (m.is_controlled) {
-      if (!DISPENSING_ROLES.includes(user.role))
-        throw new Forbidden(
-          `${m.name} is a controlled medicine: only a pharmacist can sell it.`,
-          'CONTROLLED_NEEDS_PHARMACIST',
-        );
-      if (!body.prescription_id)
-        throw new Forbidden(
-          `${m.name} is a controlled medicine: the sale needs a prescription_id.`,
-          'PRESCRIPTION_REQUIRED',
-        );
-    }
-    if (m.requires_prescription && !body.prescription_id && !DISPENSING_ROLES.includes(user.role))
-      throw new Forbidden(
-        `${m.name} is prescription-only: give a prescription_id or let a pharmacist sell it.`,
-        'PRESCRIPTION_REQUIRED',
-      );
-    if (m.requires_prescription || m.is_controlled)
-      rxLines.push({ medicineId: m.id, quantity: item.quantity });
-    return {
-      item,
-      m,
-      quantity: item.quantity,
-      unitPrice,
-      catalogue,
-      lineDiscount,
-      rate: scaledRate(ratePct),
-      category: m.vat_category,
-    };
+  const { lineInputs, rxLines } = checkSaleLines({
+    body,
+    user,
+    meds,
+    taxPolicy: settings.tax_policy,
+    exp,
+    threshold,
+    inSale,
+    fmt,
+    approvalNeeds,
   });
   const basket = basketAfterLineDiscounts(lineInputs);
   const globalDiscount =
@@ -285,40 +227,7 @@ export async function createSale(
   const couponAmount = priced.couponDiscount;
   const total = priced.total;
 
-  // Payments.
-  const payments = (
-    body.payment_lines ??
-    (total > 0 ? [{ method: body.payment_method ?? 'cash', amount: Number(formatMinor(total, exp)) }] : [])
-  ).map((p, i) => ({
-    method: p.method,
-    amount: toMinor(p.amount, exp, `payment_lines.${i}.amount`),
-    reference: ('reference' in p && p.reference) || '',
-  }));
-  const paid = payments.reduce((a, p) => a + p.amount, 0);
-  if (paid < total)
-    throw new Invalid(
-      `Payments of ${fmt(paid)} do not cover the total of ${fmt(total)}.`,
-      [{ path: 'payment_lines', message: `paid ${fmt(paid)}, total ${fmt(total)}` }],
-      'PAYMENT_SHORT',
-    );
-  const nonCash = payments.filter((p) => p.method !== 'cash').reduce((a, p) => a + p.amount, 0);
-  if (nonCash > total)
-    throw new Invalid(
-      `Non-cash payments of ${fmt(nonCash)} exceed the total of ${fmt(total)}; only cash gives change.`,
-      [{ path: 'payment_lines', message: 'non-cash payments exceed the total' }],
-      'OVERPAYMENT',
-    );
-  const change = paid - total;
-  const credit = payments.filter((p) => p.method === 'credit').reduce((a, p) => a + p.amount, 0);
-  if (credit > 0 && !customer)
-    throw new Invalid(
-      'A credit payment needs a customer_id.',
-      [{ path: 'customer_id', message: 'required for credit' }],
-      'CUSTOMER_REQUIRED',
-    );
-  const methods = [...new Set(payments.map((p) => p.method))];
-  const paymentMethod =
-    body.payment_method ?? (methods.length === 1 ? methods[0]! : methods.length === 0 ? 'cash' : 'split');
+  const { payments, paid, change, credit, paymentMethod } = checkTenders(body, total, exp, customer !== null);
 
   const deviceId = await getLocalDeviceId(app.db);
   const asOf = localDate(branch.timezone);

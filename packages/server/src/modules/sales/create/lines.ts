@@ -1,0 +1,117 @@
+import { type CreateSaleRequest, vatRateOf } from '@pharmacy/contracts';
+import { scaledRate } from '@pharmacy/contracts/pricing';
+import type { AuthUser } from '../../../http/auth';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../../http/errors';
+import { toMinor } from '../../../lib/money';
+import type { SaleApprovalNeeds } from '../../approvals/covers';
+
+/** Who sells prescription-only and controlled medicines without a prescription id. */
+export const DISPENSING_ROLES = ['admin', 'pharmacist'];
+
+/** What a sale line needs of its medicine (the prepared read of createSale). */
+export interface SaleMedicine {
+  id: string;
+  name: string;
+  is_active: number;
+  vat_category: string;
+  selling_price: number;
+  max_public_price: number | null;
+  is_controlled: number;
+  requires_prescription: number;
+}
+
+export interface LineCheck<M extends SaleMedicine> {
+  body: CreateSaleRequest;
+  user: AuthUser;
+  meds: Map<string, M>;
+  taxPolicy: { vat_rates: Record<string, number> };
+  exp: number;
+  threshold: number;
+  /** A base-currency amount in the sale's currency. */
+  inSale: (baseMinor: number) => number;
+  fmt: (minor: number) => string;
+  /** Filled with what the lines need a manager's approval for. */
+  approvalNeeds: SaleApprovalNeeds;
+}
+
+/** A discount as a percentage of what it is taken off (0 when there is nothing to take it off). */
+export const pct = (part: number, whole: number) => (whole === 0 ? 0 : (part * 100) / whole);
+
+/**
+ * Validates each requested line against its medicine (active, VAT category known, price ceiling, line discount,
+ * controlled and prescription-only rules) and prices it in the sale's currency. Throws the 4xx the request
+ * deserves before anything is written.
+ */
+export function checkSaleLines<M extends SaleMedicine>(c: LineCheck<M>) {
+  const { body, user, meds, exp, threshold, inSale, fmt, approvalNeeds } = c;
+  const settings = { tax_policy: c.taxPolicy };
+  const rxLines: Array<{ medicineId: string; quantity: number }> = [];
+  const lineInputs = body.items.map((item, i) => {
+    const m = meds.get(item.medicine_id);
+    if (!m) throw new NotFound('Medicine', item.medicine_id);
+    if (!m.is_active)
+      throw new Invalid(
+        `${m.name} is deactivated and cannot be sold.`,
+        [{ path: `items.${i}.medicine_id`, message: 'inactive medicine' }],
+        'MEDICINE_INACTIVE',
+      );
+    const ratePct = vatRateOf(settings.tax_policy, m.vat_category);
+    if (ratePct === undefined)
+      throw new Conflict(
+        `${m.name} has VAT category ${m.vat_category}, which the tax policy does not define.`,
+        'UNKNOWN_VAT_CATEGORY',
+      );
+    const catalogue = inSale(m.selling_price);
+    const unitPrice =
+      item.unit_price === undefined ? catalogue : toMinor(item.unit_price, exp, `items.${i}.unit_price`);
+    if (m.max_public_price !== null && unitPrice > inSale(m.max_public_price))
+      throw new Invalid(
+        `The price ${fmt(unitPrice)} of ${m.name} is above its maximum public price ${fmt(inSale(m.max_public_price))}.`,
+        [{ path: `items.${i}.unit_price`, message: 'above the maximum public price' }],
+        'PRICE_ABOVE_MAXIMUM',
+      );
+    const need = { medicine_id: m.id, medicine_name: m.name, quantity: item.quantity };
+    if (unitPrice < catalogue) approvalNeeds.price_overrides.push({ ...need, unit_price: unitPrice });
+    const extended = unitPrice * item.quantity;
+    if (!Number.isSafeInteger(extended)) throw new Invalid(`Line ${i + 1} is too large.`);
+    const lineDiscount = item.discount === undefined ? 0 : toMinor(item.discount, exp, `items.${i}.discount`);
+    if (lineDiscount > extended)
+      throw new Invalid(
+        `The discount on ${m.name} (${fmt(lineDiscount)}) is more than the line (${fmt(extended)}).`,
+        [{ path: `items.${i}.discount`, message: 'more than the line amount' }],
+        'DISCOUNT_TOO_LARGE',
+      );
+    if (pct(lineDiscount, extended) > threshold)
+      approvalNeeds.discounts.push({ ...need, discount: lineDiscount });
+    if (m.is_controlled) {
+      if (!DISPENSING_ROLES.includes(user.role))
+        throw new Forbidden(
+          `${m.name} is a controlled medicine: only a pharmacist can sell it.`,
+          'CONTROLLED_NEEDS_PHARMACIST',
+        );
+      if (!body.prescription_id)
+        throw new Forbidden(
+          `${m.name} is a controlled medicine: the sale needs a prescription_id.`,
+          'PRESCRIPTION_REQUIRED',
+        );
+    }
+    if (m.requires_prescription && !body.prescription_id && !DISPENSING_ROLES.includes(user.role))
+      throw new Forbidden(
+        `${m.name} is prescription-only: give a prescription_id or let a pharmacist sell it.`,
+        'PRESCRIPTION_REQUIRED',
+      );
+    if (m.requires_prescription || m.is_controlled)
+      rxLines.push({ medicineId: m.id, quantity: item.quantity });
+    return {
+      item,
+      m,
+      quantity: item.quantity,
+      unitPrice,
+      catalogue,
+      lineDiscount,
+      rate: scaledRate(ratePct),
+      category: m.vat_category,
+    };
+  });
+  return { lineInputs, rxLines };
+}
