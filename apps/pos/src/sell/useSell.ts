@@ -1,0 +1,247 @@
+import type { Medicine, SaleDetail } from '@pharmacy/contracts';
+import { ApiError } from '@pharmacy/contracts/client';
+import { couponTermsOf } from '@pharmacy/contracts/pricing';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { api } from '../api';
+import {
+  SCAN_DETECTED_MARK,
+  SCAN_DETECTED_TO_LINE_MEASURE,
+  SCAN_START_MARK,
+  SCAN_TO_LINE_MEASURE,
+} from '../auth/marks';
+import { useCashSession } from '../cash/useCashSession';
+import { useUser } from '../session/SessionProvider';
+import { useShortcuts } from '../shell/useShortcuts';
+import { describeError } from '../ui/ErrorNotice';
+import { type Cart, type CartAction, cartReducer, estimateCart, newMutationId, type TaxPolicy } from './cart';
+import { loadCart, saveCart } from './cart-storage';
+import { parseGs1 } from './gs1';
+import { useTillSettings } from './useTaxPolicy';
+import { useSerialScanner } from './useSerialScanner';
+import { useWedgeScanner } from './useWedgeScanner';
+
+export type Open =
+  | { kind: 'none' }
+  | { kind: 'pay' }
+  | { kind: 'customer' }
+  | { kind: 'park' }
+  | { kind: 'prescription' }
+  | { kind: 'substitutes'; medicine: { id: string; name: string } }
+  | { kind: 'done'; sale: SaleDetail };
+
+export type Message = { tone: 'error' | 'info'; text: string } | null;
+
+/** Who may sell prescription-only medicines without a prescription. */
+const PRESCRIBERS = new Set(['pharmacist', 'admin']);
+
+/** The selling screen's state and actions: the cart, scanning, coupons, checkout and the dialogs' state. */
+export function useSell() {
+  const user = useUser();
+  const queryClient = useQueryClient();
+  const [cart, dispatch] = useReducer(cartReducer, user.id, loadCart);
+  const [open, setOpen] = useState<Open>({ kind: 'none' });
+  const [message, setMessage] = useState<Message>(null);
+  const { tax, baseCurrency, exponent, money } = useTillSettings();
+  const cash = useCashSession();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const pendingScan = useRef<string | null>(null);
+  const estimate = useMemo(() => estimateCart(cart, tax, exponent), [cart, tax, exponent]);
+
+  useEffect(() => saveCart(user.id, cart), [user.id, cart]);
+
+  // Scan-to-line: the scanned medicine's line is in the DOM once this commit's effects run.
+  useEffect(() => {
+    const id = pendingScan.current;
+    if (id && cart.lines.some((l) => l.medicine_id === id)) {
+      pendingScan.current = null;
+      performance.measure(SCAN_TO_LINE_MEASURE, SCAN_START_MARK);
+      performance.measure(SCAN_DETECTED_TO_LINE_MEASURE, SCAN_DETECTED_MARK);
+    }
+  }, [cart.lines]);
+
+  const close = useCallback(() => {
+    setOpen({ kind: 'none' });
+    requestAnimationFrame(() => searchRef.current?.focus());
+  }, []);
+
+  const addMedicine = useCallback(
+    (m: Medicine, scan?: { batch?: string | undefined; expiry?: string | undefined; measure: boolean }) => {
+      const inCart = cart.lines.find((l) => l.medicine_id === m.id)?.quantity ?? 0;
+      if (m.stock_quantity <= inCart) {
+        setMessage({
+          tone: 'error',
+          text:
+            m.stock_quantity <= 0
+              ? `${m.name} is out of stock.`
+              : `Only ${m.stock_quantity} ${m.name} in stock, all in the cart.`,
+        });
+        setOpen({ kind: 'substitutes', medicine: { id: m.id, name: m.name } });
+        return;
+      }
+      if (scan?.measure) pendingScan.current = m.id;
+      dispatch({ type: 'add', medicine: m, batch: scan?.batch, expiry: scan?.expiry });
+      if (m.is_controlled && !PRESCRIBERS.has(user.role)) {
+        setMessage({ tone: 'error', text: `${m.name} is a controlled medicine: a pharmacist must sell it.` });
+      } else if (m.requires_prescription && !PRESCRIBERS.has(user.role)) {
+        setMessage({
+          tone: 'info',
+          text: `${m.name} is prescription-only: you will be asked for the prescription.`,
+        });
+      } else {
+        setMessage(null);
+      }
+    },
+    [cart.lines, user.role],
+  );
+
+  const onScan = useCallback(
+    async (code: string, startedAt: number) => {
+      performance.mark(SCAN_START_MARK, { startTime: startedAt });
+      performance.mark(SCAN_DETECTED_MARK, { detail: code });
+      if (open.kind === 'done') setOpen({ kind: 'none' });
+      const gs1 = parseGs1(code);
+      const barcode = gs1?.gtin ?? code;
+      try {
+        const m = await api.medicines.byBarcode(barcode);
+        addMedicine(m, { batch: gs1?.batch, expiry: gs1?.expiry, measure: true });
+      } catch (error) {
+        setMessage({
+          tone: 'error',
+          text:
+            error instanceof ApiError && (error.status === 404 || error.status === 400)
+              ? `Unknown barcode ${barcode}: no medicine has it. Search by name instead.`
+              : describeError(error),
+        });
+      }
+    },
+    [addMedicine, open.kind],
+  );
+  const scanning = open.kind === 'none' || open.kind === 'done';
+  useWedgeScanner(onScan, { enabled: scanning });
+  useSerialScanner(onScan, { enabled: scanning });
+
+  const needsPrescription = cart.lines.some(
+    (l) => l.is_controlled || (l.requires_prescription && !PRESCRIBERS.has(user.role)),
+  );
+  const startPayment = useCallback(() => {
+    if (cart.lines.length === 0) return;
+    if (needsPrescription && !cart.prescription) {
+      setOpen({ kind: 'prescription' });
+      return;
+    }
+    if (!cart.checkout_id) dispatch({ type: 'checkout', id: newMutationId() });
+    setOpen({ kind: 'pay' });
+  }, [cart.lines.length, cart.prescription, cart.checkout_id, needsPrescription]);
+
+  const onOutOfStock = useCallback(
+    (medicineId: string, detail: string) => {
+      const line = cart.lines.find((l) => l.medicine_id === medicineId);
+      setMessage({ tone: 'error', text: `${detail} The sale was not recorded; the cart is kept.` });
+      setOpen({ kind: 'substitutes', medicine: { id: medicineId, name: line?.name ?? 'the medicine' } });
+    },
+    [cart.lines],
+  );
+
+  const { coupon, setCoupon, validateCoupon } = useCouponEntry({
+    cart,
+    dispatch,
+    tax,
+    exponent,
+    money,
+    setMessage,
+  });
+
+  const openCustomer = () => setOpen({ kind: 'customer' });
+  const openPark = () => setOpen({ kind: 'park' });
+  useShortcuts({ F7: openCustomer, F8: startPayment, F10: openPark });
+
+  const session = cash.data;
+  const tillRole = user.role !== 'admin' && user.role !== 'branch_manager';
+  const done = (sale: SaleDetail) => {
+    dispatch({ type: 'clear' });
+    setMessage(null);
+    setOpen({ kind: 'done', sale });
+    queryClient.invalidateQueries({ queryKey: ['cash-session'] });
+    queryClient.invalidateQueries({ queryKey: ['z-report'] });
+    queryClient.invalidateQueries({ queryKey: ['medicine-search'] });
+  };
+
+  return {
+    user,
+    cart,
+    dispatch,
+    open,
+    setOpen,
+    message,
+    setMessage,
+    coupon,
+    setCoupon,
+    tax,
+    baseCurrency,
+    exponent,
+    money,
+    searchRef,
+    estimate,
+    close,
+    addMedicine,
+    startPayment,
+    onOutOfStock,
+    validateCoupon,
+    session,
+    tillRole,
+    done,
+  };
+}
+
+interface CouponEntry {
+  cart: Cart;
+  dispatch: (action: CartAction) => void;
+  tax: TaxPolicy;
+  exponent: number;
+  money: (value: string | number | null | undefined) => string;
+  setMessage: (message: Message) => void;
+}
+
+/** The coupon box: what is typed, and its check against the cart (the terms then price the estimate). */
+function useCouponEntry({ cart, dispatch, tax, exponent, money, setMessage }: CouponEntry) {
+  const [coupon, setCoupon] = useState('');
+  const validateCoupon = useMutation({
+    mutationFn: () =>
+      api.coupons.validate(coupon.trim(), {
+        subtotal: Number(estimateCart({ ...cart, coupon: null }, tax, exponent).total),
+        customer_id: cart.customer?.id,
+      }),
+    onSuccess: (v) => {
+      if (v.valid) {
+        dispatch({
+          type: 'coupon',
+          coupon: {
+            code: v.coupon.code,
+            discount: v.discount_amount,
+            terms: couponTermsOf(v.coupon, exponent),
+          },
+        });
+        setMessage({
+          tone: 'info',
+          text: `Coupon ${v.coupon.code} applied: −${money(v.discount_amount)}.`,
+        });
+        setCoupon('');
+      } else {
+        setMessage({
+          tone: 'error',
+          text: `Coupon ${v.coupon.code} does not apply (${(v.reason ?? '').toLowerCase().replace(/_/g, ' ')}).`,
+        });
+      }
+    },
+    onError: (error) =>
+      setMessage({
+        tone: 'error',
+        text:
+          error instanceof ApiError && error.status === 404
+            ? `No coupon has the code ${coupon.trim()}.`
+            : describeError(error),
+      }),
+  });
+  return { coupon, setCoupon, validateCoupon };
+}
