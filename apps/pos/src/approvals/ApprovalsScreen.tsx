@@ -1,3 +1,4 @@
+import { BranchFilter } from '../backoffice/BranchFilter';
 import type { Approval } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -63,17 +64,12 @@ export function ApprovalsScreen() {
           options={STATUS_OPTIONS}
         />
         {orgWide && (
-          <SelectField
-            label="Branch"
+          <BranchFilter
             value={branchId}
             onChange={(v) => {
               setBranchId(v);
               setPage(1);
             }}
-            options={[
-              { value: '', label: 'All branches' },
-              ...(branches.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
-            ]}
           />
         )}
       </search>

@@ -1,9 +1,10 @@
+import { BranchFilter } from './BranchFilter';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { SelectField, TextField } from '../ui/fields';
+import { TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { useBranches } from './useBranches';
 
@@ -73,17 +74,7 @@ export function AuditScreen() {
           onChange={resetPage(setAction)}
           placeholder="e.g. user.create"
         />
-        {me.role !== 'branch_manager' && (
-          <SelectField
-            label="Branch"
-            value={branchId}
-            onChange={resetPage(setBranchId)}
-            options={[
-              { value: '', label: 'All branches' },
-              ...(branches.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
-            ]}
-          />
-        )}
+        {me.role !== 'branch_manager' && <BranchFilter value={branchId} onChange={resetPage(setBranchId)} />}
         <TextField label="From" type="date" value={from} onChange={resetPage(setFrom)} />
         <TextField label="To" type="date" value={to} onChange={resetPage(setTo)} />
       </search>

@@ -1,3 +1,4 @@
+import { BranchFilter } from './BranchFilter';
 import type { Role, User } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
@@ -7,7 +8,6 @@ import { Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { SelectField, TextField } from '../ui/fields';
 import { formatDateTime, ROLE_LABELS, ROLES } from '../ui/format';
-import { useBranches } from './useBranches';
 import { ResetPasswordDialog, UserDialog } from './UserDialogs';
 
 type Editing = { kind: 'create' } | { kind: 'edit'; user: User } | { kind: 'reset'; user: User } | null;
@@ -20,7 +20,6 @@ export function UsersScreen() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing>(null);
   const deferredSearch = useDeferredValue(search.trim());
-  const branches = useBranches();
   const query = { search: deferredSearch, role: role as Role | '', branch_id: branchId, page, page_size: 50 };
   const users = useQuery({
     queryKey: ['users', query],
@@ -70,17 +69,12 @@ export function UsersScreen() {
           ]}
         />
         {me.role === 'admin' || me.role === 'auditor' ? (
-          <SelectField
-            label="Branch"
+          <BranchFilter
             value={branchId}
             onChange={(v) => {
               setBranchId(v);
               setPage(1);
             }}
-            options={[
-              { value: '', label: 'All branches' },
-              ...(branches.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
-            ]}
           />
         ) : null}
       </search>

@@ -1,8 +1,8 @@
+import { BranchFilter } from '../backoffice/BranchFilter';
 import type { Device } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
-import { useBranches } from '../backoffice/useBranches';
 import { useUser } from '../session/SessionProvider';
 import { DataTable, Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -17,7 +17,6 @@ export function DevicesScreen() {
   const [branchId, setBranchId] = useState('');
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
-  const branches = useBranches();
   const query = {
     branch_id: branchId || undefined,
     status: (status || undefined) as Device['status'] | undefined,
@@ -44,17 +43,12 @@ export function DevicesScreen() {
       </div>
       <search className="filters">
         {orgWide && (
-          <SelectField
-            label="Branch"
+          <BranchFilter
             value={branchId}
             onChange={(v) => {
               setBranchId(v);
               setPage(1);
             }}
-            options={[
-              { value: '', label: 'All branches' },
-              ...(branches.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
-            ]}
           />
         )}
         <SelectField

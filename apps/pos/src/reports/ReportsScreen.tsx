@@ -1,10 +1,10 @@
+import { BranchFilter } from '../backoffice/BranchFilter';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { api } from '../api';
-import { useBranches } from '../backoffice/useBranches';
 import { useUser } from '../session/SessionProvider';
-import { SelectField, TextField } from '../ui/fields';
+import { TextField } from '../ui/fields';
 import { defaultWindow, type ReportFilters } from './csv';
 import { InventoryReportView, PurchasesReportView } from './StockReports';
 import { PharmacistReportView, SalesReportView } from './SalesReports';
@@ -33,7 +33,6 @@ export function ReportsScreen() {
   useEffect(() => {
     if (zone) setFilters((f) => ({ ...defaultWindow(zone), branch_id: f.branch_id }));
   }, [zone]);
-  const branches = useBranches();
   const orgWide = me.role === 'admin' || me.role === 'auditor';
   const tab = TABS.find((t) => location === t.path || location.startsWith(`${t.path}/`));
   const set = (key: keyof ReportFilters) => (value: string) => setFilters((f) => ({ ...f, [key]: value }));
@@ -62,17 +61,7 @@ export function ReportsScreen() {
             <TextField label="To" type="date" value={filters.to_date} onChange={set('to_date')} />
           </>
         )}
-        {orgWide && (
-          <SelectField
-            label="Branch"
-            value={filters.branch_id}
-            onChange={set('branch_id')}
-            options={[
-              { value: '', label: 'All branches' },
-              ...(branches.data?.items ?? []).map((b) => ({ value: b.id, label: b.name })),
-            ]}
-          />
-        )}
+        {orgWide && <BranchFilter value={filters.branch_id} onChange={set('branch_id')} />}
       </search>
       <Switch>
         <Route path="/sales">
