@@ -50,6 +50,16 @@ describe('structure', () => {
     expect(untested).toEqual([]);
   });
 
+  it("keeps hardware's test support out of production: only tests and testing/ import @pharmacy/hardware/testing", () => {
+    const importsTesting = (file: string) =>
+      fs.readFileSync(path.join(ROOT, file), 'utf8').includes("from '@pharmacy/hardware/testing'") ||
+      (graph.edges.get(file) ?? []).some((t) => t.startsWith('packages/hardware/src/testing/'));
+    const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
+    const files = [...graph.edges.keys()];
+    expect(files.filter((f) => !isTest(f) && importsTesting(f))).toEqual([]);
+    expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(5);
+  });
+
   it('reads the graph it checks (a known edge is found)', () => {
     expect(graph.edges.get('packages/server/src/modules/sales/routes.ts')).toContain(
       'packages/server/src/modules/sales/service.ts',
