@@ -222,7 +222,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Create a receipt template',
     description:
-      "Admin, or a branch manager for their own branch. branch_id omitted: the caller's branch; null: organisation-wide (admin and other organisation-wide roles only; 403 for a branch manager). A document prints with its branch's default template of its document_type, else the organisation's default; is_default clears the previous default of the same scope and type. header and footer replace the document's own texts when not empty; the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy. logo_key is stored for the image module; printing logos (raster) is not done yet.",
+      "Admin, or a branch manager for their own branch. branch_id omitted: the caller's branch; null: organisation-wide (admin and other organisation-wide roles only; 403 for a branch manager). paper_width_mm 58 or 80 makes the template for printers of that paper width; null or omitted, for both widths (every template saved before widths existed). A document prints on a printer with, in order: its branch's default of its document_type for the printer's width, the branch's both-widths default, the organisation's default for the width, the organisation's both-widths default. is_default clears the previous default of the same scope, type and width (a both-widths template only competes with both-widths ones). header and footer replace the document's own texts when not empty; the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy. logo_key is stored for the image module; printing logos (raster) is not done yet.",
     roles: ['branch_manager'],
     body: CreateReceiptTemplateRequest,
     responses: {
@@ -240,7 +240,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Update a receipt template',
     description:
-      "Admin, or a branch manager for a template of their own branch (403 for another branch's or an organisation-wide one). Any subset of name, header, footer, the show_* flags and is_default; document_type and branch_id do not change. Setting is_default clears the previous default of the same scope and type. Audited.",
+      "Admin, or a branch manager for a template of their own branch (403 for another branch's or an organisation-wide one). Any subset of name, paper_width_mm (58, 80 or null for both widths), header, footer, the show_* flags and is_default; document_type and branch_id do not change. A default template clears the previous default of the same scope, type and width. Audited.",
     roles: ['branch_manager'],
     params: TemplateParams,
     body: UpdateReceiptTemplateRequest,

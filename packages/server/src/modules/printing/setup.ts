@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type {
   PrinterActionResult,
   ReceiptTemplate,
@@ -36,7 +35,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 import { printingOptions } from './options';
 import type { PrintersTable, ReceiptTemplatesTable } from '../../db/tables/printing';
-import { applyTemplate, toReceiptTemplate } from './templates';
+import { applyTemplate, clearDefault, toReceiptTemplate } from './templates';
 import { deadline, transportAllowances, transportConfig } from './transport';
 import { printWorkerOf } from './worker';
 
@@ -226,6 +225,7 @@ export async function previewTemplate(
     branch_id: null,
     name: 'preview',
     document_type: input.document_type,
+    paper_width_mm: input.paper_width_mm,
     header: input.header,
     footer: input.footer,
     logo_key: null,
@@ -268,6 +268,7 @@ export async function updateReceiptTemplate(
   const after: ReceiptTemplatesTable = {
     ...before,
     name: input.name ?? before.name,
+    paper_width_mm: input.paper_width_mm === undefined ? before.paper_width_mm : input.paper_width_mm,
     header: input.header ?? before.header,
     footer: input.footer ?? before.footer,
     show_vat_breakdown: flag(input.show_vat_breakdown, before.show_vat_breakdown),
@@ -278,18 +279,7 @@ export async function updateReceiptTemplate(
     updated_at: at,
   };
   await app.db.transaction().execute(async (trx) => {
-    if (after.is_default && !before.is_default) {
-      let clear = trx
-        .updateTable('receipt_templates')
-        .set({ is_default: 0, updated_at: at })
-        .where('document_type', '=', after.document_type)
-        .where('is_default', '=', sql.lit(1));
-      clear =
-        after.branch_id === null
-          ? clear.where('branch_id', 'is', null)
-          : clear.where('branch_id', '=', after.branch_id);
-      await clear.execute();
-    }
+    if (after.is_default) await clearDefault(trx, after, at);
     const { id: _id, ...values } = after;
     await trx.updateTable('receipt_templates').set(values).where('id', '=', id).execute();
     await writeAudit(trx, actor, {

@@ -281,7 +281,12 @@ export class PrintWorker {
     const source = documentSourceFor(job.document_type);
     if (!source)
       throw new PrintFailure('NO_SOURCE', `No document source is registered for ${job.document_type}`, true);
-    const template = await effectiveTemplate(this.app.db, job.branch_id, job.document_type);
+    const template = await effectiveTemplate(
+      this.app.db,
+      job.branch_id,
+      job.document_type,
+      printer.paper_width_mm,
+    );
     let document: PrintableDocument;
     try {
       document = await source(this.app, { ...toPrintJob(job), status: 'printing', template });
