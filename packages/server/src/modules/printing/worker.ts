@@ -215,22 +215,34 @@ export class PrintWorker {
       }
       const lane = printer?.id ?? `no-printer:${job.branch_id}`;
       if (this.lanes.has(lane) || this.direct.has(lane)) continue;
+      // The lane is taken before the claim's await, so a test print asked meanwhile queues behind this job.
+      let free: () => void = () => undefined;
+      this.lanes.set(lane, new Promise<void>((resolve) => (free = resolve)));
+      const freeLane = () => {
+        this.lanes.delete(lane);
+        free();
+        if (!this.runDirect(lane)) this.kick();
+      };
       const claimedAt = nowIso();
       const claim = await db
         .updateTable('print_jobs')
         .set({ status: 'printing', locked_at: claimedAt, updated_at: claimedAt })
         .where('id', '=', job.id)
         .where('status', '=', sql.lit('queued'))
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) continue;
+        .executeTakeFirst()
+        .catch((error: unknown) => {
+          freeLane();
+          throw error;
+        });
+      if (Number(claim.numUpdatedRows) !== 1) {
+        freeLane();
+        continue;
+      }
       const run = this.attempt(job, printer)
         .catch((error: unknown) =>
           this.app.log.error({ err: error, job: job.id }, 'print job bookkeeping failed'),
         )
-        .finally(() => {
-          this.lanes.delete(lane);
-          if (!this.runDirect(lane)) this.kick();
-        });
+        .finally(freeLane);
       this.lanes.set(lane, run);
     }
     await this.scheduleNext();
