@@ -6401,6 +6401,7 @@ export interface operations {
                             is_default: boolean;
                             logo_key: string | null;
                             name: string;
+                            paper_width_mm: (58 | 80) | null;
                             show_customer: boolean;
                             show_qr: boolean;
                             show_return_policy: boolean;
@@ -6439,6 +6440,8 @@ export interface operations {
                     is_default?: boolean;
                     logo_key?: string | null;
                     name: string;
+                    /** @default null */
+                    paper_width_mm?: (58 | 80) | null;
                     /** @default true */
                     show_customer?: boolean;
                     /** @default true */
@@ -6468,6 +6471,7 @@ export interface operations {
                         is_default: boolean;
                         logo_key: string | null;
                         name: string;
+                        paper_width_mm: (58 | 80) | null;
                         show_customer: boolean;
                         show_qr: boolean;
                         show_return_policy: boolean;
@@ -6494,6 +6498,7 @@ export interface operations {
                     header?: string;
                     is_default?: boolean;
                     name?: string;
+                    paper_width_mm?: (58 | 80) | null;
                     show_customer?: boolean;
                     show_qr?: boolean;
                     show_return_policy?: boolean;
@@ -6519,6 +6524,7 @@ export interface operations {
                         is_default: boolean;
                         logo_key: string | null;
                         name: string;
+                        paper_width_mm: (58 | 80) | null;
                         show_customer: boolean;
                         show_qr: boolean;
                         show_return_policy: boolean;
@@ -9931,6 +9937,8 @@ export interface operations {
                             code: string;
                             message: string;
                         } | null;
+                        last_pull_at: string | null;
+                        last_push_at: string | null;
                         last_success_at: string | null;
                         /** @enum {string} */
                         mode: "till" | "central";
@@ -10055,6 +10063,8 @@ export interface operations {
                             code: string;
                             message: string;
                         } | null;
+                        last_pull_at: string | null;
+                        last_push_at: string | null;
                         last_success_at: string | null;
                         /** @enum {string} */
                         mode: "till" | "central";
@@ -10101,6 +10111,8 @@ export interface operations {
                             code: string;
                             message: string;
                         } | null;
+                        last_pull_at: string | null;
+                        last_push_at: string | null;
                         last_success_at: string | null;
                         /** @enum {string} */
                         mode: "till" | "central";
@@ -10246,6 +10258,8 @@ export interface operations {
                             code: string;
                             message: string;
                         } | null;
+                        last_pull_at: string | null;
+                        last_push_at: string | null;
                         last_success_at: string | null;
                         /** @enum {string} */
                         mode: "till" | "central";

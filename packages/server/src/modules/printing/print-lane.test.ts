@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Printer, PrinterActionResult, PrintJob } from '@pharmacy/contracts';
-import { buildSaleReceipt, decodeEscPos } from '@pharmacy/hardware';
+import { buildSaleReceipt } from '@pharmacy/hardware';
+import { decodeEscPos } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { registerDocumentSource } from './service';
