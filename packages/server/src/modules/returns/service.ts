@@ -15,6 +15,7 @@ import { type BatchBack, share } from './create/build';
 import type { ReturnRequest } from './create/validate';
 import { validateReturn } from './create/validate';
 import { ReplayError, returnByMutation, writeReturn } from './create/write';
+import { paginate } from '../../db/paginate';
 
 /**
  * Returns issue credit notes: their own numbers (CN-<invoice-style number>) from the device's ICV sequence and
@@ -142,17 +143,8 @@ export async function listReturns(
   if (f.sale_id) q = q.where('r.sale_id', '=', f.sale_id);
   if (f.from) q = q.where('r.created_at', '>=', `${f.from}T00:00:00.000Z`);
   if (f.to) q = q.where('r.created_at', '<=', `${f.to}T23:59:59.999Z`);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = (await q
-    .orderBy('r.created_at', 'desc')
-    .orderBy('r.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute()) as ReturnRow[];
-  return { items: await toReturns(app, rows), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => q.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc'));
+  return { ...found, items: await toReturns(app, found.items as ReturnRow[]) };
 }
 
 /** The sale behind an invoice number (of the caller's branch for branch-bound roles) with returnable quantities. */
