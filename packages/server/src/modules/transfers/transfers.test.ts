@@ -27,6 +27,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Transfer = {
+  /** Set on a refusal (problem+json). */
+  code?: string;
+  errors?: unknown;
   id: string;
   from_branch_id: string;
   to_branch_id: string;
