@@ -7,12 +7,14 @@ import type {
   CreateSupplierInvoiceRequest,
   CreateSupplierPaymentRequest,
   CreateSupplierRequest,
+  CancelTransferRequest,
   CreateTransferRequest,
   PurchaseOrderCreated,
   PurchaseOrderDetail,
   PurchaseOrderListQuery,
   PurchaseOrderSummary,
   ReceivePurchaseOrderRequest,
+  ReceiveTransferRequest,
   StockCountResult,
   StockCountSheet,
   StockCountSheetQuery,
@@ -60,6 +62,13 @@ export function purchasingCalls(request: Request) {
     transfers: {
       list: (query: QueryOf<typeof TransferListQuery> = {}) => get<Page<Transfer>>('/transfers', query),
       create: (body: z.input<typeof CreateTransferRequest>) => send<Transfer>('POST', '/transfers', body),
+      get: (transferId: string) => get<Transfer>(`/transfers/${id(transferId)}`),
+      /** The destination books in what arrived (lines: only those short, with a reason). */
+      receive: (transferId: string, body: z.input<typeof ReceiveTransferRequest>) =>
+        send<Transfer>('POST', `/transfers/${id(transferId)}/receive`, body),
+      /** The source takes back a transfer not yet received. */
+      cancel: (transferId: string, body: z.input<typeof CancelTransferRequest>) =>
+        send<Transfer>('POST', `/transfers/${id(transferId)}/cancel`, body),
       /** Batches a transfer may send from (GET /purchases, the received batches). */
       batches: (query: QueryOf<typeof BatchListQuery>) => get<Page<Batch>>('/purchases', query),
       /** One batch (GET /purchases/{id}): names a batch an approval or a line refers to. */
