@@ -147,6 +147,26 @@ test('a transfer between two branches is sent (FEFO and a chosen batch), in tran
   ]);
   const heldBatch = await api.batches(para, main);
   expect(heldBatch.items.find((b) => b.batch_number === 'P-HELD')?.qty_on_hand).toBe(20);
+
+  // The stock ledger at Kariakoo links the transfer_in to the transfer's own page.
+  await page
+    .getByRole('navigation', { name: 'Back office' })
+    .getByRole('link', { name: 'Stock', exact: true })
+    .click();
+  await page.keyboard.press('/');
+  await page.keyboard.type('Cetirizine');
+  await expect(page.getByRole('list', { name: 'Matching medicines' })).toContainText('Cetirizine 10mg');
+  await page.keyboard.press('Enter');
+  const ledger = page.getByRole('table', { name: 'Movement ledger' });
+  const transferIn = ledger.getByRole('row', { name: /Transfer in/ });
+  await expect(transferIn).toContainText('+10');
+  await page.screenshot(shot('05-ledger-link'));
+  await transferIn.getByRole('link', { name: new RegExp(`Transfer …${transferId?.slice(-8)}`) }).click();
+  await expect(page.getByRole('heading', { name: 'Transfer from Main Branch to Kariakoo' })).toBeVisible();
+  const lines = page.getByRole('table', { name: 'Transfer lines' });
+  await expect(lines.getByRole('row', { name: /C-2/ })).toContainText('damaged');
+  await expect(page.getByText('Received with discrepancy')).toBeVisible();
+  await page.screenshot(shot('06-transfer-page'));
 });
 
 test('the sender cancels a transfer in transit: the stock is back in the batch it left', async ({
@@ -181,13 +201,13 @@ test('the sender cancels a transfer in transit: the stock is back in the batch i
   await transit.getByRole('button', { name: /Cancel transfer to Kariakoo/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel transfer to Kariakoo' });
   await dialog.getByLabel('Reason').fill('Kariakoo restocked by supplier');
-  await page.screenshot(shot('05-cancel'));
+  await page.screenshot(shot('07-cancel'));
   await dialog.getByRole('button', { name: 'Cancel transfer' }).click();
   await expect(page.getByRole('status').filter({ hasText: '15 units are back in stock' })).toBeVisible();
   await expect(
     page.getByRole('table', { name: 'Transfers' }).getByRole('row', { name: /Out to Kariakoo/ }),
   ).toContainText('Cancelled: Kariakoo restocked by supplier');
-  await page.screenshot(shot('06-cancelled'));
+  await page.screenshot(shot('08-cancelled'));
   expect(await api.stock(ibu, api.branchId)).toBe(40);
   expect(await api.stock(ibu, kariakoo)).toBe(0);
   const t = await api.call<{ status: string }>('GET', `/transfers/${sent.id}`);
@@ -251,7 +271,7 @@ test('a pharmacist counts stock by scanning and typing; a large variance is appr
   await expect(page.getByLabel('Counted of Vitamin C 500mg batch VC-2')).toHaveValue('7');
   await expect(sheet.getByRole('row', { name: /AMX-1/ })).toContainText('+15');
   await expect(page.getByText(`Counted 3 of ${total - 1} batches`)).toBeVisible();
-  await page.screenshot(shot('07-count-sheet'));
+  await page.screenshot(shot('09-count-sheet'));
 
   await page.getByRole('button', { name: 'Review and submit' }).click();
   const review = page.getByRole('dialog', { name: 'Review the count' });
@@ -261,7 +281,7 @@ test('a pharmacist counts stock by scanning and typing; a large variance is appr
   await review.getByLabel('Reason for the variance').fill('A carton was in the store room');
   await review.getByRole('button', { name: 'Ask for approval' }).click();
   await expect(review.getByText(/waiting for a branch manager/)).toBeVisible();
-  await page.screenshot(shot('08-approval-asked'));
+  await page.screenshot(shot('10-approval-asked'));
 
   // The branch manager approves it from their Stock counts screen.
   const managerContext = await browser.newContext({ baseURL: till.url });
@@ -274,7 +294,7 @@ test('a pharmacist counts stock by scanning and typing; a large variance is appr
   await manager.getByRole('button', { name: 'Decide the request of Peter Pharmacist' }).click();
   const decide = manager.getByRole('dialog', { name: 'Variance of 15 units' });
   await decide.getByLabel('Your reason').fill('Checked the store room myself');
-  await manager.screenshot(shot('09-manager-approves'));
+  await manager.screenshot(shot('11-manager-approves'));
   await decide.getByRole('button', { name: 'Approve' }).click();
   await expect(decide).toBeHidden();
   await managerContext.close();
@@ -286,7 +306,7 @@ test('a pharmacist counts stock by scanning and typing; a large variance is appr
   await expect(page.getByRole('status').filter({ hasText: 'Count submitted' })).toContainText(
     '3 batches counted, 2 with a variance (net +14 units)',
   );
-  await page.screenshot(shot('10-submitted'));
+  await page.screenshot(shot('12-submitted'));
 
   // Stock and ledgers moved exactly: one count movement per variance, the approval used.
   expect(await api.stock(amox)).toBe(45);

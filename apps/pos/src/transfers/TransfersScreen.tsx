@@ -1,6 +1,7 @@
 import type { Role, Transfer } from '@pharmacy/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link, useRoute } from 'wouter';
 import { api } from '../api';
 import { BranchPicker, useWorkingBranch } from '../purchasing/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
@@ -10,6 +11,8 @@ import { SelectField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { CancelTransfer } from './CancelTransfer';
 import { lineOutcome } from './receipt-draft';
+import { TransferDetail } from './TransferDetail';
+import { transferState } from './transfer-state';
 import { ReceiveTransfer } from './ReceiveTransfer';
 import { SendTransfer } from './SendTransfer';
 
@@ -21,20 +24,26 @@ type Action = { kind: 'receive' | 'cancel'; transfer: Transfer } | null;
 
 const units = (t: Transfer) => t.items.reduce((n, i) => n + i.quantity, 0);
 
-/** A transfer's state in words, as the branch looking at it sees it. */
-export function transferState(t: Transfer): string {
-  if (t.status === 'in_transit') return 'In transit';
-  if (t.status === 'cancelled') return `Cancelled${t.cancel_reason ? `: ${t.cancel_reason}` : ''}`;
-  const short = t.items.some((i) => i.received_quantity !== null && i.received_quantity < i.quantity);
-  return short ? 'Received with discrepancy' : 'Received';
-}
-
 /**
  * The "Transfers" section: send stock to another branch (it leaves this branch and is in transit), the
  * transfers in transit to or from the branch (receive an incoming one, cancel an outgoing one), and every
  * transfer leaving or entering the branch.
  */
 export function TransfersScreen() {
+  const [, one] = useRoute('/:transferId');
+  return one ? (
+    <section aria-labelledby="transfers-title">
+      <div className="screen-header">
+        <h1 id="transfers-title">Transfers</h1>
+      </div>
+      <TransferDetail transferId={one.transferId} />
+    </section>
+  ) : (
+    <TransferList />
+  );
+}
+
+function TransferList() {
   const me = useUser();
   const canMove = MOVERS.includes(me.role);
   const { branchId, canPick, setBranchId } = useWorkingBranch();
@@ -170,7 +179,18 @@ const directionOf = (t: Transfer, branchId: string) =>
 
 function historyColumns(branchId: string): Column<Transfer>[] {
   return [
-    { key: 'created_at', header: 'Sent', cell: (t) => formatDateTime(t.created_at) },
+    {
+      key: 'created_at',
+      header: 'Sent',
+      cell: (t) => (
+        <Link
+          href={`/${t.id}`}
+          aria-label={`Transfer ${directionOf(t, branchId)} sent ${formatDateTime(t.created_at)}`}
+        >
+          {formatDateTime(t.created_at)}
+        </Link>
+      ),
+    },
     { key: 'direction', header: 'Direction', cell: (t) => directionOf(t, branchId) },
     { key: 'items', header: 'Batches', cell: (t) => <TransferLines transfer={t} /> },
     { key: 'units', header: 'Units', align: 'end', cell: units },
