@@ -268,8 +268,8 @@ function InTransit({
     <section aria-labelledby="in-transit-title">
       <h2 id="in-transit-title">In transit</h2>
       <p className="muted">
-        Sent stock has left the sending branch and is not yet in the receiving branch's stock until it is
-        received there; the sender may cancel it until then.
+        Stock in transit has left the sending branch and joins the receiving branch's stock once received
+        there; the sender may cancel it until then.
       </p>
       <ErrorNotice error={transit.error} />
       <DataTable
