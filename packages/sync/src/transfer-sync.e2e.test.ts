@@ -159,4 +159,49 @@ describe('transfers between the tills of two branches', () => {
     expect((await tillB.request('POST', `/transfers/${second.body.id}/receive`, {})).status).toBe(409);
     for (const p of [central, tillA, tillB]) expect(offLedger(p), p.name).toBe(0);
   }, 120_000);
+
+  it('a cancellation at A and a receipt at B while central is down: central takes one, and its stock moves once', async () => {
+    const medicineId = (
+      row<{ id: string }>(central, "SELECT id FROM medicines WHERE name = 'Transitol 5'") as {
+        id: string;
+      }
+    ).id;
+    const third = await tillA.request<{ id: string }>('POST', '/transfers', {
+      from_branch_id: main,
+      to_branch_id: north,
+      items: [{ medicine_id: medicineId, quantity: 4 }],
+    });
+    expect(third.status).toBe(201);
+    await waitFor(
+      'till B sees the third in transit',
+      async () => statusOf(tillB, third.body.id) === 'in_transit',
+    );
+    await waitFor('central has Main at 14', async () => units(central, medicineId, main) === 14);
+    await central.kill('SIGKILL');
+    expect(
+      (await tillA.request('POST', `/transfers/${third.body.id}/cancel`, { reason: 'offline' })).status,
+    ).toBe(200);
+    expect((await tillB.request('POST', `/transfers/${third.body.id}/receive`, {})).status).toBe(200);
+    await central.start();
+    await waitFor('central decided', async () => {
+      const s = statusOf(central, third.body.id);
+      const conflicts = row<{ n: number }>(
+        central,
+        "SELECT count(*) AS n FROM sync_conflicts WHERE entity_id LIKE ? OR code = 'TRANSFER_NOT_IN_TRANSIT'",
+        `%${third.body.id}%`,
+      )?.n;
+      return s !== 'in_transit' && (conflicts ?? 0) > 0 && s;
+    });
+    const decided = statusOf(central, third.body.id);
+    // The stock of the accepted outcome only: never both the units back at Main and the units in at North.
+    if (decided === 'cancelled') {
+      expect(units(central, medicineId, main)).toBe(18);
+      expect(units(central, medicineId, north)).toBe(10);
+    } else {
+      expect(decided).toBe('received');
+      expect(units(central, medicineId, main)).toBe(14);
+      expect(units(central, medicineId, north)).toBe(14);
+    }
+    expect(offLedger(central)).toBe(0);
+  }, 120_000);
 });

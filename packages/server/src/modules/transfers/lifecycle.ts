@@ -13,6 +13,7 @@ import type {
   TransfersTable,
 } from '../../db/tables/transfers';
 import type { RegulatorStatus } from '@pharmacy/contracts';
+import type { StockMovementsTable } from '../../db/tables/stock';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
@@ -20,8 +21,25 @@ import { moveBatchQuantity, receiveBatch } from '../stock/ledger';
 import { loadTransfers } from './read';
 import { assertTillOf, type TransferPayload } from './service';
 
-/** The destination's receipt as it replicates: the receipt and its lines. */
-export type TransferReceiptPayload = TransferReceiptsTable & { lines: TransferReceiptLinesTable[] };
+/**
+ * The destination's receipt as it replicates: the receipt, its lines and its transfer_in movements (which
+ * central applies only if it takes the receipt: see sync.ts).
+ */
+export type TransferReceiptPayload = TransferReceiptsTable & {
+  lines: TransferReceiptLinesTable[];
+  movements?: StockMovementsTable[];
+};
+
+/** The transfer_in movements of a transfer: its receipt's at the destination, or its cancellation's at the source. */
+const movementsIn = (trx: Db, transferId: string) =>
+  trx
+    .selectFrom('stock_movements')
+    .selectAll()
+    .where('reference_type', '=', 'transfer')
+    .where('reference_id', '=', transferId)
+    .where('type', '=', 'transfer_in')
+    .orderBy('id')
+    .execute();
 
 async function transferFor(
   trx: Db,
@@ -138,6 +156,7 @@ export async function receiveTransfer(
           reference: { type: 'transfer', id },
           userId: user.id,
           reason: body.notes,
+          replicate: false,
         });
         toBatch = batch.id;
       }
@@ -152,7 +171,7 @@ export async function receiveTransfer(
     }
     await trx.insertInto('transfer_receipts').values(receipt).execute();
     await trx.insertInto('transfer_receipt_lines').values(lines).execute();
-    const payload: TransferReceiptPayload = { ...receipt, lines };
+    const payload: TransferReceiptPayload = { ...receipt, lines, movements: await movementsIn(trx, id) };
     await recordChange(trx, {
       entity: 'transfer_receipt',
       entityId: receipt.id,
@@ -205,8 +224,9 @@ export async function cancelTransfer(
         reference: { type: 'transfer', id },
         userId: user.id,
         reason: body.reason || 'transfer cancelled',
+        replicate: false,
       });
-    const payload: TransferPayload = { ...cancelled, items };
+    const payload: TransferPayload = { ...cancelled, items, movements: await movementsIn(trx, id) };
     await recordChange(trx, {
       entity: 'transfer',
       entityId: id,

@@ -11,6 +11,7 @@ import { baseExponent, getMedicineRow } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
 import { consumeFefo, moveBatchQuantity } from '../stock/ledger';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
+import type { StockMovementsTable } from '../../db/tables/stock';
 import { loadTransfers } from './read';
 
 export { getTransfer, listTransfers } from './read';
@@ -20,8 +21,14 @@ interface Portion {
   quantity: number;
 }
 
-/** The change payload of a transfer as its source wrote it: the header and the lines as sent. */
-export type TransferPayload = TransfersTable & { items: TransferItemsTable[] };
+/**
+ * The change payload of a transfer as its source wrote it: the header and the lines as sent; a cancellation
+ * also carries the transfer_in movements that put the stock back (central applies them only if it takes it).
+ */
+export type TransferPayload = TransfersTable & {
+  items: TransferItemsTable[];
+  movements?: StockMovementsTable[];
+};
 
 /** A till acts for its own branch only: sending and cancelling at the source's tills, receiving at the destination's. */
 export function assertTillOf(app: AppContext, branchId: string, action: string): void {

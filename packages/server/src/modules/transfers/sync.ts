@@ -4,6 +4,7 @@ import { Conflict } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { applyMovement, writeBatch } from '../stock/sync';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
+import type { StockMovementsTable } from '../../db/tables/stock';
 import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
 import type { TransferReceiptPayload } from './lifecycle';
 
@@ -30,7 +31,16 @@ import type { TransferReceiptPayload } from './lifecycle';
  * till; central completes the destination half of such a pushed transfer itself (completeDestination).
  */
 
-type TransferPayload = TransfersTable & { items?: TransferItemsTable[] };
+type TransferPayload = TransfersTable & { items?: TransferItemsTable[]; movements?: StockMovementsTable[] };
+
+/**
+ * Central: the stock movements a receipt or a cancellation carries, applied once each (and recorded for the
+ * tills of their branch) only when central takes the document, so a refused cancellation or receipt never
+ * moves central's stock. Tills get them as those stock_movement changes, never from the document.
+ */
+async function applyCarried(trx: Db, movements: StockMovementsTable[] | undefined): Promise<void> {
+  for (const m of movements ?? []) await applyMovement(trx, m);
+}
 
 async function completeDestination(trx: Db, t: TransferPayload, items: TransferItemsTable[]): Promise<void> {
   for (const item of items) {
@@ -106,9 +116,11 @@ async function updateHeld(
   held: TransfersTable,
   header: TransfersTable,
   central: boolean,
+  movements: StockMovementsTable[] | undefined,
 ): Promise<void> {
   if (held.status === header.status) return;
   if (header.status === 'cancelled' && held.status === 'in_transit') {
+    if (central) await applyCarried(trx, movements);
     await trx
       .updateTable('transfers')
       .set({
@@ -133,9 +145,9 @@ async function updateHeld(
 
 async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promise<void> {
   const t = payload as unknown as TransferPayload;
-  const { items = [], ...header } = t;
+  const { items = [], movements, ...header } = t;
   const held = await trx.selectFrom('transfers').selectAll().where('id', '=', t.id).executeTakeFirst();
-  if (held) await updateHeld(trx, held, header as TransfersTable, central);
+  if (held) await updateHeld(trx, held, header as TransfersTable, central, movements);
   else {
     await insertRowIfAbsent(trx, 'transfers', 'id', {
       ...header,
@@ -169,7 +181,7 @@ async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promi
 
 async function writeReceipt(trx: Db, payload: Payload, central: boolean): Promise<void> {
   const r = payload as unknown as TransferReceiptPayload;
-  const { lines = [], ...receipt } = r;
+  const { lines = [], movements, ...receipt } = r;
   const held = await trx
     .selectFrom('transfer_receipts')
     .select('id')
@@ -193,6 +205,7 @@ async function writeReceipt(trx: Db, payload: Payload, central: boolean): Promis
   for (const line of lines)
     await insertRowIfAbsent(trx, 'transfer_receipt_lines', 'id', line as unknown as Payload);
   await trx.updateTable('transfers').set({ status: 'received' }).where('id', '=', r.transfer_id).execute();
+  if (central) await applyCarried(trx, movements);
   await recordChange(trx, {
     entity: 'transfer_receipt',
     entityId: r.id,
