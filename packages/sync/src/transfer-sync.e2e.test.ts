@@ -19,6 +19,7 @@ import {
 let central: ServerProcess;
 let tillA: ServerProcess;
 let tillB: ServerProcess;
+let tillC: ServerProcess | undefined;
 let main: string;
 let north: string;
 
@@ -67,8 +68,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const p of [tillA, tillB, central]) await p?.kill('SIGTERM');
-  for (const p of [tillA, tillB, central]) if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
+  for (const p of [tillA, tillB, tillC, central]) await p?.kill('SIGTERM');
+  for (const p of [tillA, tillB, tillC, central])
+    if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
 });
 
 describe('transfers between the tills of two branches', () => {
@@ -203,5 +205,40 @@ describe('transfers between the tills of two branches', () => {
       expect(units(central, medicineId, north)).toBe(14);
     }
     expect(offLedger(central)).toBe(0);
+  }, 120_000);
+
+  it('a new till of the destination bootstraps the transfers towards it, their lines and receipts', async () => {
+    const dir = tmpDir('transferC');
+    registerTill(central.url, dir, 'Till North 2', north);
+    tillC = newTill('tillC', central.url, dir);
+    await tillC.start();
+    const c = tillC;
+    await waitFor(
+      'till C bootstrapped',
+      async () => (await c.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
+    );
+    const count = (p: ServerProcess, sql: string) => row<{ n: number }>(p, sql, north)?.n;
+    const queries = [
+      'SELECT count(*) AS n FROM transfers WHERE to_branch_id = ?',
+      'SELECT count(*) AS n FROM transfer_items i JOIN transfers t ON t.id = i.transfer_id WHERE t.to_branch_id = ?',
+      'SELECT count(*) AS n FROM transfer_receipts WHERE branch_id = ?',
+      'SELECT count(*) AS n FROM transfer_receipt_lines l JOIN transfer_receipts r ON r.id = l.receipt_id WHERE r.branch_id = ?',
+    ];
+    for (const q of queries) expect(count(c, q), q).toBe(count(central, q));
+    expect(count(c, queries[0]!)).toBe(3);
+    const listed = await c.request<{
+      items: Array<{ status: string; items: Array<{ received_quantity: number | null }> }>;
+    }>('GET', `/transfers?branch_id=${north}&direction=in`);
+    expect(listed.body.items.map((t) => t.status).sort()).toEqual(
+      (
+        await central.request<{ items: Array<{ status: string }> }>(
+          'GET',
+          `/transfers?branch_id=${north}&direction=in`,
+        )
+      ).body.items
+        .map((t) => t.status)
+        .sort(),
+    );
+    expect(listed.body.items.some((t) => t.items.some((i) => i.received_quantity === 10))).toBe(true);
   }, 120_000);
 });

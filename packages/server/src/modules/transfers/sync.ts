@@ -22,10 +22,13 @@ import type { TransferReceiptPayload } from './lifecycle';
  *   Central takes it only for a transfer of that destination still in transit (a receipt of a cancelled
  *   transfer is TRANSFER_NOT_IN_TRANSIT), marks the transfer received, and records the change for both
  *   branches, so the source sees it arrive.
- * - The stock itself moves as each branch's own `batch` and `stock_movement` changes: transfer_out (send) and
- *   the transfer_in back into the source batch (cancel) at the source; the destination batch and its
- *   transfer_in (receive) at the destination. They are pushed before the document change of the same
- *   transaction (the outbox is in order), so central holds the batches a receipt line names.
+ * - The stock: sending's transfer_out movements at the source and the destination batches a receipt makes
+ *   replicate as that branch's own `stock_movement` and `batch` changes (pushed before the document: the
+ *   outbox is in order, so central holds the batches a receipt line names). The transfer_in movements of a
+ *   receipt (at the destination) or of a cancellation (back into the source batches) travel INSIDE the
+ *   document's payload (`movements`) and central applies them only when it takes the document: a cancellation
+ *   and a receipt made while central was unreachable never both move central's stock. The till whose
+ *   document central refused keeps its local movements until a manager resolves the conflict row.
  *
  * Transfers made before in-transit transfers (status completed) were booked at both branches by the source's
  * till; central completes the destination half of such a pushed transfer itself (completeDestination).
