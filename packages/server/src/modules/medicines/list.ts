@@ -27,8 +27,9 @@ export interface BrowseFilter {
   order: 'asc' | 'desc';
 }
 
-const STOCK =
-  "(SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b WHERE b.branch_id = :branch AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= :day)";
+/** Sellable units of the page's medicines (a JSON array of ids) in the branch: active, unexpired batches. */
+const PAGE_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand) FROM batches b WHERE b.branch_id = ?
+  AND ${inJsonArray('b.medicine_id')} AND b.regulator_status = 'active' AND b.expiry_date >= ? GROUP BY b.medicine_id`;
 
 /** Every medicine's stock in the branch at once (one pass over the branch's batches), to sort by it. */
 const BRANCH_STOCK =
@@ -234,7 +235,7 @@ async function buildPage(
     f.sort === 'stock_quantity'
       ? `SELECT m.id AS id, coalesce(s.qty, 0) AS stock FROM medicines m ${indexFor(f)}
          LEFT JOIN (${BRANCH_STOCK}) s ON s.medicine_id = m.id ${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`
-      : `SELECT m.id AS id, ${STOCK} AS stock FROM medicines m ${indexFor(f)} ${where}
+      : `SELECT m.id AS id, 0 AS stock FROM medicines m ${indexFor(f)} ${where}
          ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   const params: Record<string, unknown> = {
     branch: branchId,
@@ -244,12 +245,17 @@ async function buildPage(
     ...(f.category !== undefined && { category: f.category }),
   };
   const page = statement(app.sqlite, text).all(params) as Array<{ id: string; stock: number }>;
-  const rows = rowsById(
-    app.sqlite,
-    version,
-    exponent,
-    page.map((r) => r.id),
-  );
+  const ids = page.map((r) => r.id);
+  if (f.sort !== 'stock_quantity') {
+    // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
+    const stock = new Map(
+      statement(app.sqlite, PAGE_STOCK).raw().all(branchId, JSON.stringify(ids), day) as Array<
+        [string, number]
+      >,
+    );
+    for (const p of page) p.stock = stock.get(p.id) ?? 0;
+  }
+  const rows = rowsById(app.sqlite, version, exponent, ids);
   const items: string[] = [];
   for (const p of page) {
     const row = rows.get(p.id);
