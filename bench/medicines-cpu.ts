@@ -38,6 +38,7 @@ try {
     ['auth/me', server, '/api/v1/auth/me', auth],
     ['medicines page', server, '/api/v1/medicines', auth, page],
     ['by stock', server, '/api/v1/medicines', auth, sort],
+    ['by stock asc', server, '/api/v1/medicines', auth, () => sort().replace('order=desc', 'order=asc')],
   ];
   // BENCH_TARGETS=floor,by stock: only those (e.g. with BENCH_PROF for one target's profile).
   const only = process.env.BENCH_TARGETS?.split(',');
@@ -46,7 +47,7 @@ try {
   const best = new Map<string, number>();
   for (let round = 0; round < rounds; round++)
     for (const [name, s, path, headers, next] of targets) {
-      const amount = name === 'by stock' ? 300 : 3000;
+      const amount = name.startsWith('by stock') ? 300 : 3000;
       const setupRequest = next && ((req: { body?: string; path?: string }) => ({ ...req, path: next() }));
       const before = cpuMicros(s.child.pid!);
       await load(name, { url: `${s.url}${path}`, headers, amount, ...(setupRequest && { setupRequest }) });

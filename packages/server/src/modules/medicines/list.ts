@@ -5,6 +5,7 @@ import type { Sqlite } from '../../db/connection';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
 import { indexedBy, inJsonArray } from '../../db/dialect';
+import { stockSortedPage } from './stock-sort';
 
 /**
  * The back office's Medicines table: a page of the catalogue with the branch's stock, sorted and filtered.
@@ -59,7 +60,7 @@ function indexFor(f: BrowseFilter): string {
       generic_name: 'medicines_active_generic',
       category: 'medicines_active_category',
       selling_price: 'medicines_active_price',
-      // every match's stock is needed to sort by it: (is_active, name, id) has the rest without the table
+      // by stock, the zero-stock segment is read in name order (stock-sort.ts)
       stock_quantity: 'medicines_active_name_id',
     }[f.sort],
   );
@@ -89,13 +90,18 @@ function rowJson(exponent: number): string {
 
 /** The WHERE of a filter; constants a partial index names are literals (docs/CONVENTIONS.md). */
 function whereOf(f: BrowseFilter): string {
+  const parts = conditionsOf(f);
+  return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+}
+
+function conditionsOf(f: BrowseFilter): string[] {
   const parts: string[] = [];
   if (f.is_active !== 'all') parts.push(`m.is_active = ${f.is_active === 'true' ? 1 : 0}`);
   if (f.category !== undefined) parts.push('m.category = :category');
   if (f.requires_prescription !== undefined)
     parts.push(`m.requires_prescription = ${f.requires_prescription ? 1 : 0}`);
   if (f.is_controlled !== undefined) parts.push(`m.is_controlled = ${f.is_controlled ? 1 : 0}`);
-  return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+  return parts;
 }
 
 const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement<unknown[]>>>();
@@ -230,13 +236,8 @@ async function buildPage(
 ): Promise<string> {
   const where = whereOf(f);
   const order = ORDER[f.sort](f.order === 'desc' ? 'DESC' : 'ASC');
-  // Sorted by stock, the stock of every match is needed to find the page; otherwise only the page's.
-  const text =
-    f.sort === 'stock_quantity'
-      ? `SELECT m.id AS id, coalesce(s.qty, 0) AS stock FROM medicines m ${indexFor(f)}
-         LEFT JOIN (${BRANCH_STOCK}) s ON s.medicine_id = m.id ${where} ORDER BY ${order} LIMIT :limit OFFSET :offset`
-      : `SELECT m.id AS id, 0 AS stock FROM medicines m ${indexFor(f)} ${where}
-         ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+  const text = `SELECT m.id AS id, 0 AS stock FROM medicines m ${indexFor(f)} ${where}
+    ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   const params: Record<string, unknown> = {
     branch: branchId,
     day,
@@ -244,7 +245,22 @@ async function buildPage(
     offset: (f.page - 1) * f.page_size,
     ...(f.category !== undefined && { category: f.category }),
   };
-  const page = statement(app.sqlite, text).all(params) as Array<{ id: string; stock: number }>;
+  type Row = { id: string; stock: number };
+  // Sorted by stock: in segments (stock-sort.ts), never sorting the catalogue; otherwise the page, then its stock.
+  const page =
+    f.sort === 'stock_quantity'
+      ? stockSortedPage({
+          branchStock: BRANCH_STOCK,
+          conditions: conditionsOf(f),
+          nameIndex: indexFor({ ...f, sort: 'name' }),
+          desc: f.order === 'desc',
+          limit: f.page_size,
+          offset: (f.page - 1) * f.page_size,
+          rows: (sql, window) => statement(app.sqlite, sql).all({ ...params, ...window }) as Row[],
+          count: (sql) => Number(statement(app.sqlite, sql).pluck().get(params)),
+          total: () => total(app.sqlite, f, where, params),
+        })
+      : (statement(app.sqlite, text).all(params) as Row[]);
   const ids = page.map((r) => r.id);
   if (f.sort !== 'stock_quantity') {
     // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
