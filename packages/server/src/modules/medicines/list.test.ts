@@ -166,7 +166,9 @@ describe('GET /medicines sorted by stock (in segments: stocked, none, short)', (
         for (const size of [1, 3, 4, 50]) {
           const got: string[] = [];
           for (let page = 1; got.length < all.length; page++) {
-            const p = (await list(`sort=stock_quantity&order=${order}&page=${page}&page_size=${size}${scope}`)).body;
+            const p = (
+              await list(`sort=stock_quantity&order=${order}&page=${page}&page_size=${size}${scope}`)
+            ).body;
             expect(p.total).toBe(all.length);
             if (p.items.length === 0) break;
             got.push(...names(p));
