@@ -172,14 +172,39 @@ interface RowText {
 }
 const ROW_CACHE_SIZE = 20_000;
 const ROW_CACHE_ON = process.env.PHARMACY_LIST_PAGE_CACHE !== 'cold';
-const rowTexts = new WeakMap<Sqlite, { version: string; rows: Map<string, RowText> }>();
+/** Also the ids of the pages sorted by a catalogue column: they change only when the catalogue does. */
+const PAGE_IDS_SIZE = 1000;
+interface CatalogueHeld {
+  version: string;
+  rows: Map<string, RowText>;
+  pageIds: Map<string, string[]>;
+}
+const rowTexts = new WeakMap<Sqlite, CatalogueHeld>();
 
-function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string[]): Map<string, RowText> {
+function catalogueHeld(sqlite: Sqlite, version: string): CatalogueHeld {
   let held = rowTexts.get(sqlite);
   if (!held || held.version !== version || !ROW_CACHE_ON) {
-    held = { version, rows: new Map() };
+    held = { version, rows: new Map(), pageIds: new Map() };
     rowTexts.set(sqlite, held);
   }
+  return held;
+}
+
+/** A page's ids in a catalogue order (not stock), read once per catalogue version. */
+function pageIds(sqlite: Sqlite, version: string, f: BrowseFilter, text: string, params: object): string[] {
+  const held = catalogueHeld(sqlite, version);
+  const key = `${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
+  let ids = held.pageIds.get(key);
+  if (!ids) {
+    ids = statement(sqlite, text).pluck().all(params) as string[];
+    if (held.pageIds.size >= PAGE_IDS_SIZE) held.pageIds.clear();
+    held.pageIds.set(key, ids);
+  }
+  return ids;
+}
+
+function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string[]): Map<string, RowText> {
+  const held = catalogueHeld(sqlite, version);
   const missing = ids.filter((id) => !held.rows.has(id));
   if (missing.length > 0) {
     if (held.rows.size + missing.length > ROW_CACHE_SIZE) held.rows.clear();
@@ -236,7 +261,7 @@ async function buildPage(
 ): Promise<string> {
   const where = whereOf(f);
   const order = ORDER[f.sort](f.order === 'desc' ? 'DESC' : 'ASC');
-  const text = `SELECT m.id AS id, 0 AS stock FROM medicines m ${indexFor(f)} ${where}
+  const text = `SELECT m.id FROM medicines m ${indexFor(f)} ${where}
     ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   const params: Record<string, unknown> = {
     branch: branchId,
@@ -260,7 +285,7 @@ async function buildPage(
           count: (sql) => Number(statement(app.sqlite, sql).pluck().get(params)),
           total: () => total(app.sqlite, f, where, params),
         })
-      : (statement(app.sqlite, text).all(params) as Row[]);
+      : pageIds(app.sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
   const ids = page.map((r) => r.id);
   if (f.sort !== 'stock_quantity') {
     // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
