@@ -9,10 +9,11 @@ import { stockSortedPage } from './stock-sort';
 
 /**
  * The back office's Medicines table: a page of the catalogue with the branch's stock, sorted and filtered.
- * One statement finds the page's ids and their stock (from the index alone when sorted by name, migration
- * 0017); each row's catalogue part is JSON written by SQLite (json_object, so the server neither builds 50 JS
+ * One statement finds the page's ids (from the index alone when sorted by name, migration 0017), one more
+ * their stock in the branch (stock-sort.ts when sorted by it); each row's catalogue part is JSON written by SQLite (json_object, so the server neither builds 50 JS
  * objects of 22 columns nor stringifies them) and kept per connection while the catalogue's list version is
- * unchanged, so a page rebuilt after a sale or receipt reads no medicines row it served before. The total of
+ * unchanged, with the ids of the pages in a catalogue order (they change only when the catalogue does), so a
+ * page rebuilt after a sale or receipt reads only its stock (at most 20,000 rows' text, ~14 MB). The total of
  * an unfiltered list comes from `medicine_counts` (trigger-kept, migration 0014) instead of counting 100,000
  * index entries. Each row's JSON is the `Medicine` of `toMedicine` (a test holds them equal); image_url, a
  * signed URL, is added in JS for the rows that have an image.
