@@ -41,6 +41,13 @@ const movementsIn = (trx: Db, transferId: string) =>
     .orderBy('id')
     .execute();
 
+/**
+ * Whether a receipt's or cancellation's movements replicate as changes of their own: at central, yes (its tills
+ * get them as any movement); at a till, no: they travel inside the document, and central applies them only if
+ * it takes it (sync.ts).
+ */
+const carriedAlone = (app: AppContext) => app.config.mode === 'central';
+
 async function transferFor(
   trx: Db,
   id: string,
@@ -156,7 +163,7 @@ export async function receiveTransfer(
           reference: { type: 'transfer', id },
           userId: user.id,
           reason: body.notes,
-          replicate: false,
+          replicate: carriedAlone(app),
         });
         toBatch = batch.id;
       }
@@ -224,7 +231,7 @@ export async function cancelTransfer(
         reference: { type: 'transfer', id },
         userId: user.id,
         reason: body.reason || 'transfer cancelled',
-        replicate: false,
+        replicate: carriedAlone(app),
       });
     const payload: TransferPayload = { ...cancelled, items, movements: await movementsIn(trx, id) };
     await recordChange(trx, {

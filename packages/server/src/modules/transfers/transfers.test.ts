@@ -423,3 +423,55 @@ describe('receiving and cancelling a transfer in transit', () => {
     expect(got.body.status).toBe('received');
   });
 });
+
+describe('a transfer received or cancelled at head office', () => {
+  it('records its movements as changes of their own for the tills (a till carries them in the document)', async () => {
+    const c = await startTestServer({ mode: 'central' });
+    try {
+      const token = await c.adminToken();
+      const cMain = await c.mainBranchId();
+      const cNorth = await c.createBranch('CNORTH');
+      const m = await makeMedicine(c);
+      await receive(c, m.id, (await makeSupplier(c)).id, { qty_received: 9 });
+      const movementChanges = (id: string) =>
+        (
+          c.context.sqlite
+            .prepare(
+              "SELECT count(*) AS n FROM change_log l JOIN stock_movements s ON s.id = l.entity_id WHERE l.entity = 'stock_movement' AND s.reference_id = ? AND s.type = 'transfer_in'",
+            )
+            .get(id) as { n: number }
+        ).n;
+      const a = await c.post<Transfer>(
+        '/api/v1/transfers',
+        { from_branch_id: cMain, to_branch_id: cNorth, items: [{ medicine_id: m.id, quantity: 3 }] },
+        token,
+      );
+      expect((await c.post(`/api/v1/transfers/${a.body.id}/receive`, {}, token)).status).toBe(200);
+      expect(movementChanges(a.body.id)).toBe(1);
+      const b = await c.post<Transfer>(
+        '/api/v1/transfers',
+        { from_branch_id: cMain, to_branch_id: cNorth, items: [{ medicine_id: m.id, quantity: 2 }] },
+        token,
+      );
+      expect((await c.post(`/api/v1/transfers/${b.body.id}/cancel`, {}, token)).status).toBe(200);
+      expect(movementChanges(b.body.id)).toBe(1);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('at a till, carries them in the document only', () => {
+    const n = (
+      t.context.sqlite
+        .prepare(
+          "SELECT count(*) AS n FROM change_log l JOIN stock_movements s ON s.id = l.entity_id WHERE l.entity = 'stock_movement' AND s.type = 'transfer_in'",
+        )
+        .get() as { n: number }
+    ).n;
+    expect(n).toBe(0);
+    const carried = t.context.sqlite
+      .prepare("SELECT payload FROM change_log WHERE entity = 'transfer_receipt' LIMIT 1")
+      .get() as { payload: string };
+    expect(JSON.parse(carried.payload).movements.length).toBeGreaterThan(0);
+  });
+});
