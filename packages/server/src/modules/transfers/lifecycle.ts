@@ -1,7 +1,6 @@
 import type { CancelTransferRequest, ReceiveTransferRequest, Transfer } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
@@ -19,7 +18,7 @@ import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
 import { moveBatchQuantity, receiveBatch } from '../stock/ledger';
 import { loadTransfers } from './read';
-import { assertTillOf, type TransferPayload } from './service';
+import { assertTillOf, recordForBoth, type TransferPayload } from './service';
 
 /**
  * The destination's receipt as it replicates: the receipt, its lines and its transfer_in movements (which
@@ -179,13 +178,13 @@ export async function receiveTransfer(
     await trx.insertInto('transfer_receipts').values(receipt).execute();
     await trx.insertInto('transfer_receipt_lines').values(lines).execute();
     const payload: TransferReceiptPayload = { ...receipt, lines, movements: await movementsIn(trx, id) };
-    await recordChange(trx, {
-      entity: 'transfer_receipt',
-      entityId: receipt.id,
-      op: 'upsert',
-      payload,
-      branchId: header.to_branch_id,
-    });
+    await recordForBoth(
+      trx,
+      app,
+      { entity: 'transfer_receipt', entityId: receipt.id, payload },
+      header.to_branch_id,
+      header.from_branch_id,
+    );
     await writeAudit(trx, actor, {
       action: 'transfer.receive',
       entity: 'transfer',
@@ -234,13 +233,13 @@ export async function cancelTransfer(
         replicate: carriedAlone(app),
       });
     const payload: TransferPayload = { ...cancelled, items, movements: await movementsIn(trx, id) };
-    await recordChange(trx, {
-      entity: 'transfer',
-      entityId: id,
-      op: 'upsert',
-      payload,
-      branchId: header.from_branch_id,
-    });
+    await recordForBoth(
+      trx,
+      app,
+      { entity: 'transfer', entityId: id, payload },
+      header.from_branch_id,
+      header.to_branch_id,
+    );
     await writeAudit(trx, actor, {
       action: 'transfer.cancel',
       entity: 'transfer',

@@ -30,6 +30,22 @@ export type TransferPayload = TransfersTable & {
   movements?: StockMovementsTable[];
 };
 
+/**
+ * A transfer's change for the tills of its branch, and at central for the other branch's too (the destination
+ * must see a transfer to receive it, the source its receipt); a till's push reaches the other branch the same
+ * way, through central's sync write path (sync.ts).
+ */
+export async function recordForBoth(
+  trx: Db,
+  app: AppContext,
+  change: { entity: 'transfer' | 'transfer_receipt'; entityId: string; payload: object },
+  own: string,
+  other: string,
+): Promise<void> {
+  await recordChange(trx, { ...change, op: 'upsert', branchId: own });
+  if (app.config.mode === 'central') await recordChange(trx, { ...change, op: 'upsert', branchId: other });
+}
+
 /** A till acts for its own branch only: sending and cancelling at the source's tills, receiving at the destination's. */
 export function assertTillOf(app: AppContext, branchId: string, action: string): void {
   const till = app.tillBranch();
@@ -150,13 +166,13 @@ async function sendOne(
     }
   }
   const payload: TransferPayload = { ...header, items: lines };
-  await recordChange(trx, {
-    entity: 'transfer',
-    entityId: header.id,
-    op: 'upsert',
-    payload,
-    branchId: fromId,
-  });
+  await recordForBoth(
+    trx,
+    app,
+    { entity: 'transfer', entityId: header.id, payload },
+    fromId,
+    input.to_branch_id,
+  );
   await writeAudit(trx, actor, {
     action: 'transfer.send',
     entity: 'transfer',

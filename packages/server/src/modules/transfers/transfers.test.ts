@@ -455,6 +455,15 @@ describe('a transfer received or cancelled at head office', () => {
       );
       expect((await c.post(`/api/v1/transfers/${b.body.id}/cancel`, {}, token)).status).toBe(200);
       expect(movementChanges(b.body.id)).toBe(1);
+      // each document change goes to the tills of both branches
+      const branchesOf = (entity: string) =>
+        (
+          c.context.sqlite
+            .prepare('SELECT DISTINCT branch_id FROM change_log WHERE entity = ? ORDER BY branch_id')
+            .all(entity) as Array<{ branch_id: string }>
+        ).map((r) => r.branch_id);
+      expect(branchesOf('transfer')).toEqual([cMain, cNorth].sort());
+      expect(branchesOf('transfer_receipt')).toEqual([cMain, cNorth].sort());
     } finally {
       await c.close();
     }
