@@ -55,10 +55,13 @@ const statusTimeoutMs = (): number => {
 };
 
 export function printingRoutes(r: ApiRouter): void {
-  // ------------------------------------------------------------------------------------------------------
-  // Printers
-  // ------------------------------------------------------------------------------------------------------
+  printerRoutes(r);
+  templateRoutes(r);
+  printJobRoutes(r);
+}
 
+/** Printers: list, add, edit, deactivate, live status, test print, drawer kick, device discovery. */
+function printerRoutes(r: ApiRouter): void {
   r.route({
     method: 'get',
     path: '/printing/printers',
@@ -198,11 +201,10 @@ export function printingRoutes(r: ApiRouter): void {
     responses: { 200: { description: 'Attached devices', schema: PrinterDevices } },
     handler: () => discoverDevices(),
   });
+}
 
-  // ------------------------------------------------------------------------------------------------------
-  // Receipt templates
-  // ------------------------------------------------------------------------------------------------------
-
+/** Receipt templates per document type and paper width, with the preview the editor shows. */
+function templateRoutes(r: ApiRouter): void {
   r.route({
     method: 'get',
     path: '/printing/receipt-templates',
@@ -265,11 +267,10 @@ export function printingRoutes(r: ApiRouter): void {
     responses: { 200: { description: 'The preview text', schema: TemplatePreview } },
     handler: ({ app, body }) => previewTemplate(app, body),
   });
+}
 
-  // ------------------------------------------------------------------------------------------------------
-  // Print jobs
-  // ------------------------------------------------------------------------------------------------------
-
+/** The print queue: list, enqueue, one job, reprint, cancel. */
+function printJobRoutes(r: ApiRouter): void {
   r.route({
     method: 'get',
     path: '/printing/print-jobs',

@@ -111,7 +111,16 @@ export function syncRoutes(r: ApiRouter): void {
   // ApiRouter keeps its context private; sync routes need it outside r.route (device-token auth).
   const context = r.app;
   const appOf = () => context;
+  replicationRoutes(r, appOf);
+  conflictAndStatusRoutes(r);
+  connectRoutes(r);
+  deviceAdminRoutes(r);
+  // Test-only (PHARMACY_SYNC_TEST_ENTITIES=1): a till-owned record to replicate until selling lands.
+  if (TEST_ENTITIES) testEntityRoutes(r, appOf);
+}
 
+/** Registration of a till, and the three replication routes a till calls with its device token. */
+function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
   r.route({
     method: 'post',
     path: '/sync/devices/register',
@@ -208,7 +217,10 @@ export function syncRoutes(r: ApiRouter): void {
       return undefined;
     },
   });
+}
 
+/** Conflicts to resolve and this server's replication status. */
+function conflictAndStatusRoutes(r: ApiRouter): void {
   r.route({
     method: 'get',
     path: '/sync/conflicts',
@@ -254,7 +266,10 @@ export function syncRoutes(r: ApiRouter): void {
     responses: { 200: { description: 'Status', schema: SyncStatus } },
     handler: ({ app }) => syncStatus(app),
   });
+}
 
+/** A till's own link to head office: connect (as till:register does), sync now, disconnect. */
+function connectRoutes(r: ApiRouter): void {
   const CONNECT_ERRORS =
     'Errors name the field to fix: 400 BAD_URL or NOT_CENTRAL on central_url (not a web address, or the server there is not a pharmacy head office, or is a till), 400 LOGIN_FAILED or PASSWORD_CHANGE_REQUIRED on password (head office refused the sign-in), 400 NOT_ALLOWED on email (the account may not register tills), 502 CENTRAL_UNREACHABLE (nothing answers at that address).';
 
@@ -343,7 +358,10 @@ export function syncRoutes(r: ApiRouter): void {
       return status;
     },
   });
+}
 
+/** Central's registered devices, revoked and restored by compliance. */
+function deviceAdminRoutes(r: ApiRouter): void {
   r.route({
     method: 'get',
     path: '/compliance/devices',
@@ -381,19 +399,19 @@ export function syncRoutes(r: ApiRouter): void {
         setDeviceStatus(app, user, actorOf(user, requestId), params.deviceId, status),
     });
   }
+}
 
-  if (TEST_ENTITIES) {
-    // Test-only (PHARMACY_SYNC_TEST_ENTITIES=1): a till-owned record to replicate until selling lands.
-    r.router.post('/sync/test/sales', async (req, res) => {
-      const app = appOf();
-      const caller = await authenticateSync(app, req, ['cashier', 'pharmacist', 'branch_manager']);
-      const body = req.body as {
-        lines: Array<{ item: string; qty: number; price_minor: number }>;
-        sold_at?: string;
-        poison?: boolean;
-      };
-      if (!caller.user) throw new AppError(401, 'UNAUTHORIZED', 'sign in');
-      res.status(201).json(await createTestSale(app, caller.user.branchId, body));
-    });
-  }
+function testEntityRoutes(r: ApiRouter, appOf: () => AppContext): void {
+  // Test-only (PHARMACY_SYNC_TEST_ENTITIES=1): a till-owned record to replicate until selling lands.
+  r.router.post('/sync/test/sales', async (req, res) => {
+    const app = appOf();
+    const caller = await authenticateSync(app, req, ['cashier', 'pharmacist', 'branch_manager']);
+    const body = req.body as {
+      lines: Array<{ item: string; qty: number; price_minor: number }>;
+      sold_at?: string;
+      poison?: boolean;
+    };
+    if (!caller.user) throw new AppError(401, 'UNAUTHORIZED', 'sign in');
+    res.status(201).json(await createTestSale(app, caller.user.branchId, body));
+  });
 }
