@@ -1,5 +1,6 @@
 import type { Transfer, TransferStatus } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
+import { paginate } from '../../db/paginate';
 import type { Db } from '../../db/connection';
 import { NotFound } from '../../http/errors';
 import { formatMinor } from '../../lib/money';
@@ -103,24 +104,9 @@ export async function listTransfers(
     else q = q.where((eb) => eb.or([eb('t.from_branch_id', '=', b), eb('t.to_branch_id', '=', b)]));
   }
   if (f.status) q = q.where('t.status', '=', f.status);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('t.created_at', 'desc')
-    .orderBy('t.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return {
-    items: await loadTransfers(
-      app.db,
-      rows.map((r) => r.id),
-      await baseExponent(app),
-    ),
-    total: Number(total),
-    page: f.page,
-    page_size: f.page_size,
-  };
+  const page = await paginate(q, f, (filtered) =>
+    filtered.orderBy('t.created_at', 'desc').orderBy('t.id', 'desc'),
+  );
+  const ids = page.items.map((r) => r.id);
+  return { ...page, items: await loadTransfers(app.db, ids, await baseExponent(app)) };
 }
