@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { requireSqlite } from '../packages/server/src/db/connection';
 
 process.env.PHARMACY_SYNC_TEST_ENTITIES = '1';
 const { createServer, parseConfig } = await import('../packages/server/src/index');
@@ -87,7 +88,7 @@ async function tillChild(arg: string): Promise<void> {
   // happens inside one synchronous SQLite statement.
   const peakKib = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]);
   const peak = peakKib * 1024;
-  const counts = till.s.sqlite
+  const counts = requireSqlite(till.s, 'bench')
     .prepare('SELECT (SELECT count(*) FROM medicines) AS m, (SELECT count(*) FROM batches) AS b')
     .get();
   await till.s.close();
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
   });
   const store = new TillStore(tctx);
   await store.loadSnapshot(client.snapshot());
-  const admin = tctx.sqlite
+  const admin = requireSqlite(tctx, 'bench')
     .prepare("SELECT id, email, full_name FROM users WHERE email = 'admin@pharmacy.local'")
     .get() as { id: string; email: string; full_name: string };
   const user = {
@@ -203,7 +204,7 @@ async function main(): Promise<void> {
   }
   const salesMs = performance.now() - t0Sales;
   const outboxSize = (await store.counts()).pending;
-  const byEntity = tctx.sqlite
+  const byEntity = requireSqlite(tctx, 'bench')
     .prepare(
       'SELECT entity, count(*) AS n FROM change_log WHERE from_remote = 0 AND sync_status IS NULL GROUP BY entity',
     )
@@ -229,7 +230,7 @@ async function main(): Promise<void> {
     accepted += res.accepted.length;
   }
   const pushMs = performance.now() - started;
-  const onCentral = ctx.sqlite
+  const onCentral = requireSqlite(ctx, 'bench')
     .prepare(
       "SELECT (SELECT count(*) FROM sales) AS sales, (SELECT count(*) FROM sale_lines) AS lines, (SELECT count(*) FROM stock_movements WHERE reference_type = 'sale') AS movements",
     )
@@ -245,16 +246,16 @@ async function main(): Promise<void> {
   const m = Number(values.medicines);
   const b = Number(values.batches);
   const t0 = performance.now();
-  const insertM = ctx.sqlite.prepare(
+  const insertM = requireSqlite(ctx, 'bench').prepare(
     `INSERT INTO medicines (id, name, generic_name, barcode, barcode_key, form, strength, unit, selling_price, max_public_price, vat_category, regulator_registration_no, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'tablet', '500 mg', 'box', ?, ?, 'standard', ?, ?, ?)`,
   );
-  const insertB = ctx.sqlite.prepare(
+  const insertB = requireSqlite(ctx, 'bench').prepare(
     `INSERT INTO batches (id, medicine_id, branch_id, batch_number, expiry_date, qty_received, qty_on_hand, unit_cost, received_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 100, 80, ?, ?, ?, ?)`,
   );
   const at = new Date().toISOString();
-  ctx.sqlite.transaction(() => {
+  requireSqlite(ctx, 'bench').transaction(() => {
     for (let i = 0; i < m; i++) {
       const code = String(6_000_000_000_000 + i);
       insertM.run(

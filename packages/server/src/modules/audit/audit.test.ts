@@ -44,8 +44,8 @@ describe('audit trail', () => {
   });
 
   it('is append-only in the database itself', () => {
-    expect(() => t.context.sqlite.prepare("UPDATE audit_log SET action = 'x'").run()).toThrow(/append-only/);
-    expect(() => t.context.sqlite.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+    expect(() => t.sqlite.prepare("UPDATE audit_log SET action = 'x'").run()).toThrow(/append-only/);
+    expect(() => t.sqlite.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
   });
 
   it('404s an unknown entry', async () => {

@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const chainRows = () =>
-  t.context.sqlite
+  t.sqlite
     .prepare(
       'SELECT icv, previous_hash, fiscal_hash AS hash FROM fiscal_chain WHERE device_id = ? ORDER BY icv',
     )
@@ -56,13 +56,13 @@ describe('the fiscal chain of a device', () => {
 
   it('names the first document whose stored line no longer hashes to the chain (an edited quantity)', async () => {
     const [, second] = saleIds;
-    t.context.sqlite.prepare('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?').run(second);
+    t.sqlite.prepare('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?').run(second);
     try {
       const report = await verifyFiscalChain(t.context.db, device);
       expect(report.ok).toBe(false);
       expect(report.first_broken).toMatchObject({ icv: 2, doc_type: 'invoice', doc_id: second });
     } finally {
-      t.context.sqlite.prepare('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?').run(second);
+      t.sqlite.prepare('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?').run(second);
     }
     expect((await verifyFiscalChain(t.context.db, device)).ok).toBe(true);
   });

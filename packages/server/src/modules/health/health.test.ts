@@ -25,7 +25,7 @@ describe('GET /health', () => {
         mode: 'central',
         database: { status: 'ok' },
       });
-      t.context.sqlite.close();
+      t.sqlite.close();
       const down = await t.get('/health');
       expect(down.status).toBe(503);
       expect(down.body).toMatchObject({ status: 'unavailable', database: { status: 'error' } });

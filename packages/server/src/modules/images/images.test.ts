@@ -58,7 +58,7 @@ describe('images on the embedded (local disk) storage', () => {
     // a tampered signature or key is refused
     const tampered = (attached.body.image_url as string).replace(/sig=./, 'sig=A');
     expect((await fetch(t.baseUrl + tampered)).status).toBe(403);
-    const audit = t.context.sqlite
+    const audit = t.sqlite
       .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'medicine.image'")
       .get() as { n: number };
     expect(audit.n).toBe(1);

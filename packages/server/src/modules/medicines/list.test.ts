@@ -81,7 +81,7 @@ describe('GET /medicines sorted and paged for the back office', () => {
     expect(await stockOf()).toBe(12); // the reused page
     await t.put(`/api/v1/purchases/${batch.id}/write-off`, { quantity: 5, reason: 'broken' }, admin);
     expect(await stockOf()).toBe(7);
-    setStatus(t, batch.id, 'quarantined');
+    await setStatus(t, batch.id, 'quarantined');
     expect(await stockOf()).toBe(0);
     await t.put(`/api/v1/medicines/${m.id}`, { name: 'Dd Delta renamed' }, admin);
     expect(names((await list('page_size=50')).body)).toContain('Dd Delta renamed');

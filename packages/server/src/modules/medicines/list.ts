@@ -143,23 +143,24 @@ function versionsOf(sqlite: Sqlite, branchId: string): string {
 /** A page of the catalogue with the branch's stock, as the JSON text of the answer. */
 export async function browseMedicines(
   app: AppContext,
+  sqlite: Sqlite,
   branchId: string,
   day: string,
   exponent: number,
   f: BrowseFilter,
 ): Promise<JsonText> {
-  let cache = pages.get(app.sqlite);
+  let cache = pages.get(sqlite);
   if (!cache) {
     cache = new Map();
-    pages.set(app.sqlite, cache);
+    pages.set(sqlite, cache);
   }
   const key = `${branchId}|${day}|${exponent}|${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
-  const versions = versionsOf(app.sqlite, branchId);
+  const versions = versionsOf(sqlite, branchId);
   const hit = cache.get(key);
   if (hit && hit.versions === versions && Date.now() - hit.at < PAGE_TTL_MS) return new JsonText(hit.text);
-  const text = await buildPage(app, branchId, day, exponent, f);
+  const text = await buildPage(app, sqlite, branchId, day, exponent, f);
   // The versions again: a write while the page was built (image URLs are awaited) must not be cached over.
-  if (versionsOf(app.sqlite, branchId) === versions) {
+  if (versionsOf(sqlite, branchId) === versions) {
     cache.delete(key);
     if (cache.size >= PAGE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(key, { versions, at: Date.now(), text });
@@ -169,6 +170,7 @@ export async function browseMedicines(
 
 async function buildPage(
   app: AppContext,
+  sqlite: Sqlite,
   branchId: string,
   day: string,
   exponent: number,
@@ -193,7 +195,7 @@ async function buildPage(
     offset: (f.page - 1) * f.page_size,
     ...(f.category !== undefined && { category: f.category }),
   };
-  const rows = statement(app.sqlite, text).all(params) as Array<{ json: string; image_key: string | null }>;
+  const rows = statement(sqlite, text).all(params) as Array<{ json: string; image_key: string | null }>;
   const items: string[] = [];
   for (const r of rows) {
     if (r.image_key === null) items.push(r.json);
@@ -203,6 +205,6 @@ async function buildPage(
       items.push(JSON.stringify(item));
     }
   }
-  const count = total(app.sqlite, f, where, params);
+  const count = total(sqlite, f, where, params);
   return `{"items":[${items.join(',')}],"total":${count},"page":${f.page},"page_size":${f.page_size}}`;
 }

@@ -65,7 +65,7 @@ async function sentOrder(overrides: Record<string, unknown> = {}): Promise<strin
 
 describe('POST /purchase-orders', () => {
   it('creates a DRAFT order with its items, audited and replicated, and returns id, status, created_at', async () => {
-    const changes = t.count('change_log');
+    const changes = await t.count('change_log');
     const res = await t.post<{ id: string; status: string; created_at: string }>(
       '/api/v1/purchase-orders',
       orderBody(),
@@ -80,15 +80,15 @@ describe('POST /purchase-orders', () => {
       [100, 0],
       [20, 0],
     ]);
-    const audit = t.context.sqlite
+    const audit = t.sqlite
       .prepare("SELECT action FROM audit_log WHERE entity = 'purchase_order' AND entity_id = ?")
       .all(res.body.id);
     expect(audit).toEqual([{ action: 'purchase_order.create' }]);
-    expect(t.count('change_log')).toBe(changes + 3); // the order and its two items
+    expect(await t.count('change_log')).toBe(changes + 3); // the order and its two items
   });
 
   it('refuses invalid bodies with 400 and writes nothing', async () => {
-    const before = [t.count('purchase_orders'), t.count('purchase_order_items')];
+    const before = [await t.count('purchase_orders'), await t.count('purchase_order_items')];
     const bad: unknown[] = [
       orderBody({ items: [] }),
       orderBody({ items: [{ medicine_id: medA, ordered_qty: 0, agreed_unit_cost: 1 }] }),
@@ -113,11 +113,11 @@ describe('POST /purchase-orders', () => {
       const res = await t.post('/api/v1/purchase-orders', body, admin);
       expect(res.status, JSON.stringify(body).slice(0, 200)).toBe(400);
     }
-    expect([t.count('purchase_orders'), t.count('purchase_order_items')]).toEqual(before);
+    expect([await t.count('purchase_orders'), await t.count('purchase_order_items')]).toEqual(before);
   });
 
   it('404s on an unknown supplier, branch or medicine and 400s on an inactive supplier', async () => {
-    const before = t.count('purchase_orders');
+    const before = await t.count('purchase_orders');
     for (const body of [
       orderBody({ supplier_id: randomUUID() }),
       orderBody({ branch_id: randomUUID() }),
@@ -133,7 +133,7 @@ describe('POST /purchase-orders', () => {
       admin,
     );
     expect(res.status).toBe(400);
-    expect(t.count('purchase_orders')).toBe(before);
+    expect(await t.count('purchase_orders')).toBe(before);
   });
 
   it('lets a branch manager order for their own branch only', async () => {
@@ -261,7 +261,7 @@ describe('PUT /purchase-orders/{id}/status', () => {
     expect(
       (await t.put(`/api/v1/purchase-orders/${draft}/status`, { status: 'SENT' }, managerOther.token)).status,
     ).toBe(403);
-    const actions = t.context.sqlite
+    const actions = t.sqlite
       .prepare('SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id')
       .all(id)
       .map((r) => (r as { action: string }).action);
@@ -300,7 +300,7 @@ describe('POST /purchase-orders/{id}/receive', () => {
       [20, '1.00'],
       [60, '0.30'],
     ]);
-    const movements = t.context.sqlite
+    const movements = t.sqlite
       .prepare(
         "SELECT type, quantity FROM stock_movements WHERE reference_type = 'purchase_order' AND reference_id = ?",
       )
@@ -328,7 +328,7 @@ describe('POST /purchase-orders/{id}/receive', () => {
     );
     expect(rest.status).toBe(200);
     expect(rest.body.status).toBe('RECEIVED');
-    const batch = t.context.sqlite
+    const batch = t.sqlite
       .prepare("SELECT qty_on_hand, supplier_id FROM batches WHERE batch_number = 'AMX-1'")
       .get();
     expect(batch).toEqual({ qty_on_hand: 70, supplier_id: supplierId });
@@ -342,7 +342,7 @@ describe('POST /purchase-orders/{id}/receive', () => {
     );
     expect(closed.status).toBe(409);
     expect(closed.body.detail).toContain('RECEIVED');
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('accepts extra units only with allow_over_receipt', async () => {
@@ -363,7 +363,11 @@ describe('POST /purchase-orders/{id}/receive', () => {
   it('refuses drafts, lines not on the order, expired batches and other branches, writing nothing', async () => {
     const draft = await newOrder();
     const line = { medicine_id: medA, received_qty: 1, batch_number: 'X-1', expiry_date: inDays(30) };
-    const before = [t.count('batches'), t.count('stock_movements'), t.count('purchase_order_receipts')];
+    const before = [
+      await t.count('batches'),
+      await t.count('stock_movements'),
+      await t.count('purchase_order_receipts'),
+    ];
     expect((await t.post(`/api/v1/purchase-orders/${draft}/receive`, { items: [line] }, admin)).status).toBe(
       409,
     );
@@ -422,9 +426,11 @@ describe('POST /purchase-orders/{id}/receive', () => {
       admin,
     );
     expect(mixed.status).toBe(409);
-    expect([t.count('batches'), t.count('stock_movements'), t.count('purchase_order_receipts')]).toEqual(
-      before,
-    );
+    expect([
+      await t.count('batches'),
+      await t.count('stock_movements'),
+      await t.count('purchase_order_receipts'),
+    ]).toEqual(before);
     expect(
       (await t.post(`/api/v1/purchase-orders/${randomUUID()}/receive`, { items: [line] }, admin)).status,
     ).toBe(404);
@@ -437,7 +443,7 @@ describe('GET /purchase-orders/suggested', () => {
     const med = (await makeMedicine(t, { name: 'Zinc 20', low_stock_threshold: 8 })).id;
     const batch = await receive(t, med, supplierId, { branch_id: branch, qty_received: 3, unit_cost: 0.5 });
     // 20 units sold in the window: 20 / 30 days x 10 days lead time = 6.67 -> 7
-    t.context.sqlite
+    t.sqlite
       .prepare(
         `INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reason, created_at)
          VALUES (?, ?, ?, ?, 'sale', -20, '', ?)`,

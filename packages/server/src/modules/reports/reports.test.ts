@@ -106,7 +106,7 @@ beforeAll(async () => {
     unitCost: 100,
   };
   freebie = { ...zero, unitPrice: 0, unitCost: 10 };
-  write = saleWriter(t.context.sqlite);
+  write = saleWriter(t.sqlite);
   const d = today();
   // main (UTC): two sales today, one yesterday, one 40 days ago (outside the default window)
   sell(
@@ -465,9 +465,9 @@ describe('dashboard', () => {
     const res = await t.get<Json>('/api/v1/dashboard/branch-comparison', cashier.token);
     expect(res.status).toBe(200);
     const items = res.body.items as Json[];
-    const active = t.context.sqlite
-      .prepare('SELECT count(*) AS n FROM branches WHERE is_active = 1')
-      .get() as { n: number };
+    const active = t.sqlite.prepare('SELECT count(*) AS n FROM branches WHERE is_active = 1').get() as {
+      n: number;
+    };
     expect(items).toHaveLength(active.n);
     expect(items[0]).toMatchObject({ rank: 1, branch_id: main, revenue: '20.70', sales_count: 3 });
     expect(items.find((b) => b.branch_id === empty)).toMatchObject({

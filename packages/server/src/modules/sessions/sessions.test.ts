@@ -40,7 +40,7 @@ describe('Z numbers on one server', () => {
     const at = new Date().toISOString();
     // Sessions of another till of the branch, as a pull would bring them.
     for (const z of [1, 2])
-      t.context.sqlite
+      t.sqlite
         .prepare(
           `INSERT INTO cash_sessions (id, user_id, branch_id, device_id, currency_code, opening_float, status,
              break_minutes, break_started_at, opened_at, closed_at, counted_cash, expected_cash, variance,
@@ -62,7 +62,7 @@ describe('Z numbers on one server', () => {
     }
     // the same Z number twice for one device of one branch is still refused by the database
     expect(() =>
-      t.context.sqlite
+      t.sqlite
         .prepare(
           `INSERT INTO cash_sessions (id, user_id, branch_id, device_id, currency_code, opening_float, status,
              break_minutes, break_started_at, opened_at, closed_at, counted_cash, expected_cash, variance,
@@ -154,7 +154,7 @@ describe('two tills of one branch closing sessions offline (in process, real rep
         return s.pending === 0 && s.last_error === null && s.last_success_at !== null;
       });
     for (const t of tills) expect((await syncStatus(t.context)).rejected).toBe(0);
-    const rows = central.context.sqlite
+    const rows = central.sqlite
       .prepare(
         `SELECT id, device_id, status, z_number FROM cash_sessions WHERE id IN (?, ?) ORDER BY device_id`,
       )
@@ -164,15 +164,15 @@ describe('two tills of one branch closing sessions offline (in process, real rep
         .map((c) => ({ id: c.id, device_id: c.device_id, status: 'closed', z_number: 1 }))
         .sort((a, b) => (String(a.device_id) < String(b.device_id) ? -1 : 1)),
     );
-    expect(central.count('sync_conflicts')).toBe(0);
+    expect(await central.count('sync_conflicts')).toBe(0);
     // Each till also holds the other's closed session (pulled) without a local conflict.
     for (const [i, t] of tills.entries())
       await waitFor(`till ${i} has both closed sessions`, async () => {
-        const n = t.context.sqlite
+        const n = t.sqlite
           .prepare(`SELECT count(*) AS n FROM cash_sessions WHERE id IN (?, ?) AND status = 'closed'`)
           .get(closed[0]!.id, closed[1]!.id) as { n: number };
         return n.n === 2;
       });
-    for (const t of tills) expect(t.count('sync_conflicts')).toBe(0);
+    for (const t of tills) expect(await t.count('sync_conflicts')).toBe(0);
   }, 60_000);
 });

@@ -13,9 +13,9 @@ const change = (entityId: string) =>
   ({ entity: 'test', entityId, op: 'upsert', payload: { entityId }, branchId: null }) as const;
 const baseOf = (entityId: string) =>
   (
-    t.context.sqlite
-      .prepare('SELECT base_revision AS b FROM change_log WHERE entity_id = ?')
-      .get(entityId) as { b: number | null }
+    t.sqlite.prepare('SELECT base_revision AS b FROM change_log WHERE entity_id = ?').get(entityId) as {
+      b: number | null;
+    }
   ).b;
 
 describe('recordChange', () => {

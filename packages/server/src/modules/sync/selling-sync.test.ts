@@ -33,7 +33,7 @@ const change = (entity: string, payload: Record<string, unknown>) => ({
 });
 const sumOfMovements = (t: TestServer, batchId: string) =>
   (
-    t.context.sqlite
+    t.sqlite
       .prepare('SELECT coalesce(sum(quantity), 0) AS q FROM stock_movements WHERE batch_id = ?')
       .get(batchId) as { q: number }
   ).q;
@@ -80,7 +80,7 @@ describe('stock_movement', () => {
     expect(await batchOnHand(central, batch)).toBe(7);
     expect(sumOfMovements(central, batch)).toBe(7);
     expect(
-      central.context.sqlite
+      central.sqlite
         .prepare("SELECT count(*) AS n FROM change_log WHERE entity = 'stock_movement' AND entity_id = ?")
         .get(movement.id),
     ).toEqual({ n: 1 });
@@ -139,7 +139,7 @@ describe('customer balance', () => {
       is_credit_allowed: 1,
       // Credit terms travel with who granted them: central takes a raise only in the name of a manager or admin.
       credit_terms_by: (
-        central.context.sqlite.prepare("SELECT id FROM users WHERE role = 'admin'").get() as { id: string }
+        central.sqlite.prepare("SELECT id FROM users WHERE role = 'admin'").get() as { id: string }
       ).id,
       current_balance: 0,
       created_at: at,
@@ -177,7 +177,7 @@ describe('customer balance', () => {
       expect((await push(d, changes)).body.rejected).toEqual([]);
     const balance = () =>
       (
-        central.context.sqlite
+        central.sqlite
           .prepare('SELECT current_balance AS b FROM customers WHERE id = ?')
           .get(customer.id) as { b: number }
       ).b;
@@ -186,7 +186,7 @@ describe('customer balance', () => {
     await push(devices[0]!, [change('customer', { ...customer, name: 'Renamed', current_balance: 3000 })]);
     expect(balance()).toBe(4500);
     // the ledger is organisation-wide: its changes reach every till
-    const rows = central.context.sqlite
+    const rows = central.sqlite
       .prepare(
         "SELECT DISTINCT branch_id FROM change_log WHERE entity = 'customer_ledger' AND entity_id IN (SELECT id FROM customer_ledger WHERE customer_id = ?)",
       )
@@ -209,12 +209,11 @@ describe('a sale pulled onto another till of the branch', () => {
     const batch = await addStock(tillA, med, 10);
     // Till B: another till of the same branch holding the same data (a copy of till A's database).
     const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
-    await tillA.context.sqlite.backup(path.join(dirB, 'pharmacy.db'));
-    const since = (
-      tillA.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }
-    ).r;
+    await tillA.sqlite.backup(path.join(dirB, 'pharmacy.db'));
+    const since = (tillA.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number })
+      .r;
     tillB = await startTestServer({ dataDir: dirB });
-    tillB.context.sqlite.prepare("DELETE FROM local_state WHERE key = 'device_id'").run();
+    tillB.sqlite.prepare("DELETE FROM local_state WHERE key = 'device_id'").run();
 
     const tokenA = await tillA.adminToken();
     const sold = await tillA.post<{ id: string; invoice_number: string; icv: number; lines: unknown[] }>(
@@ -225,7 +224,7 @@ describe('a sale pulled onto another till of the branch', () => {
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
 
     // What central would send till B: till A's changes after the copy, in revision order, applied twice.
-    const rows = tillA.context.sqlite
+    const rows = tillA.sqlite
       .prepare(
         "SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log WHERE revision > ? AND entity IN ('stock_movement', 'sale') ORDER BY revision",
       )
@@ -249,8 +248,8 @@ describe('a sale pulled onto another till of the branch', () => {
     await store.applyPullPage(page);
     expect(await batchOnHand(tillB, batch)).toBe(6);
     expect(sumOfMovements(tillB, batch)).toBe(6);
-    expect(tillB.count('sales')).toBe(1);
-    expect(tillB.count('sync_conflicts')).toBe(0);
+    expect(await tillB.count('sales')).toBe(1);
+    expect(await tillB.count('sync_conflicts')).toBe(0);
 
     const tokenB = await tillB.login(ADMIN.email, ADMIN.password);
     const lookup = await tillB.get<{
@@ -282,7 +281,7 @@ describe('a sale pulled onto another till of the branch', () => {
       const sql = def.snapshotWhere
         ? `SELECT * FROM "${def.table}" WHERE ${def.snapshotWhere}`
         : `SELECT * FROM "${def.table}"`;
-      const rows = tillA.context.sqlite
+      const rows = tillA.sqlite
         .prepare(sql)
         .all(...(def.snapshotWhere ? [await tillA.mainBranchId()] : [])) as Array<Record<string, unknown>>;
       for (const row of rows)
@@ -302,14 +301,14 @@ describe('a sale pulled onto another till of the branch', () => {
     }
     await new TillStore(tillB.context).loadSnapshot(stream());
     for (const table of ['sales', 'sale_lines', 'sale_payments', 'stock_movements', 'batches'])
-      expect(tillB.count(table), table).toBe(tillA.count(table));
+      expect(await tillB.count(table), table).toBe(await tillA.count(table));
     expect(
-      tillB.context.sqlite
+      tillB.sqlite
         .prepare(
           "SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stock_movements_no_%'",
         )
         .get(),
     ).toEqual({ n: 2 });
-    expect(() => tillB.context.sqlite.prepare('DELETE FROM stock_movements').run()).toThrow(/append-only/);
+    expect(() => tillB.sqlite.prepare('DELETE FROM stock_movements').run()).toThrow(/append-only/);
   });
 });

@@ -100,7 +100,7 @@ describe('a user moved to another branch', () => {
       const moved = await central.put(`/api/v1/users/${id}`, { branch_id: branchB }, admin);
       expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     }
-    const logged = central.context.sqlite
+    const logged = central.sqlite
       .prepare(
         "SELECT branch_id, json_extract(payload, '$.branch_id') AS row_branch FROM change_log WHERE entity = 'user' AND entity_id = ? ORDER BY revision",
       )
@@ -113,7 +113,7 @@ describe('a user moved to another branch', () => {
 
     await sync(tillA);
     expect(
-      tillA.context.sqlite.prepare('SELECT branch_id, token_version FROM users WHERE id = ?').get(cashierId),
+      tillA.sqlite.prepare('SELECT branch_id, token_version FROM users WHERE id = ?').get(cashierId),
     ).toEqual({ branch_id: branchB, token_version: 1 });
     // The token issued at till A before the move is revoked there.
     const revoked = await tillA.get<{ code: string }>('/api/v1/auth/me', oldToken);
@@ -125,14 +125,14 @@ describe('a user moved to another branch', () => {
     expect(refused.body.code).toBe('OTHER_BRANCH_TILL');
     expect(refused.body.detail).toMatch(/another branch.*sign in at a till of your branch/);
     expect(
-      tillA.context.sqlite
+      tillA.sqlite
         .prepare("SELECT entity_id, after_json FROM audit_log WHERE action = 'auth.login_refused'")
         .all(),
     ).toEqual([
       { entity_id: cashierId, after_json: expect.stringContaining('"reason":"OTHER_BRANCH_TILL"') },
     ]);
     // A token matching the current row (as if issued before the till knew its branch) is refused on every request.
-    const row = tillA.context.sqlite
+    const row = tillA.sqlite
       .prepare('SELECT id, role, branch_id, token_version FROM users WHERE id = ?')
       .get(cashierId) as { id: string; role: string; branch_id: string; token_version: number };
     const { token: current } = await issueToken(tillA.context, row, 12);

@@ -40,7 +40,7 @@ type Transfer = {
 };
 const onHand = (id: string) =>
   (
-    t.context.sqlite.prepare('SELECT qty_on_hand FROM batches WHERE id = ?').get(id) as {
+    t.sqlite.prepare('SELECT qty_on_hand FROM batches WHERE id = ?').get(id) as {
       qty_on_hand: number;
     }
   ).qty_on_hand;
@@ -68,8 +68,8 @@ describe('POST /transfers', () => {
       expiry_date: inDays(30),
       batch_number: 'Q',
     });
-    setExpiry(t, expired.id, inDays(-2));
-    setStatus(t, blocked.id, 'quarantined');
+    await setExpiry(t, expired.id, inDays(-2));
+    await setStatus(t, blocked.id, 'quarantined');
     const res = await t.post<Transfer>(
       '/api/v1/transfers',
       { to_branch_id: north, items: [{ medicine_id: m.id, quantity: 6 }] },
@@ -101,7 +101,7 @@ describe('POST /transfers', () => {
     expect(again.status).toBe(201);
     expect(again.body.items[0]!.to_batch_id).toBe(res.body.items[1]!.to_batch_id);
     expect(onHand(res.body.items[1]!.to_batch_id)).toBe(5);
-    const types = t.context.sqlite
+    const types = t.sqlite
       .prepare(
         "SELECT type, sum(quantity) AS q FROM stock_movements WHERE reference_type = 'transfer' GROUP BY type ORDER BY type",
       )
@@ -110,13 +110,13 @@ describe('POST /transfers', () => {
       { type: 'transfer_in', q: 9 },
       { type: 'transfer_out', q: -9 },
     ]);
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('refuses short stock with INSUFFICIENT_STOCK naming the medicine, and writes nothing', async () => {
     const m = await makeMedicine(t, { name: 'Scarce Med' });
     await receive(t, m.id, supplierId, { qty_received: 2 });
-    const before = [t.count('transfers'), t.count('stock_movements'), t.count('batches')];
+    const before = [await t.count('transfers'), await t.count('stock_movements'), await t.count('batches')];
     const res = await t.post(
       '/api/v1/transfers',
       { to_branch_id: north, items: [{ medicine_id: m.id, quantity: 5 }] },
@@ -125,7 +125,9 @@ describe('POST /transfers', () => {
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('INSUFFICIENT_STOCK');
     expect(res.body.detail).toBe('Not enough Scarce Med in stock: wanted 5, available 2.');
-    expect([t.count('transfers'), t.count('stock_movements'), t.count('batches')]).toEqual(before);
+    expect([await t.count('transfers'), await t.count('stock_movements'), await t.count('batches')]).toEqual(
+      before,
+    );
   });
 
   it('answers 400/403/404 for bad bodies, same branch, other branches and unknown ids', async () => {
@@ -134,7 +136,7 @@ describe('POST /transfers', () => {
     const foreign = await receive(t, m.id, supplierId, { qty_received: 5, branch_id: south });
     const manager = await t.userWithRole('branch_manager');
     const unknown = '0192f2c4-0000-7000-8000-000000000000';
-    const before = [t.count('transfers'), t.count('stock_movements')];
+    const before = [await t.count('transfers'), await t.count('stock_movements')];
     const cases: Array<[Record<string, unknown>, number, string?]> = [
       [{}, 400],
       [{ to_branch_id: north, items: [] }, 400],
@@ -157,7 +159,7 @@ describe('POST /transfers', () => {
       const res = await t.post('/api/v1/transfers', body, token ?? admin);
       expect(res.status, JSON.stringify(body)).toBe(status);
     }
-    expect([t.count('transfers'), t.count('stock_movements')]).toEqual(before);
+    expect([await t.count('transfers'), await t.count('stock_movements')]).toEqual(before);
     // the branch manager moves stock from their own branch
     const ok = await t.post(
       '/api/v1/transfers',
@@ -195,7 +197,7 @@ describe('POST /transfers/batch and GET /transfers', () => {
   it('applies several transfers all or nothing', async () => {
     const m = await makeMedicine(t);
     const b = await receive(t, m.id, supplierId, { qty_received: 10 });
-    const before = [t.count('transfers'), t.count('stock_movements')];
+    const before = [await t.count('transfers'), await t.count('stock_movements')];
     const bad = await t.post(
       '/api/v1/transfers/batch',
       {
@@ -207,7 +209,7 @@ describe('POST /transfers/batch and GET /transfers', () => {
       admin,
     );
     expect(bad.status).toBe(409);
-    expect([t.count('transfers'), t.count('stock_movements')]).toEqual(before);
+    expect([await t.count('transfers'), await t.count('stock_movements')]).toEqual(before);
     expect(onHand(b.id)).toBe(10);
     const good = await t.post<{ items: Transfer[] }>(
       '/api/v1/transfers/batch',
