@@ -6,6 +6,7 @@ import { MIGRATIONS } from './migrations';
 export class DatabaseTooNewError extends Error {}
 
 async function appliedMigrations(conn: Connection): Promise<string[]> {
+  const db = conn.db;
   const strict = conn.kind === 'sqlite' ? ' STRICT' : '';
   await sql
     .raw(
@@ -32,22 +33,6 @@ export async function migrate(
   conn: Connection,
   migrations: Record<string, Migration> = MIGRATIONS,
 ): Promise<{ applied: string[]; backup?: string }> {
-  if (conn.kind === 'sqlite') return migrateLocked(conn, migrations);
-  // A session lock, so it is taken and released on one pooled connection.
-  return conn.db.connection().execute(async (session) => {
-    await sql`SELECT pg_advisory_lock(${MIGRATION_LOCK})`.execute(session);
-    try {
-      return await migrateLocked(conn, migrations);
-    } finally {
-      await sql`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`.execute(session);
-    }
-  });
-}
-
-async function migrateLocked(
-  conn: Connection,
-  migrations: Record<string, Migration>,
-): Promise<{ applied: string[]; backup?: string }> {
   const names = Object.keys(migrations).sort();
   const done = await appliedMigrations(conn);
   const unknown = done.filter((name) => !(name in migrations));
@@ -66,6 +51,13 @@ async function migrateLocked(
   }
   for (const name of pending) {
     await conn.db.transaction().execute(async (trx) => {
+      // Two central processes starting together on PostgreSQL: the second waits here, then skips what the first
+      // applied. (SQLite's single writer already serialises them.)
+      if (conn.kind === 'postgres') {
+        await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+        const applied = await sql`SELECT 1 FROM schema_migrations WHERE name = ${name}`.execute(trx);
+        if (applied.rows.length > 0) return;
+      }
       await migrations[name]!.up(trx);
       await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${nowIso()})`.execute(trx);
     });
