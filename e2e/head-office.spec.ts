@@ -131,7 +131,9 @@ test('connect a fresh till from the Head office screen, watch it load, sell, and
   }
 });
 
-test('head office lists its registered tills per branch, with revoke and restore', async ({ page }) => {
+test('head office lists its registered tills with their branch, with revoke and restore', async ({
+  page,
+}) => {
   const { central, hq, stop } = await startCentral();
   try {
     await hq.call('POST', '/sync/devices/register', { name: 'Back till' });
@@ -139,15 +141,85 @@ test('head office lists its registered tills per branch, with revoke and restore
     await signIn(page, CENTRAL_ADMIN);
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await page.goto(`${central.url}/back-office/head-office`);
-    const table = page.getByRole('table', { name: 'Tills of Main Branch' });
-    await expect(table).toContainText('Back till');
-    await table.getByRole('button', { name: 'Revoke Back till' }).click();
-    await expect(table).toContainText('Revoked');
+    // The Devices section's list (one component serves both screens).
+    const table = page.getByRole('table', { name: 'Registered tills' });
+    const row = table.getByRole('row', { name: /Back till/ });
+    await expect(row).toContainText('Main Branch');
+    await row.getByRole('button', { name: 'Revoke Back till' }).click();
+    await expect(row).toContainText('Revoked');
     await page.screenshot({ path: 'e2e/screenshots/head-office-06-central-devices.png', fullPage: true });
-    await table.getByRole('button', { name: 'Restore Back till' }).click();
-    await expect(table).toContainText('Active');
+    await row.getByRole('button', { name: 'Restore Back till' }).click();
+    await expect(row).toContainText('Active');
     const devices = await hq.call<{ items: { status: string }[] }>('GET', '/compliance/devices');
     expect(devices.items[0]?.status).toBe('active');
+  } finally {
+    await stop();
+  }
+});
+
+test('disconnect a till with nothing pending: it asks first, forgets head office and offers to connect again', async ({
+  page,
+  till,
+}) => {
+  const { central, hq, stop } = await startCentral();
+  try {
+    // Connected through the API (the test above connects through the screen), then loaded.
+    const local = await Api.admin(till);
+    await local.call('POST', '/sync/connect', {
+      central_url: central.url,
+      email: ADMIN.email,
+      password: NEW_ADMIN_PASSWORD,
+      name: 'Counter till',
+    });
+    await expect(async () => {
+      const s = await (await Api.login(till, CENTRAL_ADMIN)).call<{
+        bootstrapped: boolean;
+        pending: number;
+        last_push_at: string | null;
+        last_pull_at: string | null;
+      }>('GET', '/sync/status');
+      expect(s).toMatchObject({ bootstrapped: true, pending: 0 });
+      expect(s.last_push_at).not.toBeNull();
+      expect(s.last_pull_at).not.toBeNull();
+    }).toPass({ timeout: 60_000 });
+
+    await page.goto('/');
+    await signIn(page, CENTRAL_ADMIN);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await page.goto('/back-office/head-office');
+    await expect(page.getByRole('heading', { name: 'Connected to head office' })).toBeVisible();
+    // Last push and last pull are two separate times.
+    const facts = page.locator('dl.facts');
+    await expect(facts.getByText('Last push', { exact: true })).toBeVisible();
+    await expect(facts.getByText('Last pull', { exact: true })).toBeVisible();
+    for (const term of ['Last push', 'Last pull'])
+      await expect(facts.locator(`dt:text-is("${term}") + dd`)).not.toHaveText('—');
+    await page.screenshot({ path: 'e2e/screenshots/head-office-07-last-push-pull.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Disconnect…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Disconnect from head office?' });
+    await expect(confirm).toContainText('Every sale made here has reached head office');
+    await page.screenshot({ path: 'e2e/screenshots/head-office-08-confirm-disconnect.png', fullPage: true });
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await expect(confirm).toBeHidden();
+    const form = page.getByRole('form', { name: 'Connect to head office' });
+    await expect(form).toBeVisible();
+    await expect(form.getByLabel('Central URL')).toHaveValue('');
+    await expect(page.getByRole('link', { name: /Sync: Not set up/ })).toBeVisible();
+    await page.screenshot({ path: 'e2e/screenshots/head-office-09-disconnected.png', fullPage: true });
+
+    // The credential is gone: the till reports no connection, and its file was deleted.
+    const after = await (await Api.login(till, CENTRAL_ADMIN)).call<{
+      configured: boolean;
+      central_url: string | null;
+      device_id: string | null;
+    }>('GET', '/sync/status');
+    expect(after).toMatchObject({ configured: false, central_url: null, device_id: null });
+    expect(fs.existsSync(`${till.dataDir}/sync-device.json`)).toBe(false);
+    // Head office still lists the till until an admin there revokes it.
+    expect((await hq.call<{ items: { name: string }[] }>('GET', '/compliance/devices')).items).toEqual([
+      expect.objectContaining({ name: 'Counter till' }),
+    ]);
   } finally {
     await stop();
   }

@@ -1,56 +1,86 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../packages/contracts/src/client';
 import { startTestServer, type TestServer } from '../packages/server/src/testing/harness';
 
 /**
- * The till's API client (packages/contracts/src/client*.ts) against the routes a server registers: every call
- * the client makes names a method and path the server serves, so a renamed or removed route fails here, not
- * at a counter. (The calls are read from the client's source: get('/x'), send('POST', `/x/${id(y)}`), …)
+ * The till's API client (packages/contracts/src/client*.ts) against the routes a server registers. tsc holds
+ * each call's method, path template, parameters, body and answer to the generated route types (api-paths.ts,
+ * kept fresh by tests/api-types.test.ts); this runs every function of the client with a fetch that records
+ * what it asks, and checks that each request is a method and path the running server serves, so a call that
+ * slipped past the types (a cast, a path built by hand) fails here, not at a counter.
  */
-const CONTRACTS = path.resolve(import.meta.dirname, '../packages/contracts/src');
-const CALL =
-  /\b(get|send|request)(?:<[^(]*?>)?\(\s*(?:'(GET|POST|PUT|PATCH|DELETE)',\s*)?(['`])(\/[^'`]*)\3/g;
+type Fn = (...args: unknown[]) => Promise<unknown>;
 
-function clientCalls(): string[] {
-  const files = fs.readdirSync(CONTRACTS).filter((f) => /^client.*\.ts$/.test(f) && !f.endsWith('.test.ts'));
-  const calls = new Set<string>();
-  for (const file of files) {
-    const text = fs.readFileSync(path.join(CONTRACTS, file), 'utf8');
-    for (const m of text.matchAll(CALL)) {
-      const method = m[1] === 'get' ? 'GET' : m[2];
-      if (!method) continue; // request(method, path) passed through a helper: checked where it is called
-      calls.add(`${method} ${(m[4] as string).replace(/\$\{[^}]+\}/g, '{}').replace(/\?.*$/, '')}`);
-    }
+/** Every function of the client, named by its place (`users.get`), except the unversioned health check. */
+function functionsOf(node: object, prefix = ''): [string, Fn][] {
+  return Object.entries(node).flatMap(([key, value]): [string, Fn][] => {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'function') return name === 'health' ? [] : [[name, value as Fn]];
+    return value && typeof value === 'object' ? functionsOf(value, name) : [];
+  });
+}
+
+/** What each client function asks: one `METHOD /path` (below /api/v1, without the query) per function. */
+async function clientRequests(): Promise<Map<string, string[]>> {
+  let asked: string[] = [];
+  const client = createApiClient({
+    baseUrl: 'http://till.invalid',
+    fetch: async (input, init) => {
+      const url = new URL(String(input));
+      asked.push(`${init?.method} ${url.pathname.replace(/^\/api\/v1/, '')}`);
+      return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+    },
+  });
+  const requests = new Map<string, string[]>();
+  for (const [name, fn] of functionsOf(client)) {
+    asked = [];
+    // An id, then an object that is also a signal: enough for every signature (id and body or query;
+    // query or body, and a signal; nothing).
+    await fn('0190f1a0-0000-7000-8000-000000000001', new AbortController().signal);
+    requests.set(name, asked);
   }
-  return [...calls].sort();
+  return requests;
 }
 
 let t: TestServer;
-let served: Set<string>;
+let served: { method: string; pattern: RegExp; template: string }[];
 beforeAll(async () => {
   t = await startTestServer();
   const doc = (await (await fetch(`${t.baseUrl}/api/v1/openapi.json`)).json()) as {
     paths: Record<string, Record<string, unknown>>;
   };
-  served = new Set(
-    Object.entries(doc.paths).flatMap(([p, ops]) =>
-      Object.keys(ops).map(
-        (m) => `${m.toUpperCase()} ${p.replace(/^\/api\/v1/, '').replace(/\{[^}]+\}/g, '{}')}`,
-      ),
-    ),
+  served = Object.entries(doc.paths).flatMap(([p, ops]) =>
+    Object.keys(ops).map((m) => {
+      const template = p.replace(/^\/api\/v1/, '');
+      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      return { method: m.toUpperCase(), pattern, template };
+    }),
   );
 });
 afterAll(() => t.close());
 
 describe("the till's API client", () => {
-  it('reads the calls it checks (more than a hundred, the sign-in among them)', () => {
-    const calls = clientCalls();
-    expect(calls.length).toBeGreaterThan(100);
-    expect(calls).toContain('POST /auth/login');
+  it('asks exactly one request of each of its functions (more than a hundred, the sign-in among them)', async () => {
+    const requests = await clientRequests();
+    expect(requests.size).toBeGreaterThan(140);
+    expect(requests.get('auth.login')).toEqual(['POST /auth/login']);
+    expect(requests.get('users.unlock')).toEqual(['POST /users/0190f1a0-0000-7000-8000-000000000001/unlock']);
+    expect([...requests].filter(([, asked]) => asked.length !== 1)).toEqual([]);
   });
 
-  it('calls only methods and paths the server registers', () => {
-    expect(clientCalls().filter((c) => !served.has(c))).toEqual([]);
+  it('asks only methods and paths the server registers', async () => {
+    const unserved = [...(await clientRequests())].filter(([, [request]]) => {
+      const [method, path] = (request as string).split(' ');
+      return !served.some((s) => s.method === method && s.pattern.test(path as string));
+    });
+    expect(unserved).toEqual([]);
+  });
+
+  it('would catch a request the server does not serve', () => {
+    const matches = (method: string, path: string) =>
+      served.some((s) => s.method === method && s.pattern.test(path));
+    expect(matches('GET', '/users/abc')).toBe(true);
+    expect(matches('GET', '/user/abc')).toBe(false);
+    expect(matches('DELETE', '/users')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { functionLengths, longFunctions } from './function-length';
 import { areaOf, circles, importGraph, mutualAreas } from './import-graph';
 
 /**
@@ -8,6 +9,8 @@ import { areaOf, circles, importGraph, mutualAreas } from './import-graph';
  * API; this repo is on TypeScript 7, so the graph is read from the import statements here).
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
+/** The longest a function in modules/ or the till UI may be (issue 19: short functions). */
+const MAX_FUNCTION_LINES = 150;
 const graph = importGraph(ROOT, [
   'packages/contracts/src',
   'packages/hardware/src',
@@ -50,10 +53,53 @@ describe('structure', () => {
     expect(untested).toEqual([]);
   });
 
+  it("keeps hardware's test support out of production: only tests and testing/ import @pharmacy/hardware/testing", () => {
+    const importsTesting = (file: string) =>
+      fs.readFileSync(path.join(ROOT, file), 'utf8').includes("from '@pharmacy/hardware/testing'") ||
+      (graph.edges.get(file) ?? []).some((t) => t.startsWith('packages/hardware/src/testing/'));
+    const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
+    const files = [...graph.edges.keys()];
+    expect(files.filter((f) => !isTest(f) && importsTesting(f))).toEqual([]);
+    expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(5);
+  });
+
   it('reads the graph it checks (a known edge is found)', () => {
     expect(graph.edges.get('packages/server/src/modules/sales/routes.ts')).toContain(
       'packages/server/src/modules/sales/service.ts',
     );
     expect(areaOf('packages/server/src/modules/sales/routes.ts')).toBe('sales');
+  });
+
+  it('has no function over 150 lines in packages/server/src/modules or apps/pos/src', () => {
+    const long = longFunctions(ROOT, ['packages/server/src/modules', 'apps/pos/src'], MAX_FUNCTION_LINES)
+      // A routes.ts registrar is a table of route declarations; each handler in it is measured on its own.
+      .filter((f) => !(f.file.endsWith('/routes.ts') && f.name.endsWith('Routes')))
+      .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  it('measures functions from their declaration to their closing brace, whatever the text inside', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  total += ${i};`).join('\n');
+    const fixture = [
+      'export function declared() {', // 1
+      body(149), // 2-150
+      '}', // 151
+      'const arrow = async (x: number): Promise<number> => {', // 152
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's source holds a template literal
+      "  const s = '}}}'; const t = `${'{'}`; const r = /\\}/; // }",
+      '  /* } */ return x;',
+      '};', // 155
+      'class Screen { render() {', // 156
+      "  return <p>Don't close { early }</p>;",
+      '} }', // 158
+      'const table = { handler: (a: string) => {', // 159
+      body(150),
+      '} };', // 310
+      'describe("unnamed callbacks count in their caller", () => {});',
+    ].join('\n');
+    const found = functionLengths(fixture, 'fixture.tsx').map((f) => `${f.name}:${f.line}:${f.lines}`);
+    expect(found).toEqual(['declared:1:151', 'arrow:152:4', 'render:156:3', 'handler:159:152']);
+    const tooLong = functionLengths(fixture, 'fixture.tsx').filter((f) => f.lines > MAX_FUNCTION_LINES);
+    expect(tooLong.map((f) => f.name)).toEqual(['declared', 'handler']);
   });
 });

@@ -1,4 +1,4 @@
-// electron-builder beforePack hook: rebuild the native modules the bundled main process loads
+// electron-builder beforePack hook: rebuild the native modules the bundled server process (dist/server.cjs) loads
 // (better-sqlite3, argon2, and the hardware ones once present) for Electron's ABI and the
 // target architecture. electron-builder's own npmRebuild is off so this is the only rebuild.
 const path = require('node:path');

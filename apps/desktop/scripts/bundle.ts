@@ -39,6 +39,13 @@ export function bundleOptions(outDir = path.join(DESKTOP, 'dist')): BuildOptions
       external: NATIVE_EXTERNALS,
     },
     {
+      // The server's utility process (main.ts forks it): SQLite, argon2, the print worker.
+      ...common,
+      entryPoints: [path.join(DESKTOP, 'src/server-process.ts')],
+      outfile: path.join(outDir, 'server.cjs'),
+      external: NATIVE_EXTERNALS,
+    },
+    {
       ...common,
       entryPoints: [path.join(DESKTOP, 'src/preload.ts')],
       outfile: path.join(outDir, 'preload.cjs'),
@@ -54,5 +61,7 @@ export async function bundleDesktop(outDir?: string): Promise<void> {
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const started = performance.now();
   await bundleDesktop();
-  console.log(`apps/desktop/dist: main.cjs and preload.cjs in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `apps/desktop/dist: main.cjs, server.cjs and preload.cjs in ${Math.round(performance.now() - started)} ms`,
+  );
 }

@@ -1,16 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createServer, type PharmacyServer, parseConfig } from '@pharmacy/server';
-
-export interface TillConfig {
-  /** The till's database, JWT secret and backups; Electron's userData in the desktop app. */
-  dataDir: string;
-  /** The built UI (apps/pos/dist, or resources/pos when packaged). */
-  staticDir: string;
-  /** Fixed, so the window's origin (and what the UI keeps in storage) survives restarts. */
-  port?: number;
-  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-}
+import { DEFAULT_TILL_PORT, type TillConfig } from './server-protocol';
 
 export interface BootedTill {
   server: PharmacyServer;
@@ -20,7 +11,7 @@ export interface BootedTill {
   close(): Promise<void>;
 }
 
-export const DEFAULT_TILL_PORT = 47_810;
+export { DEFAULT_TILL_PORT, type TillConfig };
 
 function isAddressInUse(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'EADDRINUSE';

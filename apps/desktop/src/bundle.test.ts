@@ -18,17 +18,31 @@ const out = fs.mkdtempSync(path.join(os.tmpdir(), 'till-bundle-'));
 afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
 describe('desktop bundle', () => {
-  it('builds main and a sandbox-safe preload that requires nothing but electron', async () => {
+  it('builds main, the server process and a sandbox-safe preload that requires nothing but electron', async () => {
     await bundleDesktop(out);
     expect(fs.existsSync(path.join(out, 'main.cjs'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'server.cjs'))).toBe(true);
     const preload = fs.readFileSync(path.join(out, 'preload.cjs'), 'utf8');
     const required = [...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     expect(new Set(required)).toEqual(new Set(['electron']));
     expect(preload).toContain('till:app-info');
   });
 
-  it('ships every module the main bundle requires at run time', () => {
+  it('keeps the server out of the main process: main requires only electron and Node built-ins', () => {
     const main = fs.readFileSync(path.join(out, 'main.cjs'), 'utf8');
+    const builtins = new Set(builtinModules);
+    const required = [...main.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1] ?? '');
+    expect(
+      required.filter((name) => name !== 'electron' && !name.startsWith('node:') && !builtins.has(name)),
+    ).toEqual([]);
+    expect(main).toContain('utilityProcess');
+    expect(main).not.toContain('better-sqlite3');
+    // The whole server is in server.cjs (megabytes); main is the thin shell.
+    expect(fs.statSync(path.join(out, 'main.cjs')).size).toBeLessThan(100_000);
+  });
+
+  it.each(['main.cjs', 'server.cjs'])('ships every module %s requires at run time', (file) => {
+    const main = fs.readFileSync(path.join(out, file), 'utf8');
     const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8'));
     const shipped = new Set([...Object.keys(pkg.dependencies ?? {}), 'electron']);
     // Required inside try/catch by the AWS SDK, which falls back when it is absent.

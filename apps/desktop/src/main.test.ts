@@ -7,8 +7,10 @@ import { contentSecurityPolicy } from './security';
 
 /**
  * Runs the real Electron entry against a stand-in for the `electron` module (there is no
- * Electron binary here): it must boot the real server, open one hardened window on it, and
- * guard navigation, new windows, webviews, permissions and every IPC channel.
+ * Electron binary here): it must fork the real server into its own process (the stand-in's
+ * utilityProcess.fork runs server-process.ts in a Node child process), open one hardened window on
+ * it, guard navigation, new windows, webviews, permissions and every IPC channel, and on quit have
+ * the server close its database and exit.
  */
 type Listener = (...args: unknown[]) => unknown;
 
@@ -22,6 +24,7 @@ const fake = vi.hoisted(() => {
     permissionHandler: undefined as Listener | undefined,
     appListeners,
     quit: 0,
+    forked: [] as { modulePath: string; serviceName?: string; pid?: number; exitCode?: number | null }[],
   };
   class BrowserWindow {
     options: Record<string, unknown>;
@@ -83,7 +86,37 @@ const fake = vi.hoisted(() => {
   return { state, electron };
 });
 
-vi.mock('electron', () => ({ ...fake.electron, default: fake.electron }));
+vi.mock('electron', async () => {
+  const { fork } = await import('node:child_process');
+  const here = import.meta.dirname;
+  // Electron's utilityProcess, played by a Node child process running the entry's source; the shim gives
+  // it the `process.parentPort` a utility process has.
+  const utilityProcess = {
+    fork(modulePath: string, _args: string[], options: { serviceName?: string } = {}) {
+      const proc = fork(`${here}/server-process.ts`, [], {
+        execArgv: ['--import', 'tsx', '--require', `${here}/testing/parent-port-shim.cjs`],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      const record: (typeof fake.state.forked)[number] = { modulePath, pid: proc.pid, ...options };
+      proc.once('exit', (code) => {
+        record.exitCode = code;
+      });
+      fake.state.forked.push(record);
+      return {
+        pid: proc.pid,
+        postMessage: (message: unknown) => proc.send(message as object),
+        on(event: string, listener: Listener) {
+          if (event === 'message') proc.on('message', listener);
+          if (event === 'exit') proc.on('exit', (code) => listener(code ?? -1));
+          return this;
+        },
+        kill: () => proc.kill(),
+      };
+    },
+  };
+  const electron = { ...fake.electron, utilityProcess };
+  return { ...electron, default: electron };
+});
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'till-main-'));
 const { state } = fake;
@@ -131,15 +164,17 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const fn of state.appListeners.get('before-quit') ?? []) fn({ preventDefault() {} });
-  await vi.waitFor(() => expect(state.quit).toBeGreaterThan(0));
   delete process.env.TILL_PORT;
   delete process.env.LOG_LEVEL;
   fs.rmSync(root, { recursive: true, force: true });
 });
 
 describe('desktop main process', () => {
-  it('boots the server in-process and opens one sandboxed window on it', async () => {
+  it('boots the server in a utility process and opens one sandboxed window on it', async () => {
+    expect(state.forked).toHaveLength(1);
+    expect(state.forked[0]?.modulePath).toMatch(/server\.cjs$/);
+    expect(state.forked[0]?.serviceName).toBe('Pharmacy till server');
+    expect(state.forked[0]?.pid).not.toBe(process.pid);
     expect(state.windows).toHaveLength(1);
     const prefs = state.windows[0]?.options.webPreferences as Record<string, unknown>;
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
@@ -191,5 +226,22 @@ describe('desktop main process', () => {
       granted = ok;
     });
     expect(granted).toBe(false);
+  });
+
+  it('on quit, has the server close its database and exit before the app quits', async () => {
+    const db = path.join(state.userData, 'data', 'pharmacy.db');
+    const event = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
+    for (const fn of state.appListeners.get('before-quit') ?? []) fn(event);
+    expect(event.prevented).toBe(true);
+    await vi.waitFor(() => expect(state.quit).toBeGreaterThan(0), { timeout: 15_000 });
+    expect(state.forked[0]?.exitCode).toBe(0);
+    expect(fs.existsSync(db)).toBe(true);
+    expect(fs.existsSync(`${db}-wal`)).toBe(false);
+    await expect(fetch(`${origin}/health`)).rejects.toThrow();
   });
 });

@@ -6,10 +6,9 @@ import {
   ipcMain,
   session,
   shell,
+  utilityProcess,
   type WebContents,
 } from 'electron';
-import { discoverDevices } from '@pharmacy/server';
-import { type BootedTill, bootTill, DEFAULT_TILL_PORT, type TillConfig } from './boot';
 import { IPC, type IpcChannel } from './ipc';
 import type { IpcHandlers } from './preload-api';
 import {
@@ -20,13 +19,16 @@ import {
   validateIpcSender,
   withContentSecurityPolicy,
 } from './security';
+import { type ServerChild, type ServerHost, startServer } from './server-host';
+import { DEFAULT_TILL_PORT, type TillConfig } from './server-protocol';
 
 /**
- * The thin Electron entry: one instance, the server in-process, one hardened window. Everything
- * worth testing lives in boot.ts and security.ts.
+ * The thin Electron entry: one instance, one hardened window, and the server (SQLite, argon2, the print
+ * worker, device discovery) in a utility process (server-process.ts, dist/server.cjs), so none of them ever
+ * blocks this process. Everything worth testing lives in server-host.ts, boot.ts and security.ts.
  */
 
-let till: BootedTill | undefined;
+let till: ServerHost | undefined;
 let win: BrowserWindow | undefined;
 
 function uiDir(): string {
@@ -70,7 +72,7 @@ function registerIpc(): void {
   });
   // What the machine has attached, from the same discovery as GET /printing/devices (never throws).
   handle(IPC.listPrinters, async () => {
-    const found = await discoverDevices();
+    const found = (await till?.discover()) ?? { usb: [], serial: [], warnings: [] };
     const hex = (n: number) => n.toString(16).padStart(4, '0');
     return [
       ...found.usb.map((d) => ({
@@ -82,7 +84,7 @@ function registerIpc(): void {
     ];
   });
   handle(IPC.listScanners, async () => {
-    const found = await discoverDevices();
+    const found = (await till?.discover()) ?? { usb: [], serial: [], warnings: [] };
     return [
       { id: 'wedge', name: 'Keyboard (USB HID) scanners', kind: 'wedge' as const },
       ...found.serial.map((d) => ({
@@ -94,17 +96,36 @@ function registerIpc(): void {
   });
 }
 
+/** Forks the server's utility process, boots it and waits for its origin. */
+function forkServer(config: TillConfig): Promise<ServerHost> {
+  const proc = utilityProcess.fork(path.join(__dirname, 'server.cjs'), [], {
+    serviceName: 'Pharmacy till server',
+    stdio: 'inherit',
+  });
+  const child: ServerChild = {
+    postMessage: (message) => proc.postMessage(message),
+    onMessage: (listener) => proc.on('message', listener),
+    onExit: (listener) => proc.on('exit', listener),
+    kill: () => void proc.kill(),
+  };
+  return startServer(child, config);
+}
+
 async function start(): Promise<void> {
   app.on('web-contents-created', (_event, contents) => harden(contents));
   await app.whenReady();
 
   const port = process.env.TILL_PORT ? Number(process.env.TILL_PORT) : DEFAULT_TILL_PORT;
-  till = await bootTill({
+  till = await forkServer({
     dataDir: path.join(app.getPath('userData'), 'data'),
     staticDir: uiDir(),
     port,
     // Validated by the server's config parser, which names LOG_LEVEL when the value is wrong.
     logLevel: (process.env.LOG_LEVEL as TillConfig['logLevel']) || 'info',
+  });
+  till.onUnexpectedExit((code) => {
+    console.error(`The till server stopped unexpectedly (code ${code}); closing the till.`);
+    app.exit(1);
   });
 
   const appOrigin = till.origin;
@@ -137,10 +158,14 @@ if (!app.requestSingleInstanceLock()) {
   let stopping = false;
   app.on('before-quit', (event) => {
     if (!till || stopping) return;
-    // Close the database cleanly before the process ends (WAL checkpoint, no torn writes).
+    // The server closes its database cleanly before the app ends (WAL checkpoint, no torn writes); a server
+    // that has not exited after SHUTDOWN_TIMEOUT_MS is killed (SQLite's WAL recovers at the next start).
     event.preventDefault();
     stopping = true;
-    till.close().finally(() => app.quit());
+    till
+      .shutdown()
+      .then((how) => how !== 'closed' && console.error(`The till server ${how} on quit`))
+      .finally(() => app.quit());
   });
   start().catch((err: unknown) => {
     console.error(err);

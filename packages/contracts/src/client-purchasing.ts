@@ -1,7 +1,7 @@
 import type { z } from 'zod';
+import type { Call, Query } from './api-call';
 import type {
   Batch,
-  BatchListQuery,
   Category,
   CreatePurchaseOrderRequest,
   CreateSupplierInvoiceRequest,
@@ -10,86 +10,103 @@ import type {
   CreateTransferRequest,
   PurchaseOrderCreated,
   PurchaseOrderDetail,
-  PurchaseOrderListQuery,
   PurchaseOrderSummary,
   ReceivePurchaseOrderRequest,
   StockCountResult,
   StockCountSheet,
-  StockCountSheetQuery,
   SubmitStockCountRequest,
-  SuggestedOrderQuery,
   SuggestedOrderResponse,
   Supplier,
   SupplierInvoice,
-  SupplierInvoiceListQuery,
   SupplierInvoicePayments,
-  SupplierListQuery,
   SupplierPaymentResult,
   Transfer,
-  TransferListQuery,
   UpdatePurchaseOrderStatusRequest,
   UpdateSupplierRequest,
 } from './index';
 
 type Page<T> = { items: T[]; total: number; page: number; page_size: number };
-type QueryOf<T extends z.ZodType> = Partial<z.input<T>>;
-type Request = <T>(method: string, path: string, opts?: { query?: object; body?: unknown }) => Promise<T>;
 
 /**
  * The calls of the purchasing screens (purchase orders, transfers, stock counts, suppliers and their
  * invoices, the approvals a count may need), spread into the typed client by createApiClient. Types only.
  */
-export function purchasingCalls(request: Request) {
-  const get = <T>(path: string, query?: object) => request<T>('GET', path, { query });
-  const send = <T>(method: string, path: string, body: unknown) => request<T>(method, path, { body });
-  const id = encodeURIComponent;
+export function purchasingCalls(call: Call) {
   return {
     purchaseOrders: {
-      list: (query: PurchaseOrderListQuery = {}) =>
-        get<Page<PurchaseOrderSummary>>('/purchase-orders', query),
-      get: (orderId: string) => get<PurchaseOrderDetail>(`/purchase-orders/${id(orderId)}`),
-      suggested: (query: QueryOf<typeof SuggestedOrderQuery> = {}) =>
-        get<z.infer<typeof SuggestedOrderResponse>>('/purchase-orders/suggested', query),
-      create: (body: z.input<typeof CreatePurchaseOrderRequest>) =>
-        send<z.infer<typeof PurchaseOrderCreated>>('POST', '/purchase-orders', body),
-      setStatus: (orderId: string, body: z.input<typeof UpdatePurchaseOrderStatusRequest>) =>
-        send<PurchaseOrderDetail>('PUT', `/purchase-orders/${id(orderId)}/status`, body),
-      receive: (orderId: string, body: z.input<typeof ReceivePurchaseOrderRequest>) =>
-        send<PurchaseOrderDetail>('POST', `/purchase-orders/${id(orderId)}/receive`, body),
+      list: (query: Query<'GET', '/purchase-orders'> = {}): Promise<Page<PurchaseOrderSummary>> =>
+        call('GET', '/purchase-orders', { query }),
+      get: (orderId: string): Promise<PurchaseOrderDetail> =>
+        call('GET', '/purchase-orders/{purchaseOrderId}', { params: { purchaseOrderId: orderId } }),
+      suggested: (
+        query: Query<'GET', '/purchase-orders/suggested'> = {},
+      ): Promise<z.infer<typeof SuggestedOrderResponse>> =>
+        call('GET', '/purchase-orders/suggested', { query }),
+      create: (
+        body: z.input<typeof CreatePurchaseOrderRequest>,
+      ): Promise<z.infer<typeof PurchaseOrderCreated>> => call('POST', '/purchase-orders', { body }),
+      setStatus: (
+        orderId: string,
+        body: z.input<typeof UpdatePurchaseOrderStatusRequest>,
+      ): Promise<PurchaseOrderDetail> =>
+        call('PUT', '/purchase-orders/{purchaseOrderId}/status', {
+          params: { purchaseOrderId: orderId },
+          body,
+        }),
+      receive: (
+        orderId: string,
+        body: z.input<typeof ReceivePurchaseOrderRequest>,
+      ): Promise<PurchaseOrderDetail> =>
+        call('POST', '/purchase-orders/{purchaseOrderId}/receive', {
+          params: { purchaseOrderId: orderId },
+          body,
+        }),
     },
     transfers: {
-      list: (query: QueryOf<typeof TransferListQuery> = {}) => get<Page<Transfer>>('/transfers', query),
-      create: (body: z.input<typeof CreateTransferRequest>) => send<Transfer>('POST', '/transfers', body),
+      list: (query: Query<'GET', '/transfers'> = {}): Promise<Page<Transfer>> =>
+        call('GET', '/transfers', { query }),
+      create: (body: z.input<typeof CreateTransferRequest>): Promise<Transfer> =>
+        call('POST', '/transfers', { body }),
       /** Batches a transfer may send from (GET /purchases, the received batches). */
-      batches: (query: QueryOf<typeof BatchListQuery>) => get<Page<Batch>>('/purchases', query),
+      batches: (query: Query<'GET', '/purchases'>): Promise<Page<Batch>> =>
+        call('GET', '/purchases', { query }),
       /** One batch (GET /purchases/{id}): names a batch an approval or a line refers to. */
-      batch: (batchId: string) => get<Batch>(`/purchases/${id(batchId)}`),
+      batch: (batchId: string): Promise<Batch> =>
+        call('GET', '/purchases/{batchId}', { params: { batchId } }),
     },
     stockCount: {
-      sheet: (query: QueryOf<typeof StockCountSheetQuery> = {}) =>
-        get<z.infer<typeof StockCountSheet>>('/stockcount', query),
-      submit: (body: z.input<typeof SubmitStockCountRequest>) =>
-        send<z.infer<typeof StockCountResult>>('POST', '/stockcount/submit', body),
+      sheet: (query: Query<'GET', '/stockcount'> = {}): Promise<z.infer<typeof StockCountSheet>> =>
+        call('GET', '/stockcount', { query }),
+      submit: (body: z.input<typeof SubmitStockCountRequest>): Promise<z.infer<typeof StockCountResult>> =>
+        call('POST', '/stockcount/submit', { body }),
       /** Categories a count sheet may be limited to. */
-      categories: () => get<{ items: Category[] }>('/categories'),
+      categories: (): Promise<{ items: Category[] }> => call('GET', '/categories'),
     },
     suppliers: {
-      list: (query: QueryOf<typeof SupplierListQuery> = {}) => get<Page<Supplier>>('/suppliers', query),
-      get: (supplierId: string) => get<Supplier>(`/suppliers/${id(supplierId)}`),
-      create: (body: z.input<typeof CreateSupplierRequest>) => send<Supplier>('POST', '/suppliers', body),
-      update: (supplierId: string, body: z.input<typeof UpdateSupplierRequest>) =>
-        send<Supplier>('PUT', `/suppliers/${id(supplierId)}`, body),
-      deactivate: (supplierId: string) => request<undefined>('DELETE', `/suppliers/${id(supplierId)}`),
+      list: (query: Query<'GET', '/suppliers'> = {}): Promise<Page<Supplier>> =>
+        call('GET', '/suppliers', { query }),
+      get: (supplierId: string): Promise<Supplier> =>
+        call('GET', '/suppliers/{supplierId}', { params: { supplierId } }),
+      create: (body: z.input<typeof CreateSupplierRequest>): Promise<Supplier> =>
+        call('POST', '/suppliers', { body }),
+      update: (supplierId: string, body: z.input<typeof UpdateSupplierRequest>): Promise<Supplier> =>
+        call('PUT', '/suppliers/{supplierId}', { params: { supplierId }, body }),
+      deactivate: (supplierId: string): Promise<undefined> =>
+        call('DELETE', '/suppliers/{supplierId}', { params: { supplierId } }),
     },
     supplierFinance: {
-      invoices: (query: QueryOf<typeof SupplierInvoiceListQuery> = {}) =>
-        get<{ items: SupplierInvoice[] }>('/supplier-finance/invoices', query),
-      createInvoice: (body: z.input<typeof CreateSupplierInvoiceRequest>) =>
-        send<SupplierInvoice>('POST', '/supplier-finance/invoices', body),
-      payments: (invoiceId: string) =>
-        get<SupplierInvoicePayments>(`/supplier-finance/invoices/${id(invoiceId)}/payments`),
-      pay: (invoiceId: string, body: z.input<typeof CreateSupplierPaymentRequest>) =>
-        send<SupplierPaymentResult>('POST', `/supplier-finance/invoices/${id(invoiceId)}/payments`, body),
+      invoices: (
+        query: Query<'GET', '/supplier-finance/invoices'> = {},
+      ): Promise<{ items: SupplierInvoice[] }> => call('GET', '/supplier-finance/invoices', { query }),
+      createInvoice: (body: z.input<typeof CreateSupplierInvoiceRequest>): Promise<SupplierInvoice> =>
+        call('POST', '/supplier-finance/invoices', { body }),
+      payments: (invoiceId: string): Promise<SupplierInvoicePayments> =>
+        call('GET', '/supplier-finance/invoices/{invoiceId}/payments', { params: { invoiceId } }),
+      pay: (
+        invoiceId: string,
+        body: z.input<typeof CreateSupplierPaymentRequest>,
+      ): Promise<SupplierPaymentResult> =>
+        call('POST', '/supplier-finance/invoices/{invoiceId}/payments', { params: { invoiceId }, body }),
     },
   };
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillPath } from './api-call';
 import { ApiError, createApiClient, queryString } from './client';
 
 interface Seen {
@@ -52,7 +53,7 @@ beforeAll(async () => {
         );
       } else if (req.url === '/api/v1/auth/me') {
         problem(401, 'UNAUTHORIZED', 'The token has expired.');
-      } else if (req.url === '/api/v1/text') {
+      } else if (req.url === '/api/v1/categories') {
         res.writeHead(502, { 'Content-Type': 'text/html' });
         res.end('<h1>Bad gateway</h1>');
       } else {
@@ -108,18 +109,27 @@ describe('createApiClient', () => {
 
   it('keeps the status line when the error body is not JSON', async () => {
     const client = createApiClient({ baseUrl });
-    await expect(client.request('GET', '/text')).rejects.toMatchObject({ status: 502, code: 'HTTP_502' });
+    await expect(client.categories.list()).rejects.toMatchObject({ status: 502, code: 'HTTP_502' });
   });
 
   it('returns undefined for 204 and reports an unreachable server as status 0', async () => {
     const client = createApiClient({ baseUrl });
-    expect(await client.request('DELETE', '/anything')).toBeUndefined();
+    expect(await client.categories.remove('otc')).toBeUndefined();
+    expect(seen).toMatchObject({ method: 'DELETE', url: '/api/v1/categories/otc' });
     const closed = createApiClient({ baseUrl: 'http://127.0.0.1:9' });
     await expect(closed.auth.me()).rejects.toMatchObject({
       status: 0,
       code: 'NETWORK',
       isNetworkError: true,
     });
+  });
+
+  it('fills path templates with URL-encoded parameters', async () => {
+    const client = createApiClient({ baseUrl });
+    await client.users.unlock('a/b c?');
+    expect(seen).toMatchObject({ method: 'POST', url: '/api/v1/users/a%2Fb%20c%3F/unlock' });
+    expect(fillPath('/users/{userId}', { userId: 'x' })).toBe('/users/x');
+    expect(() => fillPath('/users/{userId}', {})).toThrow('no value for {userId}');
   });
 
   it('builds query strings', () => {

@@ -1,12 +1,9 @@
 import type { z } from 'zod';
 import type {
-  AuditListQuery,
-  BranchListQuery,
   ChangePasswordRequest,
   ChangePasswordResponse,
   CreateBranchRequest,
   CreateUserRequest,
-  CurrencyListQuery,
   Health,
   LoginRequest,
   ResetPasswordRequest,
@@ -14,24 +11,20 @@ import type {
   UpdateBranchRequest,
   UpdateSettingsRequest,
   UpdateUserRequest,
-  UserListQuery,
 } from './index';
 import type { AuditEntry, Branch, Currency, LoginResponse, Problem, User } from './index';
+import { type Query, typedCall } from './api-call';
 import { purchasingCalls } from './client-purchasing';
 import type {
   AttachImageRequest,
   Batch,
-  BatchListQuery,
-  BranchPageQuery,
   Category,
   ClassifyScanRequest,
   CreateCategoryRequest,
   CreateMedicineRequest,
   ExpiryAlert,
-  ExpiryWindowQuery,
   LedgerMovement,
   LowStockAlert,
-  MovementListQuery,
   QuarantineRequest,
   ReceiveBatchRequest,
   ScanClassification,
@@ -47,11 +40,8 @@ import type {
   Printer,
   PrinterActionResult,
   PrinterDevices,
-  PrinterListQuery,
   PrinterStatusReport,
-  PrintJobListQuery,
   ReceiptTemplate,
-  ReceiptTemplateListQuery,
   ReprintRequest,
   TemplatePreview,
   TemplatePreviewRequest,
@@ -61,44 +51,29 @@ import type {
 import type {
   CentralBranchList,
   CentralSignInRequest,
-  ConflictListQuery,
   ConnectTillRequest,
   Device,
-  DeviceListQuery,
   ResolveConflictRequest,
   SyncConflict,
   SyncStatus,
 } from './sync';
-import type { BranchComparison, BranchComparisonQuery, DashboardQuery, DashboardSummary } from './dashboard';
-import type {
-  InventoryReport,
-  InventoryReportQuery,
-  PharmacistReport,
-  PurchasesReport,
-  PurchasesReportQuery,
-  ReportWindowQuery,
-  SalesReport,
-  SalesReportQuery,
-  VatReport,
-} from './reports';
-import type { ChangelogEntry, ChangelogListQuery, CreateChangelogRequest } from './announcements';
-import type { Approval, ApprovalListQuery, CreateApprovalRequest, DecideApprovalRequest } from './approvals';
+import type { BranchComparison, DashboardSummary } from './dashboard';
+import type { InventoryReport, PharmacistReport, PurchasesReport, SalesReport, VatReport } from './reports';
+import type { ChangelogEntry, CreateChangelogRequest } from './announcements';
+import type { Approval, CreateApprovalRequest, DecideApprovalRequest } from './approvals';
 import type {
   CreateExchangeRateRequest,
   CurrencyOverview,
   ExchangeRate,
-  ExchangeRateListQuery,
   RateCheckRequest,
   RateCheckResult,
   BranchCurrency,
 } from './currency';
-import type { Coupon, CouponListQuery, CreateCouponRequest, UpdateCouponRequest } from './coupons';
+import type { Coupon, CreateCouponRequest, UpdateCouponRequest } from './coupons';
 import type {
-  BookWindowQuery,
   CashSession,
   ClassifiedBookEntry,
   CloseSessionRequest,
-  CouponValidateQuery,
   CouponValidation,
   CreateCustomerRequest,
   CreatePrescriptionRequest,
@@ -107,45 +82,41 @@ import type {
   CreateSaleRequest,
   CreateWillCallRequest,
   Customer,
-  CustomerLedgerQuery,
   CustomerLedgerRow,
-  CustomerListQuery,
   CustomerPaymentRequest,
   CustomerPaymentResult,
   DispenseRequest,
   DispenseResult,
   EffectiveRate,
-  EffectiveRateQuery,
-  GenericSearchQuery,
   GenericSearchResult,
   Medicine,
   MedicineDetail,
-  MedicineListQuery,
   OpenSessionRequest,
   ParkCartRequest,
   ParkedCart,
-  ParkedListQuery,
   PickupRequest,
   PrescriptionDetail,
-  PrescriptionListQuery,
   PrescriptionSummary,
   PrintJob,
   ReturnLookup,
   Sale,
   SaleDetail,
-  SaleListQuery,
   SaleReturn,
   SessionSales,
   TenderDeclaration,
   TenderRequest,
   WillCall,
-  WillCallListQuery,
   ZReport,
 } from './index';
+
+export type { Answer, Body, Call, Method, PathOf, Query } from './api-call';
 
 /**
  * Typed client for /api/v1, used by the till UI. It imports only types from the contracts,
  * so it adds no schema code to the UI bundle: the server validates, the client reports.
+ * Every call goes through `call(method, pathTemplate, { params, query, body })`, typed by the routes the
+ * server declares (api-paths.ts, `npm run gen:api-types`): each function's return type and body type are
+ * the contracts' zod-inferred ones, and tsc checks them against the route's generated types.
  */
 
 export type FieldError = { path: string; message: string };
@@ -176,7 +147,6 @@ export class ApiError extends Error {
 
 export type Page<T> = { items: T[]; total: number; page: number; page_size: number };
 export type TokenResponse = { access_token: string; token_type: 'bearer'; expires_in: number };
-type QueryOf<T extends z.ZodType> = Partial<z.input<T>>;
 type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
@@ -295,12 +265,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return (await res.json()) as T;
   }
 
-  const get = <T>(path: string, query?: RequestOptions['query']) => request<T>('GET', path, { query });
-  const send = <T>(method: string, path: string, body: unknown) => request<T>(method, path, { body });
-  const id = encodeURIComponent;
+  const call = typedCall(request);
 
   return {
-    request,
     async health(): Promise<z.infer<typeof Health>> {
       let res: Response;
       try {
@@ -312,256 +279,325 @@ export function createApiClient(options: ApiClientOptions = {}) {
       return (await res.json()) as z.infer<typeof Health>;
     },
     auth: {
-      login: (body: z.input<typeof LoginRequest>) =>
-        request<LoginResponse>('POST', '/auth/login', { body, anonymous: true }),
-      me: () => get<User>('/auth/me'),
-      changePassword: (body: z.input<typeof ChangePasswordRequest>) =>
-        send<z.infer<typeof ChangePasswordResponse>>('POST', '/auth/change-password', body),
-      refresh: () => request<TokenResponse>('POST', '/auth/refresh'),
-      logout: () => request<undefined>('POST', '/auth/logout'),
+      login: (body: z.input<typeof LoginRequest>): Promise<LoginResponse> =>
+        call('POST', '/auth/login', { body, anonymous: true }),
+      me: (): Promise<User> => call('GET', '/auth/me'),
+      changePassword: (
+        body: z.input<typeof ChangePasswordRequest>,
+      ): Promise<z.infer<typeof ChangePasswordResponse>> => call('POST', '/auth/change-password', { body }),
+      refresh: (): Promise<TokenResponse> => call('POST', '/auth/refresh'),
+      logout: (): Promise<undefined> => call('POST', '/auth/logout'),
     },
     users: {
-      list: (query: QueryOf<typeof UserListQuery> = {}) => get<Page<User>>('/users', query),
-      get: (userId: string) => get<User>(`/users/${id(userId)}`),
-      unlock: (userId: string) => request<User>('POST', `/users/${id(userId)}/unlock`),
-      create: (body: z.input<typeof CreateUserRequest>) => send<User>('POST', '/users', body),
-      update: (userId: string, body: z.input<typeof UpdateUserRequest>) =>
-        send<User>('PUT', `/users/${id(userId)}`, body),
-      resetPassword: (userId: string, body: z.input<typeof ResetPasswordRequest>) =>
-        send<User>('POST', `/users/${id(userId)}/reset-password`, body),
+      list: (query: Query<'GET', '/users'> = {}): Promise<Page<User>> => call('GET', '/users', { query }),
+      get: (userId: string): Promise<User> => call('GET', '/users/{userId}', { params: { userId } }),
+      unlock: (userId: string): Promise<User> =>
+        call('POST', '/users/{userId}/unlock', { params: { userId } }),
+      create: (body: z.input<typeof CreateUserRequest>): Promise<User> => call('POST', '/users', { body }),
+      update: (userId: string, body: z.input<typeof UpdateUserRequest>): Promise<User> =>
+        call('PUT', '/users/{userId}', { params: { userId }, body }),
+      resetPassword: (userId: string, body: z.input<typeof ResetPasswordRequest>): Promise<User> =>
+        call('POST', '/users/{userId}/reset-password', { params: { userId }, body }),
     },
     branches: {
-      list: (query: QueryOf<typeof BranchListQuery> = {}) => get<Page<Branch>>('/branches', query),
-      get: (branchId: string) => get<Branch>(`/branches/${id(branchId)}`),
-      create: (body: z.input<typeof CreateBranchRequest>) => send<Branch>('POST', '/branches', body),
-      update: (branchId: string, body: z.input<typeof UpdateBranchRequest>) =>
-        send<Branch>('PUT', `/branches/${id(branchId)}`, body),
+      list: (query: Query<'GET', '/branches'> = {}): Promise<Page<Branch>> =>
+        call('GET', '/branches', { query }),
+      get: (branchId: string): Promise<Branch> =>
+        call('GET', '/branches/{branchId}', { params: { branchId } }),
+      create: (body: z.input<typeof CreateBranchRequest>): Promise<Branch> =>
+        call('POST', '/branches', { body }),
+      update: (branchId: string, body: z.input<typeof UpdateBranchRequest>): Promise<Branch> =>
+        call('PUT', '/branches/{branchId}', { params: { branchId }, body }),
     },
     settings: {
-      get: () => get<z.infer<typeof SettingsResponse>>('/settings'),
-      update: (body: z.input<typeof UpdateSettingsRequest>) =>
-        send<z.infer<typeof SettingsResponse>>('PUT', '/settings', body),
+      get: (): Promise<z.infer<typeof SettingsResponse>> => call('GET', '/settings'),
+      update: (body: z.input<typeof UpdateSettingsRequest>): Promise<z.infer<typeof SettingsResponse>> =>
+        call('PUT', '/settings', { body }),
     },
     audit: {
-      list: (query: QueryOf<typeof AuditListQuery> = {}) => get<Page<AuditEntry>>('/audit', query),
-      get: (auditId: string) => get<AuditEntry>(`/audit/${id(auditId)}`),
+      list: (query: Query<'GET', '/audit'> = {}): Promise<Page<AuditEntry>> =>
+        call('GET', '/audit', { query }),
+      get: (auditId: string): Promise<AuditEntry> => call('GET', '/audit/{auditId}', { params: { auditId } }),
     },
     currency: {
-      list: (query: QueryOf<typeof CurrencyListQuery> = {}) => get<{ items: Currency[] }>('/currency', query),
-      effective: (query: z.input<typeof EffectiveRateQuery>) =>
-        get<z.infer<typeof EffectiveRate>>('/currency/effective', query),
-      overview: () => get<z.infer<typeof CurrencyOverview>>('/currency/overview'),
-      branch: () => get<z.infer<typeof BranchCurrency>>('/currency/branch'),
-      rates: (query: QueryOf<typeof ExchangeRateListQuery> = {}) =>
-        get<Page<ExchangeRate>>('/currency/rates', query),
-      addRate: (body: z.input<typeof CreateExchangeRateRequest>) =>
-        send<ExchangeRate>('POST', '/currency/rates', body),
-      checkRate: (body: z.input<typeof RateCheckRequest>) =>
-        send<z.infer<typeof RateCheckResult>>('POST', '/currency/rates/check', body),
+      list: (query: Query<'GET', '/currency'> = {}): Promise<{ items: Currency[] }> =>
+        call('GET', '/currency', { query }),
+      effective: (query: Query<'GET', '/currency/effective'>): Promise<z.infer<typeof EffectiveRate>> =>
+        call('GET', '/currency/effective', { query }),
+      overview: (): Promise<z.infer<typeof CurrencyOverview>> => call('GET', '/currency/overview'),
+      branch: (): Promise<z.infer<typeof BranchCurrency>> => call('GET', '/currency/branch'),
+      rates: (query: Query<'GET', '/currency/rates'> = {}): Promise<Page<ExchangeRate>> =>
+        call('GET', '/currency/rates', { query }),
+      addRate: (body: z.input<typeof CreateExchangeRateRequest>): Promise<ExchangeRate> =>
+        call('POST', '/currency/rates', { body }),
+      checkRate: (body: z.input<typeof RateCheckRequest>): Promise<z.infer<typeof RateCheckResult>> =>
+        call('POST', '/currency/rates/check', { body }),
     },
     dashboard: {
-      summary: (query: QueryOf<typeof DashboardQuery> = {}) =>
-        get<z.infer<typeof DashboardSummary>>('/dashboard/summary', query),
-      branchComparison: (query: QueryOf<typeof BranchComparisonQuery> = {}) =>
-        get<z.infer<typeof BranchComparison>>('/dashboard/branch-comparison', query),
+      summary: (query: Query<'GET', '/dashboard/summary'> = {}): Promise<z.infer<typeof DashboardSummary>> =>
+        call('GET', '/dashboard/summary', { query }),
+      branchComparison: (
+        query: Query<'GET', '/dashboard/branch-comparison'> = {},
+      ): Promise<z.infer<typeof BranchComparison>> => call('GET', '/dashboard/branch-comparison', { query }),
     },
-    /** JSON reports; the CSV of a section is downloaded through `request` by the Reports screen. */
+    /** JSON reports. */
     reports: {
-      sales: (query: QueryOf<typeof SalesReportQuery> = {}) =>
-        get<z.infer<typeof SalesReport>>('/reports/sales', query),
-      byPharmacist: (query: QueryOf<typeof ReportWindowQuery> = {}) =>
-        get<z.infer<typeof PharmacistReport>>('/reports/sales/by-pharmacist', query),
-      inventory: (query: QueryOf<typeof InventoryReportQuery> = {}) =>
-        get<z.infer<typeof InventoryReport>>('/reports/inventory', query),
-      purchases: (query: QueryOf<typeof PurchasesReportQuery> = {}) =>
-        get<z.infer<typeof PurchasesReport>>('/reports/purchases', query),
-      vat: (query: QueryOf<typeof ReportWindowQuery> = {}) =>
-        get<z.infer<typeof VatReport>>('/reports/vat', query),
+      sales: (query: Query<'GET', '/reports/sales'> = {}): Promise<z.infer<typeof SalesReport>> =>
+        call('GET', '/reports/sales', { query }),
+      byPharmacist: (
+        query: Query<'GET', '/reports/sales/by-pharmacist'> = {},
+      ): Promise<z.infer<typeof PharmacistReport>> => call('GET', '/reports/sales/by-pharmacist', { query }),
+      inventory: (query: Query<'GET', '/reports/inventory'> = {}): Promise<z.infer<typeof InventoryReport>> =>
+        call('GET', '/reports/inventory', { query }),
+      purchases: (query: Query<'GET', '/reports/purchases'> = {}): Promise<z.infer<typeof PurchasesReport>> =>
+        call('GET', '/reports/purchases', { query }),
+      vat: (query: Query<'GET', '/reports/vat'> = {}): Promise<z.infer<typeof VatReport>> =>
+        call('GET', '/reports/vat', { query }),
     },
     approvals: {
-      list: (query: QueryOf<typeof ApprovalListQuery> = {}) => get<Page<Approval>>('/approvals', query),
-      create: (body: z.input<typeof CreateApprovalRequest>) => send<Approval>('POST', '/approvals', body),
-      decide: (approvalId: string, body: z.input<typeof DecideApprovalRequest>) =>
-        send<Approval>('PUT', `/approvals/${id(approvalId)}`, body),
+      list: (query: Query<'GET', '/approvals'> = {}): Promise<Page<Approval>> =>
+        call('GET', '/approvals', { query }),
+      create: (body: z.input<typeof CreateApprovalRequest>): Promise<Approval> =>
+        call('POST', '/approvals', { body }),
+      decide: (approvalId: string, body: z.input<typeof DecideApprovalRequest>): Promise<Approval> =>
+        call('PUT', '/approvals/{approvalId}', { params: { approvalId }, body }),
     },
     changelog: {
-      list: (query: QueryOf<typeof ChangelogListQuery> = {}) =>
-        get<Page<z.infer<typeof ChangelogEntry>>>('/changelog', query),
-      create: (body: z.input<typeof CreateChangelogRequest>) =>
-        send<z.infer<typeof ChangelogEntry>>('POST', '/changelog', body),
+      list: (query: Query<'GET', '/changelog'> = {}): Promise<Page<z.infer<typeof ChangelogEntry>>> =>
+        call('GET', '/changelog', { query }),
+      create: (body: z.input<typeof CreateChangelogRequest>): Promise<z.infer<typeof ChangelogEntry>> =>
+        call('POST', '/changelog', { body }),
     },
     devices: {
-      list: (query: QueryOf<typeof DeviceListQuery> = {}) => get<Page<Device>>('/compliance/devices', query),
-      revoke: (deviceId: string) => request<Device>('POST', `/compliance/devices/${id(deviceId)}/revoke`),
-      restore: (deviceId: string) => request<Device>('POST', `/compliance/devices/${id(deviceId)}/restore`),
+      list: (query: Query<'GET', '/compliance/devices'> = {}): Promise<Page<Device>> =>
+        call('GET', '/compliance/devices', { query }),
+      revoke: (deviceId: string): Promise<Device> =>
+        call('POST', '/compliance/devices/{deviceId}/revoke', { params: { deviceId } }),
+      restore: (deviceId: string): Promise<Device> =>
+        call('POST', '/compliance/devices/{deviceId}/restore', { params: { deviceId } }),
     },
     medicines: {
-      list: (query: QueryOf<typeof MedicineListQuery> = {}, signal?: AbortSignal) =>
-        request<Page<Medicine>>('GET', '/medicines', { query, signal }),
-      byBarcode: (code: string) => get<Medicine>(`/medicines/barcode/${id(code)}`),
-      get: (medicineId: string, query: { branch_id?: string } = {}) =>
-        get<MedicineDetail>(`/medicines/${id(medicineId)}`, query),
-      create: (body: z.input<typeof CreateMedicineRequest>) => send<Medicine>('POST', '/medicines', body),
-      update: (medicineId: string, body: z.input<typeof UpdateMedicineRequest>) =>
-        send<Medicine>('PUT', `/medicines/${id(medicineId)}`, body),
-      deactivate: (medicineId: string) => request<undefined>('DELETE', `/medicines/${id(medicineId)}`),
-      movements: (medicineId: string, query: QueryOf<typeof MovementListQuery> = {}) =>
-        get<Page<LedgerMovement>>(`/medicines/${id(medicineId)}/movements`, query),
+      list: (query: Query<'GET', '/medicines'> = {}, signal?: AbortSignal): Promise<Page<Medicine>> =>
+        call('GET', '/medicines', { query, signal }),
+      byBarcode: (code: string): Promise<Medicine> =>
+        call('GET', '/medicines/barcode/{code}', { params: { code } }),
+      get: (
+        medicineId: string,
+        query: Query<'GET', '/medicines/{medicineId}'> = {},
+      ): Promise<MedicineDetail> => call('GET', '/medicines/{medicineId}', { params: { medicineId }, query }),
+      create: (body: z.input<typeof CreateMedicineRequest>): Promise<Medicine> =>
+        call('POST', '/medicines', { body }),
+      update: (medicineId: string, body: z.input<typeof UpdateMedicineRequest>): Promise<Medicine> =>
+        call('PUT', '/medicines/{medicineId}', { params: { medicineId }, body }),
+      deactivate: (medicineId: string): Promise<undefined> =>
+        call('DELETE', '/medicines/{medicineId}', { params: { medicineId } }),
+      movements: (
+        medicineId: string,
+        query: Query<'GET', '/medicines/{medicineId}/movements'> = {},
+      ): Promise<Page<LedgerMovement>> =>
+        call('GET', '/medicines/{medicineId}/movements', { params: { medicineId }, query }),
     },
     categories: {
-      list: () => get<{ items: Category[] }>('/categories'),
-      create: (body: z.input<typeof CreateCategoryRequest>) => send<Category>('POST', '/categories', body),
-      update: (slug: string, body: z.input<typeof UpdateCategoryRequest>) =>
-        send<Category>('PUT', `/categories/${id(slug)}`, body),
-      remove: (slug: string) => request<undefined>('DELETE', `/categories/${id(slug)}`),
+      list: (): Promise<{ items: Category[] }> => call('GET', '/categories'),
+      create: (body: z.input<typeof CreateCategoryRequest>): Promise<Category> =>
+        call('POST', '/categories', { body }),
+      update: (slug: string, body: z.input<typeof UpdateCategoryRequest>): Promise<Category> =>
+        call('PUT', '/categories/{slug}', { params: { slug }, body }),
+      remove: (slug: string): Promise<undefined> =>
+        call('DELETE', '/categories/{slug}', { params: { slug } }),
     },
     images: {
-      medicineUploadUrl: (body: z.input<typeof UploadUrlRequest>) =>
-        send<z.infer<typeof UploadUrlResponse>>('POST', '/images/medicines/upload-url', body),
-      attachToMedicine: (medicineId: string, body: z.input<typeof AttachImageRequest>) =>
-        send<Medicine>('POST', `/images/medicines/${id(medicineId)}/image`, body),
+      medicineUploadUrl: (
+        body: z.input<typeof UploadUrlRequest>,
+      ): Promise<z.infer<typeof UploadUrlResponse>> => call('POST', '/images/medicines/upload-url', { body }),
+      attachToMedicine: (medicineId: string, body: z.input<typeof AttachImageRequest>): Promise<Medicine> =>
+        call('POST', '/images/medicines/{medicineId}/image', { params: { medicineId }, body }),
     },
     purchases: {
-      list: (query: QueryOf<typeof BatchListQuery> = {}) => get<Page<Batch>>('/purchases', query),
-      get: (batchId: string) => get<Batch>(`/purchases/${id(batchId)}`),
-      receive: (body: z.input<typeof ReceiveBatchRequest>) => send<Batch>('POST', '/purchases', body),
-      writeOff: (batchId: string, body: z.input<typeof WriteOffRequest>) =>
-        send<Batch>('PUT', `/purchases/${id(batchId)}/write-off`, body),
+      list: (query: Query<'GET', '/purchases'> = {}): Promise<Page<Batch>> =>
+        call('GET', '/purchases', { query }),
+      get: (batchId: string): Promise<Batch> => call('GET', '/purchases/{batchId}', { params: { batchId } }),
+      receive: (body: z.input<typeof ReceiveBatchRequest>): Promise<Batch> =>
+        call('POST', '/purchases', { body }),
+      writeOff: (batchId: string, body: z.input<typeof WriteOffRequest>): Promise<Batch> =>
+        call('PUT', '/purchases/{batchId}/write-off', { params: { batchId }, body }),
       /** Quarantine, recall or release (the route lives with supplier finance). */
-      setStatus: (batchId: string, body: z.input<typeof QuarantineRequest>) =>
-        send<Batch>('POST', `/supplier-finance/batches/${id(batchId)}/quarantine`, body),
+      setStatus: (batchId: string, body: z.input<typeof QuarantineRequest>): Promise<Batch> =>
+        call('POST', '/supplier-finance/batches/{batchId}/quarantine', { params: { batchId }, body }),
     },
     alerts: {
-      lowStock: (query: QueryOf<typeof BranchPageQuery> = {}) =>
-        get<Page<z.infer<typeof LowStockAlert>>>('/alerts/low-stock', query),
-      expiring: (query: QueryOf<typeof ExpiryWindowQuery> = {}) =>
-        get<Page<z.infer<typeof ExpiryAlert>>>('/alerts/expiry', query),
-      expired: (query: QueryOf<typeof BranchPageQuery> = {}) =>
-        get<Page<z.infer<typeof ExpiryAlert>>>('/alerts/expired', query),
+      lowStock: (
+        query: Query<'GET', '/alerts/low-stock'> = {},
+      ): Promise<Page<z.infer<typeof LowStockAlert>>> => call('GET', '/alerts/low-stock', { query }),
+      expiring: (query: Query<'GET', '/alerts/expiry'> = {}): Promise<Page<z.infer<typeof ExpiryAlert>>> =>
+        call('GET', '/alerts/expiry', { query }),
+      expired: (query: Query<'GET', '/alerts/expired'> = {}): Promise<Page<z.infer<typeof ExpiryAlert>>> =>
+        call('GET', '/alerts/expired', { query }),
     },
     scanners: {
-      list: () => get<ScannersOverview>('/scanners'),
-      configure: (scanners: Array<{ path: string; baud_rate: number }>) =>
-        send<{ scanners: ScannerState[] }>('PUT', '/scanners', { scanners }),
-      classify: (body: z.input<typeof ClassifyScanRequest>) =>
-        send<ScanClassification>('POST', '/scanners/classify', body),
+      list: (): Promise<ScannersOverview> => call('GET', '/scanners'),
+      configure: (
+        scanners: Array<{ path: string; baud_rate: number }>,
+      ): Promise<{ scanners: ScannerState[] }> => call('PUT', '/scanners', { body: { scanners } }),
+      classify: (body: z.input<typeof ClassifyScanRequest>): Promise<ScanClassification> =>
+        call('POST', '/scanners/classify', { body }),
     },
     sessions: {
-      current: () => get<CashSession>('/sessions/current'),
-      open: (body: z.input<typeof OpenSessionRequest>) => send<CashSession>('POST', '/sessions/open', body),
-      close: (body: z.input<typeof CloseSessionRequest>) =>
-        send<CashSession>('POST', '/sessions/close', body),
-      startBreak: () => request<CashSession>('POST', '/sessions/break/start'),
-      endBreak: () => request<CashSession>('POST', '/sessions/break/end'),
-      tender: (body: z.input<typeof TenderRequest>) =>
-        send<z.infer<typeof TenderDeclaration>>('POST', '/sessions/tender', body),
-      sales: (sessionId: string) => get<z.infer<typeof SessionSales>>(`/sessions/${id(sessionId)}/sales`),
-      zReport: (sessionId: string) => get<ZReport>(`/sessions/${id(sessionId)}/z-report`),
+      current: (): Promise<CashSession> => call('GET', '/sessions/current'),
+      open: (body: z.input<typeof OpenSessionRequest>): Promise<CashSession> =>
+        call('POST', '/sessions/open', { body }),
+      close: (body: z.input<typeof CloseSessionRequest>): Promise<CashSession> =>
+        call('POST', '/sessions/close', { body }),
+      startBreak: (): Promise<CashSession> => call('POST', '/sessions/break/start'),
+      endBreak: (): Promise<CashSession> => call('POST', '/sessions/break/end'),
+      tender: (body: z.input<typeof TenderRequest>): Promise<z.infer<typeof TenderDeclaration>> =>
+        call('POST', '/sessions/tender', { body }),
+      sales: (sessionId: string): Promise<z.infer<typeof SessionSales>> =>
+        call('GET', '/sessions/{sessionId}/sales', { params: { sessionId } }),
+      zReport: (sessionId: string): Promise<ZReport> =>
+        call('GET', '/sessions/{sessionId}/z-report', { params: { sessionId } }),
     },
     sales: {
-      list: (query: QueryOf<typeof SaleListQuery> = {}) => get<Page<Sale>>('/sales', query),
-      get: (saleId: string) => get<SaleDetail>(`/sales/${id(saleId)}`),
-      create: (body: z.input<typeof CreateSaleRequest>) => send<SaleDetail>('POST', '/sales', body),
+      list: (query: Query<'GET', '/sales'> = {}): Promise<Page<Sale>> => call('GET', '/sales', { query }),
+      get: (saleId: string): Promise<SaleDetail> => call('GET', '/sales/{saleId}', { params: { saleId } }),
+      create: (body: z.input<typeof CreateSaleRequest>): Promise<SaleDetail> =>
+        call('POST', '/sales', { body }),
     },
     returns: {
-      lookup: (invoiceNumber: string) =>
-        get<z.infer<typeof ReturnLookup>>(`/returns/lookup/${id(invoiceNumber)}`),
-      create: (body: z.input<typeof CreateReturnRequest>) => send<SaleReturn>('POST', '/returns', body),
+      lookup: (invoiceNumber: string): Promise<z.infer<typeof ReturnLookup>> =>
+        call('GET', '/returns/lookup/{invoiceNumber}', { params: { invoiceNumber } }),
+      create: (body: z.input<typeof CreateReturnRequest>): Promise<SaleReturn> =>
+        call('POST', '/returns', { body }),
     },
     parked: {
-      list: (query: QueryOf<typeof ParkedListQuery> = {}) => get<Page<ParkedCart>>('/parked', query),
-      park: (body: z.input<typeof ParkCartRequest>) => send<ParkedCart>('POST', '/parked', body),
-      recall: (parkedId: string) => request<ParkedCart>('POST', `/parked/${id(parkedId)}/recall`),
-      void: (parkedId: string, reason: string) =>
-        send<ParkedCart>('POST', `/parked/${id(parkedId)}/void`, { reason }),
+      list: (query: Query<'GET', '/parked'> = {}): Promise<Page<ParkedCart>> =>
+        call('GET', '/parked', { query }),
+      park: (body: z.input<typeof ParkCartRequest>): Promise<ParkedCart> => call('POST', '/parked', { body }),
+      recall: (parkedId: string): Promise<ParkedCart> =>
+        call('POST', '/parked/{parkedId}/recall', { params: { parkedId } }),
+      void: (parkedId: string, reason: string): Promise<ParkedCart> =>
+        call('POST', '/parked/{parkedId}/void', { params: { parkedId }, body: { reason } }),
     },
     coupons: {
-      list: (query: QueryOf<typeof CouponListQuery> = {}) => get<Page<Coupon>>('/coupons', query),
-      create: (body: z.input<typeof CreateCouponRequest>) => send<Coupon>('POST', '/coupons', body),
-      update: (couponId: string, body: z.input<typeof UpdateCouponRequest>) =>
-        send<Coupon>('PUT', `/coupons/${id(couponId)}`, body),
-      validate: (code: string, query: QueryOf<typeof CouponValidateQuery> = {}) =>
-        get<z.infer<typeof CouponValidation>>(`/coupons/validate/${id(code)}`, query),
+      list: (query: Query<'GET', '/coupons'> = {}): Promise<Page<Coupon>> =>
+        call('GET', '/coupons', { query }),
+      create: (body: z.input<typeof CreateCouponRequest>): Promise<Coupon> =>
+        call('POST', '/coupons', { body }),
+      update: (couponId: string, body: z.input<typeof UpdateCouponRequest>): Promise<Coupon> =>
+        call('PUT', '/coupons/{couponId}', { params: { couponId }, body }),
+      validate: (
+        code: string,
+        query: Query<'GET', '/coupons/validate/{code}'> = {},
+      ): Promise<z.infer<typeof CouponValidation>> =>
+        call('GET', '/coupons/validate/{code}', { params: { code }, query }),
     },
     customers: {
-      list: (query: QueryOf<typeof CustomerListQuery> = {}) => get<Page<Customer>>('/customers', query),
-      get: (customerId: string) => get<Customer>(`/customers/${id(customerId)}`),
-      create: (body: z.input<typeof CreateCustomerRequest>) => send<Customer>('POST', '/customers', body),
-      ledger: (customerId: string, query: QueryOf<typeof CustomerLedgerQuery> = {}) =>
-        get<Page<CustomerLedgerRow>>(`/customers/${id(customerId)}/ledger`, query),
-      pay: (customerId: string, body: z.input<typeof CustomerPaymentRequest>) =>
-        send<z.infer<typeof CustomerPaymentResult>>('POST', `/customers/${id(customerId)}/payments`, body),
+      list: (query: Query<'GET', '/customers'> = {}): Promise<Page<Customer>> =>
+        call('GET', '/customers', { query }),
+      get: (customerId: string): Promise<Customer> =>
+        call('GET', '/customers/{customerId}', { params: { customerId } }),
+      create: (body: z.input<typeof CreateCustomerRequest>): Promise<Customer> =>
+        call('POST', '/customers', { body }),
+      ledger: (
+        customerId: string,
+        query: Query<'GET', '/customers/{customerId}/ledger'> = {},
+      ): Promise<Page<CustomerLedgerRow>> =>
+        call('GET', '/customers/{customerId}/ledger', { params: { customerId }, query }),
+      pay: (
+        customerId: string,
+        body: z.input<typeof CustomerPaymentRequest>,
+      ): Promise<z.infer<typeof CustomerPaymentResult>> =>
+        call('POST', '/customers/{customerId}/payments', { params: { customerId }, body }),
     },
     prescriptions: {
-      list: (query: QueryOf<typeof PrescriptionListQuery> = {}) =>
-        get<Page<z.infer<typeof PrescriptionSummary>>>('/prescriptions', query),
-      get: (prescriptionId: string) => get<PrescriptionDetail>(`/prescriptions/${id(prescriptionId)}`),
-      create: (body: z.input<typeof CreatePrescriptionRequest>) =>
-        send<PrescriptionDetail>('POST', '/prescriptions', body),
-      dispense: (prescriptionId: string, body: z.input<typeof DispenseRequest> = {}) =>
-        send<z.infer<typeof DispenseResult>>('POST', `/prescriptions/${id(prescriptionId)}/dispense`, body),
+      list: (
+        query: Query<'GET', '/prescriptions'> = {},
+      ): Promise<Page<z.infer<typeof PrescriptionSummary>>> => call('GET', '/prescriptions', { query }),
+      get: (prescriptionId: string): Promise<PrescriptionDetail> =>
+        call('GET', '/prescriptions/{prescriptionId}', { params: { prescriptionId } }),
+      create: (body: z.input<typeof CreatePrescriptionRequest>): Promise<PrescriptionDetail> =>
+        call('POST', '/prescriptions', { body }),
+      dispense: (
+        prescriptionId: string,
+        body: z.input<typeof DispenseRequest> = {},
+      ): Promise<z.infer<typeof DispenseResult>> =>
+        call('POST', '/prescriptions/{prescriptionId}/dispense', { params: { prescriptionId }, body }),
     },
     dispensing: {
-      willCall: (query: QueryOf<typeof WillCallListQuery> = {}) =>
-        get<Page<WillCall>>('/dispensing/will-call', query),
-      placeOnWillCall: (body: z.input<typeof CreateWillCallRequest>) =>
-        send<WillCall>('POST', '/dispensing/will-call', body),
-      pickup: (willCallId: string, body: z.input<typeof PickupRequest>) =>
-        send<WillCall>('PUT', `/dispensing/will-call/${id(willCallId)}/pickup`, body),
-      genericSearch: (query: QueryOf<typeof GenericSearchQuery>) =>
-        get<z.infer<typeof GenericSearchResult>>('/dispensing/generic-search', query),
+      willCall: (query: Query<'GET', '/dispensing/will-call'> = {}): Promise<Page<WillCall>> =>
+        call('GET', '/dispensing/will-call', { query }),
+      placeOnWillCall: (body: z.input<typeof CreateWillCallRequest>): Promise<WillCall> =>
+        call('POST', '/dispensing/will-call', { body }),
+      pickup: (willCallId: string, body: z.input<typeof PickupRequest>): Promise<WillCall> =>
+        call('PUT', '/dispensing/will-call/{willCallId}/pickup', { params: { willCallId }, body }),
+      genericSearch: (
+        query: Query<'GET', '/dispensing/generic-search'>,
+      ): Promise<z.infer<typeof GenericSearchResult>> => call('GET', '/dispensing/generic-search', { query }),
     },
     compliance: {
-      classifiedBook: (query: QueryOf<typeof BookWindowQuery> = {}) =>
-        get<Page<z.infer<typeof ClassifiedBookEntry>>>('/compliance/classified-drugs-book', query),
+      classifiedBook: (
+        query: Query<'GET', '/compliance/classified-drugs-book'> = {},
+      ): Promise<Page<z.infer<typeof ClassifiedBookEntry>>> =>
+        call('GET', '/compliance/classified-drugs-book', { query }),
     },
     printing: {
-      createJob: (body: z.input<typeof CreatePrintJobRequest>) =>
-        send<PrintJob>('POST', '/printing/print-jobs', body),
-      getJob: (jobId: string) => get<PrintJob>(`/printing/print-jobs/${id(jobId)}`),
-      printers: (query: QueryOf<typeof PrinterListQuery> = {}) =>
-        get<Page<Printer>>('/printing/printers', { page_size: 50, ...query }),
-      printerStatus: (printerId: string) =>
-        get<PrinterStatusReport>(`/printing/printers/${id(printerId)}/status`),
-      createPrinter: (body: z.input<typeof CreatePrinterRequest>) =>
-        send<Printer>('POST', '/printing/printers', body),
-      updatePrinter: (printerId: string, body: z.input<typeof UpdatePrinterRequest>) =>
-        send<Printer>('PUT', `/printing/printers/${id(printerId)}`, body),
-      removePrinter: (printerId: string) =>
-        request<undefined>('DELETE', `/printing/printers/${id(printerId)}`),
-      testPrint: (printerId: string) =>
-        request<PrinterActionResult>('POST', `/printing/printers/${id(printerId)}/test`),
-      openDrawer: (printerId: string) =>
-        request<PrinterActionResult>('POST', `/printing/printers/${id(printerId)}/drawer`),
-      devices: () => get<PrinterDevices>('/printing/devices'),
-      templates: (query: QueryOf<typeof ReceiptTemplateListQuery> = {}) =>
-        get<Page<ReceiptTemplate>>('/printing/receipt-templates', { page_size: 100, ...query }),
-      createTemplate: (body: z.input<typeof CreateReceiptTemplateRequest>) =>
-        send<ReceiptTemplate>('POST', '/printing/receipt-templates', body),
-      updateTemplate: (templateId: string, body: z.input<typeof UpdateReceiptTemplateRequest>) =>
-        send<ReceiptTemplate>('PUT', `/printing/receipt-templates/${id(templateId)}`, body),
-      previewTemplate: (body: z.input<typeof TemplatePreviewRequest>, signal?: AbortSignal) =>
-        request<TemplatePreview>('POST', '/printing/receipt-templates/preview', { body, signal }),
-      jobs: (query: QueryOf<typeof PrintJobListQuery> = {}) =>
-        get<Page<PrintJob>>('/printing/print-jobs', query),
-      cancelJob: (jobId: string) => request<PrintJob>('POST', `/printing/print-jobs/${id(jobId)}/cancel`),
-      reprintJob: (jobId: string, body: z.input<typeof ReprintRequest> = {}) =>
-        send<PrintJob>('POST', `/printing/print-jobs/${id(jobId)}/reprint`, body),
+      createJob: (body: z.input<typeof CreatePrintJobRequest>): Promise<PrintJob> =>
+        call('POST', '/printing/print-jobs', { body }),
+      getJob: (jobId: string): Promise<PrintJob> =>
+        call('GET', '/printing/print-jobs/{jobId}', { params: { jobId } }),
+      printers: (query: Query<'GET', '/printing/printers'> = {}): Promise<Page<Printer>> =>
+        call('GET', '/printing/printers', { query: { page_size: 50, ...query } }),
+      printerStatus: (printerId: string): Promise<PrinterStatusReport> =>
+        call('GET', '/printing/printers/{printerId}/status', { params: { printerId } }),
+      createPrinter: (body: z.input<typeof CreatePrinterRequest>): Promise<Printer> =>
+        call('POST', '/printing/printers', { body }),
+      updatePrinter: (printerId: string, body: z.input<typeof UpdatePrinterRequest>): Promise<Printer> =>
+        call('PUT', '/printing/printers/{printerId}', { params: { printerId }, body }),
+      removePrinter: (printerId: string): Promise<undefined> =>
+        call('DELETE', '/printing/printers/{printerId}', { params: { printerId } }),
+      testPrint: (printerId: string): Promise<PrinterActionResult> =>
+        call('POST', '/printing/printers/{printerId}/test', { params: { printerId } }),
+      openDrawer: (printerId: string): Promise<PrinterActionResult> =>
+        call('POST', '/printing/printers/{printerId}/drawer', { params: { printerId } }),
+      devices: (): Promise<PrinterDevices> => call('GET', '/printing/devices'),
+      templates: (query: Query<'GET', '/printing/receipt-templates'> = {}): Promise<Page<ReceiptTemplate>> =>
+        call('GET', '/printing/receipt-templates', { query: { page_size: 100, ...query } }),
+      createTemplate: (body: z.input<typeof CreateReceiptTemplateRequest>): Promise<ReceiptTemplate> =>
+        call('POST', '/printing/receipt-templates', { body }),
+      updateTemplate: (
+        templateId: string,
+        body: z.input<typeof UpdateReceiptTemplateRequest>,
+      ): Promise<ReceiptTemplate> =>
+        call('PUT', '/printing/receipt-templates/{templateId}', { params: { templateId }, body }),
+      previewTemplate: (
+        body: z.input<typeof TemplatePreviewRequest>,
+        signal?: AbortSignal,
+      ): Promise<TemplatePreview> => call('POST', '/printing/receipt-templates/preview', { body, signal }),
+      jobs: (query: Query<'GET', '/printing/print-jobs'> = {}): Promise<Page<PrintJob>> =>
+        call('GET', '/printing/print-jobs', { query }),
+      cancelJob: (jobId: string): Promise<PrintJob> =>
+        call('POST', '/printing/print-jobs/{jobId}/cancel', { params: { jobId } }),
+      reprintJob: (jobId: string, body: z.input<typeof ReprintRequest> = {}): Promise<PrintJob> =>
+        call('POST', '/printing/print-jobs/{jobId}/reprint', { params: { jobId }, body }),
     },
     sync: {
-      status: () => get<SyncStatus>('/sync/status'),
-      centralBranches: (body: z.input<typeof CentralSignInRequest>) =>
-        send<z.infer<typeof CentralBranchList>>('POST', '/sync/connect/branches', body),
-      connect: (body: z.input<typeof ConnectTillRequest>) =>
-        request<SyncStatus>('POST', '/sync/connect', { body, timeoutMs: 60_000 }),
-      syncNow: () => request<SyncStatus>('POST', '/sync/now', { timeoutMs: 60_000 }),
-      disconnect: () => request<SyncStatus>('POST', '/sync/disconnect'),
-      conflicts: (query: QueryOf<typeof ConflictListQuery> = {}) =>
-        get<Page<SyncConflict>>('/sync/conflicts', query),
-      resolveConflict: (conflictId: string, body: z.input<typeof ResolveConflictRequest>) =>
-        send<SyncConflict>('POST', `/sync/conflicts/${id(conflictId)}/resolve`, body),
+      status: (): Promise<SyncStatus> => call('GET', '/sync/status'),
+      centralBranches: (
+        body: z.input<typeof CentralSignInRequest>,
+      ): Promise<z.infer<typeof CentralBranchList>> => call('POST', '/sync/connect/branches', { body }),
+      connect: (body: z.input<typeof ConnectTillRequest>): Promise<SyncStatus> =>
+        call('POST', '/sync/connect', { body, timeoutMs: 60_000 }),
+      syncNow: (): Promise<SyncStatus> => call('POST', '/sync/now', { timeoutMs: 60_000 }),
+      disconnect: (): Promise<SyncStatus> => call('POST', '/sync/disconnect'),
+      conflicts: (query: Query<'GET', '/sync/conflicts'> = {}): Promise<Page<SyncConflict>> =>
+        call('GET', '/sync/conflicts', { query }),
+      resolveConflict: (
+        conflictId: string,
+        body: z.input<typeof ResolveConflictRequest>,
+      ): Promise<SyncConflict> =>
+        call('POST', '/sync/conflicts/{id}/resolve', { params: { id: conflictId }, body }),
     },
-    ...purchasingCalls(request),
+    ...purchasingCalls(call),
   };
 }
 

@@ -217,6 +217,8 @@ export const ReceiptTemplate = z.object({
   branch_id: z.string().nullable(),
   name: z.string(),
   document_type: PrintDocumentType,
+  /** The paper width the template prints on; null: both widths (a printer prefers its own width's). */
+  paper_width_mm: PaperWidthMm.nullable(),
   header: z.string(),
   footer: z.string(),
   logo_key: z.string().nullable(),
@@ -236,6 +238,8 @@ export const CreateReceiptTemplateRequest = z.object({
   branch_id: RefId.nullable().optional(),
   name: Text(80),
   document_type: PrintDocumentType.default('receipt'),
+  /** 58 or 80 for one paper width; null or omitted: both widths. */
+  paper_width_mm: PaperWidthMm.nullable().default(null),
   header: PlainText(1000).default(''),
   footer: PlainText(1000).default(''),
   logo_key: OptionalText(300).nullable().optional(),
@@ -333,6 +337,7 @@ export type PrinterActionResult = z.infer<typeof PrinterActionResult>;
 
 const TemplateFields = {
   name: Text(80),
+  paper_width_mm: PaperWidthMm.nullable(),
   header: PlainText(1000),
   footer: PlainText(1000),
   show_vat_breakdown: z.boolean({ message: 'must be true or false' }),

@@ -196,6 +196,9 @@ export const SyncStatus = z.object({
   bootstrapped: z.boolean(),
   last_attempt_at: Timestamp.nullable(),
   last_success_at: Timestamp.nullable(),
+  /** When the till last pushed its whole outbox to central, and last pulled central's changes up to date. */
+  last_push_at: Timestamp.nullable(),
+  last_pull_at: Timestamp.nullable(),
   last_error: z.object({ code: z.string(), message: z.string(), at: Timestamp }).nullable(),
   pending: z.number().int(),
   rejected: z.number().int(),

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { buildSaleReceipt } from '../src/receipt/sale-receipt';
 import { renderEscPos } from '../src/render/escpos-renderer';
 import { renderText } from '../src/render/text-renderer';
-import { sampleSaleInput } from '../src/testing/sample-documents';
+import { sampleSaleInput } from '../src/receipt/sample-documents';
 
 const BUDGET_MS = 5;
 const WARMUP = 50;

@@ -148,19 +148,5 @@ export { gtinToEan13, normaliseGtin } from '@pharmacy/contracts/gs1';
 export { printDocument, type PrintRequest, type PrintResult } from './print-worker/print-document';
 export { backoffDelay, type BackoffOptions } from './print-worker/backoff';
 
-// Test support (pure; used by this package's and the server's tests)
-export {
-  decodeEscPos,
-  type DecodedEscPos,
-  type DecodedLine,
-  type EscPosCommand,
-} from './testing/escpos-decoder';
-export {
-  StatusResponder,
-  startVirtualPrinter,
-  statusByteFor,
-  type VirtualPrinter,
-  type VirtualPrinterOptions,
-} from './testing/virtual-printer';
-export { sampleCreditNoteInput, sampleSaleInput, sampleZReportInput } from './testing/sample-documents';
-export { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from './testing/socat-pair';
+// Sample documents: the receipt template editor's preview (and this package's tests)
+export { sampleCreditNoteInput, sampleSaleInput, sampleZReportInput } from './receipt/sample-documents';

@@ -48,6 +48,10 @@ export interface ReplicatorStatus {
   online: boolean;
   lastAttemptAt: string | null;
   lastSuccessAt: string | null;
+  /** When the outbox was last pushed out to central, all of it (a cycle whose pull then failed still sets it). */
+  lastPushAt: string | null;
+  /** When this till last pulled central's changes up to date (or loaded its snapshot). */
+  lastPullAt: string | null;
   lastError: { code: string; message: string; at: string } | null;
   consecutiveFailures: number;
 }
@@ -102,6 +106,8 @@ export class Replicator {
     online: false,
     lastAttemptAt: null,
     lastSuccessAt: null,
+    lastPushAt: null,
+    lastPullAt: null,
     lastError: null,
     consecutiveFailures: 0,
   };
@@ -194,7 +200,9 @@ export class Replicator {
         this.opts.log?.info({ rows, revision }, 'sync: bootstrapped from central snapshot');
       }
       await this.pushAll();
+      this.st.lastPushAt = new Date().toISOString();
       await this.pullAll();
+      this.st.lastPullAt = new Date().toISOString();
       await store.cleanup();
       this.st.online = true;
       this.st.lastSuccessAt = new Date().toISOString();

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api';
-import { BranchPicker, useInventoryBranch } from '../inventory/useInventoryBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -17,7 +17,7 @@ type Expiry = z.infer<typeof ExpiryAlert>;
 export function AlertsScreen() {
   const me = useUser();
   const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
-  const { branchId } = useInventoryBranch();
+  const { branchId } = useWorkingBranch();
   const branches = useBranches();
   const today = todayIn(branches.data?.items.find((b) => b.id === branchId)?.timezone);
   const q = { branch_id: branchId, page_size: 100 };

@@ -1,3 +1,4 @@
+import type { CashSession } from '@pharmacy/contracts';
 import { subtractDecimals } from '@pharmacy/contracts/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -11,7 +12,6 @@ import { ZReportView } from './ZReportView';
 
 /** Opening, breaks and closing of the cashier's own cash session, and its Z-report. */
 export function CashSessionScreen() {
-  const money = useFormatMoney();
   const queryClient = useQueryClient();
   const cash = useCashSession();
   const session = cash.data;
@@ -77,88 +77,161 @@ export function CashSessionScreen() {
         </>
       )}
       {session === null && (
-        <form className="card narrow" onSubmit={submitOpen} aria-label="Open a cash session" noValidate>
-          <h2>Open a cash session</h2>
-          <p className="muted">Count the starting cash in the drawer.</p>
-          <ErrorNotice error={open.error} />
-          <NumberField
-            label="Opening float"
-            value={float}
-            onChange={setFloat}
-            min={0}
-            step="0.01"
-            error={fieldError(open.error, 'opening_float')}
-          />
-          <button type="submit" className="primary big" disabled={open.isPending}>
-            Open session
-          </button>
-        </form>
+        <OpenSessionForm
+          float={float}
+          setFloat={setFloat}
+          onSubmit={submitOpen}
+          error={open.error}
+          pending={open.isPending}
+        />
       )}
       {session && (
         <div className="session-grid">
-          <section className="card" aria-labelledby="session-now">
-            <h2 id="session-now">{session.status === 'on_break' ? 'On break' : 'Session open'}</h2>
-            <dl className="figures">
-              <div className="figure">
-                <dt>Opened</dt>
-                <dd>{formatDateTime(session.opened_at)}</dd>
-              </div>
-              <div className="figure">
-                <dt>Opening float</dt>
-                <dd>{money(session.opening_float)}</dd>
-              </div>
-              <div className="figure">
-                <dt>Sales</dt>
-                <dd>{xReport.data?.sales_count ?? session.total_sales}</dd>
-              </div>
-              <div className="figure">
-                <dt>Breaks</dt>
-                <dd>{session.break_minutes} min</dd>
-              </div>
-            </dl>
-            <ErrorNotice error={pause.error} />
-            <button type="button" onClick={() => pause.mutate()} disabled={pause.isPending}>
-              {session.status === 'on_break' ? 'End break' : 'Start break'}
-            </button>
-          </section>
-          <form className="card" onSubmit={submitClose} aria-label="Close the session" noValidate>
-            <h2>Close the session</h2>
-            <ErrorNotice error={close.error} />
-            <NumberField
-              label="Counted cash"
-              value={counted}
-              onChange={setCounted}
-              min={0}
-              step="0.01"
-              error={fieldError(close.error, 'counted_cash')}
-            />
-            <dl className="figures" aria-label="Cash check">
-              <div className="figure">
-                <dt>Expected</dt>
-                <dd>{expected === null ? '…' : money(expected)}</dd>
-              </div>
-              <div className="figure">
-                <dt>Counted</dt>
-                <dd>{countedText === null ? '—' : money(countedText)}</dd>
-              </div>
-              <div className="figure">
-                <dt>Variance</dt>
-                <dd className={variance?.startsWith('-') ? 'field-error' : ''}>
-                  {variance === null ? '—' : money(variance)}
-                </dd>
-              </div>
-            </dl>
-            <button
-              type="submit"
-              className="primary big"
-              disabled={close.isPending || !Number.isFinite(counted)}
-            >
-              Close session
-            </button>
-          </form>
+          <SessionNow
+            session={session}
+            salesCount={xReport.data?.sales_count ?? session.total_sales}
+            onPause={() => pause.mutate()}
+            error={pause.error}
+            pending={pause.isPending}
+          />
+          <CloseSessionForm
+            counted={counted}
+            setCounted={setCounted}
+            onSubmit={submitClose}
+            error={close.error}
+            pending={close.isPending}
+            figures={{ expected, countedText, variance }}
+          />
         </div>
       )}
       {session && xReport.data && <ZReportView report={xReport.data} />}
     </section>
+  );
+}
+
+interface FormProps {
+  onSubmit: (e: FormEvent) => void;
+  error: unknown;
+  pending: boolean;
+}
+
+function OpenSessionForm({
+  float,
+  setFloat,
+  onSubmit,
+  error,
+  pending,
+}: FormProps & { float: number; setFloat: (value: number) => void }) {
+  return (
+    <form className="card narrow" onSubmit={onSubmit} aria-label="Open a cash session" noValidate>
+      <h2>Open a cash session</h2>
+      <p className="muted">Count the starting cash in the drawer.</p>
+      <ErrorNotice error={error} />
+      <NumberField
+        label="Opening float"
+        value={float}
+        onChange={setFloat}
+        min={0}
+        step="0.01"
+        error={fieldError(error, 'opening_float')}
+      />
+      <button type="submit" className="primary big" disabled={pending}>
+        Open session
+      </button>
+    </form>
+  );
+}
+
+/** The open session's figures and the break button. */
+function SessionNow({
+  session,
+  salesCount,
+  onPause,
+  error,
+  pending,
+}: {
+  session: CashSession;
+  salesCount: number;
+  onPause: () => void;
+  error: unknown;
+  pending: boolean;
+}) {
+  const money = useFormatMoney();
+  return (
+    <section className="card" aria-labelledby="session-now">
+      <h2 id="session-now">{session.status === 'on_break' ? 'On break' : 'Session open'}</h2>
+      <dl className="figures">
+        <div className="figure">
+          <dt>Opened</dt>
+          <dd>{formatDateTime(session.opened_at)}</dd>
+        </div>
+        <div className="figure">
+          <dt>Opening float</dt>
+          <dd>{money(session.opening_float)}</dd>
+        </div>
+        <div className="figure">
+          <dt>Sales</dt>
+          <dd>{salesCount}</dd>
+        </div>
+        <div className="figure">
+          <dt>Breaks</dt>
+          <dd>{session.break_minutes} min</dd>
+        </div>
+      </dl>
+      <ErrorNotice error={error} />
+      <button type="button" onClick={onPause} disabled={pending}>
+        {session.status === 'on_break' ? 'End break' : 'Start break'}
+      </button>
+    </section>
+  );
+}
+
+/** The counted cash against the expected figure (exact decimal strings), and the close button. */
+function CloseSessionForm({
+  counted,
+  setCounted,
+  onSubmit,
+  error,
+  pending,
+  figures,
+}: FormProps & {
+  counted: number;
+  setCounted: (value: number) => void;
+  figures: { expected: string | null; countedText: string | null; variance: string | null };
+}) {
+  const money = useFormatMoney();
+  const { expected, countedText, variance } = figures;
+  return (
+    <form className="card" onSubmit={onSubmit} aria-label="Close the session" noValidate>
+      <h2>Close the session</h2>
+      <ErrorNotice error={error} />
+      <NumberField
+        label="Counted cash"
+        value={counted}
+        onChange={setCounted}
+        min={0}
+        step="0.01"
+        error={fieldError(error, 'counted_cash')}
+      />
+      <dl className="figures" aria-label="Cash check">
+        <div className="figure">
+          <dt>Expected</dt>
+          <dd>{expected === null ? '…' : money(expected)}</dd>
+        </div>
+        <div className="figure">
+          <dt>Counted</dt>
+          <dd>{countedText === null ? '—' : money(countedText)}</dd>
+        </div>
+        <div className="figure">
+          <dt>Variance</dt>
+          <dd className={variance?.startsWith('-') ? 'field-error' : ''}>
+            {variance === null ? '—' : money(variance)}
+          </dd>
+        </div>
+      </dl>
+      <button type="submit" className="primary big" disabled={pending || !Number.isFinite(counted)}>
+        Close session
+      </button>
+    </form>
   );
 }

@@ -11,8 +11,23 @@ import { useOrgDateTime } from '../ui/org-time';
 
 const PAGE_SIZE = 50;
 
-/** Head office: the tills registered per branch, when each was last heard from, and revoke/restore. */
+/** Back office → Devices (central). */
 export function DevicesScreen() {
+  return (
+    <section aria-labelledby="devices-title">
+      <div className="screen-header">
+        <h1 id="devices-title">Devices</h1>
+      </div>
+      <DevicesList />
+    </section>
+  );
+}
+
+/**
+ * The tills registered with head office, when each was last heard from, and revoke/restore: the Devices
+ * section's page, and the Head office screen's on central. An admin filters by branch.
+ */
+export function DevicesList() {
   const me = useUser();
   const [branchId, setBranchId] = useState('');
   const [status, setStatus] = useState('');
@@ -37,10 +52,7 @@ export function DevicesScreen() {
   const when = useOrgDateTime();
   const orgWide = me.role === 'admin';
   return (
-    <section aria-labelledby="devices-title">
-      <div className="screen-header">
-        <h1 id="devices-title">Devices</h1>
-      </div>
+    <>
       <search className="filters">
         {orgWide && (
           <BranchFilter
@@ -109,6 +121,6 @@ export function DevicesScreen() {
         ]}
       />
       <Pager page={page} pageSize={PAGE_SIZE} total={list.data?.total} noun="tills" onPage={setPage} />
-    </section>
+    </>
   );
 }

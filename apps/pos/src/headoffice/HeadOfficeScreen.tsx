@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api';
+import { DevicesList } from '../devices/DevicesScreen';
 import { useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { ConflictsPanel } from './ConflictsPanel';
 import { ConnectForm } from './ConnectForm';
-import { DevicesPanel } from './DevicesPanel';
 import { TillStatusPanel } from './TillStatusPanel';
 
 /**
  * Back office → Head office. On a till: connect it (form), or its sync health, Sync now and disconnect; on
- * central: the registered tills per branch. Both list the sync conflicts.
+ * central: the registered tills (the Devices section's list). Both list the sync conflicts.
  */
 export function HeadOfficeScreen() {
   const me = useUser();
@@ -26,7 +26,12 @@ export function HeadOfficeScreen() {
         <h1 id="head-office-title">Head office</h1>
       </div>
       <ErrorNotice error={status.error} />
-      {s?.mode === 'central' && <DevicesPanel />}
+      {s?.mode === 'central' && (
+        <section aria-labelledby="registered-tills-title">
+          <h2 id="registered-tills-title">Registered tills</h2>
+          <DevicesList />
+        </section>
+      )}
       {s?.mode === 'till' && (s.configured ? <TillStatusPanel status={s} /> : <ConnectForm />)}
       {s && (me.role === 'admin' || me.role === 'branch_manager') && <ConflictsPanel />}
     </section>

@@ -87,8 +87,10 @@ export function TillStatusPanel({ status }: { status: SyncStatus }) {
         <dd>{me.branch_name}</dd>
         <dt>Connection</dt>
         <dd>{status.online ? 'Online' : 'Offline'}</dd>
-        <dt>Last push and pull</dt>
-        <dd>{formatDateTime(status.last_success_at)}</dd>
+        <dt>Last push</dt>
+        <dd>{formatDateTime(status.last_push_at)}</dd>
+        <dt>Last pull</dt>
+        <dd>{formatDateTime(status.last_pull_at)}</dd>
         <dt>Last attempt</dt>
         <dd>{formatDateTime(status.last_attempt_at)}</dd>
         <dt>Pending changes</dt>

@@ -2,7 +2,7 @@ import type { Medicine, MedicineSort } from '@pharmacy/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useRef, useState } from 'react';
 import { api } from '../api';
-import { BranchPicker, useInventoryBranch } from '../inventory/useInventoryBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useSlashFocus } from '../inventory/useSlashFocus';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable, Pager, type Sort } from '../ui/DataTable';
@@ -19,7 +19,7 @@ type Editing = { kind: 'create' } | { kind: 'edit'; medicine: Medicine } | { kin
 export function MedicinesScreen() {
   const me = useUser();
   const canEdit = me.role === 'admin' || me.role === 'inventory_manager';
-  const { branchId } = useInventoryBranch();
+  const { branchId } = useWorkingBranch();
   const [search, setSearch] = useState('');
   const [active, setActive] = useState<'true' | 'false' | 'all'>('true');
   const [sort, setSort] = useState<Sort>({ key: 'name', dir: 'asc' });

@@ -5,6 +5,15 @@ import { api } from '../api';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { useForm } from '../ui/useForm';
+import { saveTarget, templateInUse, type Width } from './template-width';
+
+const WIDTHS = [
+  { value: '80', label: '80 mm (48 columns)' },
+  { value: '58', label: '58 mm (32 columns)' },
+];
+
+const widthLabel = (t: ReceiptTemplate) =>
+  t.paper_width_mm ? ` · ${t.paper_width_mm} mm` : ' · both widths';
 
 const DOCUMENT_TYPES: { value: PrintDocumentType; label: string }[] = [
   { value: 'receipt', label: 'Receipt' },
@@ -15,15 +24,17 @@ const DOCUMENT_TYPES: { value: PrintDocumentType; label: string }[] = [
 
 function TemplateEditor({
   documentType,
+  width,
   template,
   onSaved,
 }: {
   documentType: PrintDocumentType;
+  width: Width;
   template: ReceiptTemplate | null;
   onSaved: (t: ReceiptTemplate) => void;
 }) {
   const queryClient = useQueryClient();
-  const [paper, setPaper] = useState('80');
+  const [onlyThisWidth, setOnlyThisWidth] = useState(template ? template.paper_width_mm !== null : true);
   const { form, set, fieldsFor } = useForm({
     name:
       template?.name ??
@@ -40,7 +51,7 @@ function TemplateEditor({
   const previewInput = useDeferredValue({
     ...shown,
     document_type: documentType,
-    paper_width_mm: Number(paper) as 58 | 80,
+    paper_width_mm: width,
   });
   const preview = useQuery({
     queryKey: ['template-preview', previewInput],
@@ -48,10 +59,18 @@ function TemplateEditor({
     placeholderData: keepPreviousData,
   });
   const save = useMutation({
-    mutationFn: () =>
-      template
-        ? api.printing.updateTemplate(template.id, form)
-        : api.printing.createTemplate({ ...form, document_type: documentType }),
+    mutationFn: () => {
+      const target = saveTarget(template, onlyThisWidth);
+      const paper_width_mm = onlyThisWidth ? width : null;
+      return 'update' in target
+        ? api.printing.updateTemplate(target.update, { ...form, paper_width_mm })
+        : api.printing.createTemplate({
+            ...form,
+            name: template && form.name === template.name ? `${form.name} (${width} mm)` : form.name,
+            document_type: documentType,
+            paper_width_mm,
+          });
+    },
     onSuccess: (saved) => {
       queryClient.invalidateQueries({ queryKey: ['templates'] });
       onSaved(saved);
@@ -82,6 +101,11 @@ function TemplateEditor({
           onChange={set('show_return_policy')}
         />
         <CheckboxField
+          label={`Only for ${width} mm paper`}
+          checked={onlyThisWidth}
+          onChange={setOnlyThisWidth}
+        />
+        <CheckboxField
           label="Use for this document type"
           checked={form.is_default}
           onChange={set('is_default')}
@@ -93,18 +117,10 @@ function TemplateEditor({
         </div>
       </form>
       <div className="template-preview">
-        <SelectField
-          label="Preview paper width"
-          value={paper}
-          onChange={setPaper}
-          options={[
-            { value: '80', label: '80 mm (48 columns)' },
-            { value: '58', label: '58 mm (32 columns)' },
-          ]}
-        />
         <ErrorNotice error={preview.error} />
         <figure className="receipt-preview-frame" aria-labelledby="receipt-preview-title">
           <figcaption id="receipt-preview-title">Receipt preview</figcaption>
+          <p className="muted">On {width} mm paper</p>
           <pre className="receipt-preview" data-columns={preview.data?.columns}>
             {preview.data?.text ?? 'Rendering…'}
           </pre>
@@ -114,19 +130,24 @@ function TemplateEditor({
   );
 }
 
-/** Header, footer and options of each document type, with the printed layout beside them as you type. */
+/**
+ * Header, footer and options of each document type and paper width, with the printed layout beside them as
+ * you type. A template is for one width or both; the editor opens the one a printer of the chosen width uses.
+ */
 export function TemplatesPanel() {
   const [documentType, setDocumentType] = useState<PrintDocumentType>('receipt');
+  const [width, setWidth] = useState<Width>(80);
   const [selected, setSelected] = useState<string>('');
   const [saved, setSaved] = useState('');
   const templates = useQuery({
     queryKey: ['templates', documentType],
     queryFn: () => api.printing.templates({ document_type: documentType }),
   });
-  const items = templates.data?.items ?? [];
+  const items = (templates.data?.items ?? []).filter(
+    (t) => t.paper_width_mm === null || t.paper_width_mm === width,
+  );
   const current =
-    items.find((t) => t.id === selected) ??
-    (selected === 'new' ? null : (items.find((t) => t.is_default) ?? null));
+    items.find((t) => t.id === selected) ?? (selected === 'new' ? null : templateInUse(items, width));
   return (
     <section aria-label="Receipt templates">
       <div className="filters">
@@ -141,13 +162,23 @@ export function TemplatesPanel() {
           options={DOCUMENT_TYPES}
         />
         <SelectField
+          label="Paper width"
+          value={String(width)}
+          onChange={(v) => {
+            setWidth(Number(v) as Width);
+            setSelected('');
+            setSaved('');
+          }}
+          options={WIDTHS}
+        />
+        <SelectField
           label="Template"
           value={current?.id ?? 'new'}
           onChange={setSelected}
           options={[
             ...items.map((t) => ({
               value: t.id,
-              label: `${t.name}${t.is_default ? ' (in use)' : ''}${t.branch_id ? '' : ' · all branches'}`,
+              label: `${t.name}${widthLabel(t)}${t === templateInUse(items, width) ? ' (in use)' : ''}${t.branch_id ? '' : ' · all branches'}`,
             })),
             { value: 'new', label: 'New template…' },
           ]}
@@ -157,8 +188,9 @@ export function TemplatesPanel() {
       {saved && <p role="status">{saved}</p>}
       {templates.data && (
         <TemplateEditor
-          key={`${documentType}:${current?.id ?? 'new'}`}
+          key={`${documentType}:${width}:${current?.id ?? 'new'}`}
           documentType={documentType}
+          width={width}
           template={current}
           onSaved={(t) => {
             setSelected(t.id);

@@ -5,7 +5,7 @@ import { api } from '../api';
 import { formatMinor, parseMoneyInput } from '@pharmacy/contracts/money';
 import { CellInput } from '../purchasing/CellInput';
 import { useBaseExponent } from '../purchasing/money-input';
-import { BranchPicker, useWorkingBranch } from '../purchasing/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useActiveSuppliers } from '../purchasing/useSuppliers';
 import { MedicineSearch } from '../sell/MedicineSearch';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -19,7 +19,7 @@ export function NewOrder() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const { branchId, canPick, setBranchId } = useWorkingBranch(new URLSearchParams(search).get('branch'));
+  const { branchId, canPick } = useWorkingBranch();
   const suppliers = useActiveSuppliers();
   const exponent = useBaseExponent();
   const [supplierId, setSupplierId] = useState('');
@@ -79,7 +79,7 @@ export function NewOrder() {
               ...(suppliers.data?.items ?? []).map((s) => ({ value: s.id, label: s.name })),
             ]}
           />
-          {canPick && <BranchPicker branchId={branchId} onChange={setBranchId} label="Deliver to branch" />}
+          {canPick && <BranchPicker label="Deliver to branch" />}
           <TextField
             label="Expected delivery"
             type="date"

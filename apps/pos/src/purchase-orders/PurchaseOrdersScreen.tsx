@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Route, Switch } from 'wouter';
 import { api } from '../api';
-import { BranchPicker, useWorkingBranch } from '../purchasing/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable, Pager, type Sort } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -34,7 +34,7 @@ export function PurchaseOrdersScreen() {
 
 function OrderList() {
   const me = useUser();
-  const { branchId, canPick, setBranchId } = useWorkingBranch();
+  const { branchId, canPick } = useWorkingBranch();
   const [status, setStatus] = useState<PurchaseOrderStatus | ''>('');
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<Sort>({ key: 'created_at', dir: 'desc' });
@@ -84,10 +84,10 @@ function OrderList() {
         <h1 id="po-title">Purchase orders</h1>
         {canCreateOrders(me.role) && (
           <div className="actions">
-            <Link href={`/new?from=suggestions&branch=${branchId}`} className="button">
+            <Link href={'/new?from=suggestions'} className="button">
               Order from reorder suggestions
             </Link>
-            <Link href={`/new?branch=${branchId}`} className="button primary">
+            <Link href={'/new'} className="button primary">
               New order
             </Link>
           </div>
@@ -106,15 +106,7 @@ function OrderList() {
             ...PO_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
           ]}
         />
-        {canPick && (
-          <BranchPicker
-            branchId={branchId}
-            onChange={(b) => {
-              setBranchId(b);
-              setPage(1);
-            }}
-          />
-        )}
+        {canPick && <BranchPicker onPick={() => setPage(1)} />}
       </search>
       <ErrorNotice error={orders.error} />
       <DataTable

@@ -2,7 +2,7 @@ import { ApiError } from '@pharmacy/contracts/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useRef, useState } from 'react';
 import { api } from '../api';
-import { BranchPicker, useInventoryBranch } from '../inventory/useInventoryBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useSlashFocus } from '../inventory/useSlashFocus';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { SelectField, TextField } from '../ui/fields';
@@ -14,7 +14,7 @@ type LineErrors = Record<string, Record<string, string>>;
 /** Receive a delivery without a purchase order: supplier, invoice, lines scanned (GS1 fills batch and expiry). */
 export function ReceivingScreen() {
   const queryClient = useQueryClient();
-  const { branchId } = useInventoryBranch();
+  const { branchId } = useWorkingBranch();
   const settings = useQuery({
     queryKey: ['settings'],
     queryFn: () => api.settings.get(),

@@ -1,7 +1,7 @@
 import type { SaleReturn } from '@pharmacy/contracts';
 import { ApiError } from '@pharmacy/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type Dispatch, type FormEvent, type SetStateAction, useState } from 'react';
 import { api } from '../api';
 import { PrintButton } from '../print/PrintButton';
 import { newMutationId } from '../sell/cart';
@@ -122,58 +122,13 @@ export function ReturnsScreen() {
           {lines.length === 0 ? (
             <p>Everything on this invoice has been returned.</p>
           ) : (
-            <table aria-label="Returnable lines">
-              <thead>
-                <tr>
-                  <th scope="col">Medicine</th>
-                  <th scope="col">Sold</th>
-                  <th scope="col">Returnable</th>
-                  <th scope="col">Refund each</th>
-                  <th scope="col">Return</th>
-                  <th scope="col">Condition</th>
-                </tr>
-              </thead>
-              <tbody>
-                {lines.map((l) => (
-                  <tr key={l.sale_line_id}>
-                    <th scope="row">{l.medicine_name}</th>
-                    <td>{l.quantity}</td>
-                    <td>{l.returnable_quantity}</td>
-                    <td>{money(l.unit_refund)}</td>
-                    <td>
-                      <DraftNumberInput
-                        aria-label={`Return quantity of ${l.medicine_name}`}
-                        min={0}
-                        max={l.returnable_quantity}
-                        step={1}
-                        value={qty[l.sale_line_id] ?? 0}
-                        onCommit={(n) =>
-                          setQty((q) => ({
-                            ...q,
-                            [l.sale_line_id]: Math.max(0, Math.min(l.returnable_quantity, Math.floor(n))),
-                          }))
-                        }
-                      />
-                    </td>
-                    <td>
-                      <select
-                        aria-label={`Condition of ${l.medicine_name}`}
-                        value={condition[l.sale_line_id] ?? 'resaleable'}
-                        onChange={(e) =>
-                          setCondition((c) => ({ ...c, [l.sale_line_id]: e.target.value as Condition }))
-                        }
-                      >
-                        {CONDITIONS.map((c) => (
-                          <option key={c.value} value={c.value}>
-                            {c.label}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ReturnableLines
+              lines={lines}
+              qty={qty}
+              setQty={setQty}
+              condition={condition}
+              setCondition={setCondition}
+            />
           )}
           <div className="filters">
             <SelectField
@@ -194,5 +149,78 @@ export function ReturnsScreen() {
         </form>
       )}
     </section>
+  );
+}
+
+type ReturnableLine = Awaited<ReturnType<typeof api.returns.lookup>>['lines_returnable'][number];
+
+/** The invoice's lines with units left to return: how many come back and in what condition. */
+function ReturnableLines({
+  lines,
+  qty,
+  setQty,
+  condition,
+  setCondition,
+}: {
+  lines: ReturnableLine[];
+  qty: Record<string, number>;
+  setQty: Dispatch<SetStateAction<Record<string, number>>>;
+  condition: Record<string, Condition>;
+  setCondition: Dispatch<SetStateAction<Record<string, Condition>>>;
+}) {
+  const money = useFormatMoney();
+  return (
+    <table aria-label="Returnable lines">
+      <thead>
+        <tr>
+          <th scope="col">Medicine</th>
+          <th scope="col">Sold</th>
+          <th scope="col">Returnable</th>
+          <th scope="col">Refund each</th>
+          <th scope="col">Return</th>
+          <th scope="col">Condition</th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((l) => (
+          <tr key={l.sale_line_id}>
+            <th scope="row">{l.medicine_name}</th>
+            <td>{l.quantity}</td>
+            <td>{l.returnable_quantity}</td>
+            <td>{money(l.unit_refund)}</td>
+            <td>
+              <DraftNumberInput
+                aria-label={`Return quantity of ${l.medicine_name}`}
+                min={0}
+                max={l.returnable_quantity}
+                step={1}
+                value={qty[l.sale_line_id] ?? 0}
+                onCommit={(n) =>
+                  setQty((q) => ({
+                    ...q,
+                    [l.sale_line_id]: Math.max(0, Math.min(l.returnable_quantity, Math.floor(n))),
+                  }))
+                }
+              />
+            </td>
+            <td>
+              <select
+                aria-label={`Condition of ${l.medicine_name}`}
+                value={condition[l.sale_line_id] ?? 'resaleable'}
+                onChange={(e) =>
+                  setCondition((c) => ({ ...c, [l.sale_line_id]: e.target.value as Condition }))
+                }
+              >
+                {CONDITIONS.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -137,51 +137,14 @@ export function PaymentDialog({
           </p>
         )}
         <ErrorNotice error={rate.error} />
-        <div className="tender-grid">
-          {methods.map((m, i) => (
-            <NumberField
-              key={m.method}
-              label={m.label}
-              value={amounts[m.method]}
-              onChange={set(m.method)}
-              min={0}
-              step={exp === 0 ? '1' : `0.${'0'.repeat(exp - 1)}1`}
-              autoFocus={i === 0}
-            />
-          ))}
-        </div>
-        <div className="tender-actions">
-          <button
-            type="button"
-            onClick={() => set('cash')(minorToNumber((tender.minor.cash ?? 0) + (remaining ?? 0), exp))}
-            disabled={!(remaining !== null && remaining > 0)}
-          >
-            Rest in cash
-          </button>
-          <button
-            type="button"
-            onClick={() => set('card')(minorToNumber((tender.minor.card ?? 0) + (remaining ?? 0), exp))}
-            disabled={!(remaining !== null && remaining > 0)}
-          >
-            Rest by card
-          </button>
-        </div>
-        <dl className="figures" aria-label="Tender">
-          <div className="figure">
-            <dt>Paid</dt>
-            <dd>{money(paid)}</dd>
-          </div>
-          <div className="figure">
-            <dt>Remaining</dt>
-            <dd>{money(remaining)}</dd>
-          </div>
-          <div className="figure big-figure">
-            <dt>Change</dt>
-            <dd>
-              <output aria-label="Change">{money(change)}</output>
-            </dd>
-          </div>
-        </dl>
+        <TenderInputs
+          methods={methods}
+          amounts={amounts}
+          set={set}
+          exp={exp}
+          rest={{ cash: tender.minor.cash ?? 0, card: tender.minor.card ?? 0, remaining }}
+        />
+        <TenderTotals money={money} paid={paid} remaining={remaining} change={change} />
         {overpaid && (
           <p role="alert" className="notice error">
             Card, mobile money and credit may not exceed the total; change is given from cash only.
@@ -214,5 +177,87 @@ export function PaymentDialog({
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** One amount per tender (the first focused), and "rest in cash/by card" to fill what remains. */
+function TenderInputs({
+  methods,
+  amounts,
+  set,
+  exp,
+  rest,
+}: {
+  methods: typeof METHODS;
+  amounts: Record<Method, number>;
+  set: (method: Method) => (value: number) => void;
+  exp: number;
+  /** What cash and card hold now and what remains, in minor units of the sale's currency. */
+  rest: { cash: number; card: number; remaining: number | null };
+}) {
+  const { remaining } = rest;
+  return (
+    <>
+      <div className="tender-grid">
+        {methods.map((m, i) => (
+          <NumberField
+            key={m.method}
+            label={m.label}
+            value={amounts[m.method]}
+            onChange={set(m.method)}
+            min={0}
+            step={exp === 0 ? '1' : `0.${'0'.repeat(exp - 1)}1`}
+            autoFocus={i === 0}
+          />
+        ))}
+      </div>
+      <div className="tender-actions">
+        <button
+          type="button"
+          onClick={() => set('cash')(minorToNumber(rest.cash + (remaining ?? 0), exp))}
+          disabled={!(remaining !== null && remaining > 0)}
+        >
+          Rest in cash
+        </button>
+        <button
+          type="button"
+          onClick={() => set('card')(minorToNumber(rest.card + (remaining ?? 0), exp))}
+          disabled={!(remaining !== null && remaining > 0)}
+        >
+          Rest by card
+        </button>
+      </div>
+    </>
+  );
+}
+
+function TenderTotals({
+  money,
+  paid,
+  remaining,
+  change,
+}: {
+  money: (minor: number | null) => string;
+  paid: number;
+  remaining: number | null;
+  change: number | null;
+}) {
+  return (
+    <dl className="figures" aria-label="Tender">
+      <div className="figure">
+        <dt>Paid</dt>
+        <dd>{money(paid)}</dd>
+      </div>
+      <div className="figure">
+        <dt>Remaining</dt>
+        <dd>{money(remaining)}</dd>
+      </div>
+      <div className="figure big-figure">
+        <dt>Change</dt>
+        <dd>
+          <output aria-label="Change">{money(change)}</output>
+        </dd>
+      </div>
+    </dl>
   );
 }

@@ -45,81 +45,16 @@ export function useSell() {
   const { tax, baseCurrency, exponent, money } = useTillSettings();
   const cash = useCashSession();
   const searchRef = useRef<HTMLInputElement>(null);
-  const pendingScan = useRef<string | null>(null);
   const estimate = useMemo(() => estimateCart(cart, tax, exponent), [cart, tax, exponent]);
 
   useEffect(() => saveCart(user.id, cart), [user.id, cart]);
 
-  // Scan-to-line: the scanned medicine's line is in the DOM once this commit's effects run.
-  useEffect(() => {
-    const id = pendingScan.current;
-    if (id && cart.lines.some((l) => l.medicine_id === id)) {
-      pendingScan.current = null;
-      performance.measure(SCAN_TO_LINE_MEASURE, SCAN_START_MARK);
-      performance.measure(SCAN_DETECTED_TO_LINE_MEASURE, SCAN_DETECTED_MARK);
-    }
-  }, [cart.lines]);
+  const addMedicine = useScanToCart({ cart, dispatch, role: user.role, open, setOpen, setMessage });
 
   const close = useCallback(() => {
     setOpen({ kind: 'none' });
     requestAnimationFrame(() => searchRef.current?.focus());
   }, []);
-
-  const addMedicine = useCallback(
-    (m: Medicine, scan?: { batch?: string | undefined; expiry?: string | undefined; measure: boolean }) => {
-      const inCart = cart.lines.find((l) => l.medicine_id === m.id)?.quantity ?? 0;
-      if (m.stock_quantity <= inCart) {
-        setMessage({
-          tone: 'error',
-          text:
-            m.stock_quantity <= 0
-              ? `${m.name} is out of stock.`
-              : `Only ${m.stock_quantity} ${m.name} in stock, all in the cart.`,
-        });
-        setOpen({ kind: 'substitutes', medicine: { id: m.id, name: m.name } });
-        return;
-      }
-      if (scan?.measure) pendingScan.current = m.id;
-      dispatch({ type: 'add', medicine: m, batch: scan?.batch, expiry: scan?.expiry });
-      if (m.is_controlled && !PRESCRIBERS.has(user.role)) {
-        setMessage({ tone: 'error', text: `${m.name} is a controlled medicine: a pharmacist must sell it.` });
-      } else if (m.requires_prescription && !PRESCRIBERS.has(user.role)) {
-        setMessage({
-          tone: 'info',
-          text: `${m.name} is prescription-only: you will be asked for the prescription.`,
-        });
-      } else {
-        setMessage(null);
-      }
-    },
-    [cart.lines, user.role],
-  );
-
-  const onScan = useCallback(
-    async (code: string, startedAt: number) => {
-      performance.mark(SCAN_START_MARK, { startTime: startedAt });
-      performance.mark(SCAN_DETECTED_MARK, { detail: code });
-      if (open.kind === 'done') setOpen({ kind: 'none' });
-      const gs1 = parseGs1(code);
-      const barcode = gs1?.gtin ?? code;
-      try {
-        const m = await api.medicines.byBarcode(barcode);
-        addMedicine(m, { batch: gs1?.batch, expiry: gs1?.expiry, measure: true });
-      } catch (error) {
-        setMessage({
-          tone: 'error',
-          text:
-            error instanceof ApiError && (error.status === 404 || error.status === 400)
-              ? `Unknown barcode ${barcode}: no medicine has it. Search by name instead.`
-              : describeError(error),
-        });
-      }
-    },
-    [addMedicine, open.kind],
-  );
-  const scanning = open.kind === 'none' || open.kind === 'done';
-  useWedgeScanner(onScan, { enabled: scanning });
-  useSerialScanner(onScan, { enabled: scanning });
 
   const needsPrescription = cart.lines.some(
     (l) => l.is_controlled || (l.requires_prescription && !PRESCRIBERS.has(user.role)),
@@ -244,4 +179,88 @@ function useCouponEntry({ cart, dispatch, tax, exponent, money, setMessage }: Co
       }),
   });
   return { coupon, setCoupon, validateCoupon };
+}
+
+interface ScanToCart {
+  cart: Cart;
+  dispatch: (action: CartAction) => void;
+  role: string;
+  open: Open;
+  setOpen: (open: Open) => void;
+  setMessage: (message: Message) => void;
+}
+
+/**
+ * Adding to the cart, by search or scan: stock and prescription checks on the way in, the wedge and serial
+ * scanners (while no dialog is open) and the scan-to-line measure. Gives `addMedicine`.
+ */
+function useScanToCart({ cart, dispatch, role, open, setOpen, setMessage }: ScanToCart) {
+  const pendingScan = useRef<string | null>(null);
+
+  // Scan-to-line: the scanned medicine's line is in the DOM once this commit's effects run.
+  useEffect(() => {
+    const id = pendingScan.current;
+    if (id && cart.lines.some((l) => l.medicine_id === id)) {
+      pendingScan.current = null;
+      performance.measure(SCAN_TO_LINE_MEASURE, SCAN_START_MARK);
+      performance.measure(SCAN_DETECTED_TO_LINE_MEASURE, SCAN_DETECTED_MARK);
+    }
+  }, [cart.lines]);
+
+  const addMedicine = useCallback(
+    (m: Medicine, scan?: { batch?: string | undefined; expiry?: string | undefined; measure: boolean }) => {
+      const inCart = cart.lines.find((l) => l.medicine_id === m.id)?.quantity ?? 0;
+      if (m.stock_quantity <= inCart) {
+        setMessage({
+          tone: 'error',
+          text:
+            m.stock_quantity <= 0
+              ? `${m.name} is out of stock.`
+              : `Only ${m.stock_quantity} ${m.name} in stock, all in the cart.`,
+        });
+        setOpen({ kind: 'substitutes', medicine: { id: m.id, name: m.name } });
+        return;
+      }
+      if (scan?.measure) pendingScan.current = m.id;
+      dispatch({ type: 'add', medicine: m, batch: scan?.batch, expiry: scan?.expiry });
+      if (m.is_controlled && !PRESCRIBERS.has(role)) {
+        setMessage({ tone: 'error', text: `${m.name} is a controlled medicine: a pharmacist must sell it.` });
+      } else if (m.requires_prescription && !PRESCRIBERS.has(role)) {
+        setMessage({
+          tone: 'info',
+          text: `${m.name} is prescription-only: you will be asked for the prescription.`,
+        });
+      } else {
+        setMessage(null);
+      }
+    },
+    [cart.lines, role, dispatch, setMessage, setOpen],
+  );
+
+  const onScan = useCallback(
+    async (code: string, startedAt: number) => {
+      performance.mark(SCAN_START_MARK, { startTime: startedAt });
+      performance.mark(SCAN_DETECTED_MARK, { detail: code });
+      if (open.kind === 'done') setOpen({ kind: 'none' });
+      const gs1 = parseGs1(code);
+      const barcode = gs1?.gtin ?? code;
+      try {
+        const m = await api.medicines.byBarcode(barcode);
+        addMedicine(m, { batch: gs1?.batch, expiry: gs1?.expiry, measure: true });
+      } catch (error) {
+        setMessage({
+          tone: 'error',
+          text:
+            error instanceof ApiError && (error.status === 404 || error.status === 400)
+              ? `Unknown barcode ${barcode}: no medicine has it. Search by name instead.`
+              : describeError(error),
+        });
+      }
+    },
+    [addMedicine, open.kind, setOpen, setMessage],
+  );
+  const scanning = open.kind === 'none' || open.kind === 'done';
+  useWedgeScanner(onScan, { enabled: scanning });
+  useSerialScanner(onScan, { enabled: scanning });
+  return addMedicine;
 }

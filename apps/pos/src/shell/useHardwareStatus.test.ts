@@ -12,6 +12,8 @@ const base: SyncStatus = {
   bootstrapped: true,
   last_attempt_at: null,
   last_success_at: null,
+  last_push_at: null,
+  last_pull_at: null,
   last_error: null,
   pending: 0,
   rejected: 0,

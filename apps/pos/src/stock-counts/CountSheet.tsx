@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { type KeyboardEvent, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type RefObject, useMemo, useRef, useState } from 'react';
 import { api } from '../api';
 import { CellInput } from '../purchasing/CellInput';
 import { parseGs1 } from '../sell/gs1';
@@ -59,35 +59,17 @@ export function CountSheet({
   const rows = useMemo(() => visibleRows(lines, counts, find, show, sort), [lines, counts, find, show, sort]);
   const pageRows = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 
-  const scan = async () => {
-    const text = find.trim();
-    if (!text) return;
-    const gs1 = parseGs1(text);
-    const code = gs1?.gtin ?? text;
-    if (!/^\d{6,14}$/.test(code)) return; // not a barcode: the text stays a filter
-    try {
-      const medicine = await api.medicines.byBarcode(code);
-      const out = applyScan(lines, counts, medicine.id, gs1?.batch);
-      if ('problem' in out) return setScanNote({ text: `${medicine.name}: ${out.problem}`, bad: true });
-      setCounts(out.counts);
-      const line = lines.find((l) => l.batch_id === out.batchId) as SheetLine;
-      const at = rows.findIndex((r) => r.batch_id === out.batchId);
-      if (at >= 0) setPage(Math.floor(at / PAGE_SIZE) + 1);
-      setScanNote({
-        text: out.counted
-          ? `${line.medicine_name} batch ${line.batch_number}: ${out.counts[out.batchId]} counted`
-          : `${line.medicine_name} has several batches here: type the count of each batch.`,
-        bad: false,
-      });
-      setFind('');
-    } catch {
-      setScanNote({ text: `No medicine has the barcode ${code}.`, bad: true });
-    }
-  };
   const onScanKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key !== 'Enter') return;
     e.preventDefault();
-    void scan();
+    void scanPack(find, { lines, counts, rows }).then((out) => {
+      if (!out) return;
+      setScanNote(out.note);
+      if (!out.counts) return;
+      setCounts(out.counts);
+      if (out.page) setPage(out.page);
+      setFind('');
+    });
   };
   const focusNext = (batchId: string) => {
     const i = pageRows.findIndex((r) => r.batch_id === batchId);
@@ -104,44 +86,21 @@ export function CountSheet({
           {result}
         </p>
       )}
-      <div className="count-progress">
-        <label htmlFor="count-progress">
-          Counted {summary.counted} of {summary.total} batches
-        </label>
-        <progress id="count-progress" max={Math.max(1, summary.total)} value={summary.counted} />
-        <span>
-          {summary.variances.length} variance{summary.variances.length === 1 ? '' : 's'}, net{' '}
-          {summary.net > 0 ? `+${summary.net}` : summary.net} units
-        </span>
-      </div>
-      <search className="filters">
-        <TextField
-          ref={scanRef}
-          label="Scan or find"
-          type="search"
-          placeholder="Scan a pack, or type a name or batch (press /)"
-          value={find}
-          onChange={(v) => {
-            setFind(v);
-            setPage(1);
-          }}
-          onKeyDown={onScanKey}
-          autoComplete="off"
-        />
-        <SelectField
-          label="Show"
-          value={show}
-          onChange={(v) => {
-            setShow(v as Show);
-            setPage(1);
-          }}
-          options={[
-            { value: 'all', label: 'Every batch' },
-            { value: 'uncounted', label: 'Not counted yet' },
-            { value: 'variances', label: 'Variances only' },
-          ]}
-        />
-      </search>
+      <CountProgress summary={summary} />
+      <SheetFilters
+        scanRef={scanRef}
+        find={find}
+        onFind={(v) => {
+          setFind(v);
+          setPage(1);
+        }}
+        onScanKey={onScanKey}
+        show={show}
+        onShow={(v) => {
+          setShow(v);
+          setPage(1);
+        }}
+      />
       {scanNote && (
         <p role="status" className={scanNote.bad ? 'field-error' : 'muted'}>
           {scanNote.text}
@@ -198,6 +157,97 @@ export function CountSheet({
       )}
     </div>
   );
+}
+
+function CountProgress({ summary }: { summary: ReturnType<typeof countSummary> }) {
+  return (
+    <div className="count-progress">
+      <label htmlFor="count-progress">
+        Counted {summary.counted} of {summary.total} batches
+      </label>
+      <progress id="count-progress" max={Math.max(1, summary.total)} value={summary.counted} />
+      <span>
+        {summary.variances.length} variance{summary.variances.length === 1 ? '' : 's'}, net{' '}
+        {summary.net > 0 ? `+${summary.net}` : summary.net} units
+      </span>
+    </div>
+  );
+}
+
+/** The scan-or-find box (Enter on a barcode counts a pack; other text filters) and the Show filter. */
+function SheetFilters({
+  scanRef,
+  find,
+  onFind,
+  onScanKey,
+  show,
+  onShow,
+}: {
+  scanRef: RefObject<HTMLInputElement | null>;
+  find: string;
+  onFind: (value: string) => void;
+  onScanKey: (e: KeyboardEvent<HTMLInputElement>) => void;
+  show: Show;
+  onShow: (value: Show) => void;
+}) {
+  return (
+    <search className="filters">
+      <TextField
+        ref={scanRef}
+        label="Scan or find"
+        type="search"
+        placeholder="Scan a pack, or type a name or batch (press /)"
+        value={find}
+        onChange={onFind}
+        onKeyDown={onScanKey}
+        autoComplete="off"
+      />
+      <SelectField
+        label="Show"
+        value={show}
+        onChange={(v) => onShow(v as Show)}
+        options={[
+          { value: 'all', label: 'Every batch' },
+          { value: 'uncounted', label: 'Not counted yet' },
+          { value: 'variances', label: 'Variances only' },
+        ]}
+      />
+    </search>
+  );
+}
+
+/**
+ * What Enter in the scan box does with a barcode (or GS1 code): the pack's batch counted one more, or why not.
+ * Null when the text is not a barcode (it stays a filter).
+ */
+async function scanPack(
+  find: string,
+  sheet: { lines: readonly SheetLine[]; counts: Record<string, string>; rows: readonly SheetLine[] },
+): Promise<{ note: { text: string; bad: boolean }; counts?: Record<string, string>; page?: number } | null> {
+  const text = find.trim();
+  if (!text) return null;
+  const gs1 = parseGs1(text);
+  const code = gs1?.gtin ?? text;
+  if (!/^\d{6,14}$/.test(code)) return null; // not a barcode: the text stays a filter
+  try {
+    const medicine = await api.medicines.byBarcode(code);
+    const out = applyScan(sheet.lines, sheet.counts, medicine.id, gs1?.batch);
+    if ('problem' in out) return { note: { text: `${medicine.name}: ${out.problem}`, bad: true } };
+    const line = sheet.lines.find((l) => l.batch_id === out.batchId) as SheetLine;
+    const at = sheet.rows.findIndex((r) => r.batch_id === out.batchId);
+    return {
+      counts: out.counts,
+      ...(at >= 0 ? { page: Math.floor(at / PAGE_SIZE) + 1 } : {}),
+      note: {
+        text: out.counted
+          ? `${line.medicine_name} batch ${line.batch_number}: ${out.counts[out.batchId]} counted`
+          : `${line.medicine_name} has several batches here: type the count of each batch.`,
+        bad: false,
+      },
+    };
+  } catch {
+    return { note: { text: `No medicine has the barcode ${code}.`, bad: true } };
+  }
 }
 
 function rowClass(l: SheetLine, counts: Record<string, string>): string | undefined {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
-import { BranchPicker, useWorkingBranch } from '../purchasing/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, SelectField } from '../ui/fields';
@@ -17,7 +17,7 @@ interface Started {
 /** The "Stock counts" section: start a count sheet of the branch (or one category), count, review, submit. */
 export function StockCountsScreen() {
   const me = useUser();
-  const { branchId, canPick, setBranchId } = useWorkingBranch();
+  const { branchId, canPick } = useWorkingBranch();
   const [category, setCategory] = useState('');
   const [includeEmpty, setIncludeEmpty] = useState(false);
   const [started, setStarted] = useState<Started | null>(null);
@@ -46,7 +46,7 @@ export function StockCountsScreen() {
           <h2 id="start-title">Start a count sheet</h2>
           <ErrorNotice error={categories.error} />
           <div className="filters">
-            {canPick && <BranchPicker branchId={branchId} onChange={setBranchId} />}
+            {canPick && <BranchPicker />}
             <SelectField
               label="Count"
               value={category}

@@ -4,7 +4,7 @@ import { useDeferredValue, useRef, useState } from 'react';
 import { Link, useLocation, useRoute, useSearch } from 'wouter';
 import { api } from '../api';
 import { useBranches } from '../backoffice/useBranches';
-import { BranchPicker, useInventoryBranch } from '../inventory/useInventoryBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useSlashFocus } from '../inventory/useSlashFocus';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
@@ -86,7 +86,7 @@ function MedicineFinder() {
 function MedicineStock({ medicineId }: { medicineId: string }) {
   const me = useUser();
   const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
-  const { branchId } = useInventoryBranch();
+  const { branchId } = useWorkingBranch();
   const branches = useBranches();
   const today = todayIn(branches.data?.items.find((b) => b.id === branchId)?.timezone);
   const search = new URLSearchParams(useSearch());

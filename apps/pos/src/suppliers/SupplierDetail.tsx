@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../api';
 import { useOrgToday } from '../purchasing/dates';
-import { BranchPicker, useWorkingBranch } from '../purchasing/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -22,7 +22,7 @@ export function SupplierDetail({ supplierId }: { supplierId: string }) {
   const me = useUser();
   const money = useFormatMoney();
   const today = useOrgToday();
-  const { branchId, canPick, setBranchId } = useWorkingBranch();
+  const { branchId, canPick } = useWorkingBranch();
   const [status, setStatus] = useState<'' | SupplierInvoice['status']>('');
   const [open, setOpen] = useState<Open>(null);
   const supplier = useQuery({
@@ -133,7 +133,7 @@ export function SupplierDetail({ supplierId }: { supplierId: string }) {
                 })),
               ]}
             />
-            {canPick && <BranchPicker branchId={branchId} onChange={setBranchId} />}
+            {canPick && <BranchPicker />}
           </div>
           <DataTable
             label="Invoices"

@@ -2,7 +2,7 @@ import type { Role, Transfer } from '@pharmacy/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
-import { BranchPicker, useWorkingBranch } from '../purchasing/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable, Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -22,7 +22,7 @@ type Direction = 'both' | 'in' | 'out';
  */
 export function TransfersScreen() {
   const me = useUser();
-  const { branchId, canPick, setBranchId } = useWorkingBranch();
+  const { branchId, canPick } = useWorkingBranch();
   const [direction, setDirection] = useState<Direction>('both');
   const [page, setPage] = useState(1);
   const [sending, setSending] = useState(false);
@@ -99,9 +99,7 @@ export function TransfersScreen() {
         />
         {canPick && (
           <BranchPicker
-            branchId={branchId}
-            onChange={(b) => {
-              setBranchId(b);
+            onPick={() => {
               setPage(1);
               setSending(false);
             }}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type VirtualPrinter, startVirtualPrinter } from '../testing/virtual-printer';
+import { type VirtualPrinter, startVirtualPrinter } from '../testing';
 import { PrinterError } from '../transport/printer-error';
 import { backoffDelay } from './backoff';
 import { printDocument } from './print-document';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleCreditNoteInput, sampleZReportInput } from '../testing/sample-documents';
+import { sampleCreditNoteInput, sampleZReportInput } from './sample-documents';
 import { buildCreditNote } from './credit-note';
 import { encodeZatcaQr } from './fiscal-qr';
 import { buildShelfLabel, chooseLabelBarcode } from './shelf-label';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleSaleInput } from '../testing/sample-documents';
+import { sampleSaleInput } from './sample-documents';
 import { decodeZatcaQr } from './fiscal-qr';
 import { formatLocalDateTime } from './local-time';
 import { buildSaleReceipt } from './sale-receipt';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSaleReceipt } from '../receipt/sale-receipt';
-import { decodeEscPos } from '../testing/escpos-decoder';
-import { sampleSaleInput } from '../testing/sample-documents';
+import { decodeEscPos } from '../testing';
+import { sampleSaleInput } from '../receipt/sample-documents';
 import { renderEscPos } from './escpos-renderer';
 import { renderText } from './text-renderer';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
+import { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing';
 import { classifyScan, GS } from '@pharmacy/contracts/gs1';
 import { SerialScanner } from './serial-scanner';
 

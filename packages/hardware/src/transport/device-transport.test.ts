@@ -7,9 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printDocument } from '../print-worker/print-document';
 import { buildCreditNote } from '../receipt/credit-note';
 import { renderEscPos } from '../render/escpos-renderer';
-import { decodeEscPos } from '../testing/escpos-decoder';
-import { sampleCreditNoteInput } from '../testing/sample-documents';
-import { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
+import { sampleCreditNoteInput } from '../receipt/sample-documents';
+import { decodeEscPos, PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing';
 import { openTransport } from './open-transport';
 import { PrinterError } from './printer-error';
 

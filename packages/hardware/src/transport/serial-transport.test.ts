@@ -3,10 +3,15 @@ import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSaleReceipt } from '../receipt/sale-receipt';
 import { renderEscPos } from '../render/escpos-renderer';
-import { decodeEscPos } from '../testing/escpos-decoder';
-import { sampleSaleInput } from '../testing/sample-documents';
-import { PTY_DEVICE_ALLOW, type PtyPair, SOCAT, startPtyPair } from '../testing/socat-pair';
-import { StatusResponder } from '../testing/virtual-printer';
+import { sampleSaleInput } from '../receipt/sample-documents';
+import {
+  decodeEscPos,
+  PTY_DEVICE_ALLOW,
+  type PtyPair,
+  SOCAT,
+  StatusResponder,
+  startPtyPair,
+} from '../testing';
 import { openTransport } from './open-transport';
 import { PrinterError } from './printer-error';
 

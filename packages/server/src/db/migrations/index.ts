@@ -13,6 +13,7 @@ import { authSessions } from './0012_auth_sessions';
 import { customerCreditTerms } from './0013_customer_credit_terms';
 import { medicinesList } from './0014_medicines_list';
 import { tillSettings } from './0015_till_settings';
+import { templatePaperWidth } from './0016_template_paper_width';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -33,4 +34,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013_customer_credit_terms': customerCreditTerms,
   '0014_medicines_list': medicinesList,
   '0015_till_settings': tillSettings,
+  '0016_template_paper_width': templatePaperWidth,
 };

@@ -24,6 +24,8 @@ export interface ReceiptTemplatesTable {
   branch_id: string | null;
   name: string;
   document_type: string;
+  /** 58 or 80: the paper width the template is for; null: both widths. */
+  paper_width_mm: number | null;
   header: string;
   footer: string;
   logo_key: string | null;

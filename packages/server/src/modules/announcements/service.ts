@@ -6,6 +6,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import type { ChangelogEntriesTable } from '../../db/tables/announcements';
+import { paginate } from '../../db/paginate';
 
 function entryQuery(app: AppContext) {
   return app.db
@@ -21,17 +22,7 @@ export async function listChangelog(
 ) {
   let q = entryQuery(app);
   if (f.kind) q = q.where('c.kind', '=', f.kind);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const items = await q
-    .orderBy('c.created_at', 'desc')
-    .orderBy('c.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+  return paginate(q, f, (q) => q.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc'));
 }
 
 /** A release note or organisation notice: organisation-wide, replicated to every till, audited. */

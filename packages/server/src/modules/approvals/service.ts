@@ -10,6 +10,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { recordedBounds } from './bounds';
 import { type ApprovalOperation, assertApprovalCovers } from './covers';
 import type { ApprovalsTable } from '../../db/tables/approvals';
+import { paginate } from '../../db/paginate';
 
 /** A request must be decided, and an approval used, within this many minutes. */
 export const APPROVAL_TTL_MINUTES = 15;
@@ -115,22 +116,8 @@ export async function listApprovals(
   if (f.status !== 'all') q = q.where('a.status', '=', f.status);
   if (f.status === 'pending' || f.status === 'approved') q = q.where('a.expires_at', '>', now);
   if (f.kind) q = q.where('a.kind', '=', f.kind);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return {
-    items: rows.map((r) => toApproval(r, now)),
-    total: Number(total),
-    page: f.page,
-    page_size: f.page_size,
-  };
+  const found = await paginate(q, f, (q) => q.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc'));
+  return { ...found, items: found.items.map((r) => toApproval(r, now)) };
 }
 
 /**

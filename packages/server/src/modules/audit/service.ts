@@ -7,6 +7,7 @@ import { NotFound } from '../../http/errors';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { paginate } from '../../db/paginate';
 
 /** Who did it: the signed-in user (or null for the system) and the request that carried it. */
 export interface Actor {
@@ -118,17 +119,8 @@ export async function listAudit(app: AppContext, f: AuditFilter) {
   if (f.branch_id) q = q.where('a.branch_id', '=', f.branch_id);
   if (f.from) q = q.where('a.created_at', '>=', new Date(f.from).toISOString());
   if (f.to) q = q.where('a.created_at', '<=', new Date(f.to).toISOString());
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('a.created_at', 'desc')
-    .orderBy('a.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toEntry), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => q.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc'));
+  return { ...found, items: found.items.map(toEntry) };
 }
 
 export async function getAudit(app: AppContext, id: string): Promise<AuditEntry> {

@@ -2,6 +2,7 @@ import type { AppContext } from '../../app-context';
 import { NotFound } from '../../http/errors';
 import { addDays } from '../stock/dates';
 import { controlledRegistry } from '../stock/queries';
+import { paginate } from '../../db/paginate';
 
 export interface BookFilter {
   branch_id?: string;
@@ -49,19 +50,8 @@ export async function prescriptionBook(app: AppContext, f: BookFilter, all = fal
   if (f.medicine_id) q = q.where('d.medicine_id', '=', f.medicine_id);
   if (f.from) q = q.where('d.created_at', '>=', `${f.from}T00:00:00.000Z`);
   if (f.to) q = q.where('d.created_at', '<', `${addDays(f.to, 1)}T00:00:00.000Z`);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  let ordered = q.orderBy('d.created_at').orderBy('d.id');
-  if (!all) ordered = ordered.limit(f.page_size).offset((f.page - 1) * f.page_size);
-  const rows = await ordered.execute();
-  return {
-    items: rows.map((r) => ({ ...r, is_controlled: r.is_controlled === 1 })),
-    total: Number(total),
-    page: f.page,
-    page_size: f.page_size,
-  };
+  const found = await paginate(q, f, (q) => q.orderBy('d.created_at').orderBy('d.id'), { all });
+  return { ...found, items: found.items.map((r) => ({ ...r, is_controlled: r.is_controlled === 1 })) };
 }
 
 /** Most rows a CSV export carries in one file. */

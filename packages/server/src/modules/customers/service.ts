@@ -198,17 +198,15 @@ export async function customerLedger(app: AppContext, id: string, f: { page: num
   const exp = await baseExp(app);
   await getCustomerRow(app.db, id);
   const q = app.db.selectFrom('customer_ledger as l').where('l.customer_id', '=', id);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .leftJoin('users as u', 'u.id', 'l.created_by')
-    .selectAll('l')
-    .select('u.full_name as created_by_name')
-    .orderBy('l.created_at', 'desc')
-    .orderBy('l.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  const items: CustomerLedgerRow[] = rows.map((r) => ({
+  const found = await paginate(q, f, (q) =>
+    q
+      .leftJoin('users as u', 'u.id', 'l.created_by')
+      .selectAll('l')
+      .select('u.full_name as created_by_name')
+      .orderBy('l.created_at', 'desc')
+      .orderBy('l.id', 'desc'),
+  );
+  const items: CustomerLedgerRow[] = found.items.map((r) => ({
     id: r.id,
     customer_id: r.customer_id,
     branch_id: r.branch_id,
@@ -222,7 +220,7 @@ export async function customerLedger(app: AppContext, id: string, f: { page: num
     created_by_name: r.created_by_name,
     created_at: r.created_at,
   }));
-  return { items, total, page: f.page, page_size: f.page_size };
+  return { ...found, items };
 }
 
 export interface CreditMovement {

@@ -153,6 +153,163 @@ export interface DemoResult {
   ms: number;
 }
 
+/** What every step of the generator shares: the connection, the seeded random source, ids and the time. */
+interface DemoContext {
+  sqlite: Sqlite;
+  size: DemoSize;
+  rand: () => number;
+  pick: <T>(xs: readonly T[]) => T;
+  newId: () => string;
+  at: string;
+  today: string;
+}
+
+/** The Main Branch and size.branches - 1 demo branches (kept when they exist), their ids. */
+function demoBranches(
+  c: DemoContext,
+  main: { id: string; currency_code: string; timezone: string },
+): string[] {
+  const { sqlite, newId, at } = c;
+  const branches = [main.id];
+  const insertBranch = sqlite.prepare(
+    `INSERT INTO branches (id, name, code, address, phone, vat_number, currency_code, timezone, is_active, created_at, updated_at)
+     VALUES (?, ?, ?, '', '', '', ?, ?, 1, ?, ?) ON CONFLICT(code) DO NOTHING`,
+  );
+  for (let i = 2; i <= c.size.branches; i++) {
+    const code = `DEMO${String(i).padStart(2, '0')}`;
+    insertBranch.run(newId(), `Demo Branch ${i}`, code, main.currency_code, main.timezone, at, at);
+    branches.push((sqlite.prepare('SELECT id FROM branches WHERE code = ?').get(code) as { id: string }).id);
+  }
+  return branches;
+}
+
+function demoCategories(c: DemoContext): void {
+  const insertCategory = c.sqlite.prepare(
+    'INSERT INTO categories (id, slug, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  for (const name of new Set(GENERICS.map((g) => g[3])))
+    insertCategory.run(c.newId(), slugify(name), name, c.at, c.at);
+}
+
+function demoSuppliers(c: DemoContext): string[] {
+  const { rand, pick, at } = c;
+  const insertSupplier = c.sqlite.prepare(
+    `INSERT INTO suppliers (id, name, tax_number, supplier_type, lead_time_days, reliability_score, contact_person, phone, email, address, notes, is_active, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, '', ?, '', '', '', 1, ?, ?)`,
+  );
+  const suppliers: string[] = [];
+  for (let i = 0; i < c.size.suppliers; i++) {
+    const id = c.newId();
+    const name = `${pick(SYLLABLES).toUpperCase()}${pick(SYLLABLES)} ${pick(['Pharma', 'Medical', 'Health', 'Distributors', 'Life Sciences'])} ${i + 1}`;
+    insertSupplier.run(
+      id,
+      name,
+      `DEMO-TIN-${100000 + i}`,
+      pick(['distributor', 'wholesaler', 'manufacturer']),
+      2 + Math.floor(rand() * 20),
+      60 + Math.floor(rand() * 41),
+      `+255 700 ${String(i).padStart(6, '0')}`,
+      at,
+      at,
+    );
+    suppliers.push(id);
+  }
+  return suppliers;
+}
+
+function demoMedicines(c: DemoContext): Array<{ id: string; price: number }> {
+  const { rand, pick, at } = c;
+  const insertMedicine = c.sqlite.prepare(
+    `INSERT INTO medicines (id, name, generic_name, barcode, barcode_key, category, form, strength, unit, selling_price, max_public_price,
+       low_stock_threshold, requires_prescription, is_controlled, requires_cold_chain, is_active, vat_category, regulator_registration_no,
+       image_key, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, ?, ?)`,
+  );
+  const medicines: Array<{ id: string; price: number }> = [];
+  for (let i = 0; i < c.size.medicines; i++) {
+    const [generic, strengths, forms, category] = pick(GENERICS);
+    const brand = `${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(SUFFIXES)}`;
+    const strength = pick(strengths);
+    const form = pick(forms);
+    const name = `${brand[0]!.toUpperCase()}${brand.slice(1)} ${strength}`;
+    const barcode = ean13(`62${String(i).padStart(10, '0')}`);
+    const controlled = category === 'Controlled Drugs';
+    const price = 50 + Math.floor(rand() * 5000);
+    const id = c.newId();
+    insertMedicine.run(
+      id,
+      name,
+      generic,
+      barcode,
+      barcodeKey(barcode),
+      slugify(category),
+      form,
+      strength,
+      pick(['box', 'strip of 10', 'bottle', 'pack']),
+      price,
+      rand() < 0.3 ? price + Math.floor(rand() * 500) : null,
+      5 + Math.floor(rand() * 20),
+      controlled || rand() < 0.4 ? 1 : 0,
+      controlled ? 1 : 0,
+      form === 'injection' && rand() < 0.3 ? 1 : 0,
+      rand() < 0.7 ? 'zero' : 'standard',
+      `DEMO/${1000000 + i}`,
+      at,
+      at,
+    );
+    medicines.push({ id, price });
+  }
+  return medicines;
+}
+
+/** size.batches batches spread over the branches, each received by a `purchase` movement; their count. */
+function demoBatches(
+  c: DemoContext,
+  branches: readonly string[],
+  suppliers: readonly string[],
+  medicines: ReadonlyArray<{ id: string; price: number }>,
+): number {
+  const { sqlite, rand, pick, newId, at } = c;
+  const insertBatch = sqlite.prepare(
+    `INSERT INTO batches (id, medicine_id, branch_id, batch_number, expiry_date, qty_received, qty_on_hand, unit_cost, supplier_id,
+       regulator_status, received_at, received_by, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+  );
+  const insertMovement = sqlite.prepare(
+    `INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reference_type, reference_id, user_id, reason, created_at)
+     VALUES (?, ?, ?, ?, 'purchase', ?, 'demo_catalogue', ?, NULL, 'demo catalogue', ?)`,
+  );
+  const reference = newId();
+  let batches = 0;
+  for (let i = 0; i < c.size.batches && medicines.length > 0; i++) {
+    const branchId = branches[i % branches.length]!;
+    const m = medicines[Math.floor(rand() * medicines.length)]!;
+    const qty = 1 + Math.floor(rand() * 200);
+    const r = rand();
+    const status = r < 0.01 ? 'recalled' : r < 0.03 ? 'quarantined' : 'active';
+    const id = newId();
+    // Expiries from 60 days ago to ~2.5 years ahead: some expired, some expiring, most fine.
+    insertBatch.run(
+      id,
+      m.id,
+      branchId,
+      `L${String(i).padStart(7, '0')}`,
+      addDays(c.today, -60 + Math.floor(rand() * 960)),
+      qty,
+      qty,
+      Math.max(1, Math.floor(m.price * (0.5 + rand() * 0.3))),
+      suppliers.length ? pick(suppliers) : null,
+      status,
+      at,
+      at,
+      at,
+    );
+    insertMovement.run(newId(), id, branchId, m.id, qty, reference, at);
+    batches++;
+  }
+  return batches;
+}
+
 export function generateDemoCatalogue(sqlite: Sqlite, size: DemoSize): DemoResult {
   const started = performance.now();
   const rand = rng(size.seed);
@@ -170,127 +327,14 @@ export function generateDemoCatalogue(sqlite: Sqlite, size: DemoSize): DemoResul
   const synchronous = sqlite.pragma('synchronous', { simple: true }) as number;
   sqlite.pragma('cache_size = -1000000');
   sqlite.pragma('synchronous = OFF');
-  const newId = bulkIds();
+  const c: DemoContext = { sqlite, size, rand, pick, newId: bulkIds(), at, today };
   const run = sqlite.transaction(() => {
     const restore = suspendIndexes(sqlite);
-    const branches = [main.id];
-    const insertBranch = sqlite.prepare(
-      `INSERT INTO branches (id, name, code, address, phone, vat_number, currency_code, timezone, is_active, created_at, updated_at)
-       VALUES (?, ?, ?, '', '', '', ?, ?, 1, ?, ?) ON CONFLICT(code) DO NOTHING`,
-    );
-    for (let i = 2; i <= size.branches; i++) {
-      const code = `DEMO${String(i).padStart(2, '0')}`;
-      insertBranch.run(newId(), `Demo Branch ${i}`, code, main.currency_code, main.timezone, at, at);
-      branches.push(
-        (sqlite.prepare('SELECT id FROM branches WHERE code = ?').get(code) as { id: string }).id,
-      );
-    }
-    const insertCategory = sqlite.prepare(
-      'INSERT INTO categories (id, slug, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    );
-    for (const name of new Set(GENERICS.map((g) => g[3])))
-      insertCategory.run(newId(), slugify(name), name, at, at);
-
-    const insertSupplier = sqlite.prepare(
-      `INSERT INTO suppliers (id, name, tax_number, supplier_type, lead_time_days, reliability_score, contact_person, phone, email, address, notes, is_active, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, '', ?, '', '', '', 1, ?, ?)`,
-    );
-    const suppliers: string[] = [];
-    for (let i = 0; i < size.suppliers; i++) {
-      const id = newId();
-      const name = `${pick(SYLLABLES).toUpperCase()}${pick(SYLLABLES)} ${pick(['Pharma', 'Medical', 'Health', 'Distributors', 'Life Sciences'])} ${i + 1}`;
-      insertSupplier.run(
-        id,
-        name,
-        `DEMO-TIN-${100000 + i}`,
-        pick(['distributor', 'wholesaler', 'manufacturer']),
-        2 + Math.floor(rand() * 20),
-        60 + Math.floor(rand() * 41),
-        `+255 700 ${String(i).padStart(6, '0')}`,
-        at,
-        at,
-      );
-      suppliers.push(id);
-    }
-
-    const insertMedicine = sqlite.prepare(
-      `INSERT INTO medicines (id, name, generic_name, barcode, barcode_key, category, form, strength, unit, selling_price, max_public_price,
-         low_stock_threshold, requires_prescription, is_controlled, requires_cold_chain, is_active, vat_category, regulator_registration_no,
-         image_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, ?, ?)`,
-    );
-    const medicines: Array<{ id: string; price: number }> = [];
-    for (let i = 0; i < size.medicines; i++) {
-      const [generic, strengths, forms, category] = pick(GENERICS);
-      const brand = `${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(SUFFIXES)}`;
-      const strength = pick(strengths);
-      const form = pick(forms);
-      const name = `${brand[0]!.toUpperCase()}${brand.slice(1)} ${strength}`;
-      const barcode = ean13(`62${String(i).padStart(10, '0')}`);
-      const controlled = category === 'Controlled Drugs';
-      const price = 50 + Math.floor(rand() * 5000);
-      const id = newId();
-      insertMedicine.run(
-        id,
-        name,
-        generic,
-        barcode,
-        barcodeKey(barcode),
-        slugify(category),
-        form,
-        strength,
-        pick(['box', 'strip of 10', 'bottle', 'pack']),
-        price,
-        rand() < 0.3 ? price + Math.floor(rand() * 500) : null,
-        5 + Math.floor(rand() * 20),
-        controlled || rand() < 0.4 ? 1 : 0,
-        controlled ? 1 : 0,
-        form === 'injection' && rand() < 0.3 ? 1 : 0,
-        rand() < 0.7 ? 'zero' : 'standard',
-        `DEMO/${1000000 + i}`,
-        at,
-        at,
-      );
-      medicines.push({ id, price });
-    }
-
-    const insertBatch = sqlite.prepare(
-      `INSERT INTO batches (id, medicine_id, branch_id, batch_number, expiry_date, qty_received, qty_on_hand, unit_cost, supplier_id,
-         regulator_status, received_at, received_by, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
-    );
-    const insertMovement = sqlite.prepare(
-      `INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reference_type, reference_id, user_id, reason, created_at)
-       VALUES (?, ?, ?, ?, 'purchase', ?, 'demo_catalogue', ?, NULL, 'demo catalogue', ?)`,
-    );
-    const reference = newId();
-    let batches = 0;
-    for (let i = 0; i < size.batches && medicines.length > 0; i++) {
-      const branchId = branches[i % branches.length]!;
-      const m = medicines[Math.floor(rand() * medicines.length)]!;
-      const qty = 1 + Math.floor(rand() * 200);
-      const r = rand();
-      const status = r < 0.01 ? 'recalled' : r < 0.03 ? 'quarantined' : 'active';
-      const id = newId();
-      // Expiries from 60 days ago to ~2.5 years ahead: some expired, some expiring, most fine.
-      insertBatch.run(
-        id,
-        m.id,
-        branchId,
-        `L${String(i).padStart(7, '0')}`,
-        addDays(today, -60 + Math.floor(rand() * 960)),
-        qty,
-        qty,
-        Math.max(1, Math.floor(m.price * (0.5 + rand() * 0.3))),
-        suppliers.length ? pick(suppliers) : null,
-        status,
-        at,
-        at,
-        at,
-      );
-      insertMovement.run(newId(), id, branchId, m.id, qty, reference, at);
-      batches++;
-    }
+    const branches = demoBranches(c, main);
+    demoCategories(c);
+    const suppliers = demoSuppliers(c);
+    const medicines = demoMedicines(c);
+    const batches = demoBatches(c, branches, suppliers, medicines);
     restore();
     return { branches, batches };
   });

@@ -19,6 +19,7 @@ import {
 } from '../prescriptions/service';
 import type { RefillRemindersTable, WillCallsTable } from '../../db/tables/prescriptions';
 import { branchStock, branchToday } from '../stock/ledger';
+import { paginate } from '../../db/paginate';
 
 /* ------------------------------------------------------------------ will-call */
 
@@ -84,20 +85,13 @@ export async function listWillCalls(
   let q = app.db.selectFrom('will_calls');
   if (f.branch_id) q = q.where('branch_id', '=', f.branch_id);
   if (f.status !== 'all') q = q.where('status', '=', f.status);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('placed_at', f.status === 'waiting' ? 'asc' : 'desc')
-    .orderBy('id')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return {
-    items: await toWillCalls(app.db, rows),
-    total: Number(total),
-    page: f.page,
-    page_size: f.page_size,
-  };
+  const found = await paginate(q, f, (q) =>
+    q
+      .selectAll()
+      .orderBy('placed_at', f.status === 'waiting' ? 'asc' : 'desc')
+      .orderBy('id'),
+  );
+  return { ...found, items: await toWillCalls(app.db, found.items) };
 }
 
 /**
@@ -362,17 +356,9 @@ export async function listRefills(
   if (f.branch_id) q = q.where('r.branch_id', '=', f.branch_id);
   if (f.due_before) q = q.where('r.due_date', '<=', f.due_before);
   if (f.medicine_id) q = q.where('r.medicine_id', '=', f.medicine_id);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const items: RefillReminder[] = await q
-    .orderBy('r.due_date')
-    .orderBy('r.id')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => q.orderBy('r.due_date').orderBy('r.id'));
+  const items: RefillReminder[] = found.items;
+  return { ...found, items };
 }
 
 export async function createRefill(

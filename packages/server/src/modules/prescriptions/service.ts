@@ -37,6 +37,7 @@ import type {
   WillCallsTable,
 } from '../../db/tables/prescriptions';
 import { containsText } from '../../db/like';
+import { paginate } from '../../db/paginate';
 
 /** 404 for a customer_id that is not a customer. */
 export async function checkCustomer(db: Db, customerId: string | undefined): Promise<void> {
@@ -212,32 +213,28 @@ export async function listPrescriptions(app: AppContext, f: PrescriptionFilter) 
     const status = f.status;
     q = q.where('prescriptions.status', '=', status).where((eb) => eb.not(expiredExpr(eb, todays)));
   } else if (f.status) q = q.where('prescriptions.status', '=', f.status);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll('prescriptions')
-    .select([
-      sql<number>`(SELECT count(*) FROM prescription_items i WHERE i.prescription_id = prescriptions.id)`.as(
-        'item_count',
-      ),
-      sql<number>`(SELECT coalesce(sum(i.quantity - i.dispensed_quantity), 0) FROM prescription_items i WHERE i.prescription_id = prescriptions.id)`.as(
-        'remaining_quantity',
-      ),
-    ])
-    .orderBy('prescriptions.issue_date', 'desc')
-    .orderBy('prescriptions.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
+  const found = await paginate(q, f, (q) =>
+    q
+      .selectAll('prescriptions')
+      .select([
+        sql<number>`(SELECT count(*) FROM prescription_items i WHERE i.prescription_id = prescriptions.id)`.as(
+          'item_count',
+        ),
+        sql<number>`(SELECT coalesce(sum(i.quantity - i.dispensed_quantity), 0) FROM prescription_items i WHERE i.prescription_id = prescriptions.id)`.as(
+          'remaining_quantity',
+        ),
+      ])
+      .orderBy('prescriptions.issue_date', 'desc')
+      .orderBy('prescriptions.id', 'desc'),
+  );
   const todayOf = new Map(todays);
   return {
-    items: rows.map((r) => ({
+    ...found,
+    items: found.items.map((r) => ({
       ...toPrescription(r, todayOf.get(r.branch_id) ?? '0000-00-00'),
       item_count: Number(r.item_count),
       remaining_quantity: Number(r.remaining_quantity),
     })),
-    total: Number(total),
-    page: f.page,
-    page_size: f.page_size,
   };
 }
 

@@ -10,7 +10,7 @@ import {
   SOCAT,
   startPtyPair,
   startVirtualPrinter,
-} from '@pharmacy/hardware';
+} from '@pharmacy/hardware/testing';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/ids';

@@ -1,5 +1,6 @@
 import type { Printer, PrinterActionResult, ReceiptTemplate, TemplatePreview } from '@pharmacy/contracts';
-import { CODE_PAGE_SAMPLE, decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware';
+import { CODE_PAGE_SAMPLE } from '@pharmacy/hardware';
+import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 

@@ -157,7 +157,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Print a test page',
     description:
-      "Admin, or the branch manager of the printer's branch (403 otherwise), for the printer set-up screen. Renders a test page (shop name, branch, date, the printer's settings, a line of each size, a code-page sample, a QR code, a cut) with the same ESC/POS renderer every document prints with, in the printer's paper width, command set and code page, and sends it at once, not through the print queue, so the answer says what happened: outcome printed with the bytes written, or failed with the printer's reason (OFFLINE, TIMEOUT, NOT_FOUND, INVALID_CONFIG for an address the transport rules refuse...). A printer error is a 200 answer with outcome failed, never a 500. Works on an inactive printer too (to try one before turning it on). Audited.",
+      "Admin, or the branch manager of the printer's branch (403 otherwise), for the printer set-up screen. Renders a test page (shop name, branch, date, the printer's settings, a line of each size, a code-page sample, a QR code, a cut) with the same ESC/POS renderer every document prints with, in the printer's paper width, command set and code page, and sends it on the print worker's lane of that printer (after the job printing there now, before the next queued one, never interleaved with a receipt's bytes), waiting for it up to three print timeouts (PRINT_TIMEOUT_MS; BUSY when the printer stayed busy, nothing sent), so the answer says what happened: outcome printed with the bytes written, or failed with the printer's reason (OFFLINE, TIMEOUT, NOT_FOUND, INVALID_CONFIG for an address the transport rules refuse...). A printer error is a 200 answer with outcome failed, never a 500. Works on an inactive printer too (to try one before turning it on). Audited.",
     roles: ['branch_manager'],
     params: PrinterParams,
     responses: {
@@ -175,7 +175,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Open the cash drawer',
     description:
-      "Admin, or the branch manager of the printer's branch (403 otherwise). Sends the drawer kick (ESC p on pin 2 for Epson, BEL for Star) to the printer the drawer is plugged into, at once, and answers the outcome as Test print does. Audited.",
+      "Admin, or the branch manager of the printer's branch (403 otherwise). Sends the drawer kick (ESC p on pin 2 for Epson, BEL for Star) to the printer the drawer is plugged into, on that printer's print lane like Test print (never in the middle of a receipt; dropped, BUSY, rather than opening the drawer late), and answers the outcome as Test print does. Audited.",
     roles: ['branch_manager'],
     params: PrinterParams,
     responses: {
@@ -222,7 +222,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Create a receipt template',
     description:
-      "Admin, or a branch manager for their own branch. branch_id omitted: the caller's branch; null: organisation-wide (admin and other organisation-wide roles only; 403 for a branch manager). A document prints with its branch's default template of its document_type, else the organisation's default; is_default clears the previous default of the same scope and type. header and footer replace the document's own texts when not empty; the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy. logo_key is stored for the image module; printing logos (raster) is not done yet.",
+      "Admin, or a branch manager for their own branch. branch_id omitted: the caller's branch; null: organisation-wide (admin and other organisation-wide roles only; 403 for a branch manager). paper_width_mm 58 or 80 makes the template for printers of that paper width; null or omitted, for both widths (every template saved before widths existed). A document prints on a printer with, in order: its branch's default of its document_type for the printer's width, the branch's both-widths default, the organisation's default for the width, the organisation's both-widths default. is_default clears the previous default of the same scope, type and width (a both-widths template only competes with both-widths ones). header and footer replace the document's own texts when not empty; the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy. logo_key is stored for the image module; printing logos (raster) is not done yet.",
     roles: ['branch_manager'],
     body: CreateReceiptTemplateRequest,
     responses: {
@@ -240,7 +240,7 @@ export function printingRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Update a receipt template',
     description:
-      "Admin, or a branch manager for a template of their own branch (403 for another branch's or an organisation-wide one). Any subset of name, header, footer, the show_* flags and is_default; document_type and branch_id do not change. Setting is_default clears the previous default of the same scope and type. Audited.",
+      "Admin, or a branch manager for a template of their own branch (403 for another branch's or an organisation-wide one). Any subset of name, paper_width_mm (58, 80 or null for both widths), header, footer, the show_* flags and is_default; document_type and branch_id do not change. A default template clears the previous default of the same scope, type and width. Audited.",
     roles: ['branch_manager'],
     params: TemplateParams,
     body: UpdateReceiptTemplateRequest,

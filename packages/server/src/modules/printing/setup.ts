@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type {
   PrinterActionResult,
   ReceiptTemplate,
@@ -36,8 +35,9 @@ import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 import { printingOptions } from './options';
 import type { PrintersTable, ReceiptTemplatesTable } from '../../db/tables/printing';
-import { applyTemplate, toReceiptTemplate } from './templates';
+import { applyTemplate, clearDefault, toReceiptTemplate } from './templates';
 import { deadline, transportAllowances, transportConfig } from './transport';
+import { printWorkerOf } from './worker';
 
 const transportTimeoutMs = (): number => {
   try {
@@ -47,7 +47,7 @@ const transportTimeoutMs = (): number => {
   }
 };
 
-/** Sends bytes to a printer now (not through the queue) and reports what happened; never throws for the printer. */
+/** Sends bytes to a printer and reports what happened; never throws for the printer. */
 async function sendNow(app: AppContext, printer: PrintersTable, bytes: Buffer): Promise<PrinterActionResult> {
   const started = Date.now();
   const timeoutMs = transportTimeoutMs();
@@ -75,6 +75,35 @@ async function sendNow(app: AppContext, printer: PrintersTable, bytes: Buffer): 
       elapsed_ms: Date.now() - started,
     };
   }
+}
+
+/**
+ * Sends a set-up action's bytes on the print worker's lane of this printer: after the receipt printing there
+ * now and before the next queued job, never interleaved with one. Waits for the lane up to three transport
+ * timeouts, then gives up without sending (BUSY). Without a worker (PRINT_WORKER=off) it sends at once.
+ */
+async function sendOnLane(
+  app: AppContext,
+  printer: PrintersTable,
+  bytes: Buffer,
+): Promise<PrinterActionResult> {
+  const worker = printWorkerOf(app);
+  if (!worker) return sendNow(app, printer, bytes);
+  const started = Date.now();
+  const waitMs = transportTimeoutMs() * 3;
+  const outcome = await worker.runOnPrinter(printer.id, () => sendNow(app, printer, bytes), waitMs);
+  if (outcome.ran) return { ...outcome.value, elapsed_ms: Date.now() - started };
+  const message =
+    outcome.reason === 'TIMEOUT'
+      ? `Printer ${printer.name} was busy with other print jobs for ${Math.round(waitMs / 1000)} s; nothing was sent`
+      : 'The till is shutting down; nothing was sent';
+  return {
+    printer_id: printer.id,
+    outcome: 'failed',
+    bytes_written: 0,
+    error: { code: outcome.reason === 'TIMEOUT' ? 'BUSY' : 'STOPPING', message },
+    elapsed_ms: Date.now() - started,
+  };
 }
 
 async function branchOf(app: AppContext, branchId: string) {
@@ -113,7 +142,7 @@ export async function printTestPage(
   actor: Actor,
   printer: PrintersTable,
 ): Promise<PrinterActionResult> {
-  const result = await sendNow(app, printer, await testPageBytes(app, printer));
+  const result = await sendOnLane(app, printer, await testPageBytes(app, printer));
   await writeAudit(app.db, actor, {
     action: 'printer.test_print',
     entity: 'printer',
@@ -130,7 +159,7 @@ export async function openCashDrawer(
   printer: PrintersTable,
 ): Promise<PrinterActionResult> {
   const bytes = printer.command_set === 'star' ? starKickDrawerBytes() : kickDrawerBytes(2);
-  const result = await sendNow(app, printer, bytes);
+  const result = await sendOnLane(app, printer, bytes);
   await writeAudit(app.db, actor, {
     action: 'printer.open_drawer',
     entity: 'printer',
@@ -196,6 +225,7 @@ export async function previewTemplate(
     branch_id: null,
     name: 'preview',
     document_type: input.document_type,
+    paper_width_mm: input.paper_width_mm,
     header: input.header,
     footer: input.footer,
     logo_key: null,
@@ -238,6 +268,7 @@ export async function updateReceiptTemplate(
   const after: ReceiptTemplatesTable = {
     ...before,
     name: input.name ?? before.name,
+    paper_width_mm: input.paper_width_mm === undefined ? before.paper_width_mm : input.paper_width_mm,
     header: input.header ?? before.header,
     footer: input.footer ?? before.footer,
     show_vat_breakdown: flag(input.show_vat_breakdown, before.show_vat_breakdown),
@@ -248,18 +279,7 @@ export async function updateReceiptTemplate(
     updated_at: at,
   };
   await app.db.transaction().execute(async (trx) => {
-    if (after.is_default && !before.is_default) {
-      let clear = trx
-        .updateTable('receipt_templates')
-        .set({ is_default: 0, updated_at: at })
-        .where('document_type', '=', after.document_type)
-        .where('is_default', '=', sql.lit(1));
-      clear =
-        after.branch_id === null
-          ? clear.where('branch_id', 'is', null)
-          : clear.where('branch_id', '=', after.branch_id);
-      await clear.execute();
-    }
+    if (after.is_default) await clearDefault(trx, after, at);
     const { id: _id, ...values } = after;
     await trx.updateTable('receipt_templates').set(values).where('id', '=', id).execute();
     await writeAudit(trx, actor, {

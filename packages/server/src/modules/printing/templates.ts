@@ -15,6 +15,7 @@ import type { ReceiptTemplatesTable } from '../../db/tables/printing';
 export const toReceiptTemplate = (r: ReceiptTemplatesTable): ReceiptTemplate => ({
   ...r,
   document_type: r.document_type as PrintDocumentType,
+  paper_width_mm: r.paper_width_mm as 58 | 80 | null,
   show_vat_breakdown: r.show_vat_breakdown === 1,
   show_qr: r.show_qr === 1,
   show_customer: r.show_customer === 1,
@@ -64,6 +65,7 @@ export async function createReceiptTemplate(
     branch_id: branchId,
     name: input.name,
     document_type: input.document_type,
+    paper_width_mm: input.paper_width_mm,
     header: input.header,
     footer: input.footer,
     logo_key: input.logo_key || null,
@@ -77,16 +79,7 @@ export async function createReceiptTemplate(
     updated_at: at,
   };
   await app.db.transaction().execute(async (trx) => {
-    if (row.is_default) {
-      let clear = trx
-        .updateTable('receipt_templates')
-        .set({ is_default: 0, updated_at: at })
-        .where('document_type', '=', row.document_type)
-        .where('is_default', '=', sql.lit(1));
-      clear =
-        branchId === null ? clear.where('branch_id', 'is', null) : clear.where('branch_id', '=', branchId);
-      await clear.execute();
-    }
+    if (row.is_default) await clearDefault(trx, row, at);
     await trx.insertInto('receipt_templates').values(row).execute();
     await writeAudit(trx, actor, {
       action: 'receipt_template.create',
@@ -99,11 +92,39 @@ export async function createReceiptTemplate(
   return toReceiptTemplate(row);
 }
 
-/** The template a document of this type prints with: the branch's default, else the organisation's default. */
+/**
+ * Makes `row` the only default of its scope (its branch, or organisation-wide), document type and paper
+ * width (a both-widths template competes only with other both-widths ones).
+ */
+export async function clearDefault(trx: Db, row: ReceiptTemplatesTable, at: string): Promise<void> {
+  let clear = trx
+    .updateTable('receipt_templates')
+    .set({ is_default: 0, updated_at: at })
+    .where('document_type', '=', row.document_type)
+    .where('is_default', '=', sql.lit(1))
+    .where('id', '!=', row.id);
+  clear =
+    row.branch_id === null
+      ? clear.where('branch_id', 'is', null)
+      : clear.where('branch_id', '=', row.branch_id);
+  clear =
+    row.paper_width_mm === null
+      ? clear.where('paper_width_mm', 'is', null)
+      : clear.where('paper_width_mm', '=', row.paper_width_mm);
+  await clear.execute();
+}
+
+/**
+ * The template a document of this type prints with on paper of this width: the branch's default for the
+ * width, else the branch's both-widths default, else the organisation's for the width, else the
+ * organisation's both-widths default. A branch's own template wins over the organisation's whatever its width
+ * rule, so a branch that set its own receipt never prints the organisation's header on one of its printers.
+ */
 export async function effectiveTemplate(
   db: Db,
   branchId: string,
   documentType: string,
+  paperWidthMm: number,
 ): Promise<ReceiptTemplate | null> {
   const rows = await db
     .selectFrom('receipt_templates')
@@ -111,8 +132,11 @@ export async function effectiveTemplate(
     .where('document_type', '=', documentType)
     .where('is_default', '=', sql.lit(1))
     .where((eb) => eb.or([eb('branch_id', '=', branchId), eb('branch_id', 'is', null)]))
+    .where((eb) => eb.or([eb('paper_width_mm', '=', paperWidthMm), eb('paper_width_mm', 'is', null)]))
     .execute();
-  const row = rows.find((r) => r.branch_id === branchId) ?? rows[0];
+  const rank = (r: ReceiptTemplatesTable) =>
+    (r.branch_id === branchId ? 0 : 2) + (r.paper_width_mm === paperWidthMm ? 0 : 1);
+  const row = rows.sort((a, b) => rank(a) - rank(b))[0];
   return row ? toReceiptTemplate(row) : null;
 }
 

@@ -5,13 +5,8 @@ import {
   type PrinterStatusReport,
   type PrintJob,
 } from '@pharmacy/contracts';
-import {
-  type SaleReceiptInput,
-  type VirtualPrinter,
-  buildSaleReceipt,
-  decodeEscPos,
-  startVirtualPrinter,
-} from '@pharmacy/hardware';
+import { type SaleReceiptInput, buildSaleReceipt } from '@pharmacy/hardware';
+import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFound } from '../../http/errors';
 import { startTestServer, type TestServer } from '../../testing/harness';

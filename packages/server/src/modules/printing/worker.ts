@@ -40,6 +40,13 @@ function toFailure(error: unknown): PrintFailure {
   return new PrintFailure('ERROR', message, true);
 }
 
+export type LaneOutcome<T> = { ran: true; value: T } | { ran: false; reason: 'TIMEOUT' | 'STOPPING' };
+
+interface DirectJob {
+  run(): Promise<void>;
+  cancel(reason: 'TIMEOUT' | 'STOPPING'): void;
+}
+
 /** How long a printer that did not answer DLE EOT is printed to without asking first. */
 const NO_STATUS_MEMORY_MS = 10 * 60_000;
 /** At most this many due jobs are looked at per pass (the rest on the next pass). */
@@ -62,6 +69,8 @@ export class PrintWorker {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly lanes = new Map<string, Promise<void>>();
+  /** Work that is not a print_jobs row (a test page, a drawer kick), waiting for its printer's lane. */
+  private readonly direct = new Map<string, DirectJob[]>();
   private readonly noStatusUntil = new Map<string, number>();
 
   constructor(
@@ -83,10 +92,58 @@ export class PrintWorker {
     this.stopped = true;
     this.unsubscribe?.();
     clearTimeout(this.timer);
+    for (const queue of this.direct.values()) for (const job of queue) job.cancel('STOPPING');
+    this.direct.clear();
     const inFlight = Promise.allSettled([this.running, ...this.lanes.values()]);
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([inFlight, new Promise((resolve) => (grace = setTimeout(resolve, STOP_GRACE_MS)))]);
     clearTimeout(grace);
+  }
+
+  /**
+   * Runs `work` on the printer's lane: after the job printing there now, before any print_jobs row the worker
+   * claims next, and never beside another job of that printer, so its bytes and a receipt's never interleave.
+   * A work that has not started within `waitMs` is dropped (a drawer kick must not fire minutes later) and the
+   * answer says why it never ran; once started it runs to its own end.
+   */
+  runOnPrinter<T>(printerId: string, work: () => Promise<T>, waitMs: number): Promise<LaneOutcome<T>> {
+    if (this.stopped) return Promise.resolve({ ran: false, reason: 'STOPPING' });
+    return new Promise<LaneOutcome<T>>((resolve, reject) => {
+      const queue = this.direct.get(printerId) ?? [];
+      const job: DirectJob = {
+        run: () => work().then((value) => resolve({ ran: true, value }), reject),
+        cancel: (reason) => resolve({ ran: false, reason }),
+      };
+      const expire = setTimeout(() => {
+        const at = queue.indexOf(job);
+        if (at < 0) return;
+        queue.splice(at, 1);
+        job.cancel('TIMEOUT');
+      }, waitMs);
+      const run = job.run;
+      job.run = () => {
+        clearTimeout(expire);
+        return run();
+      };
+      queue.push(job);
+      this.direct.set(printerId, queue);
+      this.runDirect(printerId);
+    });
+  }
+
+  /** Starts the printer's next direct work when its lane is free; true when it did. */
+  private runDirect(lane: string): boolean {
+    if (this.lanes.has(lane)) return false;
+    const queue = this.direct.get(lane);
+    const job = queue?.shift();
+    if (queue?.length === 0) this.direct.delete(lane);
+    if (!job) return false;
+    const run = job.run().finally(() => {
+      this.lanes.delete(lane);
+      if (!this.runDirect(lane)) this.kick();
+    });
+    this.lanes.set(lane, run);
+    return true;
   }
 
   /** Runs a pass now, or right after the current one. */
@@ -157,23 +214,35 @@ export class PrintWorker {
         printer = defaults.get(job.branch_id);
       }
       const lane = printer?.id ?? `no-printer:${job.branch_id}`;
-      if (this.lanes.has(lane)) continue;
+      if (this.lanes.has(lane) || this.direct.has(lane)) continue;
+      // The lane is taken before the claim's await, so a test print asked meanwhile queues behind this job.
+      let free: () => void = () => undefined;
+      this.lanes.set(lane, new Promise<void>((resolve) => (free = resolve)));
+      const freeLane = () => {
+        this.lanes.delete(lane);
+        free();
+        if (!this.runDirect(lane)) this.kick();
+      };
       const claimedAt = nowIso();
       const claim = await db
         .updateTable('print_jobs')
         .set({ status: 'printing', locked_at: claimedAt, updated_at: claimedAt })
         .where('id', '=', job.id)
         .where('status', '=', sql.lit('queued'))
-        .executeTakeFirst();
-      if (Number(claim.numUpdatedRows) !== 1) continue;
+        .executeTakeFirst()
+        .catch((error: unknown) => {
+          freeLane();
+          throw error;
+        });
+      if (Number(claim.numUpdatedRows) !== 1) {
+        freeLane();
+        continue;
+      }
       const run = this.attempt(job, printer)
         .catch((error: unknown) =>
           this.app.log.error({ err: error, job: job.id }, 'print job bookkeeping failed'),
         )
-        .finally(() => {
-          this.lanes.delete(lane);
-          this.kick();
-        });
+        .finally(freeLane);
       this.lanes.set(lane, run);
     }
     await this.scheduleNext();
@@ -224,7 +293,12 @@ export class PrintWorker {
     const source = documentSourceFor(job.document_type);
     if (!source)
       throw new PrintFailure('NO_SOURCE', `No document source is registered for ${job.document_type}`, true);
-    const template = await effectiveTemplate(this.app.db, job.branch_id, job.document_type);
+    const template = await effectiveTemplate(
+      this.app.db,
+      job.branch_id,
+      job.document_type,
+      printer.paper_width_mm,
+    );
     let document: PrintableDocument;
     try {
       document = await source(this.app, { ...toPrintJob(job), status: 'printing', template });
@@ -317,6 +391,9 @@ export class PrintWorker {
 }
 
 const workers = new WeakMap<AppContext, PrintWorker>();
+
+/** The app's running print worker, if any (PRINT_WORKER=off, or not started yet: none). */
+export const printWorkerOf = (app: AppContext): PrintWorker | undefined => workers.get(app);
 
 /**
  * Starts the app's print worker once (PRINT_WORKER=off disables it) and registers its stop in app.closers.

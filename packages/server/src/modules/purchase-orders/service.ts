@@ -19,6 +19,7 @@ import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
 import { requireActiveSupplier } from '../suppliers/service';
 import type { PurchaseOrderItemsTable, PurchaseOrdersTable } from '../../db/tables/purchase-orders';
+import { paginate } from '../../db/paginate';
 
 /** Where an order's lifecycle may go from each state (receipts move SENT/PARTIALLY_RECEIVED on their own). */
 const STATUS_MOVES: Record<'SENT' | 'CANCELLED', readonly PurchaseOrderStatus[]> = {
@@ -199,35 +200,25 @@ export async function listPurchaseOrders(
   if (f.status) q = q.where('po.status', '=', f.status);
   if (f.supplier_id) q = q.where('po.supplier_id', '=', f.supplier_id);
   if (f.branch_id) q = q.where('po.branch_id', '=', f.branch_id);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
   const dir = f.order ?? 'desc';
-  const sorted =
-    f.sort === 'supplier_name'
-      ? q.orderBy(sql`s.name COLLATE NOCASE`, dir)
-      : f.sort === 'total_amount'
-        ? q.orderBy(sql.ref('total_minor'), dir)
-        : f.sort === 'expected_date'
-          ? // orders without an expected date come last in both directions
-            q.orderBy(sql`po.expected_date IS NULL`).orderBy('po.expected_date', dir)
-          : f.sort === 'status'
-            ? q.orderBy('po.status', dir)
-            : q;
-  const rows = await sorted
-    .orderBy('po.created_at', f.sort && f.sort !== 'created_at' ? 'desc' : dir)
-    .orderBy('po.id', f.sort && f.sort !== 'created_at' ? 'desc' : dir)
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
+  const found = await paginate(q, f, (q) => {
+    const sorted =
+      f.sort === 'supplier_name'
+        ? q.orderBy(sql`s.name COLLATE NOCASE`, dir)
+        : f.sort === 'total_amount'
+          ? q.orderBy(sql.ref('total_minor'), dir)
+          : f.sort === 'expected_date'
+            ? // orders without an expected date come last in both directions
+              q.orderBy(sql`po.expected_date IS NULL`).orderBy('po.expected_date', dir)
+            : f.sort === 'status'
+              ? q.orderBy('po.status', dir)
+              : q;
+    return sorted
+      .orderBy('po.created_at', f.sort && f.sort !== 'created_at' ? 'desc' : dir)
+      .orderBy('po.id', f.sort && f.sort !== 'created_at' ? 'desc' : dir);
+  });
   const exponent = await baseExponent(app);
-  return {
-    items: rows.map((r) => toSummary(r, exponent)),
-    total: Number(total),
-    page: f.page,
-    page_size: f.page_size,
-  };
+  return { ...found, items: found.items.map((r) => toSummary(r, exponent)) };
 }
 
 export async function getOrderRow(db: Db, id: string): Promise<PurchaseOrdersTable> {

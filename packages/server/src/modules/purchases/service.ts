@@ -11,6 +11,7 @@ import { addDays } from '../stock/dates';
 import { branchToday, moveBatchQuantity, receiveBatch } from '../stock/ledger';
 import { getBatch, selectBatches, toBatch } from '../stock/queries';
 import { requireActiveSupplier } from '../suppliers/service';
+import { paginate } from '../../db/paginate';
 
 export async function requireActiveBranch(db: Db, branchId: string, field = 'branch_id') {
   const branch = await db
@@ -166,22 +167,15 @@ async function pageBatches(
   f: { page: number; page_size: number },
   order: (q: BatchQuery) => BatchQuery,
 ) {
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await order(q)
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
+  const found = await paginate(q, f, order);
   const exponent = await baseExponent(app);
   const today = new Map<string, string>();
   const items = [];
-  for (const r of rows) {
+  for (const r of found.items) {
     if (!today.has(r.branch_id)) today.set(r.branch_id, await branchToday(app.db, r.branch_id));
     items.push(toBatch(r, exponent, today.get(r.branch_id)!));
   }
-  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+  return { ...found, items };
 }
 
 /**

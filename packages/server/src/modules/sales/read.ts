@@ -9,6 +9,7 @@ import { currencyExponent } from '../currency/service';
 import { qrPayload } from '../fiscal/documents';
 import { getSettings } from '../settings/service';
 import type { SaleLinesTable, SalesTable } from '../../db/tables/sales';
+import { paginate } from '../../db/paginate';
 
 /**
  * The sale read model: the spec's Sale list item (receipt fields included) and, for one sale, its lines. Receipt
@@ -240,17 +241,8 @@ export async function listSales(app: AppContext, user: AuthUser, f: SaleFilter) 
   if (f.invoice_number) q = q.where('s.invoice_number', '=', f.invoice_number);
   if (f.from) q = q.where('s.sold_at', '>=', `${f.from}T00:00:00.000Z`);
   if (f.to) q = q.where('s.sold_at', '<=', `${f.to}T23:59:59.999Z`);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = (await q
-    .orderBy('s.sold_at', 'desc')
-    .orderBy('s.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute()) as SaleRow[];
-  return { total, page: f.page, page_size: f.page_size, items: await toSales(app, rows) };
+  const found = await paginate(q, f, (q) => q.orderBy('s.sold_at', 'desc').orderBy('s.id', 'desc'));
+  return { ...found, items: await toSales(app, found.items as SaleRow[]) };
 }
 
 export async function saleInvoice(app: AppContext, user: AuthUser, saleId: string) {

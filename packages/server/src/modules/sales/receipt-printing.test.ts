@@ -1,4 +1,4 @@
-import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware';
+import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { PTY_DEVICE_ALLOW, SOCAT, startPtyPair, type PtyPair } from '@pharmacy/hardware';
+import { PTY_DEVICE_ALLOW, SOCAT, startPtyPair, type PtyPair } from '@pharmacy/hardware/testing';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../config';

@@ -39,22 +39,20 @@ export async function sessionSales(app: AppContext, user: AuthUser, id: string) 
   };
 }
 
-/**
- * The Z-report of a session (an X-report, z_number null, while it is open). All figures in the base currency:
- * foreign-currency amounts are converted at each sale's own rate, grouped by (currency, rate) before rounding.
- */
-export async function zReport(app: AppContext, user: AuthUser, id: string) {
-  const s = await readableSession(app, user, id);
-  const base = await baseCurrency(app);
-  const f = (n: number) => formatMinor(n, base.exp);
-  const t = (await sessionTotals(app.db, [id])).get(id)!;
+/** A sale-currency amount in the base currency at the sale's own rate (exponents read once per currency). */
+type ToBase = (minor: number, currency: string, rate: string) => Promise<number>;
+
+function baseConverter(app: AppContext, base: { code: string; exp: number }): ToBase {
   const exps = new Map<string, number>();
-  const conv = async (minor: number, currency: string, rate: string) => {
+  return async (minor, currency, rate) => {
     if (currency === base.code) return minor;
     if (!exps.has(currency)) exps.set(currency, await currencyExponent(app, currency));
     return toBase(minor, rateOf(rate), exps.get(currency)!, base.exp);
   };
+}
 
+/** Taxable amount and VAT per VAT rate, grouped by (currency, rate) before converting. */
+async function vatByRate(app: AppContext, id: string, conv: ToBase) {
   const vatRows = await app.db
     .selectFrom('sale_lines as l')
     .innerJoin('sales as s', 's.id', 'l.sale_id')
@@ -76,7 +74,11 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     row.vat += await conv(Number(r.vat), r.currency_code, r.fx_rate_to_base);
     byRate.set(r.vat_rate, row);
   }
+  return byRate;
+}
 
+/** Line, global and coupon discounts of the session's sales. */
+async function discountTotals(app: AppContext, id: string, conv: ToBase) {
   const discRows = await app.db
     .selectFrom('sales')
     .select((eb) => [
@@ -96,7 +98,11 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     disc.global += await conv(Number(r.global), r.currency_code, r.fx_rate_to_base);
     disc.coupon += await conv(Number(r.coupon), r.currency_code, r.fx_rate_to_base);
   }
+  return disc;
+}
 
+/** The session's returns: how many, their base total and VAT, and the base total per refund tender. */
+async function returnTotals(app: AppContext, id: string, conv: ToBase) {
   const retRows = await app.db
     .selectFrom('returns as r')
     .innerJoin('sales as s', 's.id', 'r.sale_id')
@@ -118,10 +124,15 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     ret.vat += await conv(Number(r.vat), r.currency_code, r.fx_rate_to_base);
     ret.by[r.refund_method] = (ret.by[r.refund_method] ?? 0) + Number(r.total);
   }
+  return ret;
+}
+
+/** How many tender declarations the session has, its branch's name and its cashier's name. */
+async function sessionLabels(app: AppContext, s: { id: string; branch_id: string; user_id: string }) {
   const tenders = await app.db
     .selectFrom('tender_declarations')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('session_id', '=', id)
+    .where('session_id', '=', s.id)
     .executeTakeFirstOrThrow();
   const branch = await app.db
     .selectFrom('branches')
@@ -133,6 +144,27 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     .select('full_name')
     .where('id', '=', s.user_id)
     .executeTakeFirst();
+  return {
+    tenderDeclarations: Number(tenders.n),
+    branchName: branch?.name ?? '',
+    userName: userRow?.full_name ?? '',
+  };
+}
+
+/**
+ * The Z-report of a session (an X-report, z_number null, while it is open). All figures in the base currency:
+ * foreign-currency amounts are converted at each sale's own rate, grouped by (currency, rate) before rounding.
+ */
+export async function zReport(app: AppContext, user: AuthUser, id: string) {
+  const s = await readableSession(app, user, id);
+  const base = await baseCurrency(app);
+  const f = (n: number) => formatMinor(n, base.exp);
+  const t = (await sessionTotals(app.db, [id])).get(id)!;
+  const conv = baseConverter(app, base);
+  const byRate = await vatByRate(app, id, conv);
+  const disc = await discountTotals(app, id, conv);
+  const ret = await returnTotals(app, id, conv);
+  const labels = await sessionLabels(app, { id, branch_id: s.branch_id, user_id: s.user_id });
   const expected = s.status === 'closed' ? (s.expected_cash ?? 0) : expectedCashOf(s, t);
   return {
     session_id: s.id,
@@ -140,9 +172,9 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     device_id: s.device_id,
     is_final: s.status === 'closed',
     branch_id: s.branch_id,
-    branch_name: branch?.name ?? '',
+    branch_name: labels.branchName,
     user_id: s.user_id,
-    user_name: userRow?.full_name ?? '',
+    user_name: labels.userName,
     currency_code: base.code,
     opened_at: s.opened_at,
     closed_at: s.closed_at,
@@ -175,7 +207,7 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     expected_cash: f(expected),
     counted_cash: s.counted_cash === null ? null : f(s.counted_cash),
     variance: s.variance === null ? null : f(s.variance),
-    tender_declarations: Number(tenders.n),
+    tender_declarations: labels.tenderDeclarations,
     generated_at: nowIso(),
   };
 }

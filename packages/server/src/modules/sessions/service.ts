@@ -464,24 +464,20 @@ export async function sessionHistory(
   else if (f.user_id) q = q.where('s.user_id', '=', f.user_id);
   if (f.from) q = q.where('s.closed_at', '>=', `${f.from}T00:00:00.000Z`);
   if (f.to) q = q.where('s.closed_at', '<=', `${f.to}T23:59:59.999Z`);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll('s')
-    .select('u.full_name as user_name')
-    .orderBy('s.closed_at', 'desc')
-    .orderBy('s.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
+  const found = await paginate(q, f, (q) =>
+    q
+      .selectAll('s')
+      .select('u.full_name as user_name')
+      .orderBy('s.closed_at', 'desc')
+      .orderBy('s.id', 'desc'),
+  );
   const totals = await sessionTotals(
     app.db,
-    rows.map((r) => r.id),
+    found.items.map((r) => r.id),
   );
   return {
-    items: rows.map(({ user_name, ...s }) => toSession(s, user_name, totals.get(s.id)!, exp)),
-    total,
-    page: f.page,
-    page_size: f.page_size,
+    ...found,
+    items: found.items.map(({ user_name, ...s }) => toSession(s, user_name, totals.get(s.id)!, exp)),
   };
 }
 

@@ -6,6 +6,7 @@ import { NotFound } from '../../http/errors';
 import { formatMinor } from '../../lib/money';
 import { addDays } from './dates';
 import { branchToday } from './ledger';
+import { paginate } from '../../db/paginate';
 
 /** Batches with the names a screen needs. */
 export const selectBatches = (db: Db) =>
@@ -93,17 +94,8 @@ export async function listMovements(db: Db, f: MovementFilter) {
   if (f.type) q = q.where('sm.type', '=', f.type);
   if (f.from) q = q.where('sm.created_at', '>=', `${f.from}T00:00:00.000Z`);
   if (f.to) q = q.where('sm.created_at', '<', `${addDays(f.to, 1)}T00:00:00.000Z`);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('sm.created_at', 'desc')
-    .orderBy('sm.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toMovement), total: Number(total), page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => q.orderBy('sm.created_at', 'desc').orderBy('sm.id', 'desc'));
+  return { ...found, items: found.items.map(toMovement) };
 }
 
 /**

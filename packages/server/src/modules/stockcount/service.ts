@@ -1,5 +1,6 @@
 import type { Role } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
 import { rawQuery } from '../../db/raw-query';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
@@ -67,6 +68,161 @@ export interface SubmitCountInput {
   lines: Array<{ batch_id: string; counted_qty: number }>;
 }
 
+function assertBatchesOnce(input: SubmitCountInput): void {
+  const seen = new Set<string>();
+  for (const [i, line] of input.lines.entries()) {
+    if (seen.has(line.batch_id))
+      throw new Invalid(`Batch ${line.batch_id} is counted twice.`, [
+        { path: `lines.${i}.batch_id`, message: 'duplicate batch' },
+      ]);
+    seen.add(line.batch_id);
+  }
+}
+
+interface CountedBatch {
+  id: string;
+  branch_id: string;
+  medicine_id: string;
+  batch_number: string;
+  qty_on_hand: number;
+  medicine_name: string;
+}
+
+/** The counted batches with their medicine's name, read 500 ids at a time. */
+async function countedBatches(trx: Db, ids: readonly string[]): Promise<Map<string, CountedBatch>> {
+  const batches = new Map<string, CountedBatch>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await trx
+      .selectFrom('batches as b')
+      .innerJoin('medicines as m', 'm.id', 'b.medicine_id')
+      .select([
+        'b.id',
+        'b.branch_id',
+        'b.medicine_id',
+        'b.batch_number',
+        'b.qty_on_hand',
+        'm.name as medicine_name',
+      ])
+      .where('b.id', 'in', ids.slice(i, i + 500))
+      .execute();
+    for (const r of rows) batches.set(r.id, r);
+  }
+  return batches;
+}
+
+/** One line per counted batch (of the counted branch) and the variances against the books. */
+function countLines(input: SubmitCountInput, header: StockCountsTable, batches: Map<string, CountedBatch>) {
+  const lines: StockCountLinesTable[] = [];
+  const variances = [];
+  for (const [i, line] of input.lines.entries()) {
+    const batch = batches.get(line.batch_id);
+    if (!batch) throw new NotFound('Batch', line.batch_id);
+    if (batch.branch_id !== header.branch_id)
+      throw new Invalid(`Batch ${line.batch_id} belongs to another branch than the one counted.`, [
+        { path: `lines.${i}.batch_id`, message: 'batch of another branch' },
+      ]);
+    const variance = line.counted_qty - batch.qty_on_hand;
+    lines.push({
+      id: newId(),
+      stock_count_id: header.id,
+      batch_id: batch.id,
+      medicine_id: batch.medicine_id,
+      expected_qty: batch.qty_on_hand,
+      counted_qty: line.counted_qty,
+      variance,
+    });
+    if (variance !== 0)
+      variances.push({
+        batch_id: batch.id,
+        medicine_id: batch.medicine_id,
+        medicine_name: batch.medicine_name,
+        batch_number: batch.batch_number,
+        expected_qty: batch.qty_on_hand,
+        counted_qty: line.counted_qty,
+        variance,
+      });
+  }
+  return { lines, variances };
+}
+
+type CountVariance = ReturnType<typeof countLines>['variances'][number];
+
+/** Variances above the threshold need a manager role, or the counter's approved approval, consumed here. */
+async function approveLargeVariances(
+  trx: Db,
+  c: { user: AuthUser; actor: Actor; input: SubmitCountInput; branchId: string; threshold: number },
+  variances: readonly CountVariance[],
+): Promise<void> {
+  const { user, input, threshold } = c;
+  const large = variances.filter((v) => Math.abs(v.variance) > threshold);
+  if (large.length === 0 || COUNT_APPROVERS.includes(user.role)) return;
+  const first = large[0]!;
+  const summary = `${large.length} variance${large.length === 1 ? '' : 's'} exceed${large.length === 1 ? 's' : ''} the approval threshold of ${threshold} units (e.g. ${first.medicine_name} batch ${first.batch_number}: ${first.variance > 0 ? '+' : ''}${first.variance})`;
+  if (!input.approval_id)
+    throw new Forbidden(
+      `${summary}; a branch manager, inventory manager or admin must submit this count, or approve it (approval_id).`,
+      'APPROVAL_REQUIRED',
+    );
+  await consumeApproval(trx, {
+    approvalId: input.approval_id,
+    operation: {
+      kind: 'stock_variance',
+      variances: large.map((v) => ({
+        batch_id: v.batch_id,
+        batch_number: v.batch_number,
+        variance: v.variance,
+      })),
+    },
+    branchId: c.branchId,
+    userId: user.id,
+    requestId: c.actor.requestId,
+  });
+}
+
+/** The count's header and lines, a `count` movement per variance, its change and its audit row. */
+async function writeCount(
+  trx: Db,
+  c: { user: AuthUser; actor: Actor; input: SubmitCountInput; branchId: string },
+  header: StockCountsTable,
+  counted: ReturnType<typeof countLines>,
+) {
+  const { lines, variances } = counted;
+  header.lines_with_variance = variances.length;
+  header.total_variance = variances.reduce((s, v) => s + v.variance, 0);
+  await trx.insertInto('stock_counts').values(header).execute();
+  for (let i = 0; i < lines.length; i += 100)
+    await trx
+      .insertInto('stock_count_lines')
+      .values(lines.slice(i, i + 100))
+      .execute();
+  const reference = { type: 'stock_count', id: header.id };
+  for (const v of variances) {
+    await moveBatchQuantity(trx, {
+      batchId: v.batch_id,
+      delta: v.variance,
+      type: 'count',
+      reference,
+      userId: c.user.id,
+      reason: c.input.notes || 'stock count',
+    });
+  }
+  await recordChange(trx, {
+    entity: 'stock_count',
+    entityId: header.id,
+    op: 'upsert',
+    payload: { ...header, lines },
+    branchId: c.branchId,
+  });
+  await writeAudit(trx, c.actor, {
+    action: 'stock_count.submit',
+    entity: 'stock_count',
+    entityId: header.id,
+    branchId: c.branchId,
+    after: { ...header, variances },
+  });
+  return { ...header, variances };
+}
+
 /**
  * Records a count: a header and one line per batch counted, and a `count` movement for each variance, in one
  * transaction. A variance larger than the threshold needs a manager role, or a manager's approved
@@ -76,14 +232,7 @@ export async function submitCount(app: AppContext, user: AuthUser, actor: Actor,
   const branchId = input.branch_id ?? user.branchId;
   assertBranchAccess(user, branchId, 'branch');
   await requireActiveBranch(app.db, branchId);
-  const seen = new Set<string>();
-  for (const [i, line] of input.lines.entries()) {
-    if (seen.has(line.batch_id))
-      throw new Invalid(`Batch ${line.batch_id} is counted twice.`, [
-        { path: `lines.${i}.batch_id`, message: 'duplicate batch' },
-      ]);
-    seen.add(line.batch_id);
-  }
+  assertBatchesOnce(input);
   const threshold = (await getSettings(app)).stock_variance_approval_threshold;
   const at = nowIso();
   const header: StockCountsTable = {
@@ -97,122 +246,14 @@ export async function submitCount(app: AppContext, user: AuthUser, actor: Actor,
     total_variance: 0,
     created_at: at,
   };
+  const c = { user, actor, input, branchId };
   return app.db.transaction().execute(async (trx) => {
-    const batches = new Map<
-      string,
-      {
-        id: string;
-        branch_id: string;
-        medicine_id: string;
-        batch_number: string;
-        qty_on_hand: number;
-        medicine_name: string;
-      }
-    >();
-    const ids = input.lines.map((l) => l.batch_id);
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await trx
-        .selectFrom('batches as b')
-        .innerJoin('medicines as m', 'm.id', 'b.medicine_id')
-        .select([
-          'b.id',
-          'b.branch_id',
-          'b.medicine_id',
-          'b.batch_number',
-          'b.qty_on_hand',
-          'm.name as medicine_name',
-        ])
-        .where('b.id', 'in', ids.slice(i, i + 500))
-        .execute();
-      for (const r of rows) batches.set(r.id, r);
-    }
-    const lines: StockCountLinesTable[] = [];
-    const variances = [];
-    for (const [i, line] of input.lines.entries()) {
-      const batch = batches.get(line.batch_id);
-      if (!batch) throw new NotFound('Batch', line.batch_id);
-      if (batch.branch_id !== branchId)
-        throw new Invalid(`Batch ${line.batch_id} belongs to another branch than the one counted.`, [
-          { path: `lines.${i}.batch_id`, message: 'batch of another branch' },
-        ]);
-      const variance = line.counted_qty - batch.qty_on_hand;
-      lines.push({
-        id: newId(),
-        stock_count_id: header.id,
-        batch_id: batch.id,
-        medicine_id: batch.medicine_id,
-        expected_qty: batch.qty_on_hand,
-        counted_qty: line.counted_qty,
-        variance,
-      });
-      if (variance !== 0)
-        variances.push({
-          batch_id: batch.id,
-          medicine_id: batch.medicine_id,
-          medicine_name: batch.medicine_name,
-          batch_number: batch.batch_number,
-          expected_qty: batch.qty_on_hand,
-          counted_qty: line.counted_qty,
-          variance,
-        });
-    }
-    const large = variances.filter((v) => Math.abs(v.variance) > threshold);
-    if (large.length > 0 && !COUNT_APPROVERS.includes(user.role)) {
-      const first = large[0]!;
-      const summary = `${large.length} variance${large.length === 1 ? '' : 's'} exceed${large.length === 1 ? 's' : ''} the approval threshold of ${threshold} units (e.g. ${first.medicine_name} batch ${first.batch_number}: ${first.variance > 0 ? '+' : ''}${first.variance})`;
-      if (!input.approval_id)
-        throw new Forbidden(
-          `${summary}; a branch manager, inventory manager or admin must submit this count, or approve it (approval_id).`,
-          'APPROVAL_REQUIRED',
-        );
-      await consumeApproval(trx, {
-        approvalId: input.approval_id,
-        operation: {
-          kind: 'stock_variance',
-          variances: large.map((v) => ({
-            batch_id: v.batch_id,
-            batch_number: v.batch_number,
-            variance: v.variance,
-          })),
-        },
-        branchId,
-        userId: user.id,
-        requestId: actor.requestId,
-      });
-    }
-    header.lines_with_variance = variances.length;
-    header.total_variance = variances.reduce((s, v) => s + v.variance, 0);
-    await trx.insertInto('stock_counts').values(header).execute();
-    for (let i = 0; i < lines.length; i += 100)
-      await trx
-        .insertInto('stock_count_lines')
-        .values(lines.slice(i, i + 100))
-        .execute();
-    const reference = { type: 'stock_count', id: header.id };
-    for (const v of variances) {
-      await moveBatchQuantity(trx, {
-        batchId: v.batch_id,
-        delta: v.variance,
-        type: 'count',
-        reference,
-        userId: user.id,
-        reason: input.notes || 'stock count',
-      });
-    }
-    await recordChange(trx, {
-      entity: 'stock_count',
-      entityId: header.id,
-      op: 'upsert',
-      payload: { ...header, lines },
-      branchId,
-    });
-    await writeAudit(trx, actor, {
-      action: 'stock_count.submit',
-      entity: 'stock_count',
-      entityId: header.id,
-      branchId,
-      after: { ...header, variances },
-    });
-    return { ...header, variances };
+    const batches = await countedBatches(
+      trx,
+      input.lines.map((l) => l.batch_id),
+    );
+    const counted = countLines(input, header, batches);
+    await approveLargeVariances(trx, { ...c, threshold }, counted.variances);
+    return writeCount(trx, c, header, counted);
   });
 }

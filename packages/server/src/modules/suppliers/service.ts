@@ -15,6 +15,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import type { SuppliersTable } from '../../db/tables/suppliers';
 import { containsText } from '../../db/like';
+import { paginate } from '../../db/paginate';
 
 export const toSupplier = (r: SuppliersTable): Supplier => ({ ...r, is_active: r.is_active === 1 });
 
@@ -51,20 +52,16 @@ export async function listSuppliers(
     const search = f.search;
     q = q.where((eb) => eb.or([containsText('name', search), containsText('tax_number', search)]));
   }
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const dir = f.order ?? 'asc';
   const sort = f.sort ?? 'name';
-  let sorted = q.selectAll();
-  if (sort !== 'name') sorted = sorted.orderBy(sort, dir);
-  // ids are UUIDv7: creation order within the same millisecond
-  if (sort === 'created_at') sorted = sorted.orderBy('id', dir);
-  const rows = await sorted
-    .orderBy(sql`name COLLATE NOCASE`, sort === 'name' ? dir : 'asc')
-    .orderBy('id')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toSupplier), total: Number(total), page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => {
+    let sorted = q.selectAll();
+    if (sort !== 'name') sorted = sorted.orderBy(sort, dir);
+    // ids are UUIDv7: creation order within the same millisecond
+    if (sort === 'created_at') sorted = sorted.orderBy('id', dir);
+    return sorted.orderBy(sql`name COLLATE NOCASE`, sort === 'name' ? dir : 'asc').orderBy('id');
+  });
+  return { ...found, items: found.items.map(toSupplier) };
 }
 
 /** Two active suppliers never share a tax number (the same company entered twice). */

@@ -114,6 +114,9 @@ describe('connecting a till to head office from the app', () => {
       return s.bootstrapped && s.last_success_at !== null && s;
     });
     expect(done.bootstrap_progress).toBeNull();
+    // Last push and last pull are reported as two times (the Head office screen shows both).
+    expect(Date.parse(done.last_push_at ?? '')).toBeGreaterThan(0);
+    expect(Date.parse(done.last_pull_at ?? '')).toBeGreaterThanOrEqual(Date.parse(done.last_push_at ?? ''));
     expect((await devicesOnCentral()).items.map((d) => d.name)).toEqual(['Front till']);
     const again = await till.post<{ code: string }>(CONNECT, { ...sign(), name: 'Again' }, await tillAdmin());
     expect([again.status, again.body.code]).toEqual([409, 'ALREADY_CONNECTED']);

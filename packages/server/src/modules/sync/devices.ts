@@ -11,6 +11,7 @@ import { nowIso } from '../../lib/time';
 import { VERSION } from '../../version';
 import { type Actor, writeAudit } from '../audit/service';
 import type { SyncDevicesTable } from '../../db/tables/sync';
+import { paginate } from '../../db/paginate';
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -108,17 +109,8 @@ export async function listDevices(
   let q = selectDevices(app.db);
   if (f.branch_id) q = q.where('d.branch_id', '=', f.branch_id);
   if (f.status) q = q.where('d.status', '=', f.status);
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('d.created_at', 'desc')
-    .orderBy('d.id')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return { items: rows.map(toDevice), total, page: f.page, page_size: f.page_size };
+  const found = await paginate(q, f, (q) => q.orderBy('d.created_at', 'desc').orderBy('d.id'));
+  return { ...found, items: found.items.map(toDevice) };
 }
 
 export async function setDeviceStatus(

@@ -189,10 +189,19 @@ async function applyOne(
   return def.applyPush(trx, change, device, app);
 }
 
+/** Where a change's result is stored: (device, client_mutation_id), with what the change was. */
+interface ResultKey {
+  cmid: string;
+  seq: number | null;
+  entity: string;
+  entityId: string | null;
+  hash: string;
+}
+
 async function storeResult(
   trx: Db,
   device: SyncDevicesTable,
-  c: { cmid: string; seq: number | null; entity: string; entityId: string | null; hash: string },
+  c: ResultKey,
   status: 'accepted' | 'rejected',
   result: SyncAcceptedItem | SyncRejectedItem,
   revision: number | null,
@@ -211,6 +220,184 @@ async function storeResult(
   });
 }
 
+/** The answers of a batch so far; `retryFrom` once a temporary failure stopped it. */
+interface PushOutcome {
+  accepted: SyncAcceptedItem[];
+  rejected: SyncRejectedItem[];
+  retryFrom?: string;
+}
+
+/** Who pushes: the device, and the signed-in user when the push came with one. */
+interface PushSource {
+  device: SyncDevicesTable;
+  user: AuthUser | null;
+}
+
+/** A change that does not parse: rejected, nothing stored (it has no trustworthy mutation id). */
+function malformedItem(
+  raw: unknown,
+  issue: { path: PropertyKey[]; message: string } | undefined,
+): SyncRejectedItem {
+  const cmid = (raw as { client_mutation_id?: unknown })?.client_mutation_id;
+  return {
+    client_mutation_id: typeof cmid === 'string' ? cmid : '',
+    code: 'VALIDATION',
+    message: `The change is malformed: ${issue ? `${issue.path.join('.') || 'change'}: ${issue.message}` : 'invalid'}.`,
+  };
+}
+
+/** A change this device pushed before: its stored result again, or MUTATION_ID_REUSED for another change. */
+function replayStored(
+  stored: Pick<SyncMutationsTable, 'payload_hash' | 'status' | 'result'>,
+  cmid: string,
+  hash: string,
+  out: PushOutcome,
+): void {
+  if (stored.payload_hash !== hash) {
+    out.rejected.push({
+      client_mutation_id: cmid,
+      code: 'MUTATION_ID_REUSED',
+      message: `client_mutation_id ${cmid} was already used by this device for a different change; it is never applied twice.`,
+    });
+  } else if (stored.status === 'accepted') out.accepted.push(JSON.parse(stored.result));
+  else out.rejected.push(JSON.parse(stored.result));
+}
+
+/** Applies one change inside the open `sync_change` savepoint, releases it and stores the accepted result. */
+async function applyAccepted(
+  trx: Db,
+  app: AppContext,
+  from: PushSource,
+  c: SyncChange,
+  key: ResultKey & { entityId: string },
+): Promise<SyncAcceptedItem> {
+  const { device, user } = from;
+  const change: PushedChange = {
+    clientMutationId: c.client_mutation_id,
+    entity: c.entity,
+    entityId: key.entityId,
+    op: c.op,
+    payload: c.payload,
+    seq: c.seq ?? null,
+    baseRevision: c.base_revision ?? null,
+  };
+  const syncDevice: SyncDevice = device;
+  const result = await withChangeOrigin(
+    trx,
+    { originDeviceId: device.id, clientMutationId: c.client_mutation_id },
+    () => applyOne(trx, app, change, { device: syncDevice, user }),
+  );
+  await sql`RELEASE sync_change`.execute(trx);
+  const revision = await currentRevision(trx);
+  const item: SyncAcceptedItem = {
+    client_mutation_id: c.client_mutation_id,
+    id: result.id,
+    ...(result.icv !== undefined && { icv: result.icv }),
+    ...(result.invoice_number !== undefined && { invoice_number: result.invoice_number }),
+    revision,
+  };
+  await storeResult(trx, device, key, 'accepted', item, revision);
+  return item;
+}
+
+/** A permanently refused change: a sync_conflicts row (an edit conflict or a rejection) and its stored result. */
+async function rejectChange(
+  trx: Db,
+  device: SyncDevicesTable,
+  c: SyncChange,
+  key: ResultKey,
+  err: unknown,
+): Promise<SyncRejectedItem> {
+  const { code, message } =
+    err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
+  const conflictId = newId();
+  await trx
+    .insertInto('sync_conflicts')
+    .values({
+      id: conflictId,
+      device_id: device.id,
+      branch_id: device.branch_id,
+      entity: c.entity,
+      entity_id: key.entityId,
+      client_mutation_id: c.client_mutation_id,
+      kind: err instanceof Rejection && err.conflict ? 'edit_conflict' : 'rejected',
+      code,
+      message,
+      till_payload: JSON.stringify(c.payload),
+      central_payload:
+        err instanceof Rejection && err.conflict ? JSON.stringify(err.conflict.centralPayload) : null,
+      base_revision: c.base_revision ?? null,
+      central_revision: err instanceof Rejection && err.conflict ? err.conflict.centralRevision : null,
+      status: 'open',
+      resolution: null,
+      resolved_payload: null,
+      resolved_by: null,
+      resolved_at: null,
+      resolved_revision: null,
+      created_at: nowIso(),
+    })
+    .execute();
+  const item: SyncRejectedItem = {
+    client_mutation_id: c.client_mutation_id,
+    code,
+    message,
+    conflict_id: conflictId,
+  };
+  await storeResult(trx, device, key, 'rejected', item, null);
+  return item;
+}
+
+/**
+ * One change of the batch: parsed, answered from its stored result when it was pushed before, else applied in
+ * its own SAVEPOINT (rolled back alone when it fails). False when a temporary failure stops the batch.
+ */
+async function pushOne(
+  trx: Db,
+  app: AppContext,
+  from: PushSource,
+  raw: unknown,
+  out: PushOutcome,
+): Promise<boolean> {
+  const parsed = SyncChange.safeParse(raw);
+  if (!parsed.success) {
+    out.rejected.push(malformedItem(raw, parsed.error.issues[0]));
+    return true;
+  }
+  const c = parsed.data;
+  const def = getEntity(c.entity);
+  const entityId = c.entity_id ?? (def ? String(c.payload[def.key] ?? '') : '') ?? '';
+  const hash = payloadHash(c);
+  const key = {
+    cmid: c.client_mutation_id,
+    seq: c.seq ?? null,
+    entity: c.entity,
+    entityId: entityId || null,
+    hash,
+  };
+
+  const stored = await storedResult.first(trx, { deviceId: from.device.id, cmid: c.client_mutation_id });
+  if (stored) {
+    replayStored(stored, c.client_mutation_id, hash, out);
+    return true;
+  }
+
+  await sql`SAVEPOINT sync_change`.execute(trx);
+  try {
+    if (!entityId)
+      throw new Rejection('VALIDATION', 'The change carries no entity_id and its payload no key.');
+    out.accepted.push(await applyAccepted(trx, app, from, c, { ...key, entityId }));
+  } catch (err) {
+    await sql`ROLLBACK TO sync_change`.execute(trx);
+    await sql`RELEASE sync_change`.execute(trx);
+    if (isTemporary(err)) {
+      out.retryFrom = c.client_mutation_id;
+      return false;
+    }
+    out.rejected.push(await rejectChange(trx, from.device, c, key, err));
+  }
+  return true;
+}
+
 /**
  * Applies a till's batch: one transaction, one SAVEPOINT per change; every result (accepted or rejected) is
  * stored under (device, client_mutation_id) in the same transaction, so a replay answers the stored result.
@@ -224,125 +411,13 @@ export async function pushChanges(
   rawChanges: unknown[],
   appVersion: string | null,
 ): Promise<SyncPushResponse> {
-  const accepted: SyncAcceptedItem[] = [];
-  const rejected: SyncRejectedItem[] = [];
-  let retryFrom: string | undefined;
-  const syncDevice: SyncDevice = device;
+  const out: PushOutcome = { accepted: [], rejected: [] };
   // Its own COMMIT rather than a shared one: a batch is already hundreds of changes to one fsync, and nested
   // under a group's savepoint each change's SAVEPOINT kept every page image of the batch in the statement
   // journal, which every RELEASE then walked (100 µs per change).
   await ownTransaction(app.db, async (trx) => {
     for (const raw of rawChanges) {
-      const parsed = SyncChange.safeParse(raw);
-      if (!parsed.success) {
-        const cmid = (raw as { client_mutation_id?: unknown })?.client_mutation_id;
-        const issue = parsed.error.issues[0];
-        rejected.push({
-          client_mutation_id: typeof cmid === 'string' ? cmid : '',
-          code: 'VALIDATION',
-          message: `The change is malformed: ${issue ? `${issue.path.join('.') || 'change'}: ${issue.message}` : 'invalid'}.`,
-        });
-        continue;
-      }
-      const c = parsed.data;
-      const def = getEntity(c.entity);
-      const entityId = c.entity_id ?? (def ? String(c.payload[def.key] ?? '') : '') ?? '';
-      const hash = payloadHash(c);
-      const key = {
-        cmid: c.client_mutation_id,
-        seq: c.seq ?? null,
-        entity: c.entity,
-        entityId: entityId || null,
-        hash,
-      };
-
-      const stored = await storedResult.first(trx, { deviceId: device.id, cmid: c.client_mutation_id });
-      if (stored) {
-        if (stored.payload_hash !== hash) {
-          rejected.push({
-            client_mutation_id: c.client_mutation_id,
-            code: 'MUTATION_ID_REUSED',
-            message: `client_mutation_id ${c.client_mutation_id} was already used by this device for a different change; it is never applied twice.`,
-          });
-        } else if (stored.status === 'accepted') accepted.push(JSON.parse(stored.result));
-        else rejected.push(JSON.parse(stored.result));
-        continue;
-      }
-
-      await sql`SAVEPOINT sync_change`.execute(trx);
-      try {
-        if (!entityId)
-          throw new Rejection('VALIDATION', 'The change carries no entity_id and its payload no key.');
-        const change: PushedChange = {
-          clientMutationId: c.client_mutation_id,
-          entity: c.entity,
-          entityId,
-          op: c.op,
-          payload: c.payload,
-          seq: c.seq ?? null,
-          baseRevision: c.base_revision ?? null,
-        };
-        const result = await withChangeOrigin(
-          trx,
-          { originDeviceId: device.id, clientMutationId: c.client_mutation_id },
-          () => applyOne(trx, app, change, { device: syncDevice, user }),
-        );
-        await sql`RELEASE sync_change`.execute(trx);
-        const revision = await currentRevision(trx);
-        const item: SyncAcceptedItem = {
-          client_mutation_id: c.client_mutation_id,
-          id: result.id,
-          ...(result.icv !== undefined && { icv: result.icv }),
-          ...(result.invoice_number !== undefined && { invoice_number: result.invoice_number }),
-          revision,
-        };
-        await storeResult(trx, device, key, 'accepted', item, revision);
-        accepted.push(item);
-      } catch (err) {
-        await sql`ROLLBACK TO sync_change`.execute(trx);
-        await sql`RELEASE sync_change`.execute(trx);
-        if (isTemporary(err)) {
-          retryFrom = c.client_mutation_id;
-          break;
-        }
-        const { code, message } =
-          err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
-        const conflictId = newId();
-        await trx
-          .insertInto('sync_conflicts')
-          .values({
-            id: conflictId,
-            device_id: device.id,
-            branch_id: device.branch_id,
-            entity: c.entity,
-            entity_id: entityId || null,
-            client_mutation_id: c.client_mutation_id,
-            kind: err instanceof Rejection && err.conflict ? 'edit_conflict' : 'rejected',
-            code,
-            message,
-            till_payload: JSON.stringify(c.payload),
-            central_payload:
-              err instanceof Rejection && err.conflict ? JSON.stringify(err.conflict.centralPayload) : null,
-            base_revision: c.base_revision ?? null,
-            central_revision: err instanceof Rejection && err.conflict ? err.conflict.centralRevision : null,
-            status: 'open',
-            resolution: null,
-            resolved_payload: null,
-            resolved_by: null,
-            resolved_at: null,
-            resolved_revision: null,
-            created_at: nowIso(),
-          })
-          .execute();
-        const item: SyncRejectedItem = {
-          client_mutation_id: c.client_mutation_id,
-          code,
-          message,
-          conflict_id: conflictId,
-        };
-        await storeResult(trx, device, key, 'rejected', item, null);
-        rejected.push(item);
-      }
+      if (!(await pushOne(trx, app, { device, user }, raw, out))) break;
     }
     const at = nowIso();
     await trx
@@ -352,6 +427,7 @@ export async function pushChanges(
       .execute();
   });
   faultAfterCommit();
+  const { accepted, rejected, retryFrom } = out;
   if (accepted.length + rejected.length > 0)
     notifyAfterApply(app, [...new Set(rawChanges.map((c) => (c as { entity?: string })?.entity))]);
   return { accepted, rejected, ...(retryFrom !== undefined && { retry_from: retryFrom }) };

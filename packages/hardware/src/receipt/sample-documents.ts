@@ -1,6 +1,6 @@
-import type { CreditNoteInput } from '../receipt/credit-note';
-import type { SaleReceiptInput } from '../receipt/sale-receipt';
-import type { ZReportInput } from '../receipt/z-report';
+import type { CreditNoteInput } from './credit-note';
+import type { SaleReceiptInput } from './sale-receipt';
+import type { ZReportInput } from './z-report';
 
 const ORGANISATION = {
   organization_name: 'Green Cross Pharmacy',

@@ -1,14 +1,17 @@
 import type { Role } from '@pharmacy/contracts';
 import { useSyncExternalStore } from 'react';
-import { useBranches } from '../backoffice/useBranches';
 import { useUser } from '../session/SessionProvider';
 import { SelectField } from '../ui/fields';
+import { useBranches } from './useBranches';
 
-/** Roles tied to one branch: the server always answers with their own branch's stock. */
+/** Roles the server binds to their own branch whatever they ask (scopeBranch). */
 const BRANCH_BOUND: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'];
 
-/** The branch the stock screens show, shared by Medicines, Stock, Receiving and Alerts for the session. */
-const KEY = 'inventory-branch';
+/**
+ * The branch the stock and purchasing screens work on (Medicines, Stock, Receiving, Alerts, Purchase orders,
+ * Transfers, Stock counts, a supplier's invoices), one pick shared by all of them for the browser session.
+ */
+const KEY = 'working-branch';
 // Read on first use, not at import: the module also loads where there is no sessionStorage (unit tests).
 let picked: string | null | undefined;
 function current(): string | null {
@@ -27,29 +30,50 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** The branch whose stock the inventory screens show: a branch-bound user's own; an organisation-wide user's pick. */
-export function useInventoryBranch(): { branchId: string; canPick: boolean; pick: (id: string) => void } {
+export interface WorkingBranch {
+  /** A branch-bound user's own branch; an organisation-wide user's pick, their own until they pick. */
+  branchId: string;
+  /** Whether this user may work on another branch (admin, inventory manager, auditor). */
+  canPick: boolean;
+  pick: (branchId: string) => void;
+}
+
+export function useWorkingBranch(): WorkingBranch {
   const me = useUser();
   const chosen = useSyncExternalStore(subscribe, current);
   const canPick = !BRANCH_BOUND.includes(me.role);
   return { branchId: canPick ? (chosen ?? me.branch_id) : me.branch_id, canPick, pick };
 }
 
-/** "Branch" picker for admins and other organisation-wide roles; a branch manager sees their branch's name. */
-export function BranchPicker() {
-  const { branchId, canPick, pick: choose } = useInventoryBranch();
+/**
+ * The working branch's picker for organisation-wide roles; a branch-bound user sees their branch's name.
+ * `onPick` runs after a pick (a list goes back to its first page).
+ */
+export function BranchPicker({
+  label = 'Branch',
+  onPick,
+}: {
+  label?: string;
+  onPick?: (branchId: string) => void;
+}) {
+  const { branchId, canPick } = useWorkingBranch();
   const branches = useBranches();
   const items = branches.data?.items ?? [];
   if (!canPick) {
     const mine = items.find((b) => b.id === branchId);
     return <p className="branch-note">Branch: {mine?.name ?? '…'}</p>;
   }
+  const options = items.map((b) => ({ value: b.id, label: b.name }));
+  if (!options.some((o) => o.value === branchId)) options.unshift({ value: branchId, label: '…' });
   return (
     <SelectField
-      label="Branch"
+      label={label}
       value={branchId}
-      onChange={choose}
-      options={items.map((b) => ({ value: b.id, label: b.name }))}
+      onChange={(id) => {
+        pick(id);
+        onPick?.(id);
+      }}
+      options={options}
     />
   );
 }
