@@ -240,7 +240,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}): Pro
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    logLevel: 'silent',
+    logLevel: (process.env.TEST_LOG_LEVEL as ConfigInput['logLevel']) ?? 'silent',
     jwtSecret: randomBytes(32).toString('hex'),
     seed: { adminPassword: ADMIN.password, pharmacistPassword: PHARMACIST.password },
     ...overrides,
