@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
+import { isPostgres, postgresDdl } from '../../db/dialect';
 import { Invalid } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -25,7 +26,7 @@ export async function ensureTestEntityTables(app: AppContext): Promise<void> {
       item TEXT NOT NULL, qty INTEGER NOT NULL
     ) STRICT`,
   ])
-    await sql.raw(statement).execute(app.db);
+    await sql.raw(isPostgres(app.db) ? postgresDdl(statement) : statement).execute(app.db);
 }
 
 interface TestLine {
