@@ -333,6 +333,7 @@ async function checkInvariants(): Promise<void> {
 beforeAll(async () => {
   central = await newCentral(await freePort());
   await central.start();
+  await central.assertEngine();
   branchId = (await central.request<{ items: Array<{ id: string }> }>('GET', '/branches')).body.items[0]!.id;
   const med = await central.request<{ id: string }>('POST', '/medicines', {
     name: 'Chaosofen 400',

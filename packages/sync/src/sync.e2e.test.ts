@@ -97,6 +97,7 @@ beforeAll(async () => {
   const port = await freePort();
   central = await newCentral(port);
   await central.start();
+  await central.assertEngine();
   centralUrl = central.url;
   const dirA = tmpDir('tillA');
   const dirB = tmpDir('tillB');

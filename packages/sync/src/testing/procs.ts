@@ -72,6 +72,19 @@ export class ServerProcess {
     return (await this.pool.query(numberedPlaceholders(text), params)).rows as R[];
   }
 
+  /**
+   * Throws unless this server keeps its data where the run says: in the PostgreSQL run a central must have no
+   * SQLite file (a silent fall-back to SQLite would make the PostgreSQL run test SQLite again).
+   */
+  async assertEngine(): Promise<void> {
+    const postgres = Boolean(this.databaseUrl);
+    if (postgres !== (centralOnPostgres() && this.env.PHARMACY_MODE === 'central'))
+      throw new Error(`${this.name}: DATABASE_URL ${postgres ? 'set' : 'unset'} in this run`);
+    if (fs.existsSync(this.dbFile) === postgres)
+      throw new Error(`${this.name}: ${this.dbFile} ${postgres ? 'exists' : 'is missing'}`);
+    if (postgres) await this.query('SELECT 1 FROM users');
+  }
+
   /** The first row of query(), or undefined. */
   async queryOne<R = Record<string, unknown>>(text: string, ...params: unknown[]): Promise<R | undefined> {
     return (await this.query<R>(text, ...params))[0];
