@@ -120,6 +120,28 @@ describe('push', () => {
     expect(await batchCost(row.id)).toBe(777);
   });
 
+  it('answers copies of one push sent at once alike: applied once, no conflict (a duplicated request)', async () => {
+    const row = await receivedBatch('SYNC-DUP');
+    const change = {
+      client_mutation_id: 'm-dup',
+      entity: 'batch',
+      op: 'upsert',
+      entity_id: row.id,
+      payload: { ...row, unit_cost: 555 },
+      seq: 2,
+      base_revision: await headRevision(),
+    };
+    const copies = await Promise.all([push([change]), push([change]), push([change])]);
+    for (const r of copies) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(copies[0]!.body.accepted).toHaveLength(1);
+    for (const r of copies) expect(r.body).toEqual(copies[0]!.body);
+    expect(await batchCost(row.id)).toBe(555);
+    expect(
+      await t.query("SELECT client_mutation_id FROM sync_mutations WHERE client_mutation_id = 'm-dup'"),
+    ).toHaveLength(1);
+    expect(await t.query('SELECT id FROM sync_conflicts WHERE entity_id = ?', row.id)).toEqual([]);
+  });
+
   it('refuses organisation configuration from a till: a device can never grant a role or change settings', async () => {
     const someone = t.sqlite.prepare("SELECT * FROM users WHERE role = 'pharmacist' LIMIT 1").get() as Record<
       string,
