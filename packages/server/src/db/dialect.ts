@@ -64,6 +64,18 @@ export function ftsPrefixQuery(text: string): string | null {
 export const rowOrder = (dialect: Dialect, alias: string): RawBuilder<unknown> =>
   sql.ref(`${alias}.${dialect === 'sqlite' ? 'rowid' : 'id'}`);
 
+/**
+ * The UTC hour ("YYYY-MM-DDTHH") of an ISO-8601 timestamp column, shifted by whole minutes: text slicing when
+ * there is no shift, the engine's date arithmetic otherwise.
+ */
+export function hourOfIso(dialect: Dialect, column: string, shiftMinutes: number): string {
+  if (shiftMinutes === 0) return `substr(${column}, 1, 13)`;
+  const minutes = Math.trunc(shiftMinutes);
+  return dialect === 'postgres'
+    ? `to_char(CAST(${column} AS timestamptz) AT TIME ZONE 'UTC' + interval '${minutes} minutes', 'YYYY-MM-DD"T"HH24')`
+    : `strftime('%Y-%m-%dT%H', ${column}, '+${minutes} minutes')`;
+}
+
 /** SQLite's GLOB pattern ([0-9], *, ?) as an anchored POSIX regular expression. */
 function globToRegex(glob: string): string {
   const body = glob.replace(/\[[^\]]*\]|\*|\?|[.^$+(){}|\\]/g, (c) =>

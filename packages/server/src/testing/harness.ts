@@ -240,8 +240,7 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}): Pro
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    // PHARMACY_TEST_LOG=error shows the server's log (a 500's cause) while debugging a test.
-    logLevel: (process.env.PHARMACY_TEST_LOG as ConfigInput['logLevel']) ?? 'silent',
+    logLevel: (process.env.TEST_LOG_LEVEL as ConfigInput['logLevel']) ?? 'silent',
     jwtSecret: randomBytes(32).toString('hex'),
     seed: { adminPassword: ADMIN.password, pharmacistPassword: PHARMACIST.password },
     ...overrides,
