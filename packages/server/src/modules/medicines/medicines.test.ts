@@ -86,7 +86,10 @@ describe('POST /medicines', () => {
         'updated_at',
       ].sort(),
     );
-    const [row] = await t.query('SELECT selling_price, max_public_price FROM medicines WHERE id = ?', res.body.id);
+    const [row] = await t.query(
+      'SELECT selling_price, max_public_price FROM medicines WHERE id = ?',
+      res.body.id,
+    );
     expect(row).toEqual({ selling_price: 350, max_public_price: 400 });
   });
 

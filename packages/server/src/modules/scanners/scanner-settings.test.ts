@@ -56,7 +56,9 @@ describe('PUT /scanners', () => {
         expect.objectContaining({ path: pty.ttyA, baud_rate: 19200, open: true }),
       ]);
       expect((await overview()).configured_by).toBe('till');
-      const [row] = await t.query<{ value: string }>("SELECT value FROM till_settings WHERE key = 'scanners'");
+      const [row] = await t.query<{ value: string }>(
+        "SELECT value FROM till_settings WHERE key = 'scanners'",
+      );
       expect(JSON.parse(row!.value)).toEqual([{ path: pty.ttyA, baud_rate: 19200 }]);
       // Removing it closes it.
       await t.put('/api/v1/scanners', { scanners: [] }, admin);

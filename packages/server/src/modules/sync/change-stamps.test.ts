@@ -13,7 +13,10 @@ const change = (entityId: string) =>
   ({ entity: 'test', entityId, op: 'upsert', payload: { entityId }, branchId: null }) as const;
 const baseOf = async (entityId: string) =>
   (
-    await t.query<{ b: number | null }>('SELECT base_revision AS b FROM change_log WHERE entity_id = ?', entityId)
+    await t.query<{ b: number | null }>(
+      'SELECT base_revision AS b FROM change_log WHERE entity_id = ?',
+      entityId,
+    )
   )[0]?.b;
 
 describe('recordChange', () => {

@@ -39,7 +39,8 @@ type Transfer = {
   }>;
 };
 const onHand = async (id: string) =>
-  (await t.query<{ qty_on_hand: number }>('SELECT qty_on_hand FROM batches WHERE id = ?', id))[0]?.qty_on_hand;
+  (await t.query<{ qty_on_hand: number }>('SELECT qty_on_hand FROM batches WHERE id = ?', id))[0]
+    ?.qty_on_hand;
 
 describe('POST /transfers', () => {
   it('moves stock FEFO by medicine, skipping expired and blocked batches, keeping number and expiry', async () => {
