@@ -134,7 +134,8 @@ async function inRevisionOrder(trx: Db): Promise<void> {
 
 export async function recordChange(trx: Db, change: Change): Promise<void> {
   // Outside a transaction the lock would end with its own statement: give the change one of its own.
-  if (!trx.isTransaction && isPostgres(trx)) return trx.transaction().execute((own) => recordChange(own, change));
+  if (!trx.isTransaction && isPostgres(trx))
+    return trx.transaction().execute((own) => recordChange(own, change));
   await inRevisionOrder(trx);
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;

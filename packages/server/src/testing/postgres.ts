@@ -38,7 +38,9 @@ export async function startLocalPostgres(
     postgresFlags: options.persistent
       ? []
       : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-    onLog: (m: string) => { if (process.env.PG_LOG) process.stderr.write(m); },
+    onLog: (m: string) => {
+      if (process.env.PG_LOG) process.stderr.write(m);
+    },
     onError: () => {},
   });
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();

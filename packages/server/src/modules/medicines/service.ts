@@ -233,7 +233,8 @@ export async function listMedicines(
           ? sql`m.name COLLATE NOCASE ${sql.raw(dir)}`
           : f.sort === 'generic_name'
             ? sql`m.generic_name COLLATE NOCASE ${sql.raw(dir)}`
-            : sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir)}`,
+            : // NULL sorts first ascending on SQLite and last on PostgreSQL: say it, so both agree.
+              sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`,
     );
   } else if (f.search) {
     // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
