@@ -41,7 +41,10 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   const conn: Connection = config.databaseUrl
     ? openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize })
     : openDatabase(path.join(config.dataDir, 'pharmacy.db'));
-  const { applied, backup } = await migrate(conn);
+  const { applied, backup } = await migrate(conn).catch(async (err: unknown) => {
+    await conn.db.destroy();
+    throw err;
+  });
   if (applied.length > 0) log.info({ applied, backup }, 'database migrated');
 
   const context: AppContext = {

@@ -76,6 +76,13 @@ export function hourOfIso(dialect: Dialect, column: string, shiftMinutes: number
     : `strftime('%Y-%m-%dT%H', ${column}, '+${minutes} minutes')`;
 }
 
+/** The smaller of two values: SQLite's two-argument min(), PostgreSQL's least(). */
+export const smallerOf = (
+  dialect: Dialect,
+  a: RawBuilder<unknown> | unknown,
+  b: RawBuilder<unknown> | unknown,
+) => (dialect === 'postgres' ? sql<number>`least(${a}, ${b})` : sql<number>`min(${a}, ${b})`);
+
 /** SQLite's GLOB pattern ([0-9], *, ?) as an anchored POSIX regular expression. */
 function globToRegex(glob: string): string {
   const body = glob.replace(/\[[^\]]*\]|\*|\?|[.^$+(){}|\\]/g, (c) =>

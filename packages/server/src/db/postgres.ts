@@ -98,3 +98,19 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
 /** True for a database URL this server opens with PostgreSQL. */
 export const isPostgresUrl = (url: string | undefined): url is string =>
   url !== undefined && /^postgres(ql)?:\/\//.test(url);
+
+/**
+ * Failures that say nothing about the request, only that PostgreSQL cannot serve it now: a restart or shutdown
+ * (57P0x), too many connections (53300), a lost connection (08xxx, a refused or reset socket), or a conflict
+ * still unresolved after the retries. Nothing was written; the client sends the request again (503).
+ */
+const UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (UNAVAILABLE.has(code) || code.startsWith('08') || SOCKET_ERRORS.has(code)) return true;
+  const message = err instanceof Error ? err.message : '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
+}

@@ -9,7 +9,7 @@ import { type ConfigInput, parseConfig } from '../config';
 import type { Sqlite } from '../db/connection';
 import { numberedPlaceholders } from '../db/raw-query';
 import { createServer, type PharmacyServer } from '../server';
-import { createTestDatabase, dropTestDatabase } from './postgres';
+import { createTestDatabase, dropTestDatabase } from '../db/local-postgres';
 import { type OpenApiDocument, ResponseContract } from './response-contract';
 
 /**

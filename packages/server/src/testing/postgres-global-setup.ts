@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { type LocalPostgres, prepareTemplate, startLocalPostgres, tempClusterDir } from './postgres';
+import {
+  type LocalPostgres,
+  prepareTemplate,
+  startLocalPostgres,
+  tempClusterDir,
+} from '../db/local-postgres';
 
 /**
  * Vitest global setup of the PostgreSQL run (PHARMACY_TEST_DB=postgres): one local cluster for the whole run,

