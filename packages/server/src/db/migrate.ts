@@ -6,7 +6,6 @@ import { MIGRATIONS } from './migrations';
 export class DatabaseTooNewError extends Error {}
 
 async function appliedMigrations(conn: Connection): Promise<string[]> {
-  const db = conn.db;
   const strict = conn.kind === 'sqlite' ? ' STRICT' : '';
   await sql
     .raw(

@@ -120,10 +120,12 @@ describe('approvals', () => {
     expect(used).toMatchObject({ status: 'used', payload: { medicine_id: MEDICINE } });
     await expect(use(a.id)).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     expect(await t.count('change_log')).toBe(changes + 3);
-    const actions = t.sqlite
-      .prepare('SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id')
-      .all(a.id)
-      .map((r) => (r as { action: string }).action);
+    const actions = (
+      await t.query<{ action: string }>(
+        'SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id',
+        a.id,
+      )
+    ).map((r) => r.action);
     expect(actions).toEqual(['approval.request', 'approval.approve', 'approval.use']);
   });
 
@@ -168,9 +170,9 @@ describe('approvals', () => {
     expect(
       (await t.put(`/api/v1/approvals/${b.id}`, { status: 'used', reason: 'x' }, manager.token)).status,
     ).toBe(400);
-    t.sqlite
-      .prepare('UPDATE approvals SET expires_at = ? WHERE id = ?')
-      .run('2000-01-01T00:00:00.000Z', b.id);
+    expect(
+      await t.exec('UPDATE approvals SET expires_at = ? WHERE id = ?', '2000-01-01T00:00:00.000Z', b.id),
+    ).toBe(1);
     const late = await t.put<{ code: string }>(
       `/api/v1/approvals/${b.id}`,
       { status: 'approved', reason: 'x' },
@@ -195,9 +197,9 @@ describe('approvals', () => {
 
     const c = await ask();
     await t.put(`/api/v1/approvals/${c.id}`, { status: 'approved', reason: 'ok' }, manager.token);
-    t.sqlite
-      .prepare('UPDATE approvals SET expires_at = ? WHERE id = ?')
-      .run('2000-01-01T00:00:00.000Z', c.id);
+    expect(
+      await t.exec('UPDATE approvals SET expires_at = ? WHERE id = ?', '2000-01-01T00:00:00.000Z', c.id),
+    ).toBe(1);
     await expect(use(c.id)).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     await expect(use(randomUUID())).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
   });

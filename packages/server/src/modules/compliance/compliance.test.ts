@@ -202,9 +202,10 @@ describe('compliance books', () => {
     }>(`/api/v1/compliance/prescription-book?page_size=200`, pharmacist);
     expect(pb.status).toBe(200);
     const mine = pb.body.items.filter((r) => r.prescription_id === rx.id);
-    const dispensingRows = t.sqlite
-      .prepare('SELECT id FROM dispensings WHERE prescription_id = ?')
-      .all(rx.id) as Array<{ id: string }>;
+    const dispensingRows = await t.query<{ id: string }>(
+      'SELECT id FROM dispensings WHERE prescription_id = ?',
+      rx.id,
+    );
     expect(mine.map((r) => r.id).sort()).toEqual(dispensingRows.map((r) => r.id).sort());
     expect(new Set(mine.map((r) => r.id)).size).toBe(mine.length);
     expect(mine.map((r) => [r.source, r.quantity])).toEqual([

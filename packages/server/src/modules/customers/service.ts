@@ -1,5 +1,4 @@
 import { paginate } from '../../db/paginate';
-import { sql } from 'kysely';
 import { containsText } from '../../db/like';
 import type { z } from 'zod';
 import type {

@@ -86,9 +86,10 @@ describe('POST /medicines', () => {
         'updated_at',
       ].sort(),
     );
-    const row = t.sqlite
-      .prepare('SELECT selling_price, max_public_price FROM medicines WHERE id = ?')
-      .get(res.body.id);
+    const [row] = await t.query(
+      'SELECT selling_price, max_public_price FROM medicines WHERE id = ?',
+      res.body.id,
+    );
     expect(row).toEqual({ selling_price: 350, max_public_price: 400 });
   });
 
@@ -172,10 +173,11 @@ describe('PUT and DELETE /medicines/{id}', () => {
     expect((await t.delete(`/api/v1/medicines/${m.id}`, admin)).status).toBe(204);
     const got = await t.get(`/api/v1/medicines/${m.id}`, admin);
     expect(got.body.is_active).toBe(false);
-    const audit = t.sqlite
-      .prepare("SELECT count(*) AS n FROM audit_log WHERE entity = 'medicine' AND entity_id = ?")
-      .get(m.id) as { n: number };
-    expect(audit.n).toBe(4); // create, two updates, deactivate
+    const [audit] = await t.query<{ n: number }>(
+      "SELECT count(*) AS n FROM audit_log WHERE entity = 'medicine' AND entity_id = ?",
+      m.id,
+    );
+    expect(audit!.n).toBe(4); // create, two updates, deactivate
   });
 });
 

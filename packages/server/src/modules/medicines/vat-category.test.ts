@@ -57,7 +57,7 @@ describe('M4: a VAT category is a key of the tax policy, never of Object.prototy
   it('a medicine stored with a prototype key (older data) is refused at the till with 409, never a 500', async () => {
     const id = await makeMedicineId(t, { price: 5 });
     await addStock(t, id, 5);
-    t.sqlite.prepare("UPDATE medicines SET vat_category = 'constructor' WHERE id = ?").run(id);
+    expect(await t.exec("UPDATE medicines SET vat_category = 'constructor' WHERE id = ?", id)).toBe(1);
     const before = await t.count('sales');
     const res = await sell(id);
     expect(res.status).toBe(409);

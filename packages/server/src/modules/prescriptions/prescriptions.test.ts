@@ -85,11 +85,10 @@ describe('prescription lifecycle', () => {
     expect(first.body.prescription.status).toBe('partially_dispensed');
     expect(first.body.prescription.items[0]).toMatchObject({ dispensed_quantity: 4, remaining_quantity: 6 });
     expect(await medicineOnHand(t, a.id, main)).toBe(16);
-    const moves = t.sqlite
-      .prepare(
-        "SELECT type, quantity FROM stock_movements WHERE reference_type = 'dispense' AND reference_id = ?",
-      )
-      .all(first.body.dispense_id);
+    const moves = await t.query(
+      "SELECT type, quantity FROM stock_movements WHERE reference_type = 'dispense' AND reference_id = ?",
+      first.body.dispense_id,
+    );
     expect(moves).toEqual([{ type: 'sale', quantity: -4 }]);
 
     const over = await t.post(
@@ -162,10 +161,13 @@ describe('prescription lifecycle', () => {
 
     const nothing = await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
     expect(nothing.status).toBe(409);
-    const audit = t.sqlite
-      .prepare('SELECT action FROM audit_log WHERE entity_id IN (?, ?) ORDER BY created_at, id')
-      .all(rx.id, wc.body.id)
-      .map((r) => (r as { action: string }).action);
+    const audit = (
+      await t.query<{ action: string }>(
+        'SELECT action FROM audit_log WHERE entity_id IN (?, ?) ORDER BY created_at, id',
+        rx.id,
+        wc.body.id,
+      )
+    ).map((r) => r.action);
     expect(audit).toEqual([
       'prescription.create',
       'prescription.dispense',
@@ -173,24 +175,24 @@ describe('prescription lifecycle', () => {
       'will_call.create',
       'will_call.pickup',
     ]);
-    const changes = t.sqlite
-      .prepare(
-        "SELECT entity, count(*) AS n FROM change_log WHERE entity IN ('prescription', 'dispensing', 'will_call') GROUP BY entity ORDER BY entity",
-      )
-      .all();
+    const changes = await t.query(
+      "SELECT entity, count(*) AS n FROM change_log WHERE entity IN ('prescription', 'dispensing', 'will_call') GROUP BY entity ORDER BY entity",
+    );
     expect(changes.length).toBe(3);
     // Replication order: a row's parents are logged before it (central applies changes in revision order).
-    const firstRevision = (entity: string, id: string | null) =>
+    const firstRevision = async (entity: string, id: string | null) =>
       id === null
         ? 0
         : (
-            t.sqlite
-              .prepare('SELECT min(revision) AS r FROM change_log WHERE entity = ? AND entity_id = ?')
-              .get(entity, id) as { r: number }
-          ).r;
-    const logged = t.sqlite
-      .prepare("SELECT revision, payload FROM change_log WHERE entity = 'dispensing' ORDER BY revision")
-      .all() as Array<{ revision: number; payload: string }>;
+            await t.query<{ r: number }>(
+              'SELECT min(revision) AS r FROM change_log WHERE entity = ? AND entity_id = ?',
+              entity,
+              id,
+            )
+          )[0]?.r;
+    const logged = await t.query<{ revision: number; payload: string }>(
+      "SELECT revision, payload FROM change_log WHERE entity = 'dispensing' ORDER BY revision",
+    );
     expect(logged.length).toBeGreaterThan(0);
     for (const row of logged) {
       const d = JSON.parse(row.payload) as {
@@ -198,9 +200,9 @@ describe('prescription lifecycle', () => {
         prescription_item_id: string;
         will_call_id: string | null;
       };
-      expect(firstRevision('prescription', d.prescription_id)).toBeLessThan(row.revision);
-      expect(firstRevision('prescription_item', d.prescription_item_id)).toBeLessThan(row.revision);
-      expect(firstRevision('will_call', d.will_call_id)).toBeLessThan(row.revision);
+      expect(await firstRevision('prescription', d.prescription_id)).toBeLessThan(row.revision);
+      expect(await firstRevision('prescription_item', d.prescription_item_id)).toBeLessThan(row.revision);
+      expect(await firstRevision('will_call', d.will_call_id)).toBeLessThan(row.revision);
     }
     expect(await ledgerMismatches(t)).toEqual([]);
   });
@@ -315,9 +317,12 @@ describe('prescription lifecycle', () => {
       expect(res.status).toBe(400);
       expect(res.body.detail).toBeTruthy();
     }
-    t.sqlite
-      .prepare('UPDATE prescriptions SET valid_until = ?, issue_date = ? WHERE id = ?')
-      .run(inDays(-3), inDays(-40), rx.id);
+    await t.exec(
+      'UPDATE prescriptions SET valid_until = ?, issue_date = ? WHERE id = ?',
+      inDays(-3),
+      inDays(-40),
+      rx.id,
+    );
     const expired = await t.post(
       `/api/v1/prescriptions/${rx.id}/dispense`,
       { items: [{ medicine_id: m.id, quantity: 1 }] },

@@ -108,7 +108,8 @@ function expectAddressRefused(res: { status: number; body: Problem }): void {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // A till by nature: these tests guard the till's own SQLite file (pharmacy.db, its descriptor) from printers.
+  t = await startTestServer({ mode: 'till' });
   admin = await t.adminToken();
   manager = (await t.userWithRole('branch_manager')).token;
   dbFile = path.join(t.dataDir, 'pharmacy.db');

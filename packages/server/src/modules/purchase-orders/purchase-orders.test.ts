@@ -80,9 +80,10 @@ describe('POST /purchase-orders', () => {
       [100, 0],
       [20, 0],
     ]);
-    const audit = t.sqlite
-      .prepare("SELECT action FROM audit_log WHERE entity = 'purchase_order' AND entity_id = ?")
-      .all(res.body.id);
+    const audit = await t.query(
+      "SELECT action FROM audit_log WHERE entity = 'purchase_order' AND entity_id = ?",
+      res.body.id,
+    );
     expect(audit).toEqual([{ action: 'purchase_order.create' }]);
     expect(await t.count('change_log')).toBe(changes + 3); // the order and its two items
   });
@@ -261,10 +262,12 @@ describe('PUT /purchase-orders/{id}/status', () => {
     expect(
       (await t.put(`/api/v1/purchase-orders/${draft}/status`, { status: 'SENT' }, managerOther.token)).status,
     ).toBe(403);
-    const actions = t.sqlite
-      .prepare('SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id')
-      .all(id)
-      .map((r) => (r as { action: string }).action);
+    const actions = (
+      await t.query<{ action: string }>(
+        'SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id',
+        id,
+      )
+    ).map((r) => r.action);
     expect(actions).toEqual(['purchase_order.create', 'purchase_order.send', 'purchase_order.cancel']);
   });
 });
@@ -300,11 +303,10 @@ describe('POST /purchase-orders/{id}/receive', () => {
       [20, '1.00'],
       [60, '0.30'],
     ]);
-    const movements = t.sqlite
-      .prepare(
-        "SELECT type, quantity FROM stock_movements WHERE reference_type = 'purchase_order' AND reference_id = ?",
-      )
-      .all(id);
+    const movements = await t.query(
+      "SELECT type, quantity FROM stock_movements WHERE reference_type = 'purchase_order' AND reference_id = ?",
+      id,
+    );
     expect(movements).toHaveLength(2);
 
     const over = await t.post<{ code: string; detail: string }>(
@@ -328,9 +330,9 @@ describe('POST /purchase-orders/{id}/receive', () => {
     );
     expect(rest.status).toBe(200);
     expect(rest.body.status).toBe('RECEIVED');
-    const batch = t.sqlite
-      .prepare("SELECT qty_on_hand, supplier_id FROM batches WHERE batch_number = 'AMX-1'")
-      .get();
+    const [batch] = await t.query(
+      "SELECT qty_on_hand, supplier_id FROM batches WHERE batch_number = 'AMX-1'",
+    );
     expect(batch).toEqual({ qty_on_hand: 70, supplier_id: supplierId });
     const closed = await t.post<{ detail: string }>(
       `/api/v1/purchase-orders/${id}/receive`,
@@ -443,12 +445,15 @@ describe('GET /purchase-orders/suggested', () => {
     const med = (await makeMedicine(t, { name: 'Zinc 20', low_stock_threshold: 8 })).id;
     const batch = await receive(t, med, supplierId, { branch_id: branch, qty_received: 3, unit_cost: 0.5 });
     // 20 units sold in the window: 20 / 30 days x 10 days lead time = 6.67 -> 7
-    t.sqlite
-      .prepare(
-        `INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reason, created_at)
-         VALUES (?, ?, ?, ?, 'sale', -20, '', ?)`,
-      )
-      .run(randomUUID(), batch.id, branch, med, new Date().toISOString());
+    await t.exec(
+      `INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reason, created_at)
+       VALUES (?, ?, ?, ?, 'sale', -20, '', ?)`,
+      randomUUID(),
+      batch.id,
+      branch,
+      med,
+      new Date().toISOString(),
+    );
     const res = await t.get<{ items: Array<Record<string, unknown>> }>(
       `/api/v1/purchase-orders/suggested?branch_id=${branch}`,
       admin,

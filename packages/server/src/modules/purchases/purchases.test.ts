@@ -50,13 +50,13 @@ describe('POST /purchases', () => {
       medicine_name: 'Ciprofloxacin 500',
       is_expired: false,
     });
-    const mv = t.sqlite
-      .prepare('SELECT type, quantity FROM stock_movements WHERE batch_id = ?')
-      .all(res.body.id);
+    const mv = await t.query('SELECT type, quantity FROM stock_movements WHERE batch_id = ?', res.body.id);
     expect(mv).toEqual([{ type: 'purchase', quantity: 50 }]);
     expect(await t.count('change_log')).toBe(changes + 2); // the batch and its movement
-    const entities = t.sqlite.prepare('SELECT entity FROM change_log ORDER BY revision DESC LIMIT 2').all();
-    expect(entities.map((e) => (e as { entity: string }).entity).sort()).toEqual(['batch', 'stock_movement']);
+    const entities = await t.query<{ entity: string }>(
+      'SELECT entity FROM change_log ORDER BY revision DESC LIMIT 2',
+    );
+    expect(entities.map((e) => e.entity).sort()).toEqual(['batch', 'stock_movement']);
     // the same batch number again adds to it when expiry matches, blending the cost
     const again = await t.post(
       '/api/v1/purchases',
@@ -224,12 +224,13 @@ describe('reads and write-off', () => {
         .status,
     ).toBe(403);
     expect(await t.count('stock_movements')).toBe(before);
-    const audit = t.sqlite
-      .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'batch.write_off' AND entity_id = ?")
-      .get(b.id) as { n: number };
-    expect(audit.n).toBe(1);
-    expect(() => t.sqlite.prepare('DELETE FROM stock_movements').run()).toThrow(/append-only/);
-    expect(() => t.sqlite.prepare('UPDATE stock_movements SET quantity = 1').run()).toThrow(/append-only/);
+    const [audit] = await t.query<{ n: number }>(
+      "SELECT count(*) AS n FROM audit_log WHERE action = 'batch.write_off' AND entity_id = ?",
+      b.id,
+    );
+    expect(audit!.n).toBe(1);
+    await expect(t.exec('DELETE FROM stock_movements')).rejects.toThrow(/append-only/);
+    await expect(t.exec('UPDATE stock_movements SET quantity = 1')).rejects.toThrow(/append-only/);
     await setExpiry(t, b.id, inDays(-3));
     expect(await ledgerMismatches(t)).toEqual([]);
   });

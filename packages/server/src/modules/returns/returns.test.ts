@@ -51,12 +51,8 @@ async function approval(payload: Body): Promise<string> {
 
 const TABLES = ['returns', 'return_lines', 'stock_movements', 'fiscal_chain', 'change_log'];
 const counts = () => t.counts(TABLES);
-const returned = (line: string) =>
-  (
-    t.sqlite.prepare('SELECT returned_quantity AS n FROM sale_lines WHERE id = ?').get(line) as {
-      n: number;
-    }
-  ).n;
+const returned = async (line: string) =>
+  (await t.query<{ n: number }>('SELECT returned_quantity AS n FROM sale_lines WHERE id = ?', line))[0]?.n;
 
 describe('L5: a refund to another tender than the sale was paid with', () => {
   it('L5: refuses a cash refund of a card sale without a manager approval (403 APPROVAL_REQUIRED, nothing written)', async () => {
@@ -68,7 +64,7 @@ describe('L5: a refund to another tender than the sale was paid with', () => {
     expect(cash.body.detail).toContain('was paid by card');
     expect(cash.body.detail).toContain('refund_tender');
     expect(await counts()).toEqual(before);
-    expect(returned(sale.line)).toBe(0);
+    expect(await returned(sale.line)).toBe(0);
     const card = await refund(sale, {});
     expect(card.status).toBe(201);
     expect(card.body).toMatchObject({ refund_method: 'card', total_amount: '10.00' });

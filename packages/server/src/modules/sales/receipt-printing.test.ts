@@ -170,6 +170,7 @@ describe('documents printed from selling', () => {
 describe('a till that replicates to central', () => {
   it('refuses to sell until its first sync has loaded head office data', async () => {
     const till = await startTestServer({
+      mode: 'till',
       centralUrl: 'http://127.0.0.1:9',
       syncDeviceId: '01900000-0000-7000-8000-00000000d001',
       syncDeviceToken: 'x'.repeat(43),

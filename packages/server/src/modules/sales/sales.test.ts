@@ -161,11 +161,10 @@ describe('POST /sales', () => {
     // the next sale takes the next ICV: no gap
     const ok = await sell({ items: [{ medicine_id: med, quantity: 1 }] });
     expect(ok.status).toBe(201);
-    const last = t.sqlite.prepare('SELECT max(icv) AS m, count(*) AS n FROM fiscal_chain').get() as {
-      m: number;
-      n: number;
-    };
-    expect(last.m).toBe(last.n);
+    const [last] = await t.query<{ m: number; n: number }>(
+      'SELECT max(icv) AS m, count(*) AS n FROM fiscal_chain',
+    );
+    expect(last!.m).toBe(last!.n);
   });
 
   it('needs an open session for cashiers, and refuses sales during a break', async () => {
@@ -391,18 +390,18 @@ describe('POST /sales', () => {
     const ok = await verifyFiscalChain(t.context.db, device);
     expect(ok.ok).toBe(true);
     expect(ok.checked).toBeGreaterThan(5);
-    const victim = t.sqlite.prepare('SELECT id, icv FROM sales ORDER BY icv LIMIT 1 OFFSET 2').get() as {
-      id: string;
-      icv: number;
-    };
-    t.sqlite.prepare('UPDATE sales SET total_amount = total_amount - 1 WHERE id = ?').run(victim.id);
+    const [victim] = await t.query<{ id: string; icv: number }>(
+      'SELECT id, icv FROM sales ORDER BY icv LIMIT 1 OFFSET 2',
+    );
+    if (!victim) throw new Error('no third sale to tamper with');
+    await t.exec('UPDATE sales SET total_amount = total_amount - 1 WHERE id = ?', victim.id);
     const bad = await verifyFiscalChain(t.context.db, device);
     expect(bad.ok).toBe(false);
     expect(bad.first_broken).toMatchObject({ icv: victim.icv, doc_id: victim.id });
-    t.sqlite.prepare('UPDATE sales SET total_amount = total_amount + 1 WHERE id = ?').run(victim.id);
-    t.sqlite.prepare('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?').run(victim.id);
+    await t.exec('UPDATE sales SET total_amount = total_amount + 1 WHERE id = ?', victim.id);
+    await t.exec('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?', victim.id);
     expect((await verifyFiscalChain(t.context.db, device)).first_broken?.doc_id).toBe(victim.id);
-    t.sqlite.prepare('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?').run(victim.id);
+    await t.exec('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?', victim.id);
     expect((await verifyFiscalChain(t.context.db, device)).ok).toBe(true);
   });
 

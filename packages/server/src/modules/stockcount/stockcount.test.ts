@@ -57,9 +57,7 @@ describe('stock count', () => {
       expect.objectContaining({ batch_id: ba.id, expected_qty: 12, counted_qty: 10, variance: -2 }),
     ]);
     expect(await t.count('stock_count_lines')).toBe(2);
-    const mv = t.sqlite
-      .prepare("SELECT quantity, reference_id FROM stock_movements WHERE type = 'count'")
-      .all();
+    const mv = await t.query("SELECT quantity, reference_id FROM stock_movements WHERE type = 'count'");
     expect(mv).toEqual([{ quantity: -2, reference_id: res.body.id }]);
     expect(await ledgerMismatches(t)).toEqual([]);
   });

@@ -51,7 +51,7 @@ describe('supplier invoices', () => {
       branch_id: main,
     });
     expect(await t.count('change_log')).toBe(changes + 1);
-    const audit = t.sqlite.prepare('SELECT action FROM audit_log WHERE entity_id = ?').all(inv.id);
+    const audit = await t.query('SELECT action FROM audit_log WHERE entity_id = ?', inv.id);
     expect(audit).toEqual([{ action: 'supplier_invoice.create' }]);
     const dup = await t.post<{ code: string }>(
       '/api/v1/supplier-finance/invoices',
@@ -320,12 +320,12 @@ describe('reorder suggestions and quarantine', () => {
         )
       ).status,
     ).toBe(404);
-    const audit = t.sqlite
-      .prepare(
+    const audit = (
+      await t.query<{ after_json: string }>(
         "SELECT after_json FROM audit_log WHERE action = 'batch.regulator_status' AND entity_id = ? ORDER BY created_at, id",
+        batch.id,
       )
-      .all(batch.id)
-      .map((r) => JSON.parse((r as { after_json: string }).after_json).regulator_status);
+    ).map((r) => JSON.parse(r.after_json).regulator_status);
     expect(audit).toEqual(['quarantined', 'recalled', 'active']);
   });
 });

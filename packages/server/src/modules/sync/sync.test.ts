@@ -49,10 +49,11 @@ afterAll(() => t.close());
 
 describe('devices', () => {
   it('stores only a hash of the credential and lists devices branch-scoped', async () => {
-    const row = t.sqlite.prepare('SELECT token_hash FROM sync_devices WHERE id = ?').get(deviceId) as {
-      token_hash: string;
-    };
-    expect(row.token_hash).not.toContain(deviceToken);
+    const [row] = await t.query<{ token_hash: string }>(
+      'SELECT token_hash FROM sync_devices WHERE id = ?',
+      deviceId,
+    );
+    expect(row!.token_hash).not.toContain(deviceToken);
     const other = await t.createBranch('SYNC2');
     const manager = await t.userWithRole('branch_manager', other);
     const list = await t.get<{ items: unknown[] }>('/api/v1/compliance/devices', manager.token);
@@ -143,10 +144,8 @@ describe('push', () => {
   });
 
   it('refuses organisation configuration from a till: a device can never grant a role or change settings', async () => {
-    const someone = t.sqlite.prepare("SELECT * FROM users WHERE role = 'pharmacist' LIMIT 1").get() as Record<
-      string,
-      unknown
-    >;
+    const [someone] = await t.query("SELECT * FROM users WHERE role = 'pharmacist' LIMIT 1");
+    if (!someone) throw new Error('no pharmacist to escalate');
     const settings = (await t.get<Record<string, unknown>>('/api/v1/settings', admin)).body;
     const { updated_at: _, ...value } = settings;
     // with a current base revision, which used to pass the conflict check
@@ -171,7 +170,7 @@ describe('push', () => {
     ]);
     expect(r.body.rejected.map((x) => x.code)).toEqual(['FORBIDDEN_ROLE', 'CENTRAL_ONLY']);
     expect(
-      (t.sqlite.prepare('SELECT role FROM users WHERE id = ?').get(someone.id) as { role: string }).role,
+      (await t.query<{ role: string }>('SELECT role FROM users WHERE id = ?', someone.id))[0]?.role,
     ).toBe('pharmacist');
     expect((await t.get<{ tin: string }>('/api/v1/settings', admin)).body.tin).not.toBe('forged');
   });
@@ -253,9 +252,10 @@ describe('pull and snapshot', () => {
     const revisions = all.map((c) => c.revision);
     expect([...revisions].sort((a, b) => a - b)).toEqual(revisions);
     expect(new Set(revisions).size).toBe(revisions.length);
-    const own = t.sqlite
-      .prepare('SELECT revision FROM change_log WHERE origin_device_id = ?')
-      .all(deviceId) as Array<{ revision: number }>;
+    const own = await t.query<{ revision: number }>(
+      'SELECT revision FROM change_log WHERE origin_device_id = ?',
+      deviceId,
+    );
     expect(own.length).toBeGreaterThan(0);
     for (const o of own) expect(revisions).not.toContain(o.revision);
     const reset = await pull(`since=${since}&epoch=other`);

@@ -38,12 +38,9 @@ type Transfer = {
     quantity: number;
   }>;
 };
-const onHand = (id: string) =>
-  (
-    t.sqlite.prepare('SELECT qty_on_hand FROM batches WHERE id = ?').get(id) as {
-      qty_on_hand: number;
-    }
-  ).qty_on_hand;
+const onHand = async (id: string) =>
+  (await t.query<{ qty_on_hand: number }>('SELECT qty_on_hand FROM batches WHERE id = ?', id))[0]
+    ?.qty_on_hand;
 
 describe('POST /transfers', () => {
   it('moves stock FEFO by medicine, skipping expired and blocked batches, keeping number and expiry', async () => {
@@ -81,8 +78,8 @@ describe('POST /transfers', () => {
       ['EARLY', 4],
       ['LATE', 2],
     ]);
-    expect(onHand(early.id)).toBe(0);
-    expect(onHand(late.id)).toBe(8);
+    expect(await onHand(early.id)).toBe(0);
+    expect(await onHand(late.id)).toBe(8);
     const dest = res.body.items[0]!;
     const destBatch = await t.get(`/api/v1/purchases/${dest.to_batch_id}`, admin);
     expect(destBatch.body).toMatchObject({
@@ -100,12 +97,10 @@ describe('POST /transfers', () => {
     );
     expect(again.status).toBe(201);
     expect(again.body.items[0]!.to_batch_id).toBe(res.body.items[1]!.to_batch_id);
-    expect(onHand(res.body.items[1]!.to_batch_id)).toBe(5);
-    const types = t.sqlite
-      .prepare(
-        "SELECT type, sum(quantity) AS q FROM stock_movements WHERE reference_type = 'transfer' GROUP BY type ORDER BY type",
-      )
-      .all();
+    expect(await onHand(res.body.items[1]!.to_batch_id)).toBe(5);
+    const types = await t.query(
+      "SELECT type, sum(quantity) AS q FROM stock_movements WHERE reference_type = 'transfer' GROUP BY type ORDER BY type",
+    );
     expect(types).toEqual([
       { type: 'transfer_in', q: 9 },
       { type: 'transfer_out', q: -9 },
@@ -210,7 +205,7 @@ describe('POST /transfers/batch and GET /transfers', () => {
     );
     expect(bad.status).toBe(409);
     expect([await t.count('transfers'), await t.count('stock_movements')]).toEqual(before);
-    expect(onHand(b.id)).toBe(10);
+    expect(await onHand(b.id)).toBe(10);
     const good = await t.post<{ items: Transfer[] }>(
       '/api/v1/transfers/batch',
       {
@@ -223,7 +218,7 @@ describe('POST /transfers/batch and GET /transfers', () => {
     );
     expect(good.status).toBe(201);
     expect(good.body.items).toHaveLength(2);
-    expect(onHand(b.id)).toBe(0);
+    expect(await onHand(b.id)).toBe(0);
     expect((await t.post('/api/v1/transfers/batch', { transfers: [] }, admin)).status).toBe(400);
   });
 
