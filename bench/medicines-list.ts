@@ -8,7 +8,9 @@ import { benchAdminToken, load, type LoadResult, median, printTable, spawnTs } f
  * what people page through); a second figure spreads the pages over the whole catalogue (deep OFFSETs).
  *
  * Runs inside `npm run bench` on the catalogue bench's generated data; alone on a seeded data folder with
- * `BENCH_DATA_DIR=./data tsx bench/medicines-list.ts` (e.g. after `npm run seed:demo -- --size large`).
+ * `BENCH_DATA_DIR=./data tsx bench/medicines-list.ts` (e.g. after `npm run seed:demo -- --size large`);
+ * `BENCH_FRESH=1` turns the server's page cache off, so every page is built afresh (as after a sale);
+ * `BENCH_FRESH=cold` also its rows' cached text (as after a catalogue edit).
  */
 export async function runMedicinesListBench(
   serverUrl: string,
@@ -71,7 +73,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const dataDir = process.env.BENCH_DATA_DIR;
   if (!dataDir)
     throw new Error('Set BENCH_DATA_DIR to a seeded data folder (npm run seed:demo -- --size large).');
-  const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
+  // BENCH_FRESH=1: every page built afresh (the server's page cache off), the cost of a page after any write.
+  const server = await spawnTs('apps/central/src/main.ts', {
+    DATA_DIR: dataDir,
+    ...(process.env.BENCH_FRESH === '1' && { PHARMACY_LIST_PAGE_CACHE: 'off' }),
+    ...(process.env.BENCH_FRESH === 'cold' && { PHARMACY_LIST_PAGE_CACHE: 'cold' }),
+  });
   try {
     const token = await benchAdminToken(server.url);
     const branches = (await (

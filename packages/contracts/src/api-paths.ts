@@ -2069,6 +2069,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/transfers/{transferId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1TransfersTransferId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transfers/{transferId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1TransfersTransferIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transfers/{transferId}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1TransfersTransferIdReceive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/transfers/batch": {
         parameters: {
             query?: never;
@@ -10280,6 +10328,7 @@ export interface operations {
                 direction?: "in" | "out" | "both";
                 page?: number;
                 page_size?: number;
+                status?: "in_transit" | "received" | "cancelled" | "completed";
             };
             header?: never;
             path?: never;
@@ -10294,6 +10343,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            cancel_reason: string;
+                            cancelled_at: string | null;
+                            cancelled_by: string | null;
                             created_at: string;
                             created_by: string | null;
                             from_branch_id: string;
@@ -10301,18 +10353,23 @@ export interface operations {
                             id: string;
                             items: {
                                 batch_number: string;
+                                discrepancy_reason: ("short" | "damaged") | null;
                                 expiry_date: string;
                                 from_batch_id: string;
                                 id: string;
                                 medicine_id: string;
                                 medicine_name: string;
                                 quantity: number;
-                                to_batch_id: string;
+                                received_quantity: number | null;
+                                to_batch_id: string | null;
                                 unit_cost: string;
                             }[];
                             notes: string;
-                            /** @constant */
-                            status: "completed";
+                            receipt_notes: string | null;
+                            received_at: string | null;
+                            received_by: string | null;
+                            /** @enum {string} */
+                            status: "in_transit" | "received" | "cancelled" | "completed";
                             to_branch_id: string;
                             to_branch_name: string;
                         }[];
@@ -10357,6 +10414,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        cancel_reason: string;
+                        cancelled_at: string | null;
+                        cancelled_by: string | null;
                         created_at: string;
                         created_by: string | null;
                         from_branch_id: string;
@@ -10364,18 +10424,198 @@ export interface operations {
                         id: string;
                         items: {
                             batch_number: string;
+                            discrepancy_reason: ("short" | "damaged") | null;
                             expiry_date: string;
                             from_batch_id: string;
                             id: string;
                             medicine_id: string;
                             medicine_name: string;
                             quantity: number;
-                            to_batch_id: string;
+                            received_quantity: number | null;
+                            to_batch_id: string | null;
                             unit_cost: string;
                         }[];
                         notes: string;
-                        /** @constant */
-                        status: "completed";
+                        receipt_notes: string | null;
+                        received_at: string | null;
+                        received_by: string | null;
+                        /** @enum {string} */
+                        status: "in_transit" | "received" | "cancelled" | "completed";
+                        to_branch_id: string;
+                        to_branch_name: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiV1TransfersTransferId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cancel_reason: string;
+                        cancelled_at: string | null;
+                        cancelled_by: string | null;
+                        created_at: string;
+                        created_by: string | null;
+                        from_branch_id: string;
+                        from_branch_name: string;
+                        id: string;
+                        items: {
+                            batch_number: string;
+                            discrepancy_reason: ("short" | "damaged") | null;
+                            expiry_date: string;
+                            from_batch_id: string;
+                            id: string;
+                            medicine_id: string;
+                            medicine_name: string;
+                            quantity: number;
+                            received_quantity: number | null;
+                            to_batch_id: string | null;
+                            unit_cost: string;
+                        }[];
+                        notes: string;
+                        receipt_notes: string | null;
+                        received_at: string | null;
+                        received_by: string | null;
+                        /** @enum {string} */
+                        status: "in_transit" | "received" | "cancelled" | "completed";
+                        to_branch_id: string;
+                        to_branch_name: string;
+                    };
+                };
+            };
+        };
+    };
+    postApiV1TransfersTransferIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cancel_reason: string;
+                        cancelled_at: string | null;
+                        cancelled_by: string | null;
+                        created_at: string;
+                        created_by: string | null;
+                        from_branch_id: string;
+                        from_branch_name: string;
+                        id: string;
+                        items: {
+                            batch_number: string;
+                            discrepancy_reason: ("short" | "damaged") | null;
+                            expiry_date: string;
+                            from_batch_id: string;
+                            id: string;
+                            medicine_id: string;
+                            medicine_name: string;
+                            quantity: number;
+                            received_quantity: number | null;
+                            to_batch_id: string | null;
+                            unit_cost: string;
+                        }[];
+                        notes: string;
+                        receipt_notes: string | null;
+                        received_at: string | null;
+                        received_by: string | null;
+                        /** @enum {string} */
+                        status: "in_transit" | "received" | "cancelled" | "completed";
+                        to_branch_id: string;
+                        to_branch_name: string;
+                    };
+                };
+            };
+        };
+    };
+    postApiV1TransfersTransferIdReceive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    lines?: {
+                        /** @enum {string} */
+                        discrepancy_reason?: "short" | "damaged";
+                        /** Format: uuid */
+                        item_id: string;
+                        received_quantity: number;
+                    }[];
+                    /** @default  */
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cancel_reason: string;
+                        cancelled_at: string | null;
+                        cancelled_by: string | null;
+                        created_at: string;
+                        created_by: string | null;
+                        from_branch_id: string;
+                        from_branch_name: string;
+                        id: string;
+                        items: {
+                            batch_number: string;
+                            discrepancy_reason: ("short" | "damaged") | null;
+                            expiry_date: string;
+                            from_batch_id: string;
+                            id: string;
+                            medicine_id: string;
+                            medicine_name: string;
+                            quantity: number;
+                            received_quantity: number | null;
+                            to_batch_id: string | null;
+                            unit_cost: string;
+                        }[];
+                        notes: string;
+                        receipt_notes: string | null;
+                        received_at: string | null;
+                        received_by: string | null;
+                        /** @enum {string} */
+                        status: "in_transit" | "received" | "cancelled" | "completed";
                         to_branch_id: string;
                         to_branch_name: string;
                     };
@@ -10419,6 +10659,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            cancel_reason: string;
+                            cancelled_at: string | null;
+                            cancelled_by: string | null;
                             created_at: string;
                             created_by: string | null;
                             from_branch_id: string;
@@ -10426,18 +10669,23 @@ export interface operations {
                             id: string;
                             items: {
                                 batch_number: string;
+                                discrepancy_reason: ("short" | "damaged") | null;
                                 expiry_date: string;
                                 from_batch_id: string;
                                 id: string;
                                 medicine_id: string;
                                 medicine_name: string;
                                 quantity: number;
-                                to_batch_id: string;
+                                received_quantity: number | null;
+                                to_batch_id: string | null;
                                 unit_cost: string;
                             }[];
                             notes: string;
-                            /** @constant */
-                            status: "completed";
+                            receipt_notes: string | null;
+                            received_at: string | null;
+                            received_by: string | null;
+                            /** @enum {string} */
+                            status: "in_transit" | "received" | "cancelled" | "completed";
                             to_branch_id: string;
                             to_branch_name: string;
                         }[];

@@ -7,11 +7,13 @@ import type {
   CreateSupplierInvoiceRequest,
   CreateSupplierPaymentRequest,
   CreateSupplierRequest,
+  CancelTransferRequest,
   CreateTransferRequest,
   PurchaseOrderCreated,
   PurchaseOrderDetail,
   PurchaseOrderSummary,
   ReceivePurchaseOrderRequest,
+  ReceiveTransferRequest,
   StockCountResult,
   StockCountSheet,
   SubmitStockCountRequest,
@@ -67,6 +69,14 @@ export function purchasingCalls(call: Call) {
         call('GET', '/transfers', { query }),
       create: (body: z.input<typeof CreateTransferRequest>): Promise<Transfer> =>
         call('POST', '/transfers', { body }),
+      get: (transferId: string): Promise<Transfer> =>
+        call('GET', '/transfers/{transferId}', { params: { transferId } }),
+      /** The destination books in what arrived (lines: only those short, with a reason). */
+      receive: (transferId: string, body: z.input<typeof ReceiveTransferRequest>): Promise<Transfer> =>
+        call('POST', '/transfers/{transferId}/receive', { params: { transferId }, body }),
+      /** The source takes back a transfer not yet received. */
+      cancel: (transferId: string, body: z.input<typeof CancelTransferRequest>): Promise<Transfer> =>
+        call('POST', '/transfers/{transferId}/cancel', { params: { transferId }, body }),
       /** Batches a transfer may send from (GET /purchases, the received batches). */
       batches: (query: Query<'GET', '/purchases'>): Promise<Page<Batch>> =>
         call('GET', '/purchases', { query }),

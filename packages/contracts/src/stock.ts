@@ -116,16 +116,31 @@ export const CreateTransferBatchRequest = z
   })
   .strict();
 
+export const TransferStatus = z
+  .enum(['in_transit', 'received', 'cancelled', 'completed'])
+  .describe(
+    'in_transit until received or cancelled; completed: booked at both branches at once (before in-transit transfers)',
+  );
+export type TransferStatus = z.infer<typeof TransferStatus>;
+
+export const DiscrepancyReason = z.enum(['short', 'damaged']);
+
 export const TransferLine = z.object({
   id: z.string(),
   medicine_id: z.string(),
   medicine_name: z.string(),
   from_batch_id: z.string(),
-  to_batch_id: z.string(),
+  to_batch_id: z.string().nullable().describe('the destination batch, once received'),
   batch_number: z.string(),
   expiry_date: z.string(),
-  quantity: z.number().int(),
+  quantity: z.number().int().describe('units sent'),
   unit_cost: DecimalString,
+  received_quantity: z
+    .number()
+    .int()
+    .nullable()
+    .describe('units booked in at the destination; null until received'),
+  discrepancy_reason: DiscrepancyReason.nullable().describe('why fewer units arrived than were sent'),
 });
 
 export const Transfer = z.object({
@@ -134,13 +149,44 @@ export const Transfer = z.object({
   from_branch_name: z.string(),
   to_branch_id: z.string(),
   to_branch_name: z.string(),
-  status: z.literal('completed'),
+  status: TransferStatus,
   notes: z.string(),
   created_by: z.string().nullable(),
   created_at: Timestamp,
+  received_at: Timestamp.nullable(),
+  received_by: z.string().nullable(),
+  receipt_notes: z.string().nullable(),
+  cancelled_at: Timestamp.nullable(),
+  cancelled_by: z.string().nullable(),
+  cancel_reason: z.string(),
   items: z.array(TransferLine),
 });
 export type Transfer = z.infer<typeof Transfer>;
+
+export const ReceiveTransferLine = z
+  .object({
+    item_id: Id.describe('a line of the transfer'),
+    received_quantity: z.number().int().min(0).max(1_000_000),
+    discrepancy_reason: DiscrepancyReason.optional().describe(
+      'required when fewer units arrived than were sent',
+    ),
+  })
+  .strict();
+
+export const ReceiveTransferRequest = z
+  .object({
+    notes: OptionalText(500).default(''),
+    lines: z
+      .array(ReceiveTransferLine)
+      .max(1000, { message: 'must hold at most 1000 lines' })
+      .default([])
+      .describe('lines not named arrived in full'),
+  })
+  .strict();
+export type ReceiveTransferRequest = z.output<typeof ReceiveTransferRequest>;
+
+export const CancelTransferRequest = z.object({ reason: OptionalText(500).default('') }).strict();
+export type CancelTransferRequest = z.output<typeof CancelTransferRequest>;
 
 export const TransferList = z.object({
   items: z.array(Transfer),
@@ -152,6 +198,7 @@ export const TransferList = z.object({
 export const TransferListQuery = PageQuery.extend({
   branch_id: Id.optional().describe('transfers leaving or entering this branch'),
   direction: z.enum(['in', 'out', 'both']).default('both'),
+  status: TransferStatus.optional(),
 });
 
 // Stock count -------------------------------------------------------------------------------------------

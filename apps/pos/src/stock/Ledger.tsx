@@ -6,6 +6,7 @@ import { api } from '../api';
 import { type Column, DataTable, Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { formatDateTime } from '../ui/format';
+import { ledgerDocument } from './ledger-links';
 
 const KINDS: Record<string, string> = {
   purchase: 'Received',
@@ -18,18 +19,15 @@ const KINDS: Record<string, string> = {
   count: 'Stock count',
 };
 
-/** Where a movement's document is shown in the app, when it has a screen. */
+/** The movement's document: a link to its screen where the app has one (ledger-links.ts), else its name. */
 function documentLink(m: LedgerMovement) {
-  if (!m.reference_type || !m.reference_id) return '—';
-  const short = m.reference_id.slice(-8);
-  const path: Record<string, string> = {
-    purchase_order: `~/back-office/purchase-orders/${m.reference_id}`,
-    transfer: `~/back-office/transfers/${m.reference_id}`,
-    stock_count: `~/back-office/stock-counts/${m.reference_id}`,
-  };
-  const href = path[m.reference_type];
-  const label = `${m.reference_type.replace(/_/g, ' ')} …${short}`;
-  return href ? <Link href={href}>{label}</Link> : <span title={m.reference_id}>{label}</span>;
+  const doc = ledgerDocument(m);
+  if (!doc) return '—';
+  return doc.href ? (
+    <Link href={doc.href}>{doc.label}</Link>
+  ) : (
+    <span title={m.reference_id ?? undefined}>{doc.label}</span>
+  );
 }
 
 const COLUMNS: Column<LedgerMovement>[] = [

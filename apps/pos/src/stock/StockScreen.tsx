@@ -19,6 +19,8 @@ import { Ledger } from './Ledger';
 export function StockScreen() {
   const [, params] = useRoute('/:medicineId');
   const medicineId = params?.medicineId;
+  // A ledger's document link may ask for another batch of the medicine on screen: start that view afresh.
+  const batch = new URLSearchParams(useSearch()).get('batch') ?? '';
   return (
     <section aria-labelledby="stock-title">
       <div className="screen-header">
@@ -29,7 +31,7 @@ export function StockScreen() {
         <BranchPicker />
       </div>
       {medicineId ? (
-        <MedicineStock medicineId={medicineId} />
+        <MedicineStock key={`${medicineId}|${batch}`} medicineId={medicineId} />
       ) : (
         <p>Find a medicine to see its batches and ledger.</p>
       )}

@@ -1,6 +1,7 @@
 import type { Role, Transfer } from '@pharmacy/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link, useRoute } from 'wouter';
 import { api } from '../api';
 import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
@@ -8,81 +9,135 @@ import { type Column, DataTable, Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { SelectField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
+import { CancelTransfer } from './CancelTransfer';
+import { lineOutcome } from './receipt-draft';
+import { TransferDetail } from './TransferDetail';
+import { transferState } from './transfer-state';
+import { ReceiveTransfer } from './ReceiveTransfer';
 import { SendTransfer } from './SendTransfer';
 
 const PAGE_SIZE = 25;
-/** Who may send (POST /transfers roles; admin always). */
+/** Who may send, receive and cancel (the transfers write routes' roles; admin always). */
 const MOVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
 type Direction = 'both' | 'in' | 'out';
+type Action = { kind: 'receive' | 'cancel'; transfer: Transfer } | null;
+
+const units = (t: Transfer) => t.items.reduce((n, i) => n + i.quantity, 0);
 
 /**
- * The "Transfers" section: send stock to another branch, and the transfers leaving or entering the branch.
- * The API completes a transfer when it is sent (no in-transit state): the destination's stock is booked at
- * once, so an incoming transfer is shown as received.
+ * The "Transfers" section: send stock to another branch (it leaves this branch and is in transit), the
+ * transfers in transit to or from the branch (receive an incoming one, cancel an outgoing one), and every
+ * transfer leaving or entering the branch.
  */
 export function TransfersScreen() {
+  const [, one] = useRoute('/:transferId');
+  return one ? (
+    <section aria-labelledby="transfers-title">
+      <div className="screen-header">
+        <h1 id="transfers-title">Transfers</h1>
+      </div>
+      <TransferDetail transferId={one.transferId} />
+    </section>
+  ) : (
+    <TransferList />
+  );
+}
+
+function TransferList() {
   const me = useUser();
+  const canMove = MOVERS.includes(me.role);
   const { branchId, canPick } = useWorkingBranch();
   const [direction, setDirection] = useState<Direction>('both');
   const [page, setPage] = useState(1);
   const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState<Transfer | null>(null);
+  const [action, setAction] = useState<Action>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const query = { branch_id: branchId, direction, page, page_size: PAGE_SIZE };
   const transfers = useQuery({
     queryKey: ['transfers', query],
     queryFn: () => api.transfers.list(query),
     placeholderData: keepPreviousData,
   });
-  const columns: Column<Transfer>[] = [
-    { key: 'created_at', header: 'Sent', cell: (t) => formatDateTime(t.created_at) },
-    {
-      key: 'direction',
-      header: 'Direction',
-      cell: (t) =>
-        t.to_branch_id === branchId ? `In from ${t.from_branch_name}` : `Out to ${t.to_branch_name}`,
-    },
-    { key: 'items', header: 'Batches', cell: (t) => <TransferLines transfer={t} /> },
-    { key: 'units', header: 'Units', align: 'end', cell: (t) => t.items.reduce((n, i) => n + i.quantity, 0) },
-    {
-      key: 'status',
-      header: 'Status',
-      cell: (t) => (t.to_branch_id === branchId ? 'Received into stock' : 'Delivered'),
-    },
-    { key: 'notes', header: 'Notes', cell: (t) => t.notes || '—' },
-  ];
+  const done = (text: string) => {
+    setNotice(text);
+    setAction(null);
+    setSending(false);
+  };
   return (
     <section aria-labelledby="transfers-title">
       <div className="screen-header">
         <h1 id="transfers-title">Transfers</h1>
-        {MOVERS.includes(me.role) && !sending && (
+        {canMove && !sending && (
           <button
             type="button"
             className="primary"
             onClick={() => {
               setSending(true);
-              setSent(null);
+              setAction(null);
+              setNotice(null);
             }}
           >
             Send stock
           </button>
         )}
       </div>
-      {sent && (
+      {notice && (
         <p role="status" className="notice ok">
-          Sent {sent.items.reduce((n, i) => n + i.quantity, 0)} units to {sent.to_branch_name}:{' '}
-          {sent.items.map((i) => `${i.medicine_name} ${i.batch_number} ×${i.quantity}`).join(', ')}.
+          {notice}
         </p>
       )}
       {sending && (
         <SendTransfer
           fromBranchId={branchId}
-          onSent={(t) => {
-            setSent(t);
-            setSending(false);
-          }}
+          onSent={(t) =>
+            done(
+              `Sent ${units(t)} units to ${t.to_branch_name}, in transit: ${t.items.map((i) => `${i.medicine_name} ${i.batch_number} ×${i.quantity}`).join(', ')}.`,
+            )
+          }
           onClose={() => setSending(false)}
         />
       )}
+      {action?.kind === 'receive' && (
+        <ReceiveTransfer
+          transfer={action.transfer}
+          onReceived={(t) =>
+            done(
+              `Received from ${t.from_branch_name}: ${t.items.map((i) => `${i.medicine_name} ${i.batch_number} ${lineOutcome(i)}`).join(', ')}.`,
+            )
+          }
+          onClose={() => setAction(null)}
+        />
+      )}
+      {action?.kind === 'cancel' && (
+        <CancelTransfer
+          transfer={action.transfer}
+          onCancelled={(t) =>
+            done(`Cancelled the transfer to ${t.to_branch_name}; ${units(t)} units are back in stock.`)
+          }
+          onClose={() => setAction(null)}
+        />
+      )}
+      {canPick && (
+        <search className="filters">
+          <BranchPicker
+            onPick={() => {
+              setPage(1);
+              setSending(false);
+              setAction(null);
+            }}
+          />
+        </search>
+      )}
+      <InTransit
+        branchId={branchId}
+        canMove={canMove}
+        busy={sending || action !== null}
+        onAction={(a) => {
+          setAction(a);
+          setNotice(null);
+        }}
+      />
+      <h2 id="transfer-history">All transfers</h2>
       <search className="filters">
         <SelectField
           label="Show"
@@ -97,23 +152,11 @@ export function TransfersScreen() {
             { value: 'out', label: 'Outgoing' },
           ]}
         />
-        {canPick && (
-          <BranchPicker
-            onPick={() => {
-              setPage(1);
-              setSending(false);
-            }}
-          />
-        )}
       </search>
-      <p className="muted">
-        A transfer is booked at both branches when it is sent: the stock leaves this branch and arrives at the
-        other at once, so nothing stays in transit.
-      </p>
       <ErrorNotice error={transfers.error} />
       <DataTable
         label="Transfers"
-        columns={columns}
+        columns={historyColumns(branchId)}
         rows={transfers.data?.items}
         rowKey={(t) => t.id}
         empty="No transfers here yet."
@@ -129,12 +172,122 @@ export function TransfersScreen() {
   );
 }
 
+const directionOf = (t: Transfer, branchId: string) =>
+  t.to_branch_id === branchId ? `In from ${t.from_branch_name}` : `Out to ${t.to_branch_name}`;
+
+function historyColumns(branchId: string): Column<Transfer>[] {
+  return [
+    {
+      key: 'created_at',
+      header: 'Sent',
+      cell: (t) => (
+        <Link
+          href={`/${t.id}`}
+          aria-label={`Transfer ${directionOf(t, branchId)} sent ${formatDateTime(t.created_at)}`}
+        >
+          {formatDateTime(t.created_at)}
+        </Link>
+      ),
+    },
+    { key: 'direction', header: 'Direction', cell: (t) => directionOf(t, branchId) },
+    { key: 'items', header: 'Batches', cell: (t) => <TransferLines transfer={t} /> },
+    { key: 'units', header: 'Units', align: 'end', cell: units },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (t) => (
+        <>
+          {transferState(t)}
+          {t.received_at && t.status !== 'completed' && (
+            <small className="muted"> {formatDateTime(t.received_at)}</small>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'notes',
+      header: 'Notes',
+      cell: (t) => [t.notes, t.receipt_notes].filter(Boolean).join(' · ') || '—',
+    },
+  ];
+}
+
+/** The transfers in transit to or from the branch, with Receive (incoming) and Cancel (outgoing). */
+function InTransit({
+  branchId,
+  canMove,
+  busy,
+  onAction,
+}: {
+  branchId: string;
+  canMove: boolean;
+  busy: boolean;
+  onAction: (a: Action) => void;
+}) {
+  const query = {
+    branch_id: branchId,
+    direction: 'both' as const,
+    status: 'in_transit' as const,
+    page_size: 100,
+  };
+  const transit = useQuery({ queryKey: ['transfers', query], queryFn: () => api.transfers.list(query) });
+  const columns: Column<Transfer>[] = [
+    { key: 'created_at', header: 'Sent', cell: (t) => formatDateTime(t.created_at) },
+    { key: 'direction', header: 'Direction', cell: (t) => directionOf(t, branchId) },
+    { key: 'items', header: 'Batches', cell: (t) => <TransferLines transfer={t} /> },
+    { key: 'units', header: 'Units', align: 'end', cell: units },
+  ];
+  if (canMove)
+    columns.push({
+      key: 'actions',
+      header: 'Actions',
+      cell: (t) =>
+        t.to_branch_id === branchId ? (
+          <button
+            type="button"
+            disabled={busy}
+            aria-label={`Receive transfer from ${t.from_branch_name} sent ${formatDateTime(t.created_at)}`}
+            onClick={() => onAction({ kind: 'receive', transfer: t })}
+          >
+            Receive
+          </button>
+        ) : (
+          <button
+            type="button"
+            disabled={busy}
+            aria-label={`Cancel transfer to ${t.to_branch_name} sent ${formatDateTime(t.created_at)}`}
+            onClick={() => onAction({ kind: 'cancel', transfer: t })}
+          >
+            Cancel
+          </button>
+        ),
+    });
+  return (
+    <section aria-labelledby="in-transit-title">
+      <h2 id="in-transit-title">In transit</h2>
+      <p className="muted">
+        Stock in transit has left the sending branch and joins the receiving branch's stock once received
+        there; the sender may cancel it until then.
+      </p>
+      <ErrorNotice error={transit.error} />
+      <DataTable
+        label="In transit"
+        columns={columns}
+        rows={transit.data?.items}
+        rowKey={(t) => t.id}
+        empty="Nothing in transit to or from this branch."
+      />
+    </section>
+  );
+}
+
 function TransferLines({ transfer }: { transfer: Transfer }) {
   return (
     <ul className="plain-list">
       {transfer.items.map((i) => (
         <li key={i.id}>
           {i.medicine_name}: {i.batch_number} (exp {i.expiry_date}) ×{i.quantity}
+          {transfer.status === 'received' && i.received_quantity !== i.quantity && ` · ${lineOutcome(i)}`}
         </li>
       ))}
     </ul>

@@ -40,6 +40,10 @@ export function openDatabase(file: string): SqliteConnection {
   // which rewrites whole tables, switches back to files for its duration (modules/sync/till-store.ts).
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('busy_timeout = 5000');
+  // 32 MiB of page cache instead of SQLite's 2 MiB: with 100,000 medicines and 300,000 batches the list's
+  // indexes (medicines_active_name_id, batches_fefo) no longer fit in 2 MiB, and every page read became a
+  // read from the OS cache (a fresh Medicines page: 238 -> 177 µs for its ids and stock).
+  sqlite.pragma('cache_size = -32768');
   const dialect = new GroupCommitDialect({ sqlite, prepare: statementCache(sqlite) });
   const db = new Kysely<Database>({ dialect, plugins: [new InlineLimitPlugin()] });
   registerDriver(db, dialect.driver);

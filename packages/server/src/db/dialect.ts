@@ -117,3 +117,12 @@ export function medicineSearchCondition(dialect: Dialect, text: string, alias = 
 
 /** The same search as raw SQL for a cached prepared statement: `rowid IN (...)` with one ? for the query. */
 export const MEDICINE_SEARCH_SQL = 'rowid IN (SELECT rowid FROM medicines_fts WHERE medicines_fts MATCH ?)';
+
+/**
+ * `column IN (the strings of one bound JSON array)`: a list of ids of any length as ONE prepared statement.
+ * PostgreSQL: `column = ANY(?::text[])` with the array bound as is.
+ */
+export const inJsonArray = (column: string): string => `${column} IN (SELECT value FROM json_each(?))`;
+
+/** Names the index a statement reads (SQLite's planner without statistics); PostgreSQL: nothing. */
+export const indexedBy = (index: string): string => `INDEXED BY ${index}`;

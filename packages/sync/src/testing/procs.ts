@@ -259,7 +259,7 @@ function newReaderPool(url: string): pg.Pool {
 }
 
 /** Registers a till with central through the real CLI (npm run till:register). */
-export function registerTill(centralUrl: string, dataDir: string, name: string): void {
+export function registerTill(centralUrl: string, dataDir: string, name: string, branchId?: string): void {
   const r = spawnSync(
     TSX,
     [
@@ -274,6 +274,7 @@ export function registerTill(centralUrl: string, dataDir: string, name: string):
       name,
       '--data-dir',
       dataDir,
+      ...(branchId ? ['--branch', branchId] : []),
     ],
     { cwd: ROOT, encoding: 'utf8' },
   );

@@ -14,6 +14,8 @@ import { customerCreditTerms } from './0013_customer_credit_terms';
 import { medicinesList } from './0014_medicines_list';
 import { tillSettings } from './0015_till_settings';
 import { templatePaperWidth } from './0016_template_paper_width';
+import { transfersInTransit } from './0017_transfers_in_transit';
+import { medicinesListCovering } from './0018_medicines_list_covering';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -35,4 +37,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_medicines_list': medicinesList,
   '0015_till_settings': tillSettings,
   '0016_template_paper_width': templatePaperWidth,
+  '0017_transfers_in_transit': transfersInTransit,
+  '0018_medicines_list_covering': medicinesListCovering,
 };

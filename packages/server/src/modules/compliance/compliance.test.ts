@@ -108,12 +108,13 @@ describe('compliance books', () => {
       admin,
     );
     expect(wo.status).toBe(200);
-    const tr = await t.post(
+    const tr = await t.post<{ id: string }>(
       '/api/v1/transfers',
       { to_branch_id: north, items: [{ medicine_id: pethidine.id, quantity: 5 }] },
       admin,
     );
     expect(tr.status).toBe(201);
+    expect((await t.post(`/api/v1/transfers/${tr.body.id}/receive`, {}, admin)).status).toBe(200);
     await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
     const wc = await t.post<{ id: string }>(
       '/api/v1/dispensing/will-call',

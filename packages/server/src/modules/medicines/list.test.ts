@@ -127,3 +127,57 @@ describe('GET /medicines/{id}/movements running balance', () => {
     expect(b2.qty_on_hand).toBe(4);
   });
 });
+
+describe('GET /medicines sorted by stock (in segments: stocked, none, short)', () => {
+  it('pages through exactly the order of a full sort by stock, name and id, both ways, at any page size', async () => {
+    const stock = [5, 0, 12, 5, 0, 1, 0, 30, 5, 0];
+    for (const [i, qty] of stock.entries()) {
+      const m = await makeMedicine(t, { name: `Stk ${String(i).padStart(2, '0')}`, selling_price: 1 });
+      if (qty > 0) await receive(t, m.id, supplier, { qty_received: qty });
+    }
+    // one medicine below zero (a sale under negative_stock_policy 'allow'), one with only an expired batch,
+    // one with only a quarantined batch, one inactive with stock
+    const short = await makeMedicine(t, { name: 'Stk short', selling_price: 1 });
+    const sb = await receive(t, short.id, supplier, { qty_received: 2 });
+    await t.exec('UPDATE batches SET qty_on_hand = -3 WHERE id = ?', sb.id);
+    const old = await makeMedicine(t, { name: 'Stk expired', selling_price: 1 });
+    const ob = await receive(t, old.id, supplier, { qty_received: 4 });
+    await t.exec('UPDATE batches SET expiry_date = ? WHERE id = ?', inDays(-3), ob.id);
+    const held = await makeMedicine(t, { name: 'Stk held', selling_price: 1 });
+    await setStatus(t, (await receive(t, held.id, supplier, { qty_received: 6 })).id, 'quarantined');
+    const gone = await makeMedicine(t, { name: 'Stk gone', selling_price: 1 });
+    await receive(t, gone.id, supplier, { qty_received: 7 });
+    expect((await t.delete(`/api/v1/medicines/${gone.id}`, admin)).status).toBe(204);
+
+    for (const scope of ['', '&is_active=all']) {
+      const all = (await list(`page_size=200&sort=name${scope}`)).body.items;
+      expect(all.find((m) => m.name === 'Stk short')?.stock_quantity).toBe(-3);
+      for (const order of ['asc', 'desc'] as const) {
+        const sign = order === 'asc' ? 1 : -1;
+        const expected = [...all]
+          .sort(
+            (a, b) =>
+              sign *
+              (a.stock_quantity - b.stock_quantity ||
+                a.name.toLowerCase().localeCompare(b.name.toLowerCase()) ||
+                (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+          )
+          .map((m) => m.name);
+        for (const size of [1, 3, 4, 50]) {
+          const got: string[] = [];
+          for (let page = 1; got.length < all.length; page++) {
+            const p = (
+              await list(`sort=stock_quantity&order=${order}&page=${page}&page_size=${size}${scope}`)
+            ).body;
+            expect(p.total).toBe(all.length);
+            if (p.items.length === 0) break;
+            got.push(...names(p));
+          }
+          expect(got, `${order} by ${size}${scope}`).toEqual(expected);
+        }
+      }
+    }
+    // and with a filter: the category's medicines only
+    expect(names((await list('sort=stock_quantity&category=vitamins')).body)).toEqual(['Cc Cee']);
+  });
+});

@@ -4,14 +4,19 @@ import type { AppContext } from '../../app-context';
 import type { Sqlite } from '../../db/connection';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
+import { indexedBy, inJsonArray } from '../../db/dialect';
+import { stockSortedPage } from './stock-sort';
 
 /**
- * The back office's Medicines table: a page of the catalogue with the branch's stock, sorted and filtered,
- * in ONE statement that also writes each row's JSON (SQLite's json_object), so the server neither builds 50
- * JS objects of 22 columns (better-sqlite3's value conversion was most of the page's cost) nor stringifies
- * them. The total of an unfiltered list comes from `medicine_counts` (trigger-kept, migration 0014) instead
- * of counting 100,000 index entries. Each row's JSON is the `Medicine` of `toMedicine` (a test holds them
- * equal); image_url, a signed URL, is added in JS for the rows that have an image.
+ * The back office's Medicines table: a page of the catalogue with the branch's stock, sorted and filtered.
+ * One statement finds the page's ids (from the index alone when sorted by name, migration 0017), one more
+ * their stock in the branch (stock-sort.ts when sorted by it); each row's catalogue part is JSON written by SQLite (json_object, so the server neither builds 50 JS
+ * objects of 22 columns nor stringifies them) and kept per connection while the catalogue's list version is
+ * unchanged, with the ids of the pages in a catalogue order (they change only when the catalogue does), so a
+ * page rebuilt after a sale or receipt reads only its stock (at most 20,000 rows' text, ~14 MB). The total of
+ * an unfiltered list comes from `medicine_counts` (trigger-kept, migration 0014) instead of counting 100,000
+ * index entries. Each row's JSON is the `Medicine` of `toMedicine` (a test holds them equal); image_url, a
+ * signed URL, is added in JS for the rows that have an image.
  */
 export interface BrowseFilter {
   page: number;
@@ -24,8 +29,9 @@ export interface BrowseFilter {
   order: 'asc' | 'desc';
 }
 
-const STOCK =
-  "(SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b WHERE b.branch_id = :branch AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= :day)";
+/** Sellable units of the page's medicines (a JSON array of ids) in the branch: active, unexpired batches. */
+const PAGE_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand) FROM batches b WHERE b.branch_id = ?
+  AND ${inJsonArray('b.medicine_id')} AND b.regulator_status = 'active' AND b.expiry_date >= ? GROUP BY b.medicine_id`;
 
 /** Every medicine's stock in the branch at once (one pass over the branch's batches), to sort by it. */
 const BRANCH_STOCK =
@@ -33,11 +39,11 @@ const BRANCH_STOCK =
 
 /** The ORDER BY of each sort; every one ends on name and rowid so pages never overlap. */
 const ORDER: Record<MedicineSort, (dir: string) => string> = {
-  name: (d) => `m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
+  name: (d) => `m.name COLLATE NOCASE ${d}, m.id ${d}`,
   generic_name: (d) => `m.generic_name COLLATE NOCASE ${d}, m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
   category: (d) => `m.category ${d}, m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
   selling_price: (d) => `m.selling_price ${d}, m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
-  stock_quantity: (d) => `stock_quantity ${d}, m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
+  stock_quantity: (d) => `stock ${d}, m.name COLLATE NOCASE ${d}, m.id ${d}`,
 };
 
 /**
@@ -46,15 +52,19 @@ const ORDER: Record<MedicineSort, (dir: string) => string> = {
  * 100,000 rows (0.5 s a page).
  */
 function indexFor(f: BrowseFilter): string {
-  if (f.is_active === 'all' || f.sort === 'stock_quantity') return '';
+  if (f.is_active === 'all') return '';
   if (f.category !== undefined)
-    return f.sort === 'name' || f.sort === 'category' ? 'INDEXED BY medicines_active_category' : '';
-  return {
-    name: 'INDEXED BY medicines_active_name',
-    generic_name: 'INDEXED BY medicines_active_generic',
-    category: 'INDEXED BY medicines_active_category',
-    selling_price: 'INDEXED BY medicines_active_price',
-  }[f.sort];
+    return f.sort === 'name' || f.sort === 'category' ? indexedBy('medicines_active_category') : '';
+  return indexedBy(
+    {
+      name: 'medicines_active_name_id',
+      generic_name: 'medicines_active_generic',
+      category: 'medicines_active_category',
+      selling_price: 'medicines_active_price',
+      // by stock, the zero-stock segment is read in name order (stock-sort.ts)
+      stock_quantity: 'medicines_active_name_id',
+    }[f.sort],
+  );
 }
 
 const bool = (column: string) => `json(iif(${column} = 1, 'true', 'false'))`;
@@ -66,12 +76,13 @@ function money(column: string, exponent: number): string {
   return `(${column} / ${unit}) || '.' || printf('%0${exponent}d', ${column} % ${unit})`;
 }
 
-function rowJson(exponent: number, stock: string): string {
+/** A row's catalogue part as JSON (everything but stock_quantity, which the page adds). */
+function rowJson(exponent: number): string {
   return `json_object('id', m.id, 'name', m.name, 'generic_name', m.generic_name, 'barcode', m.barcode,
     'category', m.category, 'form', m.form, 'strength', m.strength, 'unit', m.unit,
     'selling_price', ${money('m.selling_price', exponent)},
     'max_public_price', iif(m.max_public_price IS NULL, NULL, ${money('m.max_public_price', exponent)}),
-    'stock_quantity', ${stock}, 'low_stock_threshold', m.low_stock_threshold,
+    'low_stock_threshold', m.low_stock_threshold,
     'requires_prescription', ${bool('m.requires_prescription')}, 'is_controlled', ${bool('m.is_controlled')},
     'requires_cold_chain', ${bool('m.requires_cold_chain')}, 'is_active', ${bool('m.is_active')},
     'vat_category', m.vat_category, 'regulator_registration_no', m.regulator_registration_no,
@@ -80,13 +91,18 @@ function rowJson(exponent: number, stock: string): string {
 
 /** The WHERE of a filter; constants a partial index names are literals (docs/CONVENTIONS.md). */
 function whereOf(f: BrowseFilter): string {
+  const parts = conditionsOf(f);
+  return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+}
+
+function conditionsOf(f: BrowseFilter): string[] {
   const parts: string[] = [];
   if (f.is_active !== 'all') parts.push(`m.is_active = ${f.is_active === 'true' ? 1 : 0}`);
   if (f.category !== undefined) parts.push('m.category = :category');
   if (f.requires_prescription !== undefined)
     parts.push(`m.requires_prescription = ${f.requires_prescription ? 1 : 0}`);
   if (f.is_controlled !== undefined) parts.push(`m.is_controlled = ${f.is_controlled ? 1 : 0}`);
-  return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+  return parts;
 }
 
 const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement<unknown[]>>>();
@@ -127,17 +143,79 @@ function total(sqlite: Sqlite, f: BrowseFilter, where: string, params: Record<st
  * with an expiry). A sale, receipt, write-off or catalogue edit changes a version, and the next read rebuilds.
  */
 const PAGE_TTL_MS = 60_000;
+/**
+ * `PHARMACY_LIST_PAGE_CACHE=off` builds every page afresh (as after any sale or receipt), `cold` also without
+ * the rows' cached text (as after a catalogue edit): how bench/medicines-list.ts measures those paths.
+ */
+const PAGE_CACHE_ON = !['off', 'cold'].includes(process.env.PHARMACY_LIST_PAGE_CACHE ?? '');
 const PAGE_CACHE_SIZE = 500;
 const pages = new WeakMap<Sqlite, Map<string, { versions: string; at: number; text: string }>>();
 
-function versionsOf(sqlite: Sqlite, branchId: string): string {
-  const [catalogue, stock] = statement(
+/** The catalogue's and the branch's list versions: [catalogue, stock]. */
+function versionsOf(sqlite: Sqlite, branchId: string): [number | null, number | null] {
+  return statement(
     sqlite,
     "SELECT (SELECT v FROM list_versions WHERE key = 'medicines'), (SELECT v FROM list_versions WHERE key = 'stock:' || ?)",
   )
     .raw()
     .get(branchId) as [number | null, number | null];
-  return `${catalogue}:${stock}`;
+}
+
+/**
+ * Rows' catalogue JSON per connection, without its closing brace (the page appends stock_quantity), while the
+ * catalogue's list version and the currency exponent are the ones it was written under: any medicine write
+ * changes that version (trigger, migration 0014) and the next page starts afresh.
+ * `PHARMACY_LIST_PAGE_CACHE=cold` keeps nothing (every row read and written by SQLite each time).
+ */
+interface RowText {
+  head: string;
+  imageKey: string | null;
+}
+const ROW_CACHE_SIZE = 20_000;
+const ROW_CACHE_ON = process.env.PHARMACY_LIST_PAGE_CACHE !== 'cold';
+/** Also the ids of the pages sorted by a catalogue column: they change only when the catalogue does. */
+const PAGE_IDS_SIZE = 1000;
+interface CatalogueHeld {
+  version: string;
+  rows: Map<string, RowText>;
+  pageIds: Map<string, string[]>;
+}
+const rowTexts = new WeakMap<Sqlite, CatalogueHeld>();
+
+function catalogueHeld(sqlite: Sqlite, version: string): CatalogueHeld {
+  let held = rowTexts.get(sqlite);
+  if (!held || held.version !== version || !ROW_CACHE_ON) {
+    held = { version, rows: new Map(), pageIds: new Map() };
+    rowTexts.set(sqlite, held);
+  }
+  return held;
+}
+
+/** A page's ids in a catalogue order (not stock), read once per catalogue version. */
+function pageIds(sqlite: Sqlite, version: string, f: BrowseFilter, text: string, params: object): string[] {
+  const held = catalogueHeld(sqlite, version);
+  const key = `${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
+  let ids = held.pageIds.get(key);
+  if (!ids) {
+    ids = statement(sqlite, text).pluck().all(params) as string[];
+    if (held.pageIds.size >= PAGE_IDS_SIZE) held.pageIds.clear();
+    held.pageIds.set(key, ids);
+  }
+  return ids;
+}
+
+function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string[]): Map<string, RowText> {
+  const held = catalogueHeld(sqlite, version);
+  const missing = ids.filter((id) => !held.rows.has(id));
+  if (missing.length > 0) {
+    if (held.rows.size + missing.length > ROW_CACHE_SIZE) held.rows.clear();
+    const read = statement(
+      sqlite,
+      `SELECT m.id AS id, ${rowJson(exponent)} AS json, m.image_key AS image_key FROM medicines m WHERE ${inJsonArray('m.id')}`,
+    ).all(JSON.stringify(missing)) as Array<{ id: string; json: string; image_key: string | null }>;
+    for (const r of read) held.rows.set(r.id, { head: r.json.slice(0, -1), imageKey: r.image_key });
+  }
+  return held.rows;
 }
 
 /** A page of the catalogue with the branch's stock, as the JSON text of the answer. */
@@ -155,12 +233,14 @@ export async function browseMedicines(
     pages.set(sqlite, cache);
   }
   const key = `${branchId}|${day}|${exponent}|${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
-  const versions = versionsOf(sqlite, branchId);
+  const [catalogue, stock] = versionsOf(sqlite, branchId);
+  const versions = `${catalogue}:${stock}`;
   const hit = cache.get(key);
-  if (hit && hit.versions === versions && Date.now() - hit.at < PAGE_TTL_MS) return new JsonText(hit.text);
-  const text = await buildPage(app, sqlite, branchId, day, exponent, f);
+  if (hit && PAGE_CACHE_ON && hit.versions === versions && Date.now() - hit.at < PAGE_TTL_MS)
+    return new JsonText(hit.text);
+  const text = await buildPage(app, sqlite, branchId, day, exponent, f, `${catalogue}|${exponent}`);
   // The versions again: a write while the page was built (image URLs are awaited) must not be cached over.
-  if (versionsOf(sqlite, branchId) === versions) {
+  if (versionsOf(sqlite, branchId).join(':') === versions) {
     cache.delete(key);
     if (cache.size >= PAGE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(key, { versions, at: Date.now(), text });
@@ -168,6 +248,11 @@ export async function browseMedicines(
   return new JsonText(text);
 }
 
+/**
+ * The page: its ids and stock in one statement, then each row's catalogue JSON (cached, see rowsById) with
+ * stock_quantity appended. Everything up to the first await runs in one turn of the event loop, so the ids,
+ * the stock and the row texts are read under the catalogue version `version` the caller read.
+ */
 async function buildPage(
   app: AppContext,
   sqlite: Sqlite,
@@ -175,19 +260,12 @@ async function buildPage(
   day: string,
   exponent: number,
   f: BrowseFilter,
+  version: string,
 ): Promise<string> {
   const where = whereOf(f);
   const order = ORDER[f.sort](f.order === 'desc' ? 'DESC' : 'ASC');
-  // Sorted by stock, the stock of every match is needed to find the page; otherwise only the page's.
-  const text =
-    f.sort === 'stock_quantity'
-      ? `SELECT ${rowJson(exponent, 'p.stock_quantity')} AS json, m.image_key AS image_key
-         FROM (SELECT m.rowid AS rid, coalesce(s.qty, 0) AS stock_quantity FROM medicines m
-               LEFT JOIN (${BRANCH_STOCK}) s ON s.medicine_id = m.id ${where}
-               ORDER BY ${order} LIMIT :limit OFFSET :offset) p
-         JOIN medicines m ON m.rowid = p.rid ORDER BY ${order.replace('stock_quantity', 'p.stock_quantity')}`
-      : `SELECT ${rowJson(exponent, STOCK)} AS json, m.image_key AS image_key FROM medicines m ${indexFor(f)} ${where}
-         ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+  const text = `SELECT m.id FROM medicines m ${indexFor(f)} ${where}
+    ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   const params: Record<string, unknown> = {
     branch: branchId,
     day,
@@ -195,13 +273,40 @@ async function buildPage(
     offset: (f.page - 1) * f.page_size,
     ...(f.category !== undefined && { category: f.category }),
   };
-  const rows = statement(sqlite, text).all(params) as Array<{ json: string; image_key: string | null }>;
+  type Row = { id: string; stock: number };
+  // Sorted by stock: in segments (stock-sort.ts), never sorting the catalogue; otherwise the page, then its stock.
+  const page =
+    f.sort === 'stock_quantity'
+      ? stockSortedPage({
+          branchStock: BRANCH_STOCK,
+          conditions: conditionsOf(f),
+          nameIndex: indexFor({ ...f, sort: 'name' }),
+          desc: f.order === 'desc',
+          limit: f.page_size,
+          offset: (f.page - 1) * f.page_size,
+          rows: (sql, window) => statement(sqlite, sql).all({ ...params, ...window }) as Row[],
+          count: (sql) => Number(statement(sqlite, sql).pluck().get(params)),
+          total: () => total(sqlite, f, where, params),
+        })
+      : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
+  const ids = page.map((r) => r.id);
+  if (f.sort !== 'stock_quantity') {
+    // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
+    const stock = new Map(
+      statement(sqlite, PAGE_STOCK).raw().all(branchId, JSON.stringify(ids), day) as Array<[string, number]>,
+    );
+    for (const p of page) p.stock = stock.get(p.id) ?? 0;
+  }
+  const rows = rowsById(sqlite, version, exponent, ids);
   const items: string[] = [];
-  for (const r of rows) {
-    if (r.image_key === null) items.push(r.json);
+  for (const p of page) {
+    const row = rows.get(p.id);
+    if (!row) continue; // unreachable: read in the same turn as the page
+    const json = `${row.head},"stock_quantity":${p.stock}}`;
+    if (row.imageKey === null) items.push(json);
     else {
-      const item = JSON.parse(r.json) as { image_url: string | null };
-      item.image_url = await imageReadUrl(app, r.image_key);
+      const item = JSON.parse(json) as { image_url: string | null };
+      item.image_url = await imageReadUrl(app, row.imageKey);
       items.push(JSON.stringify(item));
     }
   }

@@ -91,6 +91,11 @@ export interface ReceiveBatchInput {
   reference: StockReference;
   userId: string | null;
   reason?: string;
+  /**
+   * false: the movement is not a change of its own; the caller's document carries it and central applies it
+   * only when it takes the document (a transfer's receipt or cancellation). Default true.
+   */
+  replicate?: boolean;
 }
 
 export interface ReceiveBatchResult {
@@ -110,6 +115,8 @@ export interface MoveBatchQuantityInput {
   reason?: string;
   /** Allow the batch to go below zero (never for write-offs). */
   allowNegative?: boolean;
+  /** See ReceiveBatchInput.replicate. */
+  replicate?: boolean;
 }
 
 export interface MoveBatchQuantityResult {
@@ -164,6 +171,7 @@ async function writeMovement(
   reference: StockReference,
   userId: string | null,
   reason: string,
+  replicate = true,
 ): Promise<string> {
   const row: StockMovementsTable = {
     id: newId(),
@@ -179,13 +187,14 @@ async function writeMovement(
     created_at: nowIso(),
   };
   await insertMovement.run(trx, row);
-  await recordChange(trx, {
-    entity: 'stock_movement',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
+  if (replicate)
+    await recordChange(trx, {
+      entity: 'stock_movement',
+      entityId: row.id,
+      op: 'upsert',
+      payload: row,
+      branchId: row.branch_id,
+    });
   return row.id;
 }
 
@@ -416,6 +425,7 @@ export async function receiveBatch(trx: Db, input: ReceiveBatchInput): Promise<R
     input.reference,
     input.userId,
     input.reason ?? '',
+    input.replicate ?? true,
   );
   return { batch, movementId, created };
 }
@@ -455,6 +465,7 @@ export async function moveBatchQuantity(
     input.reference,
     input.userId,
     input.reason ?? '',
+    input.replicate ?? true,
   );
   return {
     movementId,

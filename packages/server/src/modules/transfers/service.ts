@@ -3,15 +3,18 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Invalid, NotFound } from '../../http/errors';
+import { Forbidden, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
-import { formatMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent, getMedicineRow } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
-import { consumeFefo, moveBatchQuantity, receiveBatch } from '../stock/ledger';
+import { consumeFefo, moveBatchQuantity } from '../stock/ledger';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
+import type { StockMovementsTable } from '../../db/tables/stock';
+import { loadTransfers } from './read';
+
+export { getTransfer, listTransfers } from './read';
 
 interface Portion {
   fromBatchId: string;
@@ -19,12 +22,92 @@ interface Portion {
 }
 
 /**
- * One transfer inside the caller's transaction: stock leaves the source (transfer_out movements) and arrives at
- * the destination (transfer_in) in the same batch number and expiry, reusing a destination batch with the same
- * medicine, number and expiry or creating it (same unit cost, supplier and regulator status).
+ * The change payload of a transfer as its source wrote it: the header and the lines as sent; a cancellation
+ * also carries the transfer_in movements that put the stock back (central applies them only if it takes it).
  */
-async function transferIn(
+export type TransferPayload = TransfersTable & {
+  items: TransferItemsTable[];
+  movements?: StockMovementsTable[];
+};
+
+/**
+ * A transfer's change for the tills of its branch, and at central for the other branch's too (the destination
+ * must see a transfer to receive it, the source its receipt); a till's push reaches the other branch the same
+ * way, through central's sync write path (sync.ts).
+ */
+export async function recordForBoth(
   trx: Db,
+  app: AppContext,
+  change: { entity: 'transfer' | 'transfer_receipt'; entityId: string; payload: object },
+  own: string,
+  other: string,
+): Promise<void> {
+  await recordChange(trx, { ...change, op: 'upsert', branchId: own });
+  if (app.config.mode === 'central') await recordChange(trx, { ...change, op: 'upsert', branchId: other });
+}
+
+/** A till acts for its own branch only: sending and cancelling at the source's tills, receiving at the destination's. */
+export function assertTillOf(app: AppContext, branchId: string, action: string): void {
+  const till = app.tillBranch();
+  if (till && till !== branchId)
+    throw new Forbidden(
+      `This till belongs to another branch; ${action} at a till of that branch.`,
+      'OTHER_BRANCH_TILL',
+    );
+}
+
+/** Takes one item's units out of the source: a named batch as is, or FEFO over the medicine's batches. */
+async function takeOut(
+  trx: Db,
+  user: AuthUser,
+  fromId: string,
+  item: CreateTransferRequest['items'][number],
+  reference: { type: string; id: string },
+  notes: string,
+  path: string,
+): Promise<Portion[]> {
+  if (item.batch_id) {
+    const batch = await trx
+      .selectFrom('batches')
+      .select(['id', 'branch_id'])
+      .where('id', '=', item.batch_id)
+      .executeTakeFirst();
+    if (!batch) throw new NotFound('Batch', item.batch_id);
+    if (batch.branch_id !== fromId)
+      throw new Invalid(`Batch ${item.batch_id} is not in the source branch.`, [
+        { path: `${path}.batch_id`, message: 'batch of another branch' },
+      ]);
+    await moveBatchQuantity(trx, {
+      batchId: batch.id,
+      delta: -item.quantity,
+      type: 'transfer_out',
+      reference,
+      userId: user.id,
+      reason: notes,
+    });
+    return [{ fromBatchId: batch.id, quantity: item.quantity }];
+  }
+  await getMedicineRow(trx, item.medicine_id!);
+  const taken = await consumeFefo(trx, {
+    branchId: fromId,
+    medicineId: item.medicine_id!,
+    quantity: item.quantity,
+    movementType: 'transfer_out',
+    reference,
+    userId: user.id,
+    reason: notes,
+  });
+  return taken.map((t) => ({ fromBatchId: t.batchId, quantity: t.quantity }));
+}
+
+/**
+ * One transfer inside the caller's transaction: stock leaves the source (transfer_out movements) into a
+ * transfer in transit; each line keeps the batch number, expiry, cost, supplier and regulator status the
+ * destination books it in with when it receives it.
+ */
+async function sendOne(
+  trx: Db,
+  app: AppContext,
   user: AuthUser,
   actor: Actor,
   input: CreateTransferRequest,
@@ -33,6 +116,7 @@ async function transferIn(
   const at = (path: string) => (index === undefined ? path : `transfers.${index}.${path}`);
   const fromId = input.from_branch_id ?? user.branchId;
   assertBranchAccess(user, fromId, 'source branch');
+  assertTillOf(app, fromId, 'send stock');
   if (fromId === input.to_branch_id)
     throw new Invalid(
       'A transfer needs two different branches.',
@@ -45,92 +129,52 @@ async function transferIn(
     id: newId(),
     from_branch_id: fromId,
     to_branch_id: input.to_branch_id,
-    status: 'completed',
+    status: 'in_transit',
     notes: input.notes,
     created_by: user.id,
     created_at: nowIso(),
+    cancelled_at: null,
+    cancelled_by: null,
+    cancel_reason: '',
   };
   await trx.insertInto('transfers').values(header).execute();
   const reference = { type: 'transfer', id: header.id };
   const lines: TransferItemsTable[] = [];
   for (const [i, item] of input.items.entries()) {
-    let portions: Portion[];
-    if (item.batch_id) {
-      const batch = await trx
-        .selectFrom('batches')
-        .select(['id', 'branch_id'])
-        .where('id', '=', item.batch_id)
-        .executeTakeFirst();
-      if (!batch) throw new NotFound('Batch', item.batch_id);
-      if (batch.branch_id !== fromId)
-        throw new Invalid(`Batch ${item.batch_id} is not in the source branch.`, [
-          { path: at(`items.${i}.batch_id`), message: 'batch of another branch' },
-        ]);
-      await moveBatchQuantity(trx, {
-        batchId: batch.id,
-        delta: -item.quantity,
-        type: 'transfer_out',
-        reference,
-        userId: user.id,
-        reason: input.notes,
-      });
-      portions = [{ fromBatchId: batch.id, quantity: item.quantity }];
-    } else {
-      await getMedicineRow(trx, item.medicine_id!);
-      const taken = await consumeFefo(trx, {
-        branchId: fromId,
-        medicineId: item.medicine_id!,
-        quantity: item.quantity,
-        movementType: 'transfer_out',
-        reference,
-        userId: user.id,
-        reason: input.notes,
-      });
-      portions = taken.map((t) => ({ fromBatchId: t.batchId, quantity: t.quantity }));
-    }
+    const portions = await takeOut(trx, user, fromId, item, reference, input.notes, at(`items.${i}`));
     for (const p of portions) {
       const source = await trx
         .selectFrom('batches')
         .selectAll()
         .where('id', '=', p.fromBatchId)
         .executeTakeFirstOrThrow();
-      const { batch: dest } = await receiveBatch(trx, {
-        branchId: input.to_branch_id,
-        medicineId: source.medicine_id,
-        batchNumber: source.batch_number,
-        expiryDate: source.expiry_date,
-        quantity: p.quantity,
-        unitCost: source.unit_cost,
-        supplierId: source.supplier_id,
-        regulatorStatus: source.regulator_status,
-        movementType: 'transfer_in',
-        reference,
-        userId: user.id,
-        reason: input.notes,
-      });
       const line: TransferItemsTable = {
         id: newId(),
         transfer_id: header.id,
         medicine_id: source.medicine_id,
         from_batch_id: source.id,
-        to_batch_id: dest.id,
+        to_batch_id: null,
+        batch_number: source.batch_number,
+        expiry_date: source.expiry_date,
         quantity: p.quantity,
         unit_cost: source.unit_cost,
+        supplier_id: source.supplier_id,
+        regulator_status: source.regulator_status,
       };
       await trx.insertInto('transfer_items').values(line).execute();
       lines.push(line);
     }
   }
-  const payload = { ...header, items: lines };
-  await recordChange(trx, {
-    entity: 'transfer',
-    entityId: header.id,
-    op: 'upsert',
-    payload,
-    branchId: fromId,
-  });
+  const payload: TransferPayload = { ...header, items: lines };
+  await recordForBoth(
+    trx,
+    app,
+    { entity: 'transfer', entityId: header.id, payload },
+    fromId,
+    input.to_branch_id,
+  );
   await writeAudit(trx, actor, {
-    action: 'transfer.create',
+    action: 'transfer.send',
     entity: 'transfer',
     entityId: header.id,
     branchId: fromId,
@@ -150,91 +194,8 @@ export async function createTransfers(
   const ids = await app.db.transaction().execute(async (trx) => {
     const out: string[] = [];
     for (const [i, input] of inputs.entries())
-      out.push(await transferIn(trx, user, actor, input, batched ? i : undefined));
+      out.push(await sendOne(trx, app, user, actor, input, batched ? i : undefined));
     return out;
   });
-  return loadTransfers(app, ids);
-}
-
-const selectHeaders = (db: Db) =>
-  db
-    .selectFrom('transfers as t')
-    .innerJoin('branches as bf', 'bf.id', 't.from_branch_id')
-    .innerJoin('branches as bt', 'bt.id', 't.to_branch_id')
-    .selectAll('t')
-    .select(['bf.name as from_branch_name', 'bt.name as to_branch_name']);
-
-async function loadTransfers(app: AppContext, ids: string[]): Promise<Transfer[]> {
-  if (ids.length === 0) return [];
-  const exponent = await baseExponent(app);
-  const headers = await selectHeaders(app.db).where('t.id', 'in', ids).execute();
-  const items = await app.db
-    .selectFrom('transfer_items as i')
-    .innerJoin('medicines as m', 'm.id', 'i.medicine_id')
-    .innerJoin('batches as b', 'b.id', 'i.from_batch_id')
-    .selectAll('i')
-    .select(['m.name as medicine_name', 'b.batch_number', 'b.expiry_date'])
-    .where('i.transfer_id', 'in', ids)
-    .orderBy('i.id')
-    .execute();
-  const byId = new Map(headers.map((h) => [h.id, h]));
-  return ids.map((id) => {
-    const h = byId.get(id)!;
-    return {
-      id: h.id,
-      from_branch_id: h.from_branch_id,
-      from_branch_name: h.from_branch_name,
-      to_branch_id: h.to_branch_id,
-      to_branch_name: h.to_branch_name,
-      status: 'completed' as const,
-      notes: h.notes,
-      created_by: h.created_by,
-      created_at: h.created_at,
-      items: items
-        .filter((i) => i.transfer_id === id)
-        .map((i) => ({
-          id: i.id,
-          medicine_id: i.medicine_id,
-          medicine_name: i.medicine_name,
-          from_batch_id: i.from_batch_id,
-          to_batch_id: i.to_batch_id,
-          batch_number: i.batch_number,
-          expiry_date: i.expiry_date,
-          quantity: i.quantity,
-          unit_cost: formatMinor(i.unit_cost, exponent),
-        })),
-    };
-  });
-}
-
-export async function listTransfers(
-  app: AppContext,
-  f: { branch_id?: string; direction: 'in' | 'out' | 'both'; page: number; page_size: number },
-) {
-  let q = selectHeaders(app.db);
-  if (f.branch_id) {
-    const b = f.branch_id;
-    if (f.direction === 'out') q = q.where('t.from_branch_id', '=', b);
-    else if (f.direction === 'in') q = q.where('t.to_branch_id', '=', b);
-    else q = q.where((eb) => eb.or([eb('t.from_branch_id', '=', b), eb('t.to_branch_id', '=', b)]));
-  }
-  const { total } = await q
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await q
-    .orderBy('t.created_at', 'desc')
-    .orderBy('t.id', 'desc')
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return {
-    items: await loadTransfers(
-      app,
-      rows.map((r) => r.id),
-    ),
-    total: Number(total),
-    page: f.page,
-    page_size: f.page_size,
-  };
+  return loadTransfers(app.db, ids, await baseExponent(app));
 }

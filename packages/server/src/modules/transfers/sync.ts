@@ -1,30 +1,53 @@
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
+import { Conflict } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { applyMovement, writeBatch } from '../stock/sync';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
+import type { StockMovementsTable } from '../../db/tables/stock';
 import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
+import type { TransferReceiptPayload } from './lifecycle';
 
 /**
- * Replication of transfers: one change per document, `{...header, items}`, scoped to the SOURCE branch
- * (from_branch_id), insert-once. The stock itself moves as `stock_movement` changes: transfer_out at the
- * source, transfer_in at the destination (scoped to the destination, so its tills receive them).
+ * Replication of transfers between branches. A transfer has two owners, one per half, so each half is its own
+ * till-owned document, written only at its branch's tills (central refuses another branch's row from a device,
+ * OTHER_BRANCH):
  *
- * A transfer made at a till also writes the destination's batch and transfer_in movements, which that till's
- * push cannot deliver (central refuses another branch's rows from a device: OTHER_BRANCH). So central, applying
- * the transfer, completes the destination half itself when it is missing: the destination batch under the
- * till's own id (to_batch_id, with the source batch's number, expiry, cost, supplier and status) and one
- * transfer_in movement per item, each exactly once (skipped when a transfer_in of this transfer on that batch
- * already exists).
+ * - `transfer` (the SOURCE's: branch column from_branch_id): `{...header, items}`, sent by the source's till
+ *   with status in_transit, and sent again if that till cancels it (status cancelled). Central inserts it
+ *   once, takes a cancellation only while the transfer is in transit (else TRANSFER_NOT_IN_TRANSIT, a
+ *   conflict row), and records the change twice: for the source's tills and for the DESTINATION's, which must
+ *   see the transfer to receive it.
+ * - `transfer_receipt` (the DESTINATION's: branch column branch_id = to_branch_id): `{...receipt, lines}`.
+ *   Central takes it only for a transfer of that destination still in transit (a receipt of a cancelled
+ *   transfer is TRANSFER_NOT_IN_TRANSIT), marks the transfer received, and records the change for both
+ *   branches, so the source sees it arrive.
+ * - The stock: sending's transfer_out movements at the source and the destination batches a receipt makes
+ *   replicate as that branch's own `stock_movement` and `batch` changes (pushed before the document: the
+ *   outbox is in order, so central holds the batches a receipt line names). The transfer_in movements of a
+ *   receipt (at the destination) or of a cancellation (back into the source batches) travel INSIDE the
+ *   document's payload (`movements`) and central applies them only when it takes the document: a cancellation
+ *   and a receipt made while central was unreachable never both move central's stock. The till whose
+ *   document central refused keeps its local movements until a manager resolves the conflict row.
  *
- * Tills hold transfer headers and only the items whose two batches they hold (items reference batches of two
- * branches; a till holds only its own branch's batches).
+ * Transfers made before in-transit transfers (status completed) were booked at both branches by the source's
+ * till; central completes the destination half of such a pushed transfer itself (completeDestination).
  */
 
-type TransferPayload = TransfersTable & { items?: TransferItemsTable[] };
+type TransferPayload = TransfersTable & { items?: TransferItemsTable[]; movements?: StockMovementsTable[] };
+
+/**
+ * Central: the stock movements a receipt or a cancellation carries, applied once each (and recorded for the
+ * tills of their branch) only when central takes the document, so a refused cancellation or receipt never
+ * moves central's stock. Tills get them as those stock_movement changes, never from the document.
+ */
+async function applyCarried(trx: Db, movements: StockMovementsTable[] | undefined): Promise<void> {
+  for (const m of movements ?? []) await applyMovement(trx, m);
+}
 
 async function completeDestination(trx: Db, t: TransferPayload, items: TransferItemsTable[]): Promise<void> {
   for (const item of items) {
+    if (!item.to_batch_id) continue;
     const dest = await trx
       .selectFrom('batches')
       .select('id')
@@ -36,7 +59,7 @@ async function completeDestination(trx: Db, t: TransferPayload, items: TransferI
         .selectAll()
         .where('id', '=', item.from_batch_id)
         .executeTakeFirst();
-      if (!source) continue; // the source batch never reached central: the item is refused below (FK)
+      if (!source) continue;
       await writeBatch(trx, {
         ...source,
         id: item.to_batch_id,
@@ -73,22 +96,75 @@ async function completeDestination(trx: Db, t: TransferPayload, items: TransferI
   }
 }
 
+/** A line pushed by a till still on the old payload (no batch number): filled from the source batch. */
+async function withBatchFields(trx: Db, item: TransferItemsTable): Promise<TransferItemsTable> {
+  if (item.batch_number) return item;
+  const b = await trx
+    .selectFrom('batches')
+    .selectAll()
+    .where('id', '=', item.from_batch_id)
+    .executeTakeFirst();
+  return {
+    ...item,
+    batch_number: b?.batch_number ?? '',
+    expiry_date: b?.expiry_date ?? '',
+    supplier_id: b?.supplier_id ?? null,
+    regulator_status: b?.regulator_status ?? 'active',
+  };
+}
+
+/** The status, cancellation and lines of a transfer already held, from a newer change of its source. */
+async function updateHeld(
+  trx: Db,
+  held: TransfersTable,
+  header: TransfersTable,
+  central: boolean,
+  movements: StockMovementsTable[] | undefined,
+): Promise<void> {
+  if (held.status === header.status) return;
+  if (header.status === 'cancelled' && held.status === 'in_transit') {
+    if (central) await applyCarried(trx, movements);
+    await trx
+      .updateTable('transfers')
+      .set({
+        status: 'cancelled',
+        cancelled_at: header.cancelled_at,
+        cancelled_by: header.cancelled_by,
+        cancel_reason: header.cancel_reason ?? '',
+      })
+      .where('id', '=', held.id)
+      .execute();
+    return;
+  }
+  if (central)
+    throw new Conflict(
+      `Transfer ${held.id} is ${held.status.replace('_', ' ')} at head office; it cannot become ${header.status}.`,
+      'TRANSFER_NOT_IN_TRANSIT',
+    );
+  // A till takes central's word, but never moves a transfer it received or cancelled back into transit.
+  if (header.status !== 'in_transit')
+    await trx.updateTable('transfers').set({ status: header.status }).where('id', '=', held.id).execute();
+}
+
 async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promise<void> {
   const t = payload as unknown as TransferPayload;
-  const { items = [], ...header } = t;
-  if (!(await insertRowIfAbsent(trx, 'transfers', 'id', header as unknown as Payload))) return;
-  if (central) await completeDestination(trx, t, items);
-  for (const item of items) {
-    if (!central) {
-      const held = await trx
-        .selectFrom('batches')
-        .select('id')
-        .where('id', 'in', [item.from_batch_id, item.to_batch_id])
-        .execute();
-      if (held.length < 2) continue;
-    }
-    await insertRowIfAbsent(trx, 'transfer_items', 'id', item as unknown as Payload);
+  const { items = [], movements, ...header } = t;
+  const held = await trx.selectFrom('transfers').selectAll().where('id', '=', t.id).executeTakeFirst();
+  if (held) await updateHeld(trx, held, header as TransfersTable, central, movements);
+  else {
+    await insertRowIfAbsent(trx, 'transfers', 'id', {
+      ...header,
+      cancel_reason: header.cancel_reason ?? '',
+    } as unknown as Payload);
+    if (central && t.status === 'completed') await completeDestination(trx, t, items);
   }
+  for (const item of items)
+    await insertRowIfAbsent(
+      trx,
+      'transfer_items',
+      'id',
+      (await withBatchFields(trx, item)) as unknown as Payload,
+    );
   await recordChange(trx, {
     entity: 'transfer',
     entityId: t.id,
@@ -96,7 +172,62 @@ async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promi
     payload: t,
     branchId: t.from_branch_id,
   });
+  if (central)
+    await recordChange(trx, {
+      entity: 'transfer',
+      entityId: t.id,
+      op: 'upsert',
+      payload: t,
+      branchId: t.to_branch_id,
+    });
 }
+
+async function writeReceipt(trx: Db, payload: Payload, central: boolean): Promise<void> {
+  const r = payload as unknown as TransferReceiptPayload;
+  const { lines = [], movements, ...receipt } = r;
+  const held = await trx
+    .selectFrom('transfer_receipts')
+    .select('id')
+    .where('id', '=', r.id)
+    .executeTakeFirst();
+  if (held) return;
+  const transfer = await trx
+    .selectFrom('transfers')
+    .select(['id', 'status', 'from_branch_id', 'to_branch_id'])
+    .where('id', '=', r.transfer_id)
+    .executeTakeFirst();
+  if (central && (!transfer || transfer.to_branch_id !== r.branch_id || transfer.status !== 'in_transit'))
+    throw new Conflict(
+      transfer
+        ? `Transfer ${r.transfer_id} is ${transfer.status.replace('_', ' ')} at head office, or not towards this branch.`
+        : `Transfer ${r.transfer_id} is unknown at head office.`,
+      'TRANSFER_NOT_IN_TRANSIT',
+    );
+  if (!transfer) return; // a till of neither branch: nothing to attach it to
+  await insertRowIfAbsent(trx, 'transfer_receipts', 'id', receipt as unknown as Payload);
+  for (const line of lines)
+    await insertRowIfAbsent(trx, 'transfer_receipt_lines', 'id', line as unknown as Payload);
+  await trx.updateTable('transfers').set({ status: 'received' }).where('id', '=', r.transfer_id).execute();
+  if (central) await applyCarried(trx, movements);
+  await recordChange(trx, {
+    entity: 'transfer_receipt',
+    entityId: r.id,
+    op: 'upsert',
+    payload: r,
+    branchId: r.branch_id,
+  });
+  if (central)
+    await recordChange(trx, {
+      entity: 'transfer_receipt',
+      entityId: r.id,
+      op: 'upsert',
+      payload: r,
+      branchId: transfer.from_branch_id,
+    });
+}
+
+/** Transfers leaving or entering the branch: a till must see those it will receive. */
+const OF_BRANCH = 'transfer_id IN (SELECT id FROM transfers WHERE ? IN (from_branch_id, to_branch_id))';
 
 const transferEntity: EntityRegistration = {
   entity: 'transfer',
@@ -105,6 +236,7 @@ const transferEntity: EntityRegistration = {
   scope: 'branch',
   table: 'transfers',
   branchColumn: 'from_branch_id',
+  snapshotWhere: '? IN (from_branch_id, to_branch_id)',
   order: 100,
   applyPush: async (trx, change, _device, app) => {
     await writeTransfer(trx, change.payload, app.config.mode === 'central');
@@ -113,5 +245,48 @@ const transferEntity: EntityRegistration = {
   applyPulled: (trx, change, app) => writeTransfer(trx, change.payload, app.config.mode === 'central'),
 };
 
+/** Snapshot only: lines travel inside the transfer's change; a till never pushes one on its own. */
+const transferItemEntity: EntityRegistration = {
+  entity: 'transfer_item',
+  push: 'central-only',
+  owner: 'till',
+  scope: 'branch',
+  table: 'transfer_items',
+  order: 101,
+  snapshotWhere: OF_BRANCH,
+};
+
+const transferReceiptEntity: EntityRegistration = {
+  entity: 'transfer_receipt',
+  push: 'till-owned',
+  owner: 'till',
+  scope: 'branch',
+  table: 'transfer_receipts',
+  snapshotWhere: OF_BRANCH,
+  order: 102,
+  applyPush: async (trx, change, _device, app) => {
+    await writeReceipt(trx, change.payload, app.config.mode === 'central');
+    return { id: change.entityId };
+  },
+  applyPulled: (trx, change, app) => writeReceipt(trx, change.payload, app.config.mode === 'central'),
+};
+
+/** Snapshot only: receipt lines travel inside the receipt's change. */
+const transferReceiptLineEntity: EntityRegistration = {
+  entity: 'transfer_receipt_line',
+  push: 'central-only',
+  owner: 'till',
+  scope: 'branch',
+  table: 'transfer_receipt_lines',
+  order: 103,
+  snapshotWhere:
+    'receipt_id IN (SELECT r.id FROM transfer_receipts r JOIN transfers t ON t.id = r.transfer_id WHERE ? IN (t.from_branch_id, t.to_branch_id))',
+};
+
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
-export const transfersEntities: readonly EntityRegistration[] = [transferEntity];
+export const transfersEntities: readonly EntityRegistration[] = [
+  transferEntity,
+  transferItemEntity,
+  transferReceiptEntity,
+  transferReceiptLineEntity,
+];
