@@ -11,6 +11,7 @@ import {
 import { createServer } from '../packages/server/src/server';
 import { benchAdminToken, load, type LoadResult, printTable, spawnTs, tempDataDir } from './lib';
 import { runMedicinesListBench } from './medicines-list';
+import { requireSqlite } from '../packages/server/src/db/connection';
 
 /**
  * Catalogue and stock: search-as-you-type and barcode lookup (1 and 10 connections), receiving a batch, and
@@ -25,7 +26,7 @@ export async function runCatalogueBench(
   const dataDir = tempDataDir('catalogue');
   const genStarted = performance.now();
   const seeder = await createServer(parseConfig({ dataDir, logLevel: 'silent', seed: {} }));
-  const generated = generateDemoCatalogue(seeder.sqlite, size);
+  const generated = generateDemoCatalogue(requireSqlite(seeder, 'The demo catalogue'), size);
   await seeder.close();
   console.log(
     `generated ${generated.medicines} medicines and ${generated.batches} batches over ${generated.branches.length} branches in ${Math.round(performance.now() - genStarted)} ms`,

@@ -15,6 +15,7 @@ import { newId } from '../packages/server/src/lib/ids';
 import { type SyntheticLine, saleWriter } from '../packages/server/src/modules/reports/synthetic-sales';
 import { getSettings } from '../packages/server/src/modules/settings/service';
 import { createServer } from '../packages/server/src/server';
+import { requireSqlite } from '../packages/server/src/db/connection';
 
 export interface GenerateOptions {
   sales: number;
@@ -67,7 +68,7 @@ export async function generateSales(
       seed: {},
     }),
   );
-  const sqlite = server.context.sqlite;
+  const sqlite = requireSqlite(server.context, 'generate:sales (a PostgreSQL target comes with issue 20)');
   const random = rng(o.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));

@@ -45,8 +45,9 @@ describe('desktop bundle', () => {
     const main = fs.readFileSync(path.join(out, file), 'utf8');
     const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../package.json'), 'utf8'));
     const shipped = new Set([...Object.keys(pkg.dependencies ?? {}), 'electron']);
-    // Required inside try/catch by the AWS SDK, which falls back when it is absent.
-    const optional = new Set(['@aws-sdk/signature-v4-crt']);
+    // Required inside try/catch by the AWS SDK, which falls back when it is absent; pg requires pg-native only
+    // for pg.native, which nothing uses (and a till never opens PostgreSQL).
+    const optional = new Set(['@aws-sdk/signature-v4-crt', 'pg-native']);
     const builtins = new Set(builtinModules);
     const missing = [...main.matchAll(/require\("([^".][^"]*)"\)/g)]
       .map((m) => m[1] ?? '')

@@ -5,7 +5,11 @@ import type { Db, Sqlite } from './db/connection';
 /** What every service receives: the database, the configuration and process-wide state. */
 export interface AppContext {
   db: Db;
-  sqlite: Sqlite;
+  /**
+   * The SQLite handle behind db, for the till's fast paths (cached statements, the sync reader); null on a
+   * PostgreSQL central, where those paths use db.
+   */
+  sqlite: Sqlite | null;
   config: Config;
   log: Logger;
   jwtKey: Uint8Array;

@@ -26,6 +26,15 @@ const ConfigFields = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   dataDir: z.string().min(1).default('./data'),
   mode: z.enum(['till', 'central']).default('till'),
+  /**
+   * Central's PostgreSQL (postgres://user:password@host:5432/db); unset, the database is DATA_DIR/pharmacy.db.
+   * A till refuses it: tills are SQLite by design (one file, offline).
+   */
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+    .optional(),
+  databasePoolSize: z.coerce.number().int().min(1).max(200).default(10),
   jwtSecret: z.string().min(32, { message: 'JWT_SECRET must be at least 32 characters' }).optional(),
   jwtTtlSeconds: z.coerce.number().int().min(60).max(86_400).default(3600),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -95,6 +104,13 @@ const ConfigFields = z.object({
 
 /** Each scanner port must be a serial device node, or match the operator's PRINTER_DEVICE_ALLOW. */
 const ConfigSchema = ConfigFields.superRefine((config, ctx) => {
+  if (config.databaseUrl && config.mode !== 'central')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['databaseUrl'],
+      message:
+        'a till keeps its data in SQLite (DATA_DIR/pharmacy.db) so it sells offline; PostgreSQL is for central: set PHARMACY_MODE=central or unset DATABASE_URL',
+    });
   for (const entry of (config.scannerPorts ?? '').split(',')) {
     const port = entry.trim().split('@')[0] ?? '';
     const problem = port && devicePathProblem('serial', port, config.printerDeviceAllow);
@@ -111,6 +127,8 @@ const ENV_NAMES: Record<string, string> = {
   host: 'HOST',
   dataDir: 'DATA_DIR',
   mode: 'PHARMACY_MODE',
+  databaseUrl: 'DATABASE_URL',
+  databasePoolSize: 'DATABASE_POOL_SIZE',
   jwtSecret: 'JWT_SECRET',
   jwtTtlSeconds: 'JWT_TTL_SECONDS',
   logLevel: 'LOG_LEVEL',
@@ -163,6 +181,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     host: pick('HOST'),
     dataDir: pick('DATA_DIR'),
     mode: pick('PHARMACY_MODE') as ConfigInput['mode'],
+    databaseUrl: pick('DATABASE_URL'),
+    databasePoolSize: pick('DATABASE_POOL_SIZE'),
     jwtSecret: pick('JWT_SECRET'),
     jwtTtlSeconds: pick('JWT_TTL_SECONDS'),
     logLevel: pick('LOG_LEVEL') as ConfigInput['logLevel'],

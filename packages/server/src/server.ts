@@ -5,7 +5,8 @@ import express, { type Express } from 'express';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { startCheckpointer } from './db/checkpointer';
-import { type Connection, openDatabase } from './db/connection';
+import { type Connection, openDatabase, type Sqlite } from './db/connection';
+import { openPostgres } from './db/postgres';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './seed';
 import { httpServers } from './http/dispatch';
@@ -26,7 +27,8 @@ import { startSync } from './modules/sync/runtime';
 export interface PharmacyServer {
   app: Express;
   db: Connection['db'];
-  sqlite: Connection['sqlite'];
+  /** The SQLite handle; null on a PostgreSQL central. */
+  sqlite: Sqlite | null;
   context: AppContext;
   /** Starts listening; resolves with the bound port (useful with PORT=0). */
   listen(port?: number, host?: string): Promise<{ server: http.Server; port: number }>;
@@ -36,13 +38,18 @@ export interface PharmacyServer {
 
 export async function createServer(config: Config): Promise<PharmacyServer> {
   const log = createLogger(config.logLevel);
-  const conn = openDatabase(path.join(config.dataDir, 'pharmacy.db'));
-  const { applied, backup } = await migrate(conn);
+  const conn: Connection = config.databaseUrl
+    ? openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize })
+    : openDatabase(path.join(config.dataDir, 'pharmacy.db'));
+  const { applied, backup } = await migrate(conn).catch(async (err: unknown) => {
+    await conn.db.destroy();
+    throw err;
+  });
   if (applied.length > 0) log.info({ applied, backup }, 'database migrated');
 
   const context: AppContext = {
     db: conn.db,
-    sqlite: conn.sqlite,
+    sqlite: conn.kind === 'sqlite' ? conn.sqlite : null,
     config,
     log,
     jwtKey: loadJwtKey(config),
@@ -51,10 +58,13 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     tillBranch: () => tillBranch(context),
     closers: [],
   };
-  const checkpointer = startCheckpointer(conn.file, {
-    onError: (message) => log.warn({ message }, 'WAL checkpoint failed; the next one retries'),
-  });
-  context.closers.push(() => checkpointer.stop());
+  const checkpointer =
+    conn.kind === 'sqlite'
+      ? startCheckpointer(conn.file, {
+          onError: (message) => log.warn({ message }, 'WAL checkpoint failed; the next one retries'),
+        })
+      : undefined;
+  if (checkpointer) context.closers.push(() => checkpointer.stop());
   if (await seedIfEmpty(context)) log.info('empty database seeded with Main Branch, admin and pharmacist');
   if (config.demoCatalogue && (await loadSmallDemoCatalogue(context))) log.info('demo catalogue loaded');
   await startScanners(context);
@@ -96,7 +106,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   return {
     app,
     db: conn.db,
-    sqlite: conn.sqlite,
+    sqlite: context.sqlite,
     context,
     listen(port = config.port, host = config.host) {
       return new Promise((resolve, reject) => {
@@ -125,7 +135,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
         for (const closer of [...context.closers].reverse()) await closer();
         await conn.db.destroy();
         // After the connection: closing the -shm descriptor earlier would drop SQLite's locks (checkpointer.ts).
-        checkpointer.release();
+        checkpointer?.release();
       })();
       return closed;
     },

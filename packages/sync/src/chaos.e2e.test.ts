@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,9 @@ import {
  * SIGKILL restarts of a till. After each run everything is healed and, once quiet, the invariants are checked:
  * every sale exactly once on central, outboxes empty, stock = its ledger everywhere, central stock = received -
  * sold, central's last price on both tills, a conflict row for every rejected change (none expected).
+ *
+ * Central runs on SQLite or, in the PostgreSQL run (vitest.postgres.config.ts), on a PostgreSQL database of its
+ * own; its invariants are read with central.query, which speaks to either.
  *
  * Reproduce a failure with CHAOS_SEED=<seed printed below>; CHAOS_RUNS and CHAOS_COMMANDS size the run.
  */
@@ -102,13 +104,28 @@ async function asCashier<T>(
 }
 
 /** Batches whose quantity on hand is not the sum of their movements (must be none, everywhere). */
-const batchesOffLedger = (db: Database.Database) =>
-  db
-    .prepare(
-      `SELECT b.id, b.qty_on_hand, coalesce(sum(m.quantity), 0) AS moved FROM batches b
-       LEFT JOIN stock_movements m ON m.batch_id = b.id GROUP BY b.id HAVING b.qty_on_hand <> moved`,
-    )
-    .all();
+const OFF_LEDGER = `SELECT b.id, b.qty_on_hand, coalesce(sum(m.quantity), 0) AS moved FROM batches b
+  LEFT JOIN stock_movements m ON m.batch_id = b.id GROUP BY b.id, b.qty_on_hand
+  HAVING b.qty_on_hand <> coalesce(sum(m.quantity), 0)`;
+const batchesOffLedger = (db: Database.Database) => db.prepare(OFF_LEDGER).all();
+
+/** `IN (?, ?, …)` for a list of values, in SQL both engines accept (json_each is SQLite's alone). */
+const inList = (values: unknown[]) => `(${values.length ? values.map(() => '?').join(', ') : 'NULL'})`;
+
+/** Whether a server's database shows every sale, the stock left and central's last price. */
+async function converged(p: ServerProcess, ids: string[], stock: number): Promise<boolean> {
+  const n = (await p.queryOne<{ n: number }>(
+    `SELECT count(*) AS n FROM sales WHERE id IN ${inList(ids)}`,
+    ...ids,
+  ))!.n;
+  const q = (await p.queryOne<{ q: number }>('SELECT qty_on_hand AS q FROM batches WHERE id = ?', batchId))!
+    .q;
+  const price = (await p.queryOne<{ p: number }>(
+    'SELECT selling_price AS p FROM medicines WHERE id = ?',
+    medicineId,
+  ))!.p;
+  return n === ids.length && q === stock && price === world.price;
+}
 
 // ---------------------------------------------------------------- commands
 
@@ -196,7 +213,7 @@ const commands = fc.array(command, { minLength: MAX_COMMANDS, maxLength: MAX_COM
 
 async function healAndSettle(): Promise<void> {
   for (const t of tills) t.proxy.heal();
-  const ids = JSON.stringify(world.sold.map((s) => s.id));
+  const ids = world.sold.map((s) => s.id);
   const soldQty = world.sold.reduce((a, s) => a + s.qty, 0);
   await waitFor(
     'quiescence: outboxes drained, every sale, the stock and the price everywhere',
@@ -205,27 +222,8 @@ async function healAndSettle(): Promise<void> {
         const s = await status(t.proc);
         if (s.pending !== 0 || s.last_error !== null || !s.online) return false;
       }
-      for (const file of [central.dbFile, ...tills.map((t) => t.proc.dbFile)]) {
-        const ok = readDb(file, (db) => {
-          const n = (
-            db
-              .prepare('SELECT count(*) AS n FROM sales WHERE id IN (SELECT value FROM json_each(?))')
-              .get(ids) as {
-              n: number;
-            }
-          ).n;
-          const q = (
-            db.prepare('SELECT qty_on_hand AS q FROM batches WHERE id = ?').get(batchId) as { q: number }
-          ).q;
-          const p = (
-            db.prepare('SELECT selling_price AS p FROM medicines WHERE id = ?').get(medicineId) as {
-              p: number;
-            }
-          ).p;
-          return n === world.sold.length && q === RECEIVED - soldQty && p === world.price;
-        });
-        if (!ok) return false;
-      }
+      for (const p of [central, ...tills.map((t) => t.proc)])
+        if (!(await converged(p, ids, RECEIVED - soldQty))) return false;
       return true;
     },
     90_000,
@@ -234,50 +232,47 @@ async function healAndSettle(): Promise<void> {
   await new Promise((r) => setTimeout(r, 800));
 }
 
-function checkInvariants(): void {
-  const ids = JSON.stringify(world.sold.map((s) => s.id));
+/** The one value (n or q) of a one-row query on central. */
+const centralValue = async (text: string, ...params: unknown[]) => {
+  const row = (await central.queryOne<Record<string, number>>(text, ...params))!;
+  return Object.values(row)[0]!;
+};
+
+async function checkInvariants(): Promise<void> {
+  const ids = world.sold.map((s) => s.id);
+  const jsonIds = JSON.stringify(ids);
   const soldQty = world.sold.reduce((a, s) => a + s.qty, 0);
-  const c = readDb(central.dbFile, (db) => ({
-    sales: db
-      .prepare(
-        `SELECT id, invoice_number FROM sales WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      )
-      .all(ids) as Array<{ id: string; invoice_number: string }>,
-    allSales: (db.prepare('SELECT count(*) AS n FROM sales').get() as { n: number }).n,
-    dupInvoices: db
-      .prepare('SELECT invoice_number, count(*) AS n FROM sales GROUP BY invoice_number HAVING n > 1')
-      .all(),
-    dupMutations: db
-      .prepare(
-        `SELECT entity_id, count(*) AS n FROM sync_mutations WHERE entity = 'sale' AND status = 'accepted'
-         GROUP BY entity_id HAVING n > 1`,
-      )
-      .all(),
-    saleChanges: db
-      .prepare(
-        `SELECT entity_id, count(*) AS n FROM change_log WHERE entity = 'sale' GROUP BY entity_id HAVING n > 1`,
-      )
-      .all(),
-    saleMovements: (
-      db
-        .prepare(
-          "SELECT coalesce(sum(quantity), 0) AS q FROM stock_movements WHERE medicine_id = ? AND reference_type = 'sale'",
-        )
-        .get(medicineId) as { q: number }
-    ).q,
-    branchStock: (
-      db
-        .prepare(
-          'SELECT coalesce(sum(qty_on_hand), 0) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?',
-        )
-        .get(medicineId, branchId) as { q: number }
-    ).q,
-    offLedger: batchesOffLedger(db),
-    conflicts: (db.prepare('SELECT count(*) AS n FROM sync_conflicts').get() as { n: number }).n,
-    rejectedMutations: (
-      db.prepare("SELECT count(*) AS n FROM sync_mutations WHERE status = 'rejected'").get() as { n: number }
-    ).n,
-  }));
+  const c = {
+    sales: await central.query<{ id: string; invoice_number: string }>(
+      `SELECT id, invoice_number FROM sales WHERE id IN ${inList(ids)} ORDER BY id`,
+      ...ids,
+    ),
+    allSales: await centralValue('SELECT count(*) AS n FROM sales'),
+    dupInvoices: await central.query(
+      'SELECT invoice_number, count(*) AS n FROM sales GROUP BY invoice_number HAVING count(*) > 1',
+    ),
+    dupMutations: await central.query(
+      `SELECT entity_id, count(*) AS n FROM sync_mutations WHERE entity = 'sale' AND status = 'accepted'
+       GROUP BY entity_id HAVING count(*) > 1`,
+    ),
+    saleChanges: await central.query(
+      `SELECT entity_id, count(*) AS n FROM change_log WHERE entity = 'sale' GROUP BY entity_id HAVING count(*) > 1`,
+    ),
+    saleMovements: await centralValue(
+      "SELECT coalesce(sum(quantity), 0) AS q FROM stock_movements WHERE medicine_id = ? AND reference_type = 'sale'",
+      medicineId,
+    ),
+    branchStock: await centralValue(
+      'SELECT coalesce(sum(qty_on_hand), 0) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?',
+      medicineId,
+      branchId,
+    ),
+    offLedger: await central.query(OFF_LEDGER),
+    conflicts: await centralValue('SELECT count(*) AS n FROM sync_conflicts'),
+    rejectedMutations: await centralValue(
+      "SELECT count(*) AS n FROM sync_mutations WHERE status = 'rejected'",
+    ),
+  };
   // every sale exactly once on central, with the invoice number its till gave it
   expect(c.sales).toEqual(
     [...world.sold]
@@ -311,7 +306,7 @@ function checkInvariants(): void {
       sales: (
         db
           .prepare('SELECT count(*) AS n FROM sales WHERE id IN (SELECT value FROM json_each(?))')
-          .get(ids) as {
+          .get(jsonIds) as {
           n: number;
         }
       ).n,
@@ -336,8 +331,9 @@ function checkInvariants(): void {
 // ---------------------------------------------------------------- set-up
 
 beforeAll(async () => {
-  central = newCentral(await freePort());
+  central = await newCentral(await freePort());
   await central.start();
+  await central.assertEngine();
   branchId = (await central.request<{ items: Array<{ id: string }> }>('GET', '/branches')).body.items[0]!.id;
   const med = await central.request<{ id: string }>('POST', '/medicines', {
     name: 'Chaosofen 400',
@@ -397,12 +393,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const t of tills) {
-    await t.proc.kill('SIGTERM');
+    await t.proc.dispose();
     await t.proxy.stop();
   }
-  await central?.kill('SIGTERM');
-  for (const p of [...tills.map((t) => t.proc), central])
-    if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
+  await central?.dispose();
 });
 
 describe('sync under a faulty network (model test, real processes)', () => {
@@ -415,7 +409,7 @@ describe('sync under a faulty network (model test, real processes)', () => {
         const run = Date.now();
         await fc.asyncModelRun(() => ({ model: world, real: tills }), cmds);
         await healAndSettle();
-        checkInvariants();
+        await checkInvariants();
         console.log(
           `chaos run: ${cmds.map(String).join(', ')} | ${world.sold.length} sales so far, ${Date.now() - run} ms, proxy ${JSON.stringify(
             tills.map((t) => t.proxy.stats),

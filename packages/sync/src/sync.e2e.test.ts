@@ -13,9 +13,10 @@ import {
 } from './testing/procs';
 
 /**
- * A central server and two tills as real processes on loopback, each with its own SQLite file; central goes
+ * A central server and two tills as real processes on loopback, each till with its own SQLite file, central on
+ * SQLite or, in the PostgreSQL run (vitest.postgres.config.ts), on a PostgreSQL database of its own; central goes
  * down, is killed mid-push, revokes a till; tills write throughout. Convergence and exactly-once are checked
- * in central's database file.
+ * in central's database (central.query reads it whichever engine holds it).
  */
 let central: ServerProcess;
 let tillA: ServerProcess;
@@ -42,15 +43,6 @@ const sale = (
     lines: lines.map((l) => ({ ...l, price_minor: 250 })),
     ...extra,
   });
-
-function centralDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(central.dbFile, { readonly: true });
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 const drained = (t: ServerProcess) =>
   waitFor(`${t.name} outbox drained`, async () => {
@@ -90,18 +82,22 @@ function tillRow(t: ServerProcess, query: string, ...params: unknown[]): unknown
 }
 
 /** Batches whose quantity on hand is not the sum of their movements (must be none, everywhere). */
-const batchesOffLedger = (db: Database.Database) =>
-  db
-    .prepare(
-      `SELECT b.id, b.qty_on_hand, coalesce(sum(m.quantity), 0) AS moved FROM batches b
-       LEFT JOIN stock_movements m ON m.batch_id = b.id GROUP BY b.id HAVING b.qty_on_hand <> moved`,
-    )
-    .all();
+const batchesOffLedger = (p: ServerProcess) =>
+  p.query(
+    `SELECT b.id, b.qty_on_hand, coalesce(sum(m.quantity), 0) AS moved FROM batches b
+     LEFT JOIN stock_movements m ON m.batch_id = b.id GROUP BY b.id, b.qty_on_hand
+     HAVING b.qty_on_hand <> coalesce(sum(m.quantity), 0)`,
+  );
+
+/** count(*) AS n of a query on central. */
+const centralCount = async (text: string, ...params: unknown[]) =>
+  (await central.queryOne<{ n: number }>(text, ...params))!.n;
 
 beforeAll(async () => {
   const port = await freePort();
-  central = newCentral(port);
+  central = await newCentral(port);
   await central.start();
+  await central.assertEngine();
   centralUrl = central.url;
   const dirA = tmpDir('tillA');
   const dirB = tmpDir('tillB');
@@ -116,8 +112,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  for (const p of [tillA, tillB, central]) await p?.kill('SIGTERM');
-  for (const p of [tillA, tillB, central]) if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
+  for (const p of [tillA, tillB, central]) await p?.dispose();
 });
 
 describe('sync between real processes', () => {
@@ -208,33 +203,26 @@ describe('sync between real processes', () => {
     await Promise.all([drained(tillA), drained(tillB)]);
     for (const t of [tillA, tillB]) expect((await status(t)).rejected).toBe(0);
 
-    const onCentral = centralDb((db) => ({
-      sales: db
-        .prepare(
-          `SELECT id, invoice_number, icv FROM sales WHERE id IN (${sold.map(() => '?').join(',')}) ORDER BY id`,
-        )
-        .all(...sold.map((s) => s.id)),
-      lines: (
-        db.prepare('SELECT count(*) AS n FROM sale_lines WHERE medicine_id = ?').get(medicineId) as {
-          n: number;
-        }
-      ).n,
-      stock: (
-        db
-          .prepare('SELECT sum(qty_on_hand) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?')
-          .get(medicineId, branchId) as { q: number }
-      ).q,
-      sessions: (
-        db.prepare("SELECT count(*) AS n FROM cash_sessions WHERE status = 'open'").get() as { n: number }
-      ).n,
-    }));
+    const onCentral = {
+      sales: await central.query(
+        `SELECT id, invoice_number, icv FROM sales WHERE id IN (${sold.map(() => '?').join(',')}) ORDER BY id`,
+        ...sold.map((s) => s.id),
+      ),
+      lines: await centralCount('SELECT count(*) AS n FROM sale_lines WHERE medicine_id = ?', medicineId),
+      stock: (await central.queryOne<{ q: number }>(
+        'SELECT sum(qty_on_hand) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?',
+        medicineId,
+        branchId,
+      ))!.q,
+      sessions: await centralCount("SELECT count(*) AS n FROM cash_sessions WHERE status = 'open'"),
+    };
     // every sale exactly once, with the invoice number and ICV its till assigned
     expect(onCentral.sales).toEqual([...sold].sort((a, b) => (a.id < b.id ? -1 : 1)));
     expect(onCentral.lines).toBe(6);
     // received 20, sold 1+2+3 at each till
     expect(onCentral.stock).toBe(20 - 12);
     expect(onCentral.sessions).toBe(2);
-    expect(centralDb((db) => batchesOffLedger(db))).toEqual([]);
+    expect(await batchesOffLedger(central)).toEqual([]);
 
     for (const t of [tillA, tillB]) {
       await waitFor(`${t.name} has both tills' sales, the stock left and central's price`, async () => {
@@ -258,12 +246,7 @@ describe('sync between real processes', () => {
           db.close();
         }
       });
-      const db = new Database(t.dbFile, { readonly: true });
-      try {
-        expect(batchesOffLedger(db)).toEqual([]);
-      } finally {
-        db.close();
-      }
+      expect(await batchesOffLedger(t)).toEqual([]);
     }
     realSale = { medicineId, batchId, token: cashiers.get(tillA)! };
   }, 120_000);
@@ -290,22 +273,17 @@ describe('sync between real processes', () => {
     expect((await central.request('PUT', '/settings', { fx_tolerance_pct: 7 })).status).toBe(200);
 
     await Promise.all([drained(tillA), drained(tillB)]);
-    const counts = centralDb((db) => ({
-      sales: db.prepare('SELECT count(*) AS n, count(DISTINCT id) AS d FROM sync_test_sales').get() as {
-        n: number;
-        d: number;
-      },
-      stock: db.prepare("SELECT sum(qty) AS q FROM sync_test_movements WHERE item = 'paracetamol'").get() as {
-        q: number;
-      },
-      mutations: db
-        .prepare(
-          "SELECT count(*) AS n FROM sync_mutations WHERE status = 'accepted' AND entity = 'test_sale'",
-        )
-        .get() as {
-        n: number;
-      },
-    }));
+    const counts = {
+      sales: await central.queryOne<{ n: number; d: number }>(
+        'SELECT count(*) AS n, count(DISTINCT id) AS d FROM sync_test_sales',
+      ),
+      stock: (await central.queryOne<{ q: number }>(
+        "SELECT sum(qty) AS q FROM sync_test_movements WHERE item = 'paracetamol'",
+      ))!,
+      mutations: (await central.queryOne<{ n: number }>(
+        "SELECT count(*) AS n FROM sync_mutations WHERE status = 'accepted' AND entity = 'test_sale'",
+      ))!,
+    };
     expect(counts.sales).toEqual({ n: 10, d: 10 });
     // Movements add up across tills: 2 tills x (1+2+3+4+5).
     expect(counts.stock.q).toBe(-30);
@@ -326,26 +304,19 @@ describe('sync between real processes', () => {
   it('replays after central is SIGKILLed between commit and answer: no duplicate, the same result', async () => {
     await central.kill('SIGKILL');
     await central.start({ SYNC_FAULT_AFTER_COMMIT: 'kill' });
-    const before = centralDb(
-      (db) => (db.prepare('SELECT count(*) AS n FROM sync_test_sales').get() as { n: number }).n,
-    );
+    const before = await centralCount('SELECT count(*) AS n FROM sync_test_sales');
     const r = await sale(tillA, [{ item: 'ibuprofen', qty: 2 }]);
     expect(r.status).toBe(201);
     await central.exited; // central died right after committing the push
-    const committed = centralDb(
-      (db) => (db.prepare('SELECT count(*) AS n FROM sync_test_sales').get() as { n: number }).n,
-    );
+    const committed = await centralCount('SELECT count(*) AS n FROM sync_test_sales');
     expect(committed).toBe(before + 1);
     expect((await status(tillA)).pending).toBe(1); // the till never got the answer
     await central.start();
     await drained(tillA);
-    const after = centralDb((db) => ({
-      n: (db.prepare('SELECT count(*) AS n FROM sync_test_sales').get() as { n: number }).n,
-      sale: db.prepare('SELECT invoice_number, icv FROM sync_test_sales WHERE id = ?').get(r.body.id) as {
-        invoice_number: string;
-        icv: number;
-      },
-    }));
+    const after = {
+      n: await centralCount('SELECT count(*) AS n FROM sync_test_sales'),
+      sale: await central.queryOne('SELECT invoice_number, icv FROM sync_test_sales WHERE id = ?', r.body.id),
+    };
     expect(after.n).toBe(before + 1);
     expect(after.sale).toEqual({ invoice_number: r.body.invoice_number, icv: r.body.icv });
     const tdb = new Database(tillA.dbFile, { readonly: true });
@@ -381,18 +352,18 @@ describe('sync between real processes', () => {
     await central.exited; // central died right after committing a push
     await central.start();
     await drained(tillA);
-    const after = centralDb((db) => ({
-      sales: db.prepare('SELECT invoice_number, icv FROM sales WHERE id = ?').all(r.body.id),
-      movements: (
-        db
-          .prepare(
-            "SELECT count(*) AS n FROM stock_movements WHERE reference_type = 'sale' AND reference_id = ?",
-          )
-          .get(r.body.id) as { n: number }
-      ).n,
-      qty: (db.prepare('SELECT qty_on_hand AS q FROM batches WHERE id = ?').get(batchId) as { q: number }).q,
-      offLedger: batchesOffLedger(db),
-    }));
+    const after = {
+      sales: await central.query('SELECT invoice_number, icv FROM sales WHERE id = ?', r.body.id),
+      movements: await centralCount(
+        "SELECT count(*) AS n FROM stock_movements WHERE reference_type = 'sale' AND reference_id = ?",
+        r.body.id,
+      ),
+      qty: (await central.queryOne<{ q: number }>(
+        'SELECT qty_on_hand AS q FROM batches WHERE id = ?',
+        batchId,
+      ))!.q,
+      offLedger: await batchesOffLedger(central),
+    };
     expect(after.sales).toEqual([{ invoice_number: r.body.invoice_number, icv: r.body.icv }]);
     expect(after.movements).toBe(1);
     expect(after.qty).toBe(8 - 2);
@@ -435,18 +406,17 @@ describe('sync between real processes', () => {
     tdb.close();
     expect(rejected, JSON.stringify(rejected)).toHaveLength(1);
     expect(s.rejected).toBe(1);
-    const c = centralDb((db) => ({
-      conflict: db.prepare('SELECT code, kind FROM sync_conflicts WHERE entity_id = ?').get(poison.body.id),
-      good: db.prepare('SELECT count(*) AS n FROM sync_test_sales WHERE id = ?').get(good.body.id) as {
-        n: number;
-      },
-      poison: db.prepare('SELECT count(*) AS n FROM sync_test_sales WHERE id = ?').get(poison.body.id) as {
-        n: number;
-      },
-    }));
+    const c = {
+      conflict: await central.queryOne(
+        'SELECT code, kind FROM sync_conflicts WHERE entity_id = ?',
+        poison.body.id,
+      ),
+      good: await centralCount('SELECT count(*) AS n FROM sync_test_sales WHERE id = ?', good.body.id),
+      poison: await centralCount('SELECT count(*) AS n FROM sync_test_sales WHERE id = ?', poison.body.id),
+    };
     expect(c.conflict).toEqual({ code: 'POISON', kind: 'rejected' });
-    expect(c.good.n).toBe(1);
-    expect(c.poison.n).toBe(0);
+    expect(c.good).toBe(1);
+    expect(c.poison).toBe(0);
     const listed = await central.request<{ items: Array<{ entity_id: string }> }>(
       'GET',
       '/sync/conflicts?status=open',
@@ -460,8 +430,10 @@ describe('sync between real processes', () => {
     const a = await sale(tillA, [{ item: 'z', qty: 1 }], { sold_at: tomorrow });
     const b = await sale(tillB, [{ item: 'z', qty: 1 }], { sold_at: yesterday });
     await Promise.all([drained(tillA), drained(tillB)]);
-    const rows = centralDb((db) =>
-      db.prepare('SELECT id FROM sync_test_sales WHERE id IN (?, ?)').all(a.body.id, b.body.id),
+    const rows = await central.query(
+      'SELECT id FROM sync_test_sales WHERE id IN (?, ?)',
+      a.body.id,
+      b.body.id,
     );
     expect(rows).toHaveLength(2);
     for (const t of [tillA, tillB]) {

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
@@ -23,32 +21,31 @@ let tillC: ServerProcess | undefined;
 let main: string;
 let north: string;
 
-const row = <T>(p: ServerProcess, query: string, ...params: unknown[]): T | undefined => {
-  const db = new Database(p.dbFile, { readonly: true });
-  try {
-    return db.prepare(query).get(...params) as T | undefined;
-  } finally {
-    db.close();
-  }
-};
-const units = (p: ServerProcess, medicineId: string, branchId: string) =>
-  row<{ q: number }>(
-    p,
-    'SELECT coalesce(sum(qty_on_hand), 0) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?',
-    medicineId,
-    branchId,
+/** One row of a process's database: a till's SQLite file, or central's database on either engine. */
+const row = <T>(p: ServerProcess, query: string, ...params: unknown[]): Promise<T | undefined> =>
+  p.queryOne<T & Record<string, unknown>>(query, ...params);
+const units = async (p: ServerProcess, medicineId: string, branchId: string) =>
+  (
+    await row<{ q: number }>(
+      p,
+      'SELECT coalesce(sum(qty_on_hand), 0) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?',
+      medicineId,
+      branchId,
+    )
   )?.q;
-const statusOf = (p: ServerProcess, id: string) =>
-  row<{ status: string }>(p, 'SELECT status FROM transfers WHERE id = ?', id)?.status;
-const offLedger = (p: ServerProcess) =>
-  row<{ n: number }>(
-    p,
-    `SELECT count(*) AS n FROM (SELECT b.id FROM batches b LEFT JOIN stock_movements m ON m.batch_id = b.id
-     GROUP BY b.id HAVING b.qty_on_hand <> coalesce(sum(m.quantity), 0))`,
+const statusOf = async (p: ServerProcess, id: string) =>
+  (await row<{ status: string }>(p, 'SELECT status FROM transfers WHERE id = ?', id))?.status;
+const offLedger = async (p: ServerProcess) =>
+  (
+    await row<{ n: number }>(
+      p,
+      `SELECT count(*) AS n FROM (SELECT b.id FROM batches b LEFT JOIN stock_movements m ON m.batch_id = b.id
+       GROUP BY b.id, b.qty_on_hand HAVING b.qty_on_hand <> coalesce(sum(m.quantity), 0)) AS off_ledger`,
+    )
   )?.n;
 
 beforeAll(async () => {
-  central = newCentral(await freePort());
+  central = await newCentral(await freePort());
   await central.start();
   main = (await central.request<{ items: Array<{ id: string }> }>('GET', '/branches')).body.items[0]!.id;
   const b = await central.request<{ id: string }>('POST', '/branches', { name: 'North', code: 'NORTH' });
@@ -68,9 +65,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const p of [tillA, tillB, tillC, central]) await p?.kill('SIGTERM');
-  for (const p of [tillA, tillB, tillC, central])
-    if (p) fs.rmSync(p.dataDir, { recursive: true, force: true });
+  for (const p of [tillA, tillB, tillC, central]) await p?.dispose();
 });
 
 describe('transfers between the tills of two branches', () => {
@@ -114,14 +109,14 @@ describe('transfers between the tills of two branches', () => {
     // B sees it in transit, through central.
     await waitFor(
       'till B sees the transfer in transit',
-      async () => statusOf(tillB, sent.body.id) === 'in_transit',
+      async () => (await statusOf(tillB, sent.body.id)) === 'in_transit',
     );
     const atB = await tillB.request<{ items: Array<{ id: string }> }>(
       'GET',
       `/transfers?branch_id=${north}&direction=in&status=in_transit`,
     );
     expect(atB.body.items.map((t) => t.id)).toEqual([sent.body.id]);
-    expect(units(tillB, medicineId, north)).toBe(0);
+    expect(await units(tillB, medicineId, north)).toBe(0);
     // A till of North cannot cancel it.
     expect((await tillB.request('POST', `/transfers/${sent.body.id}/cancel`, {})).status).toBe(403);
 
@@ -130,11 +125,17 @@ describe('transfers between the tills of two branches', () => {
       lines: [{ item_id: sent.body.items[0]!.id, received_quantity: 10, discrepancy_reason: 'short' }],
     });
     expect(got.status, JSON.stringify(got.body)).toBe(200);
-    expect(units(tillB, medicineId, north)).toBe(10);
-    await waitFor('central has the receipt', async () => statusOf(central, sent.body.id) === 'received');
-    await waitFor('till A sees it received', async () => statusOf(tillA, sent.body.id) === 'received');
-    expect(units(central, medicineId, main)).toBe(18);
-    await waitFor('central has North stock', async () => units(central, medicineId, north) === 10);
+    expect(await units(tillB, medicineId, north)).toBe(10);
+    await waitFor(
+      'central has the receipt',
+      async () => (await statusOf(central, sent.body.id)) === 'received',
+    );
+    await waitFor(
+      'till A sees it received',
+      async () => (await statusOf(tillA, sent.body.id)) === 'received',
+    );
+    expect(await units(central, medicineId, main)).toBe(18);
+    await waitFor('central has North stock', async () => (await units(central, medicineId, north)) === 10);
     const seenAtA = await tillA.request<{
       items: Array<{ received_quantity: number; discrepancy_reason: string }>;
     }>('GET', `/transfers/${sent.body.id}`);
@@ -149,22 +150,25 @@ describe('transfers between the tills of two branches', () => {
     expect(second.status).toBe(201);
     await waitFor(
       'till B sees the second in transit',
-      async () => statusOf(tillB, second.body.id) === 'in_transit',
+      async () => (await statusOf(tillB, second.body.id)) === 'in_transit',
     );
     expect(
       (await tillA.request('POST', `/transfers/${second.body.id}/cancel`, { reason: 'not needed' })).status,
     ).toBe(200);
-    await waitFor('till B sees it cancelled', async () => statusOf(tillB, second.body.id) === 'cancelled');
-    await waitFor('central has the stock back', async () => units(central, medicineId, main) === 18);
-    expect(units(tillA, medicineId, main)).toBe(18);
+    await waitFor(
+      'till B sees it cancelled',
+      async () => (await statusOf(tillB, second.body.id)) === 'cancelled',
+    );
+    await waitFor('central has the stock back', async () => (await units(central, medicineId, main)) === 18);
+    expect(await units(tillA, medicineId, main)).toBe(18);
     // A receipt of a cancelled transfer is refused at B's till (it holds the cancellation).
     expect((await tillB.request('POST', `/transfers/${second.body.id}/receive`, {})).status).toBe(409);
-    for (const p of [central, tillA, tillB]) expect(offLedger(p), p.name).toBe(0);
+    for (const p of [central, tillA, tillB]) expect(await offLedger(p), p.name).toBe(0);
   }, 120_000);
 
   it('a cancellation at A and a receipt at B while central is down: central takes one, and its stock moves once', async () => {
     const medicineId = (
-      row<{ id: string }>(central, "SELECT id FROM medicines WHERE name = 'Transitol 5'") as {
+      (await row<{ id: string }>(central, "SELECT id FROM medicines WHERE name = 'Transitol 5'")) as {
         id: string;
       }
     ).id;
@@ -176,9 +180,9 @@ describe('transfers between the tills of two branches', () => {
     expect(third.status).toBe(201);
     await waitFor(
       'till B sees the third in transit',
-      async () => statusOf(tillB, third.body.id) === 'in_transit',
+      async () => (await statusOf(tillB, third.body.id)) === 'in_transit',
     );
-    await waitFor('central has Main at 14', async () => units(central, medicineId, main) === 14);
+    await waitFor('central has Main at 14', async () => (await units(central, medicineId, main)) === 14);
     await central.kill('SIGKILL');
     expect(
       (await tillA.request('POST', `/transfers/${third.body.id}/cancel`, { reason: 'offline' })).status,
@@ -186,25 +190,27 @@ describe('transfers between the tills of two branches', () => {
     expect((await tillB.request('POST', `/transfers/${third.body.id}/receive`, {})).status).toBe(200);
     await central.start();
     await waitFor('central decided', async () => {
-      const s = statusOf(central, third.body.id);
-      const conflicts = row<{ n: number }>(
-        central,
-        "SELECT count(*) AS n FROM sync_conflicts WHERE entity_id LIKE ? OR code = 'TRANSFER_NOT_IN_TRANSIT'",
-        `%${third.body.id}%`,
+      const s = await statusOf(central, third.body.id);
+      const conflicts = (
+        await row<{ n: number }>(
+          central,
+          "SELECT count(*) AS n FROM sync_conflicts WHERE entity_id LIKE ? OR code = 'TRANSFER_NOT_IN_TRANSIT'",
+          `%${third.body.id}%`,
+        )
       )?.n;
       return s !== 'in_transit' && (conflicts ?? 0) > 0 && s;
     });
-    const decided = statusOf(central, third.body.id);
+    const decided = await statusOf(central, third.body.id);
     // The stock of the accepted outcome only: never both the units back at Main and the units in at North.
     if (decided === 'cancelled') {
-      expect(units(central, medicineId, main)).toBe(18);
-      expect(units(central, medicineId, north)).toBe(10);
+      expect(await units(central, medicineId, main)).toBe(18);
+      expect(await units(central, medicineId, north)).toBe(10);
     } else {
       expect(decided).toBe('received');
-      expect(units(central, medicineId, main)).toBe(14);
-      expect(units(central, medicineId, north)).toBe(14);
+      expect(await units(central, medicineId, main)).toBe(14);
+      expect(await units(central, medicineId, north)).toBe(14);
     }
-    expect(offLedger(central)).toBe(0);
+    expect(await offLedger(central)).toBe(0);
   }, 120_000);
 
   it('a new till of the destination bootstraps the transfers towards it, their lines and receipts', async () => {
@@ -217,15 +223,15 @@ describe('transfers between the tills of two branches', () => {
       'till C bootstrapped',
       async () => (await c.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
     );
-    const count = (p: ServerProcess, sql: string) => row<{ n: number }>(p, sql, north)?.n;
+    const count = async (p: ServerProcess, sql: string) => (await row<{ n: number }>(p, sql, north))?.n;
     const queries = [
       'SELECT count(*) AS n FROM transfers WHERE to_branch_id = ?',
       'SELECT count(*) AS n FROM transfer_items i JOIN transfers t ON t.id = i.transfer_id WHERE t.to_branch_id = ?',
       'SELECT count(*) AS n FROM transfer_receipts WHERE branch_id = ?',
       'SELECT count(*) AS n FROM transfer_receipt_lines l JOIN transfer_receipts r ON r.id = l.receipt_id WHERE r.branch_id = ?',
     ];
-    for (const q of queries) expect(count(c, q), q).toBe(count(central, q));
-    expect(count(c, queries[0]!)).toBe(3);
+    for (const q of queries) expect(await count(c, q), q).toBe(await count(central, q));
+    expect(await count(c, queries[0]!)).toBe(3);
     const listed = await c.request<{
       items: Array<{ status: string; items: Array<{ received_quantity: number | null }> }>;
     }>('GET', `/transfers?branch_id=${north}&direction=in`);

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from './connection';
+import { isPostgres } from './dialect';
 import { newId } from '../lib/ids';
 import { nowIso } from '../lib/time';
 import { prepared } from './prepared';
@@ -60,7 +62,8 @@ export function onLocalChange(listener: LocalChangeListener): () => void {
  *
  * Each row gets a client mutation id (the idempotency key central stores its result under) and, on a till,
  * the pull cursor it was written against (base_revision: how central detects an edit of a row it has
- * changed since). Revisions are SQLite's AUTOINCREMENT in commit order: never a device clock.
+ * changed since). Revisions are SQLite's AUTOINCREMENT (PostgreSQL's identity, in order: inRevisionOrder):
+ * never a device clock.
  */
 const cursorQuery = prepared((db) => db.selectFrom('sync_meta').select('value').where('key', '=', 'cursor'));
 
@@ -112,7 +115,28 @@ async function pullCursor(trx: Db): Promise<number | null> {
   return revision;
 }
 
+/** The lock PostgreSQL writers of the change log take turns on (see inRevisionOrder). */
+const CHANGE_LOG_LOCK = 7_301_002;
+const ordered = new WeakSet<Db>();
+
+/**
+ * PostgreSQL hands out identity values at insert, not at commit: two transactions could commit revisions 11
+ * and 10 in that order, and a pull between them would move a till's cursor past 10 for ever. A writer takes a
+ * transaction-scoped advisory lock before its first change, so change-log writers commit one after another
+ * and revisions become visible in order, as on SQLite's single writer. The lock is held from the first change
+ * to the commit; services record their changes at the end of the write, so the turn is short.
+ */
+async function inRevisionOrder(trx: Db): Promise<void> {
+  if (ordered.has(trx) || !isPostgres(trx)) return;
+  await sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`.execute(trx);
+  ordered.add(trx);
+}
+
 export async function recordChange(trx: Db, change: Change): Promise<void> {
+  // Outside a transaction the lock would end with its own statement: give the change one of its own.
+  if (!trx.isTransaction && isPostgres(trx))
+    return trx.transaction().execute((own) => recordChange(own, change));
+  await inRevisionOrder(trx);
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;
   let baseRevision: number | null = null;

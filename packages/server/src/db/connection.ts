@@ -5,18 +5,23 @@ import { Kysely } from 'kysely';
 import { CHECKPOINT_FRAMES } from './checkpointer';
 import { GroupCommitDialect, registerDriver } from './group-commit';
 import { InlineLimitPlugin } from './inline-limit';
+import type { PostgresConnection } from './postgres';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
 export type Sqlite = BetterSqlite3.Database;
 
-export interface Connection {
+export interface SqliteConnection {
+  kind: 'sqlite';
   db: Db;
   sqlite: Sqlite;
   file: string;
 }
 
-export function openDatabase(file: string): Connection {
+/** A till's (or a small central's) SQLite file, or central's PostgreSQL (db/postgres.ts). */
+export type Connection = SqliteConnection | PostgresConnection;
+
+export function openDatabase(file: string): SqliteConnection {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
@@ -42,7 +47,7 @@ export function openDatabase(file: string): Connection {
   const dialect = new GroupCommitDialect({ sqlite, prepare: statementCache(sqlite) });
   const db = new Kysely<Database>({ dialect, plugins: [new InlineLimitPlugin()] });
   registerDriver(db, dialect.driver);
-  return { db, sqlite, file };
+  return { kind: 'sqlite', db, sqlite, file };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -66,4 +71,14 @@ function statementCache(sqlite: Sqlite): (sql: string) => BetterSqlite3.Statemen
     if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     return statement;
   };
+}
+
+/**
+ * The SQLite handle of a till-side path (the snapshot swap, the demo catalogue, the till's identity): these exist
+ * only where the database is one SQLite file, so on PostgreSQL they fail loudly instead of half-working.
+ */
+export function requireSqlite(target: { sqlite: Sqlite | null }, what: string): Sqlite {
+  if (!target.sqlite)
+    throw new Error(`${what} needs the SQLite database of a till; this server runs on PostgreSQL`);
+  return target.sqlite;
 }

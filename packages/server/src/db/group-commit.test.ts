@@ -4,7 +4,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Connection, openDatabase } from './connection';
+import { openDatabase, type SqliteConnection as Connection } from './connection';
 import { commitPending, groupCommitStats, ownTransaction } from './group-commit';
 
 let dir: string;

@@ -10,6 +10,7 @@ import {
   sql,
   type Transaction,
 } from 'kysely';
+import { isPostgres } from './dialect';
 import type { Database } from './schema';
 import { WalSync } from './wal-sync';
 
@@ -330,12 +331,15 @@ export class GroupCommitDialect extends SqliteDialect {
 
 /**
  * A transaction that commits on its own instead of joining a group: for one that defers constraints to COMMIT
- * (a pulled page with PRAGMA defer_foreign_keys), whose failure there must not take others' work down.
+ * (a pulled page with PRAGMA defer_foreign_keys), whose failure there must not take others' work down. On
+ * PostgreSQL (no groups) it is the database's own transaction: SERIALIZABLE, retried on a conflict (the
+ * connection() route below would build a plain Kysely and run READ COMMITTED without retries).
  */
 export function ownTransaction<T>(
   db: Kysely<Database>,
   fn: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
+  if (isPostgres(db)) return db.transaction().execute(fn);
   return db.connection().execute(async (conn) => {
     // A statement before BEGIN marks the lease as a connection scope: its transaction is not a member.
     await sql`SELECT 1`.execute(conn);

@@ -1,6 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
 
-/** Escapes LIKE wildcards; SQLite's LIKE has no default escape character, so callers add ESCAPE '\'. */
+/**
+ * Escapes LIKE wildcards; SQLite's LIKE has no default escape character, so callers add ESCAPE '\'.
+ * Both sides are lower-cased: SQLite's LIKE ignores ASCII case by itself, PostgreSQL's does not, and lower()
+ * on both makes the two engines answer alike.
+ */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `column LIKE '%text%'` matching the text literally (a search for "50%" finds "50%", not everything). */
@@ -16,10 +20,10 @@ export const containsPattern = (text: string): string => `%${escapeLike(text)}%`
 
 /** `column LIKE pattern ESCAPE '\'` for a pattern made by containsPattern. */
 export function likePattern(column: string, pattern: unknown): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;
+  return sql<boolean>`lower(${sql.ref(column)}) LIKE lower(${pattern}) ESCAPE '\\'`;
 }
 
 /** `column LIKE 'text%'`, literally. */
 export function startsWithText(column: string, text: string): RawBuilder<boolean> {
-  return sql<boolean>`${sql.ref(column)} LIKE ${`${escapeLike(text)}%`} ESCAPE '\\'`;
+  return sql<boolean>`lower(${sql.ref(column)}) LIKE lower(${`${escapeLike(text)}%`}) ESCAPE '\\'`;
 }

@@ -5,43 +5,58 @@ import { MIGRATIONS } from './migrations';
 
 export class DatabaseTooNewError extends Error {}
 
-function appliedMigrations(conn: Connection): string[] {
-  conn.sqlite.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT',
+async function appliedMigrations(conn: Connection): Promise<string[]> {
+  const strict = conn.kind === 'sqlite' ? ' STRICT' : '';
+  await sql
+    .raw(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)${strict}`,
+    )
+    .execute(conn.db);
+  const { rows } = await sql<{ name: string }>`SELECT name FROM schema_migrations ORDER BY name`.execute(
+    conn.db,
   );
-  return (
-    conn.sqlite.prepare('SELECT name FROM schema_migrations ORDER BY name').all() as { name: string }[]
-  ).map((r) => r.name);
+  return rows.map((r) => r.name);
 }
+
+/** Migrations change one schema at a time: two central processes starting together on PostgreSQL take turns. */
+const MIGRATION_LOCK = 7_301_001;
 
 /**
  * Brings the schema up to date, one transaction per migration (its DDL and its bookkeeping row commit
  * together, so a failure leaves the previous schema intact). Kysely's Migrator is not used because it does
  * not wrap SQLite migrations in transactions. Refuses a database written by newer code, and backs up an
- * existing database file before changing its schema.
+ * existing SQLite file before changing its schema (PostgreSQL's own backups, pg_dump or point-in-time recovery,
+ * serve central: a file copy of a server cluster is not a backup).
  */
 export async function migrate(
   conn: Connection,
   migrations: Record<string, Migration> = MIGRATIONS,
 ): Promise<{ applied: string[]; backup?: string }> {
   const names = Object.keys(migrations).sort();
-  const done = appliedMigrations(conn);
+  const done = await appliedMigrations(conn);
   const unknown = done.filter((name) => !(name in migrations));
   if (unknown.length > 0) {
     throw new DatabaseTooNewError(
-      `The database ${conn.file} was written by a newer version of the product (migrations ${unknown.join(', ')}); upgrade the app instead of running this version.`,
+      `The database ${conn.kind === 'sqlite' ? conn.file : 'on PostgreSQL'} was written by a newer version of the product (migrations ${unknown.join(', ')}); upgrade the app instead of running this version.`,
     );
   }
   const pending = names.filter((name) => !done.includes(name));
   if (pending.length === 0) return { applied: [] };
 
   let backup: string | undefined;
-  if (done.length > 0) {
+  if (done.length > 0 && conn.kind === 'sqlite') {
     backup = `${conn.file}.${nowIso().replaceAll(':', '-')}.bak`;
     await conn.sqlite.backup(backup);
   }
   for (const name of pending) {
     await conn.db.transaction().execute(async (trx) => {
+      // Two central processes starting together on PostgreSQL: the second waits here, then skips what the first
+      // applied. (SQLite's single writer already serialises them.)
+      if (conn.kind === 'postgres') {
+        await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+        const applied = await sql`SELECT 1 FROM schema_migrations WHERE name = ${name}`.execute(trx);
+        if (applied.rows.length > 0) return;
+      }
       await migrations[name]!.up(trx);
       await sql`INSERT INTO schema_migrations (name, applied_at) VALUES (${name}, ${nowIso()})`.execute(trx);
     });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Connection, openDatabase } from './connection';
+import { openDatabase, type SqliteConnection as Connection } from './connection';
 import { migrate } from './migrate';
 import { prepared, preparedInsert, preparedShapes, runRaw } from './prepared';
 

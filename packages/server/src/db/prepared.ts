@@ -1,5 +1,7 @@
 import { type Compilable, CompiledQuery, type Insertable, type QueryResult } from 'kysely';
 import type { Db } from './connection';
+import { type Dialect, dialectOf, isPostgres } from './dialect';
+import { numberedPlaceholders } from './raw-query';
 import type { Database } from './schema';
 
 /** Stands for a named value while the query is compiled; replaced by the caller's value on each execution. */
@@ -23,15 +25,19 @@ type Slot = { param: string } | { value: unknown };
  * filters, IN lists): those stay ordinary builders.
  */
 export function prepared<P extends object, R = unknown>(build: (db: Db, p: P) => Compilable<R>) {
-  let compiled: { query: CompiledQuery<R>; slots: Slot[] } | undefined;
+  // Compiled once per dialect: a process may hold a till's SQLite and a PostgreSQL central (tests, tools).
+  const byDialect = new Map<Dialect, { query: CompiledQuery<R>; slots: Slot[] }>();
 
   function bind(db: Db, params: P): CompiledQuery<R> {
+    const dialect = dialectOf(db);
+    let compiled = byDialect.get(dialect);
     if (!compiled) {
       const query = build(db, placeholders as unknown as P).compile();
       const slots = query.parameters.map(
         (v): Slot => (v instanceof Param ? { param: v.name } : { value: v }),
       );
       compiled = { query, slots };
+      byDialect.set(dialect, compiled);
     }
     const parameters = compiled.slots.map((slot) => {
       if (!('param' in slot)) return slot.value;
@@ -125,5 +131,6 @@ export function preparedInsert<T extends keyof Database & string>(table: T) {
 
 /** Runs SQL text built once by the caller (generic paths whose shape depends on a table's columns). */
 export function runRaw<R = unknown>(db: Db, sqlText: string, parameters: unknown[]): Promise<QueryResult<R>> {
-  return db.executeQuery(CompiledQuery.raw(sqlText, parameters) as CompiledQuery<R>);
+  const text = isPostgres(db) ? numberedPlaceholders(sqlText) : sqlText;
+  return db.executeQuery(CompiledQuery.raw(text, parameters) as CompiledQuery<R>);
 }

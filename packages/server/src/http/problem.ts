@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/postgres';
 import { AppError, type FieldError } from './errors';
 
 const TITLES: Record<number, string> = {
@@ -95,6 +96,18 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   }
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
     sendProblem(res, parserError.status, 'BAD_REQUEST', 'The request could not be read.');
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    req.log.warn({ err }, 'database unavailable; the client retries');
+    sendProblem(
+      res,
+      503,
+      'DATABASE_UNAVAILABLE',
+      'The database is restarting or busy; nothing was written. Try again shortly.',
+      undefined,
+      { 'Retry-After': '2' },
+    );
     return;
   }
   req.log.error({ err }, 'unhandled error');

@@ -15,7 +15,7 @@ const withLoneSurrogate = (json: string) => json.replace('LONE', '\\ud800');
 
 describe('L10: text with a lone UTF-16 surrogate', () => {
   it('refuses a medicine whose name holds a lone surrogate (400 naming name), nothing written', async () => {
-    const before = t.count('medicines');
+    const before = await t.count('medicines');
     const res = await t.request('POST', '/api/v1/medicines', {
       token: admin,
       raw: withLoneSurrogate('{"name":"Para LONE cetamol","selling_price":5}'),
@@ -26,7 +26,7 @@ describe('L10: text with a lone UTF-16 surrogate', () => {
       errors: [{ path: 'name', message: expect.stringMatching(/lone UTF-16 surrogate/) }],
     });
     expect(res.body.detail).toMatch(/^name: /);
-    expect(t.count('medicines')).toBe(before);
+    expect(await t.count('medicines')).toBe(before);
   });
 
   it('names the field of a nested value, and of a key', async () => {

@@ -97,23 +97,26 @@ export async function receive(
 }
 
 /** Sets a batch's regulator status directly (the quarantine endpoint belongs to supplier finance). */
-export function setStatus(t: TestServer, batchId: string, status: 'active' | 'quarantined' | 'recalled') {
-  t.context.sqlite.prepare('UPDATE batches SET regulator_status = ? WHERE id = ?').run(status, batchId);
+export async function setStatus(
+  t: TestServer,
+  batchId: string,
+  status: 'active' | 'quarantined' | 'recalled',
+) {
+  await t.exec('UPDATE batches SET regulator_status = ? WHERE id = ?', status, batchId);
 }
 
 /** Sets a batch's expiry directly (the API refuses to receive expired stock). */
-export function setExpiry(t: TestServer, batchId: string, date: string) {
-  t.context.sqlite.prepare('UPDATE batches SET expiry_date = ? WHERE id = ?').run(date, batchId);
+export async function setExpiry(t: TestServer, batchId: string, date: string) {
+  await t.exec('UPDATE batches SET expiry_date = ? WHERE id = ?', date, batchId);
 }
 
 /** Every batch's on-hand quantity equals the sum of its movements. */
-export function ledgerMismatches(t: TestServer): unknown[] {
-  return t.context.sqlite
-    .prepare(
-      `SELECT b.id, b.qty_on_hand, coalesce(sum(sm.quantity), 0) AS ledger FROM batches b
-       LEFT JOIN stock_movements sm ON sm.batch_id = b.id GROUP BY b.id HAVING b.qty_on_hand <> ledger`,
-    )
-    .all();
+export function ledgerMismatches(t: TestServer): Promise<unknown[]> {
+  return t.query(
+    `SELECT b.id, b.qty_on_hand, coalesce(sum(sm.quantity), 0) AS ledger FROM batches b
+     LEFT JOIN stock_movements sm ON sm.batch_id = b.id GROUP BY b.id
+     HAVING b.qty_on_hand <> coalesce(sum(sm.quantity), 0)`,
+  );
 }
 
 // Selling
@@ -237,11 +240,15 @@ export async function makeRx(
 }
 
 /** Units on hand of a medicine in a branch (every batch, as the controlled book counts them). */
-export const medicineOnHand = (t: TestServer, medicineId: string, branchId: string): number =>
-  (
-    t.context.sqlite
-      .prepare(
-        'SELECT coalesce(sum(qty_on_hand), 0) AS n FROM batches WHERE medicine_id = ? AND branch_id = ?',
-      )
-      .get(medicineId, branchId) as { n: number }
-  ).n;
+export const medicineOnHand = async (
+  t: TestServer,
+  medicineId: string,
+  branchId: string,
+): Promise<number> => {
+  const [row] = await t.query<{ n: number }>(
+    'SELECT coalesce(sum(qty_on_hand), 0) AS n FROM batches WHERE medicine_id = ? AND branch_id = ?',
+    medicineId,
+    branchId,
+  );
+  return Number(row?.n ?? 0);
+};

@@ -3,8 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Role } from '@pharmacy/contracts';
+import { CompiledQuery } from 'kysely';
+import { inject } from 'vitest';
 import { type ConfigInput, parseConfig } from '../config';
+import type { Sqlite } from '../db/connection';
+import { numberedPlaceholders } from '../db/raw-query';
 import { createServer, type PharmacyServer } from '../server';
+import { createTestDatabase, dropTestDatabase } from '../db/local-postgres';
 import { type OpenApiDocument, ResponseContract } from './response-contract';
 
 /**
@@ -167,47 +172,103 @@ export class TestServer {
     return { id: user.id, token: this.tokens.get(key)!, branchId: branch, email };
   }
 
+  /** The database this server runs on: SQLite, or PostgreSQL in the PHARMACY_TEST_DB=postgres run. */
+  get dialect(): 'sqlite' | 'postgres' {
+    return this.context.sqlite ? 'sqlite' : 'postgres';
+  }
+
+  /** The SQLite handle, for tests of SQLite itself (pragmas, the file); throws on PostgreSQL. */
+  get sqlite(): Sqlite {
+    if (!this.context.sqlite) throw new Error('this test inspects SQLite itself; it has no PostgreSQL form');
+    return this.context.sqlite;
+  }
+
+  /** Rows of a query written with ? placeholders, on either dialect: tests read and tamper through it. */
+  async query<R = Record<string, unknown>>(text: string, ...params: unknown[]): Promise<R[]> {
+    const compiled = CompiledQuery.raw(this.context.sqlite ? text : numberedPlaceholders(text), params);
+    return (await this.context.db.executeQuery<R>(compiled)).rows;
+  }
+
+  /** A write with ? placeholders, on either dialect; resolves with the number of rows it changed. */
+  async exec(text: string, ...params: unknown[]): Promise<number> {
+    const compiled = CompiledQuery.raw(this.context.sqlite ? text : numberedPlaceholders(text), params);
+    return Number((await this.context.db.executeQuery(compiled)).numAffectedRows ?? 0);
+  }
+
   /** Number of rows in a table: tests use it to prove that a refused request wrote nothing. */
-  count(table: string): number {
-    const row = this.context.sqlite
-      .prepare(`SELECT count(*) AS n FROM "${table.replaceAll('"', '')}"`)
-      .get() as { n: number };
-    return row.n;
+  async count(table: string): Promise<number> {
+    const [row] = await this.query<{ n: number }>(`SELECT count(*) AS n FROM "${table.replaceAll('"', '')}"`);
+    return Number(row?.n ?? 0);
+  }
+
+  /** Row counts of several tables, in order: a refused request must leave all of them as they were. */
+  async counts(tables: string[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const table of tables) out.push(await this.count(table));
+    return out;
   }
 
   /** One row of a table by id, as stored (undefined when absent). */
-  row(table: string, id: unknown): Record<string, unknown> | undefined {
-    return this.context.sqlite.prepare(`SELECT * FROM "${table.replaceAll('"', '')}" WHERE id = ?`).get(id) as
-      | Record<string, unknown>
-      | undefined;
+  async row(table: string, id: unknown): Promise<Record<string, unknown> | undefined> {
+    return (await this.query(`SELECT * FROM "${table.replaceAll('"', '')}" WHERE id = ?`, id))[0];
   }
 
   /** The newest revision of the change log: what a till's cursor would be after a full pull. */
-  headRevision(): number {
-    const row = this.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as {
-      r: number | null;
-    };
-    return Number(row.r ?? 0);
+  async headRevision(): Promise<number> {
+    const [row] = await this.query<{ r: number | null }>('SELECT max(revision) AS r FROM change_log');
+    return Number(row?.r ?? 0);
   }
 
   async close(): Promise<void> {
     await this.server.close();
     fs.rmSync(this.dataDir, { recursive: true, force: true });
+    await this.onClose?.();
   }
+
+  onClose?: () => Promise<void>;
 }
 
+/**
+ * A test server. In the PostgreSQL run (PHARMACY_TEST_DB=postgres, see postgres-global-setup.ts) a server is
+ * central on a fresh PostgreSQL database unless the test asks for a till (mode: 'till'), which is SQLite by
+ * design.
+ */
 export async function startTestServer(overrides: Partial<ConfigInput> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
+  const postgres = await testPostgresDatabase(overrides);
   const config = parseConfig({
     port: 0,
     host: '127.0.0.1',
     dataDir,
-    logLevel: 'silent',
+    logLevel: (process.env.TEST_LOG_LEVEL as ConfigInput['logLevel']) ?? 'silent',
     jwtSecret: randomBytes(32).toString('hex'),
     seed: { adminPassword: ADMIN.password, pharmacistPassword: PHARMACIST.password },
     ...overrides,
+    ...postgres?.config,
   });
   const server = await createServer(config);
   const { port } = await server.listen(0, '127.0.0.1');
-  return new TestServer(server, `http://127.0.0.1:${port}`, dataDir);
+  const t = new TestServer(server, `http://127.0.0.1:${port}`, dataDir);
+  t.onClose = postgres?.drop;
+  return t;
+}
+
+/** Whether this run is the PostgreSQL one. */
+export const testingOnPostgres = (): boolean => process.env.PHARMACY_TEST_DB === 'postgres';
+
+let databases = 0;
+
+async function testPostgresDatabase(overrides: Partial<ConfigInput>) {
+  if (!testingOnPostgres() || overrides.mode === 'till' || overrides.databaseUrl) return undefined;
+  const adminUrl = inject('postgresAdminUrl');
+  const name = `t_${process.pid}_${++databases}_${randomBytes(3).toString('hex')}`;
+  await createTestDatabase(adminUrl, name);
+  return {
+    config: {
+      mode: 'central' as const,
+      databaseUrl: adminUrl.replace(/\/postgres$/, `/${name}`),
+      databasePoolSize: 4,
+    },
+    drop: () => dropTestDatabase(adminUrl, name),
+  };
 }

@@ -4,7 +4,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { createTestDatabase, dropTestDatabase } from '@pharmacy/server/local-postgres';
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { inject } from 'vitest';
+// The server's own placeholder numbering (not among @pharmacy/server's exports; a test helper may reach in).
+import { numberedPlaceholders } from '../../../server/src/db/raw-query';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -32,12 +37,67 @@ export class ServerProcess {
   private token: string | null = null;
   exited: Promise<number | null> = Promise.resolve(null);
   log = '';
+  /** Run by dispose() after the process is stopped (a PostgreSQL central drops its database). */
+  onDispose: Array<() => Promise<void>> = [];
+  private pool: pg.Pool | null = null;
 
   constructor(
     readonly name: string,
     readonly dataDir: string,
     readonly env: Record<string, string>,
   ) {}
+
+  /** Whether this server keeps its data in PostgreSQL (DATABASE_URL) rather than DATA_DIR/pharmacy.db. */
+  get databaseUrl(): string | undefined {
+    return this.env.DATABASE_URL;
+  }
+
+  /**
+   * Reads this server's database directly, whichever engine holds it: better-sqlite3 read-only on its file, or
+   * a pg client on its DATABASE_URL (`?` placeholders numbered $1…). Write SQL both engines accept. BIGINT and
+   * NUMERIC values arrive as numbers, as the server itself reads them (db/postgres.ts) and as SQLite gives them.
+   */
+  async query<R = Record<string, unknown>>(text: string, ...params: unknown[]): Promise<R[]> {
+    const url = this.databaseUrl;
+    if (!url) {
+      const db = new Database(this.dbFile, { readonly: true, fileMustExist: true });
+      db.pragma('busy_timeout = 5000');
+      try {
+        return db.prepare(text).all(...params) as R[];
+      } finally {
+        db.close();
+      }
+    }
+    this.pool ??= newReaderPool(url);
+    return (await this.pool.query(numberedPlaceholders(text), params)).rows as R[];
+  }
+
+  /**
+   * Throws unless this server keeps its data where the run says: in the PostgreSQL run a central must have no
+   * SQLite file (a silent fall-back to SQLite would make the PostgreSQL run test SQLite again).
+   */
+  async assertEngine(): Promise<void> {
+    const postgres = Boolean(this.databaseUrl);
+    if (postgres !== (centralOnPostgres() && this.env.PHARMACY_MODE === 'central'))
+      throw new Error(`${this.name}: DATABASE_URL ${postgres ? 'set' : 'unset'} in this run`);
+    if (fs.existsSync(this.dbFile) === postgres)
+      throw new Error(`${this.name}: ${this.dbFile} ${postgres ? 'exists' : 'is missing'}`);
+    if (postgres) await this.query('SELECT 1 FROM users');
+  }
+
+  /** The first row of query(), or undefined. */
+  async queryOne<R = Record<string, unknown>>(text: string, ...params: unknown[]): Promise<R | undefined> {
+    return (await this.query<R>(text, ...params))[0];
+  }
+
+  /** Stops the process (SIGTERM), closes the reader, drops its PostgreSQL database if any, removes DATA_DIR. */
+  async dispose(): Promise<void> {
+    await this.kill('SIGTERM');
+    await this.pool?.end();
+    this.pool = null;
+    for (const fn of this.onDispose.splice(0)) await fn();
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
 
   async start(extraEnv: Record<string, string> = {}): Promise<void> {
     const child = spawn(TSX, [MAIN], {
@@ -153,12 +213,49 @@ export class ServerProcess {
   }
 }
 
-export function newCentral(port: number): ServerProcess {
-  return new ServerProcess('central', tmpDir('central'), {
+/** Whether this is the PostgreSQL test run (vitest.postgres.config.ts): central then runs on PostgreSQL. */
+const centralOnPostgres = () => process.env.PHARMACY_TEST_DB === 'postgres';
+let databases = 0;
+
+/**
+ * A central server process. In the PostgreSQL run it gets a fresh database of its own (a clone of the run's
+ * migrated template) through DATABASE_URL, dropped by dispose(); otherwise its SQLite file in DATA_DIR.
+ */
+export async function newCentral(port: number): Promise<ServerProcess> {
+  const env: Record<string, string> = {
     PHARMACY_MODE: 'central',
     PORT: String(port),
     JWT_SECRET: randomBytes(32).toString('hex'),
+  };
+  let drop: (() => Promise<void>) | undefined;
+  if (centralOnPostgres()) {
+    const adminUrl = inject('postgresAdminUrl');
+    const name = `sync_${process.pid}_${++databases}_${randomBytes(3).toString('hex')}`;
+    await createTestDatabase(adminUrl, name);
+    env.DATABASE_URL = adminUrl.replace(/\/postgres$/, `/${name}`);
+    drop = () => dropTestDatabase(adminUrl, name);
+  }
+  const central = new ServerProcess('central', tmpDir('central'), env);
+  if (drop) central.onDispose.push(drop);
+  return central;
+}
+
+/** A pool of one for a test's direct reads of a PostgreSQL database (integers as numbers, like the server). */
+function newReaderPool(url: string): pg.Pool {
+  const toNumber = (value: string) => Number(value);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC
+          ? toNumber
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
   });
+  // An idle connection cut by the database (dropped, restarted) must not crash the test process.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /** Registers a till with central through the real CLI (npm run till:register). */
@@ -214,16 +311,12 @@ export async function waitFor<T>(
 }
 
 /** Whether the server's database holds the user yet, and whether they still must choose a password. */
-function userState(t: ServerProcess, email: string): { mustChange: boolean } | null {
-  const db = new Database(t.dbFile, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT must_change_password AS m FROM users WHERE email = ?').get(email) as
-      | { m: number }
-      | undefined;
-    return row ? { mustChange: row.m === 1 } : null;
-  } finally {
-    db.close();
-  }
+async function userState(t: ServerProcess, email: string): Promise<{ mustChange: boolean } | null> {
+  const row = await t.queryOne<{ m: number }>(
+    'SELECT must_change_password AS m FROM users WHERE email = ?',
+    email,
+  );
+  return row ? { mustChange: row.m === 1 } : null;
 }
 
 /**
@@ -237,7 +330,7 @@ export async function signInAsUser(
   email: string,
   password: string,
 ): Promise<string | null> {
-  const state = userState(t, email);
+  const state = await userState(t, email);
   if (!state) return null;
   const signIn = async (pw: string) => {
     const res = await t.fetch('/api/v1/auth/login', {

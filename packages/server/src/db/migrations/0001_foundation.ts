@@ -1,9 +1,15 @@
 import type { Migration } from 'kysely';
-import { runStatements } from './run-statements';
+import { appendOnly, runStatements } from './run-statements';
 
 export const foundation: Migration = {
   async up(db) {
     await runStatements(db, [
+      // COLLATE NOCASE on PostgreSQL: a case-insensitive (and accent-sensitive) ICU collation of that name.
+      {
+        sqlite: null,
+        postgres:
+          "CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
+      },
       `CREATE TABLE currencies (
         code TEXT PRIMARY KEY CHECK (length(code) = 3),
         name TEXT NOT NULL,
@@ -74,10 +80,7 @@ export const foundation: Migration = {
       'CREATE INDEX audit_log_entity ON audit_log(entity, entity_id)',
       'CREATE INDEX audit_log_branch ON audit_log(branch_id, created_at)',
       'CREATE INDEX audit_log_created ON audit_log(created_at)',
-      `CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
-        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END`,
-      `CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
-        BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END`,
+      ...appendOnly('audit_log'),
       `CREATE TABLE change_log (
         revision INTEGER PRIMARY KEY AUTOINCREMENT,
         entity TEXT NOT NULL,

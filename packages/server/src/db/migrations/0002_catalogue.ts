@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
-import { runStatements } from './run-statements';
+import { MEDICINE_TSVECTOR } from '../dialect';
+import { appendOnly, runStatements, sqliteOnly } from './run-statements';
 
 /** Catalogue and stock: categories, medicines (+ FTS5 search), suppliers, batches, the stock ledger, transfers, counts. */
 export const catalogue: Migration = {
@@ -44,25 +45,29 @@ export const catalogue: Migration = {
       'CREATE INDEX medicines_sheet ON medicines(id, name, strength, form, category)',
       'CREATE INDEX medicines_controlled ON medicines(is_controlled) WHERE is_controlled = 1',
       // External-content FTS5 index over the searchable columns, kept in step by triggers.
-      `CREATE VIRTUAL TABLE medicines_fts USING fts5(
+      // PostgreSQL: a GIN index over the same words (db/dialect.ts medicineSearchCondition queries it).
+      {
+        sqlite: `CREATE VIRTUAL TABLE medicines_fts USING fts5(
         name, generic_name, barcode,
         content='medicines', content_rowid='rowid',
         tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4'
       )`,
-      `CREATE TRIGGER medicines_fts_insert AFTER INSERT ON medicines BEGIN
+        postgres: `CREATE INDEX medicines_search ON medicines USING GIN (${MEDICINE_TSVECTOR})`,
+      },
+      sqliteOnly(`CREATE TRIGGER medicines_fts_insert AFTER INSERT ON medicines BEGIN
         INSERT INTO medicines_fts(rowid, name, generic_name, barcode)
         VALUES (new.rowid, new.name, new.generic_name, coalesce(new.barcode, ''));
-      END`,
-      `CREATE TRIGGER medicines_fts_delete AFTER DELETE ON medicines BEGIN
+      END`),
+      sqliteOnly(`CREATE TRIGGER medicines_fts_delete AFTER DELETE ON medicines BEGIN
         INSERT INTO medicines_fts(medicines_fts, rowid, name, generic_name, barcode)
         VALUES ('delete', old.rowid, old.name, old.generic_name, coalesce(old.barcode, ''));
-      END`,
-      `CREATE TRIGGER medicines_fts_update AFTER UPDATE OF name, generic_name, barcode ON medicines BEGIN
+      END`),
+      sqliteOnly(`CREATE TRIGGER medicines_fts_update AFTER UPDATE OF name, generic_name, barcode ON medicines BEGIN
         INSERT INTO medicines_fts(medicines_fts, rowid, name, generic_name, barcode)
         VALUES ('delete', old.rowid, old.name, old.generic_name, coalesce(old.barcode, ''));
         INSERT INTO medicines_fts(rowid, name, generic_name, barcode)
         VALUES (new.rowid, new.name, new.generic_name, coalesce(new.barcode, ''));
-      END`,
+      END`),
       `CREATE TABLE suppliers (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL,
@@ -123,10 +128,7 @@ export const catalogue: Migration = {
       'CREATE INDEX stock_movements_medicine ON stock_movements(medicine_id, created_at)',
       'CREATE INDEX stock_movements_branch ON stock_movements(branch_id, created_at)',
       'CREATE INDEX stock_movements_reference ON stock_movements(reference_type, reference_id)',
-      `CREATE TRIGGER stock_movements_no_update BEFORE UPDATE ON stock_movements
-        BEGIN SELECT RAISE(ABORT, 'stock_movements is append-only'); END`,
-      `CREATE TRIGGER stock_movements_no_delete BEFORE DELETE ON stock_movements
-        BEGIN SELECT RAISE(ABORT, 'stock_movements is append-only'); END`,
+      ...appendOnly('stock_movements'),
       `CREATE TABLE transfers (
         id TEXT PRIMARY KEY,
         from_branch_id TEXT NOT NULL REFERENCES branches(id),

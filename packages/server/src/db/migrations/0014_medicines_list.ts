@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { runStatements } from './run-statements';
+import { runStatements, sqliteOnly } from './run-statements';
 
 /**
  * The back office's Medicines table (issue 17): sortable by generic name, category and price as fast as by
@@ -20,45 +20,47 @@ export const medicinesList: Migration = {
       'CREATE INDEX medicines_active_category ON medicines(is_active, category, name COLLATE NOCASE)',
       'CREATE INDEX medicines_active_price ON medicines(is_active, selling_price)',
       'CREATE TABLE medicine_counts (is_active INTEGER PRIMARY KEY, n INTEGER NOT NULL) STRICT',
-      'INSERT INTO medicine_counts (is_active, n) VALUES (0, 0), (1, 0)',
-      'UPDATE medicine_counts SET n = (SELECT count(*) FROM medicines m WHERE m.is_active = medicine_counts.is_active)',
-      `CREATE TRIGGER medicine_counts_insert AFTER INSERT ON medicines BEGIN
+      sqliteOnly('INSERT INTO medicine_counts (is_active, n) VALUES (0, 0), (1, 0)'),
+      sqliteOnly(
+        'UPDATE medicine_counts SET n = (SELECT count(*) FROM medicines m WHERE m.is_active = medicine_counts.is_active)',
+      ),
+      sqliteOnly(`CREATE TRIGGER medicine_counts_insert AFTER INSERT ON medicines BEGIN
         UPDATE medicine_counts SET n = n + 1 WHERE is_active = NEW.is_active;
-      END`,
-      `CREATE TRIGGER medicine_counts_delete AFTER DELETE ON medicines BEGIN
+      END`),
+      sqliteOnly(`CREATE TRIGGER medicine_counts_delete AFTER DELETE ON medicines BEGIN
         UPDATE medicine_counts SET n = n - 1 WHERE is_active = OLD.is_active;
-      END`,
-      `CREATE TRIGGER medicine_counts_update AFTER UPDATE OF is_active ON medicines
+      END`),
+      sqliteOnly(`CREATE TRIGGER medicine_counts_update AFTER UPDATE OF is_active ON medicines
         WHEN OLD.is_active IS NOT NEW.is_active BEGIN
         UPDATE medicine_counts SET n = n - 1 WHERE is_active = OLD.is_active;
         UPDATE medicine_counts SET n = n + 1 WHERE is_active = NEW.is_active;
-      END`,
+      END`),
       'CREATE TABLE list_versions (key TEXT PRIMARY KEY, v INTEGER NOT NULL) STRICT',
-      "INSERT INTO list_versions (key, v) VALUES ('medicines', random())",
-      "INSERT INTO list_versions (key, v) SELECT 'stock:' || id, random() FROM branches",
-      `CREATE TRIGGER list_versions_medicine_insert AFTER INSERT ON medicines BEGIN
+      sqliteOnly("INSERT INTO list_versions (key, v) VALUES ('medicines', random())"),
+      sqliteOnly("INSERT INTO list_versions (key, v) SELECT 'stock:' || id, random() FROM branches"),
+      sqliteOnly(`CREATE TRIGGER list_versions_medicine_insert AFTER INSERT ON medicines BEGIN
         UPDATE list_versions SET v = random() WHERE key = 'medicines';
-      END`,
-      `CREATE TRIGGER list_versions_medicine_update AFTER UPDATE ON medicines BEGIN
+      END`),
+      sqliteOnly(`CREATE TRIGGER list_versions_medicine_update AFTER UPDATE ON medicines BEGIN
         UPDATE list_versions SET v = random() WHERE key = 'medicines';
-      END`,
-      `CREATE TRIGGER list_versions_medicine_delete AFTER DELETE ON medicines BEGIN
+      END`),
+      sqliteOnly(`CREATE TRIGGER list_versions_medicine_delete AFTER DELETE ON medicines BEGIN
         UPDATE list_versions SET v = random() WHERE key = 'medicines';
-      END`,
+      END`),
       // No INSERT OR IGNORE here: an outer upsert (the sync write path) overrides a trigger's conflict clause.
-      `CREATE TRIGGER list_versions_batch_insert AFTER INSERT ON batches BEGIN
+      sqliteOnly(`CREATE TRIGGER list_versions_batch_insert AFTER INSERT ON batches BEGIN
         INSERT INTO list_versions (key, v) SELECT 'stock:' || NEW.branch_id, 0
           WHERE NOT EXISTS (SELECT 1 FROM list_versions WHERE key = 'stock:' || NEW.branch_id);
         UPDATE list_versions SET v = random() WHERE key = 'stock:' || NEW.branch_id;
-      END`,
-      `CREATE TRIGGER list_versions_batch_update AFTER UPDATE ON batches BEGIN
+      END`),
+      sqliteOnly(`CREATE TRIGGER list_versions_batch_update AFTER UPDATE ON batches BEGIN
         INSERT INTO list_versions (key, v) SELECT 'stock:' || NEW.branch_id, 0
           WHERE NOT EXISTS (SELECT 1 FROM list_versions WHERE key = 'stock:' || NEW.branch_id);
         UPDATE list_versions SET v = random() WHERE key IN ('stock:' || OLD.branch_id, 'stock:' || NEW.branch_id);
-      END`,
-      `CREATE TRIGGER list_versions_batch_delete AFTER DELETE ON batches BEGIN
+      END`),
+      sqliteOnly(`CREATE TRIGGER list_versions_batch_delete AFTER DELETE ON batches BEGIN
         UPDATE list_versions SET v = random() WHERE key = 'stock:' || OLD.branch_id;
-      END`,
+      END`),
     ]);
   },
 };

@@ -21,9 +21,9 @@ describe('alerts', () => {
     await receive(t, fine.id, sup.id, { qty_received: 11, expiry_date: inDays(400) });
     const soon = await receive(t, fine.id, sup.id, { qty_received: 3, expiry_date: inDays(15) });
     const recalled = await receive(t, fine.id, sup.id, { qty_received: 3, expiry_date: inDays(16) });
-    setStatus(t, recalled.id, 'recalled');
+    await setStatus(t, recalled.id, 'recalled');
     const gone = await receive(t, fine.id, sup.id, { qty_received: 2, expiry_date: inDays(10) });
-    setExpiry(t, gone.id, inDays(-5));
+    await setExpiry(t, gone.id, inDays(-5));
     const main = await t.mainBranchId();
     const other = await t.createBranch('ALR2');
 

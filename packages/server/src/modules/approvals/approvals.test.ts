@@ -76,7 +76,7 @@ const use = (
 
 describe('approvals', () => {
   it('a cashier asks, the branch manager approves, the cashier uses it once', async () => {
-    const changes = t.count('change_log');
+    const changes = await t.count('change_log');
     const a = await ask();
     expect(a).toMatchObject({
       status: 'pending',
@@ -119,11 +119,13 @@ describe('approvals', () => {
     const used = await use(a.id);
     expect(used).toMatchObject({ status: 'used', payload: { medicine_id: MEDICINE } });
     await expect(use(a.id)).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
-    expect(t.count('change_log')).toBe(changes + 3);
-    const actions = t.context.sqlite
-      .prepare('SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id')
-      .all(a.id)
-      .map((r) => (r as { action: string }).action);
+    expect(await t.count('change_log')).toBe(changes + 3);
+    const actions = (
+      await t.query<{ action: string }>(
+        'SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id',
+        a.id,
+      )
+    ).map((r) => r.action);
     expect(actions).toEqual(['approval.request', 'approval.approve', 'approval.use']);
   });
 
@@ -168,9 +170,9 @@ describe('approvals', () => {
     expect(
       (await t.put(`/api/v1/approvals/${b.id}`, { status: 'used', reason: 'x' }, manager.token)).status,
     ).toBe(400);
-    t.context.sqlite
-      .prepare('UPDATE approvals SET expires_at = ? WHERE id = ?')
-      .run('2000-01-01T00:00:00.000Z', b.id);
+    expect(
+      await t.exec('UPDATE approvals SET expires_at = ? WHERE id = ?', '2000-01-01T00:00:00.000Z', b.id),
+    ).toBe(1);
     const late = await t.put<{ code: string }>(
       `/api/v1/approvals/${b.id}`,
       { status: 'approved', reason: 'x' },
@@ -195,15 +197,15 @@ describe('approvals', () => {
 
     const c = await ask();
     await t.put(`/api/v1/approvals/${c.id}`, { status: 'approved', reason: 'ok' }, manager.token);
-    t.context.sqlite
-      .prepare('UPDATE approvals SET expires_at = ? WHERE id = ?')
-      .run('2000-01-01T00:00:00.000Z', c.id);
+    expect(
+      await t.exec('UPDATE approvals SET expires_at = ? WHERE id = ?', '2000-01-01T00:00:00.000Z', c.id),
+    ).toBe(1);
     await expect(use(c.id)).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     await expect(use(randomUUID())).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
   });
 
   it('refuses bad requests and auditors', async () => {
-    const before = t.count('approvals');
+    const before = await t.count('approvals');
     for (const body of [
       {},
       { kind: 'refund', reason: 'x' },
@@ -227,13 +229,13 @@ describe('approvals', () => {
     const voidSale = { kind: 'void', reason: 'x', payload: { sale_id: randomUUID() } };
     expect((await t.post('/api/v1/approvals', voidSale, auditor.token)).status).toBe(403);
     expect((await t.get('/api/v1/approvals?status=maybe', admin)).status).toBe(400);
-    expect(t.count('approvals')).toBe(before);
+    expect(await t.count('approvals')).toBe(before);
   });
 });
 
 describe('M2: an approval is bound to what it allows', () => {
   it('M2: refuses a request whose payload does not bound what it allows (400 naming payload.<field>)', async () => {
-    const before = t.count('approvals');
+    const before = await t.count('approvals');
     const refund = { sale_id: randomUUID(), from_method: 'card', to_method: 'cash' };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ kind: 'discount', payload: { discount: 0.25, quantity: 1 } }, 'payload.max_discount'],
@@ -268,7 +270,7 @@ describe('M2: an approval is bound to what it allows', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.errors?.map((e) => e.path)).toContain(path);
     }
-    expect(t.count('approvals')).toBe(before);
+    expect(await t.count('approvals')).toBe(before);
   });
 
   it('M2: an approval of 1.00 off one unit does not sell 100 units with 399.00 off (403 APPROVAL_MISMATCH, nothing written)', async () => {
@@ -278,7 +280,7 @@ describe('M2: an approval is bound to what it allows', () => {
     const a = await ask(cashier.token, 'discount', { medicine_id: med, quantity: 1, max_discount: 1 });
     await t.put(`/api/v1/approvals/${a.id}`, { status: 'approved', reason: 'ok' }, manager.token);
     const tables = ['sales', 'sale_lines', 'stock_movements', 'fiscal_chain', 'change_log', 'audit_log'];
-    const before = tables.map((x) => t.count(x));
+    const before = await t.counts(tables);
     const sell = (quantity: number, discount: number) =>
       t.post<{ code: string; detail: string; total_amount: string }>(
         '/api/v1/sales',
@@ -293,7 +295,7 @@ describe('M2: an approval is bound to what it allows', () => {
     expect(more.status).toBe(403);
     expect(more.body.code).toBe('APPROVAL_MISMATCH');
     expect(more.body.detail).toContain('at most 1.00, not 1.01');
-    expect(tables.map((x) => t.count(x))).toEqual(before);
+    expect(await t.counts(tables)).toEqual(before);
     const still = await t.get<{ items: Approval[] }>('/api/v1/approvals?status=approved', cashier.token);
     expect(still.body.items.map((i) => i.id)).toContain(a.id);
 

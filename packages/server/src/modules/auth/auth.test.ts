@@ -112,9 +112,9 @@ describe('POST /auth/login', () => {
         await throttled.post('/api/v1/auth/login', { email: `u${i}@x.local`, password: 'bad-pass' });
       const res = await throttled.post('/api/v1/auth/login', ADMIN);
       expect(res.status).toBe(429);
-      const locks = throttled.context.sqlite
-        .prepare("SELECT after_json FROM audit_log WHERE action = 'auth.login_locked'")
-        .all() as Array<{ after_json: string }>;
+      const locks = await throttled.query<{ after_json: string }>(
+        "SELECT after_json FROM audit_log WHERE action = 'auth.login_locked'",
+      );
       expect(locks.map((l) => JSON.parse(l.after_json))).toMatchObject([
         { email: 'u2@x.local', locked: ['address'] },
       ]);
@@ -194,7 +194,7 @@ describe('POST /auth/change-password', () => {
 
   it('refuses a wrong current password, a short or an unchanged new one, writing nothing', async () => {
     const token = await t.login(PHARMACIST.email, PHARMACIST.password);
-    const before = t.count('audit_log');
+    const before = await t.count('audit_log');
     const cases = [
       [{ current_password: 'wrong-one', new_password: 'Another-1' }, 'WRONG_PASSWORD'],
       [{ current_password: PHARMACIST.password, new_password: 'short' }, 'VALIDATION'],
@@ -206,7 +206,7 @@ describe('POST /auth/change-password', () => {
       expect(res.status).toBe(400);
       expect(res.body.code).toBe(code);
     }
-    expect(t.count('audit_log')).toBe(before);
+    expect(await t.count('audit_log')).toBe(before);
     expect((await t.get('/api/v1/auth/me', token)).status).toBe(200);
   });
 });
@@ -221,7 +221,7 @@ describe('M3: a password someone else set must be replaced before anything else'
       );
       expect(login.body.must_change_password).toBe(true);
       const token = login.body.access_token;
-      const branches = fresh.count('branches');
+      const branches = await fresh.count('branches');
       for (const [method, url, body] of [
         ['GET', '/api/v1/users', undefined],
         ['POST', '/api/v1/branches', { name: 'Evil', code: 'EVL' }],
@@ -232,7 +232,7 @@ describe('M3: a password someone else set must be replaced before anything else'
         expect(res.status, url).toBe(403);
         expect(res.body.code, url).toBe('PASSWORD_CHANGE_REQUIRED');
       }
-      expect(fresh.count('branches')).toBe(branches);
+      expect(await fresh.count('branches')).toBe(branches);
       expect((await fresh.get('/api/v1/auth/me', token)).body.must_change_password).toBe(true);
       const changed = await fresh.post<{ access_token: string }>(
         '/api/v1/auth/change-password',
@@ -294,17 +294,18 @@ describe('M1 and L2: the sign-in throttle', () => {
       expect(checked).toBeLessThanOrEqual(5);
       expect(statuses.filter((s) => s === 429)).toHaveLength(41 - checked);
       expect(statuses[25]).toBe(429);
-      const failed = till.context.sqlite
-        .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'auth.login_failed'")
-        .get() as { n: number };
-      expect(failed.n).toBeLessThanOrEqual(5);
+      const [failed] = await till.query<{ n: number }>(
+        "SELECT count(*) AS n FROM audit_log WHERE action = 'auth.login_failed'",
+      );
+      expect(failed!.n).toBeLessThanOrEqual(5);
     } finally {
       await till.close();
     }
   });
 
   it("L2: at a till, one account's wrong guesses never lock out a colleague, and a manager unlocks the account", async () => {
-    const till = await startTestServer();
+    // A till by nature: central also throttles per address, which this test shows a till does not.
+    const till = await startTestServer({ mode: 'till' });
     try {
       const locked = await till.userWithRole('cashier');
       const colleague = await till.userWithRole('pharmacist');
@@ -329,10 +330,11 @@ describe('M1 and L2: the sign-in throttle', () => {
       expect(
         (await till.post('/api/v1/auth/login', { email: locked.email, password: USER_PASSWORD })).status,
       ).toBe(200);
-      const audit = till.context.sqlite
-        .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'user.unlock' AND entity_id = ?")
-        .get(locked.id) as { n: number };
-      expect(audit.n).toBe(1);
+      const [audit] = await till.query<{ n: number }>(
+        "SELECT count(*) AS n FROM audit_log WHERE action = 'user.unlock' AND entity_id = ?",
+        locked.id,
+      );
+      expect(audit!.n).toBe(1);
     } finally {
       await till.close();
     }
@@ -352,7 +354,7 @@ describe('L1: the password policy', () => {
 
   it('refuses common, repeated, blank and email passwords on change, naming new_password, writing nothing', async () => {
     const user = await t.userWithRole('inventory_manager');
-    const before = t.count('audit_log');
+    const before = await t.count('audit_log');
     for (const [password, why] of weak(user.email)) {
       const res = await t.post(
         '/api/v1/auth/change-password',
@@ -363,14 +365,14 @@ describe('L1: the password policy', () => {
       expect(res.body.code).toBe('WEAK_PASSWORD');
       expect(res.body.errors).toEqual([{ path: 'new_password', message: expect.stringContaining(why!) }]);
     }
-    expect(t.count('audit_log')).toBe(before);
+    expect(await t.count('audit_log')).toBe(before);
     expect((await t.get('/api/v1/auth/me', user.token)).status).toBe(200);
   });
 
   it('refuses them when an admin creates a user or resets a password, naming the field', async () => {
     const admin = await t.adminToken();
     const email = 'l1.user@test.local';
-    const users = t.count('users');
+    const users = await t.count('users');
     for (const [password] of weak(email)) {
       const res = await t.post(
         '/api/v1/users',
@@ -380,7 +382,7 @@ describe('L1: the password policy', () => {
       expect(res.status, password).toBe(400);
       expect(res.body.errors).toEqual([expect.objectContaining({ path: 'password' })]);
     }
-    expect(t.count('users')).toBe(users);
+    expect(await t.count('users')).toBe(users);
     const someone = await t.userWithRole('auditor');
     const reset = await t.post(
       `/api/v1/users/${someone.id}/reset-password`,
@@ -404,9 +406,13 @@ describe('L3: sessions end', () => {
     expect((await t.get('/api/v1/auth/me', first)).status).toBe(200);
     // ...until the grace is over.
     const sid = JSON.parse(Buffer.from(first.split('.')[1]!, 'base64url').toString()).sid as string;
-    t.context.sqlite
-      .prepare('UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?')
-      .run(new Date(Date.now() - 31_000).toISOString(), sid);
+    expect(
+      await t.exec(
+        'UPDATE auth_sessions SET refreshed_at = ? WHERE id = ?',
+        new Date(Date.now() - 31_000).toISOString(),
+        sid,
+      ),
+    ).toBe(1);
     const old = await t.get('/api/v1/auth/me', first);
     expect(old.status).toBe(401);
     expect(old.body.code).toBe('TOKEN_REVOKED');
@@ -418,9 +424,14 @@ describe('L3: sessions end', () => {
     // The session began 13 hours ago (the default lifetime is 12 hours).
     const sid = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
     const past = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
-    t.context.sqlite
-      .prepare('UPDATE auth_sessions SET started_at = ?, expires_at = ? WHERE id = ?')
-      .run(past(13), past(1), sid);
+    expect(
+      await t.exec(
+        'UPDATE auth_sessions SET started_at = ?, expires_at = ? WHERE id = ?',
+        past(13),
+        past(1),
+        sid,
+      ),
+    ).toBe(1);
     const refreshed = await t.post('/api/v1/auth/refresh', {}, token);
     expect(refreshed.status).toBe(401);
     expect(refreshed.body.code).toBe('SESSION_EXPIRED');
@@ -434,12 +445,11 @@ describe('L3: sessions end', () => {
     expect((await t.put('/api/v1/settings', { session_max_hours: 2 }, admin)).status).toBe(200);
     const login = await t.post<{ access_token: string; expires_in: number }>('/api/v1/auth/login', ADMIN);
     const claims = JSON.parse(Buffer.from(login.body.access_token.split('.')[1]!, 'base64url').toString());
-    const session = t.context.sqlite
-      .prepare('SELECT started_at, expires_at FROM auth_sessions WHERE id = ?')
-      .get(claims.sid) as {
-      started_at: string;
-      expires_at: string;
-    };
+    const [session] = await t.query<{ started_at: string; expires_at: string }>(
+      'SELECT started_at, expires_at FROM auth_sessions WHERE id = ?',
+      claims.sid,
+    );
+    if (!session) throw new Error('no session row for the token');
     expect(Date.parse(session.expires_at) - Date.parse(session.started_at)).toBe(2 * 3_600_000);
     expect(claims.exp * 1000).toBeLessThanOrEqual(Date.parse(session.expires_at));
     expect((await t.put('/api/v1/settings', { session_max_hours: 12 }, admin)).status).toBe(200);

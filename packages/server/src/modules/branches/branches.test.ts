@@ -29,7 +29,7 @@ describe('branches', () => {
   });
 
   it('refuses duplicates, an unknown currency, a bad time zone and bad codes', async () => {
-    const before = t.count('branches');
+    const before = await t.count('branches');
     expect((await t.post('/api/v1/branches', { name: 'main branch', code: 'ZZ' }, admin)).status).toBe(409);
     expect((await t.post('/api/v1/branches', { name: 'Unique', code: 'MAIN' }, admin)).status).toBe(409);
     expect(
@@ -39,7 +39,7 @@ describe('branches', () => {
       (await t.post('/api/v1/branches', { name: 'U3', code: 'U3', timezone: 'Mars/Olympus' }, admin)).status,
     ).toBe(400);
     expect((await t.post('/api/v1/branches', { name: 'U4', code: 'bad code!' }, admin)).status).toBe(400);
-    expect(t.count('branches')).toBe(before);
+    expect(await t.count('branches')).toBe(before);
   });
 
   it('lets a branch manager update only their own branch', async () => {

@@ -25,14 +25,14 @@ describe('categories', () => {
     const res = await t.post('/api/v1/categories', { name: 'Cough & Cold' }, admin);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ slug: 'cough-cold', name: 'Cough & Cold', medicine_count: 0 });
-    const before = t.count('categories');
+    const before = await t.count('categories');
     expect((await t.post('/api/v1/categories', { name: 'cough & cold', slug: 'other' }, admin)).status).toBe(
       409,
     );
     const dupSlug = await t.post('/api/v1/categories', { name: 'Something else', slug: 'Cough Cold' }, admin);
     expect(dupSlug.status).toBe(409);
     expect(dupSlug.body.code).toBe('DUPLICATE_SLUG');
-    expect(t.count('categories')).toBe(before);
+    expect(await t.count('categories')).toBe(before);
     await makeMedicine(t, { category: 'cough-cold' });
     const list = await t.get<{ items: Array<{ slug: string; medicine_count: number }> }>(
       '/api/v1/categories',
@@ -42,7 +42,7 @@ describe('categories', () => {
   });
 
   it('answers 400 for bodies without letters or digits, wrong types and unknown fields; writes nothing', async () => {
-    const before = t.count('categories');
+    const before = await t.count('categories');
     for (const body of [
       {},
       { name: '' },
@@ -56,7 +56,7 @@ describe('categories', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(String(res.body.detail).length).toBeGreaterThan(5);
     }
-    expect(t.count('categories')).toBe(before);
+    expect(await t.count('categories')).toBe(before);
   });
 
   it('keeps names with SQL meta-characters and unicode verbatim', async () => {
@@ -72,7 +72,7 @@ describe('categories', () => {
     await t.post('/api/v1/categories', { name: 'Analgesics' }, admin);
     const a = await makeMedicine(t, { category: 'analgesics' });
     const b = await makeMedicine(t, { category: 'analgesics' });
-    const changesBefore = t.count('change_log');
+    const changesBefore = await t.count('change_log');
     const res = await t.put(
       '/api/v1/categories/analgesics',
       { slug: 'pain-relief', name: 'Pain relief' },
@@ -84,7 +84,7 @@ describe('categories', () => {
       const got = await t.get(`/api/v1/medicines/${m.id}`, admin);
       expect(got.body.category).toBe('pain-relief');
     }
-    expect(t.count('change_log')).toBeGreaterThanOrEqual(changesBefore + 3);
+    expect(await t.count('change_log')).toBeGreaterThanOrEqual(changesBefore + 3);
     expect((await t.put('/api/v1/categories/analgesics', { name: 'X' }, admin)).status).toBe(404);
     expect((await t.put('/api/v1/categories/pain-relief', {}, admin)).status).toBe(400);
     expect((await t.put('/api/v1/categories/pain-relief', { slug: '***' }, admin)).status).toBe(400);

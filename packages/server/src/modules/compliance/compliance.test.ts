@@ -135,10 +135,10 @@ describe('compliance books', () => {
     const mainEntry = book.body.items.find((e) => e.branch_id === main)!;
     const northEntry = book.body.items.find((e) => e.branch_id === north)!;
     expect(mainEntry.opening_balance).toBe(0);
-    expect(mainEntry.closing_balance).toBe(medicineOnHand(t, pethidine.id, main));
+    expect(mainEntry.closing_balance).toBe(await medicineOnHand(t, pethidine.id, main));
     expect(mainEntry.closing_balance).toBe(42 - 4 - 3 - 2 - 5 - 3);
     expect(mainEntry.balanced).toBe(true);
-    expect(northEntry.closing_balance).toBe(medicineOnHand(t, pethidine.id, north));
+    expect(northEntry.closing_balance).toBe(await medicineOnHand(t, pethidine.id, north));
     expect(northEntry.closing_balance).toBe(5);
     let running = 0;
     for (const m of mainEntry.movements) {
@@ -176,8 +176,8 @@ describe('compliance books', () => {
       auditor,
     );
     expect(after.body.items[0]).toMatchObject({
-      opening_balance: medicineOnHand(t, pethidine.id, main),
-      closing_balance: medicineOnHand(t, pethidine.id, main),
+      opening_balance: await medicineOnHand(t, pethidine.id, main),
+      closing_balance: await medicineOnHand(t, pethidine.id, main),
       movements: [],
     });
 
@@ -187,7 +187,7 @@ describe('compliance books', () => {
       northPharmacist,
     );
     expect(northView.body.items.every((e) => e.branch_id === north)).toBe(true);
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
 
     // The prescription book lists each dispensing once.
     const pb = await t.get<{
@@ -203,9 +203,10 @@ describe('compliance books', () => {
     }>(`/api/v1/compliance/prescription-book?page_size=200`, pharmacist);
     expect(pb.status).toBe(200);
     const mine = pb.body.items.filter((r) => r.prescription_id === rx.id);
-    const dispensingRows = t.context.sqlite
-      .prepare('SELECT id FROM dispensings WHERE prescription_id = ?')
-      .all(rx.id) as Array<{ id: string }>;
+    const dispensingRows = await t.query<{ id: string }>(
+      'SELECT id FROM dispensings WHERE prescription_id = ?',
+      rx.id,
+    );
     expect(mine.map((r) => r.id).sort()).toEqual(dispensingRows.map((r) => r.id).sort());
     expect(new Set(mine.map((r) => r.id)).size).toBe(mine.length);
     expect(mine.map((r) => [r.source, r.quantity])).toEqual([
@@ -305,7 +306,7 @@ describe('compliance books', () => {
     );
     const saleMove = book.body.items[0]!.movements.find((x) => x.reference_type === 'sale')!;
     expect(saleMove).toMatchObject({ quantity: -4, prescription_id: rx.id, patient_name: 'Amina Juma' });
-    expect(book.body.items[0]!.closing_balance).toBe(medicineOnHand(t, m.id, main));
+    expect(book.body.items[0]!.closing_balance).toBe(await medicineOnHand(t, m.id, main));
 
     const preview = await t.get<{
       sale_id: string;

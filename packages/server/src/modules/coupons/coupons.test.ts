@@ -26,19 +26,19 @@ async function medicine(price: number): Promise<string> {
 
 const sell = (body: Body) => t.post<Body>('/api/v1/sales', { print_receipt: false, ...body }, manager.token);
 
-const usedCount = (id: string) =>
-  (t.context.sqlite.prepare('SELECT used_count AS n FROM coupons WHERE id = ?').get(id) as { n: number }).n;
+const usedCount = async (id: string) =>
+  (await t.query<{ n: number }>('SELECT used_count AS n FROM coupons WHERE id = ?', id))[0]?.n;
 
 describe('L7: a coupon that discounts nothing is not used up', () => {
   it('L7: a 1 % coupon on a 0.40 basket (discount rounds to 0.00) stays usable for the next sale', async () => {
     const id = await coupon({ code: 'TINY1', discount_type: 'percent', discount_value: 1 });
     const cheap = await medicine(0.4);
-    const redemptions = t.count('coupon_redemptions');
+    const redemptions = await t.count('coupon_redemptions');
     const zero = await sell({ items: [{ medicine_id: cheap, quantity: 1 }], coupon_code: 'tiny1' });
     expect(zero.status).toBe(201);
     expect(zero.body).toMatchObject({ coupon_discount: '0.00', coupon_id: null, total_amount: '0.40' });
-    expect(t.count('coupon_redemptions')).toBe(redemptions);
-    expect(usedCount(id)).toBe(0);
+    expect(await t.count('coupon_redemptions')).toBe(redemptions);
+    expect(await usedCount(id)).toBe(0);
     const check = await t.get<Body>('/api/v1/coupons/validate/TINY1?subtotal=10', manager.token);
     expect(check.body).toMatchObject({ valid: true, discount_amount: '0.10' });
 
@@ -48,8 +48,8 @@ describe('L7: a coupon that discounts nothing is not used up', () => {
     });
     expect(used.status).toBe(201);
     expect(used.body).toMatchObject({ coupon_discount: '0.10', coupon_id: id });
-    expect(t.count('coupon_redemptions')).toBe(redemptions + 1);
-    expect(usedCount(id)).toBe(1);
+    expect(await t.count('coupon_redemptions')).toBe(redemptions + 1);
+    expect(await usedCount(id)).toBe(1);
     const spent = await sell({ items: [{ medicine_id: cheap, quantity: 1 }], coupon_code: 'TINY1' });
     expect(spent.status).toBe(409);
     expect(spent.body.code).toBe('COUPON_NOT_APPLICABLE');
@@ -65,9 +65,9 @@ describe('L7: a coupon that discounts nothing is not used up', () => {
     });
     expect(free.status).toBe(201);
     expect(free.body).toMatchObject({ coupon_discount: '0.00', coupon_id: null, total_amount: '0.00' });
-    expect(usedCount(id)).toBe(0);
+    expect(await usedCount(id)).toBe(0);
     const used = await sell({ items: [{ medicine_id: med, quantity: 1 }], coupon_code: 'FIVE' });
     expect(used.body).toMatchObject({ coupon_discount: '5.00', total_amount: '5.00' });
-    expect(usedCount(id)).toBe(1);
+    expect(await usedCount(id)).toBe(1);
   });
 });

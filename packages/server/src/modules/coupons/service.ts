@@ -1,5 +1,6 @@
 import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
+import { containsText } from '../../db/like';
 import type { z } from 'zod';
 import type { Coupon, CreateCouponRequest, UpdateCouponRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
@@ -187,7 +188,7 @@ export async function listCoupons(
 ) {
   const exp = await baseExp(app);
   let q = app.db.selectFrom('coupons');
-  if (f.search) q = q.where(sql<boolean>`instr(lower(code), lower(${f.search})) > 0`);
+  if (f.search) q = q.where(containsText('code', f.search));
   if (f.active !== 'all') q = q.where('is_active', '=', f.active === 'true' ? 1 : 0);
   const found = await paginate(q, f, (q) =>
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),

@@ -99,7 +99,7 @@ describe('exchange rates', () => {
   });
 
   it('refuses zero, negative and over-precise rates, same-currency pairs and inactive currencies', async () => {
-    const before = t.count('exchange_rates');
+    const before = await t.count('exchange_rates');
     for (const body of [
       { from_code: 'EUR', rate: 0 },
       { from_code: 'EUR', rate: -1 },
@@ -112,7 +112,7 @@ describe('exchange rates', () => {
       const res = await t.post('/api/v1/currency/rates', body, admin);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect(t.count('exchange_rates')).toBe(before);
+    expect(await t.count('exchange_rates')).toBe(before);
   });
 
   it('checks a proposed sale rate against the tolerance in settings', async () => {

@@ -1,5 +1,5 @@
 import { paginate } from '../../db/paginate';
-import { sql } from 'kysely';
+import { containsText } from '../../db/like';
 import type { z } from 'zod';
 import type {
   CreateCustomerRequest,
@@ -83,11 +83,7 @@ export async function listCustomers(
     // Partial, case-insensitive match on name or phone (instr: no LIKE wildcards to escape); exact national ID.
     const search = f.search;
     q = q.where((eb) =>
-      eb.or([
-        sql<boolean>`instr(lower(name), lower(${search})) > 0`,
-        sql<boolean>`instr(lower(phone), lower(${search})) > 0`,
-        eb('national_id', '=', search),
-      ]),
+      eb.or([containsText('name', search), containsText('phone', search), eb('national_id', '=', search)]),
     );
   }
   const found = await paginate(q, f, (q) => q.selectAll().orderBy('name', 'asc').orderBy('id'));

@@ -62,7 +62,7 @@ describe('dashboard', () => {
       (await t.post(`/api/v1/supplier-finance/batches/${q.id}/quarantine`, { status: 'quarantined' }, admin))
         .status,
     ).toBe(200);
-    t.context.sqlite.prepare('UPDATE batches SET expiry_date = ? WHERE id = ?').run(inDays(-3), old.id);
+    expect(await t.exec('UPDATE batches SET expiry_date = ? WHERE id = ?', inDays(-3), old.id)).toBe(1);
     const res = await t.get<Json>(`/api/v1/dashboard/summary?branch_id=${branch}`, admin);
     expect(res.body).toMatchObject({ expiring_30_count: 1, expiring_90_count: 2, expired_count: 1 });
   });

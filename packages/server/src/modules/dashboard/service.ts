@@ -26,9 +26,9 @@ export async function dashboardSummary(app: AppContext, branchId: string | undef
   const branch = branchId ? sql` AND branch_id = ${branchId}` : sql``;
   const { rows } = await sql<{ e90: number | null; e30: number | null; expired: number | null }>`
     SELECT
-      sum(regulator_status = 'active' AND expiry_date >= ${today} AND expiry_date <= ${addDays(today, 90)}) AS e90,
-      sum(regulator_status = 'active' AND expiry_date >= ${today} AND expiry_date <= ${addDays(today, 30)}) AS e30,
-      sum(expiry_date < ${today}) AS expired
+      count(*) FILTER (WHERE regulator_status = 'active' AND expiry_date >= ${today} AND expiry_date <= ${addDays(today, 90)}) AS e90,
+      count(*) FILTER (WHERE regulator_status = 'active' AND expiry_date >= ${today} AND expiry_date <= ${addDays(today, 30)}) AS e30,
+      count(*) FILTER (WHERE expiry_date < ${today}) AS expired
     FROM batches WHERE qty_on_hand > 0${branch}`.execute(app.db);
   const expiry = rows[0]!;
   return {

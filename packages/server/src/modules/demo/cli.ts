@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { configFromEnv } from '../../config';
+import { requireSqlite } from '../../db/connection';
 import { createServer } from '../../server';
 import { DEMO_SIZES, type DemoSize, generateDemoCatalogue } from './generate';
 
@@ -44,7 +45,7 @@ export async function seedDemoCli(argv = process.argv.slice(2)): Promise<void> {
   });
   const server = await createServer(config);
   try {
-    const result = generateDemoCatalogue(server.sqlite, size);
+    const result = generateDemoCatalogue(requireSqlite(server, 'The demo catalogue generator'), size);
     console.log(
       `Demo catalogue in ${config.dataDir}: ${result.medicines} medicines, ${result.batches} batches over ${result.branches.length} branches in ${result.ms} ms.`,
     );

@@ -63,9 +63,9 @@ describe('GET /dispensing/generic-search', () => {
     for (const m of [asked, cheap, mid, otherStrength, otherForm, inactive])
       await receive(t, m.id, supplierId, { qty_received: 7 });
     const old = await receive(t, expiredOnly.id, supplierId, { qty_received: 7 });
-    setExpiry(t, old.id, inDays(-1));
+    await setExpiry(t, old.id, inDays(-1));
     const q = await receive(t, quarantined.id, supplierId, { qty_received: 7 });
-    setStatus(t, q.id, 'quarantined');
+    await setStatus(t, q.id, 'quarantined');
     await receive(t, northOnly.id, supplierId, { qty_received: 7, branch_id: north });
     await t.delete(`/api/v1/medicines/${inactive.id}`, admin);
 
@@ -167,7 +167,11 @@ describe('/dispensing/refills', () => {
     const linked = await mk(inDays(25), pharmacist, { prescription_id: rx.id });
     expect(linked.status).toBe(201);
 
-    const before = [t.count('refill_reminders'), t.count('change_log'), t.count('audit_log')];
+    const before = [
+      await t.count('refill_reminders'),
+      await t.count('change_log'),
+      await t.count('audit_log'),
+    ];
     expect((await mk(inDays(-1))).status).toBe(400);
     expect((await mk('2025-13-01')).status).toBe(400);
     expect(
@@ -181,7 +185,11 @@ describe('/dispensing/refills', () => {
     expect((await mk(inDays(1), pharmacist, { contact: '' })).status).toBe(400);
     expect((await mk(inDays(1), pharmacist, { patient_name: 42 })).status).toBe(400);
     expect((await mk(inDays(1), auditor)).status).toBe(403);
-    expect([t.count('refill_reminders'), t.count('change_log'), t.count('audit_log')]).toEqual(before);
+    expect([
+      await t.count('refill_reminders'),
+      await t.count('change_log'),
+      await t.count('audit_log'),
+    ]).toEqual(before);
   });
 });
 
@@ -191,7 +199,7 @@ describe('/dispensing/will-call bad input', () => {
     await receive(t, m.id, supplierId, { qty_received: 5 });
     const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 1 }]);
     await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
-    const before = [t.count('will_calls'), t.count('change_log')];
+    const before = [await t.count('will_calls'), await t.count('change_log')];
     expect(
       (await t.post('/api/v1/dispensing/will-call', { prescription_id: rx.id }, pharmacist)).status,
     ).toBe(400);
@@ -208,7 +216,7 @@ describe('/dispensing/will-call bad input', () => {
       (await t.post('/api/v1/dispensing/will-call', { prescription_id: rx.id, bin_location: 'A' }, cashier))
         .status,
     ).toBe(403);
-    expect([t.count('will_calls'), t.count('change_log')]).toEqual(before);
+    expect([await t.count('will_calls'), await t.count('change_log')]).toEqual(before);
     const wc = await t.post<{ id: string }>(
       '/api/v1/dispensing/will-call',
       { prescription_id: rx.id, bin_location: 'A' },

@@ -30,19 +30,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const chainRows = () =>
-  t.context.sqlite
-    .prepare(
-      'SELECT icv, previous_hash, fiscal_hash AS hash FROM fiscal_chain WHERE device_id = ? ORDER BY icv',
-    )
-    .all(device) as Array<{
-    icv: number;
-    previous_hash: string;
-    hash: string;
-  }>;
+  t.query<{ icv: number; previous_hash: string; hash: string }>(
+    'SELECT icv, previous_hash, fiscal_hash AS hash FROM fiscal_chain WHERE device_id = ? ORDER BY icv',
+    device,
+  );
 
 describe('the fiscal chain of a device', () => {
   it('numbers invoices 1, 2, 3 without gaps, each linking to the hash before it from the genesis hash', async () => {
-    const rows = chainRows();
+    const rows = await chainRows();
     expect(rows.map((r) => r.icv)).toEqual([1, 2, 3]);
     expect(rows[0]?.previous_hash).toBe(GENESIS_HASH);
     expect(rows[1]?.previous_hash).toBe(rows[0]?.hash);
@@ -56,13 +51,13 @@ describe('the fiscal chain of a device', () => {
 
   it('names the first document whose stored line no longer hashes to the chain (an edited quantity)', async () => {
     const [, second] = saleIds;
-    t.context.sqlite.prepare('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?').run(second);
+    await t.exec('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?', second);
     try {
       const report = await verifyFiscalChain(t.context.db, device);
       expect(report.ok).toBe(false);
       expect(report.first_broken).toMatchObject({ icv: 2, doc_type: 'invoice', doc_id: second });
     } finally {
-      t.context.sqlite.prepare('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?').run(second);
+      await t.exec('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?', second);
     }
     expect((await verifyFiscalChain(t.context.db, device)).ok).toBe(true);
   });

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { VERSION } from '../../version';
 
@@ -8,8 +9,11 @@ import { VERSION } from '../../version';
  * answer is reported as 503, where a constant SELECT 1 never touches the file.
  */
 export function mountHealth(router: Router, app: AppContext): void {
-  const ping = app.sqlite.prepare('SELECT 1 AS ok FROM settings LIMIT 1');
-  router.get('/health', (_req, res) => {
+  const statement = app.sqlite?.prepare('SELECT 1 AS ok FROM settings LIMIT 1');
+  const ping = statement
+    ? async () => statement.get()
+    : async () => sql`SELECT 1 AS ok FROM settings LIMIT 1`.execute(app.db);
+  router.get('/health', async (_req, res) => {
     const base = {
       version: VERSION,
       mode: app.config.mode,
@@ -17,7 +21,7 @@ export function mountHealth(router: Router, app: AppContext): void {
     };
     try {
       const started = performance.now();
-      ping.get();
+      await ping();
       const latency = Math.round((performance.now() - started) * 1000) / 1000;
       res.json({ status: 'ok', ...base, database: { status: 'ok', latency_ms: latency } });
     } catch (err) {

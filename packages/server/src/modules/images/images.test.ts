@@ -58,10 +58,10 @@ describe('images on the embedded (local disk) storage', () => {
     // a tampered signature or key is refused
     const tampered = (attached.body.image_url as string).replace(/sig=./, 'sig=A');
     expect((await fetch(t.baseUrl + tampered)).status).toBe(403);
-    const audit = t.context.sqlite
-      .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'medicine.image'")
-      .get() as { n: number };
-    expect(audit.n).toBe(1);
+    const [audit] = await t.query<{ n: number }>(
+      "SELECT count(*) AS n FROM audit_log WHERE action = 'medicine.image'",
+    );
+    expect(audit!.n).toBe(1);
   });
 
   it('L4: an upload URL stores once; a second PUT after attach is 409 and the image stays as attached', async () => {

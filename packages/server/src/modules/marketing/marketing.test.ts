@@ -22,7 +22,7 @@ describe('POST /marketing/contact', () => {
     expect(
       (await t.post('/api/v1/marketing/contact', { name: 'A', email: 'a@b.co', message: '' })).status,
     ).toBe(400);
-    expect(t.count('marketing_contacts')).toBe(1);
+    expect(await t.count('marketing_contacts')).toBe(1);
     for (let i = 0; i < 4; i++) {
       expect(
         (await t.post('/api/v1/marketing/contact', { name: 'B', email: 'b@example.com', message: `m${i}` }))

@@ -81,7 +81,7 @@ describe('GET /medicines sorted and paged for the back office', () => {
     expect(await stockOf()).toBe(12); // the reused page
     await t.put(`/api/v1/purchases/${batch.id}/write-off`, { quantity: 5, reason: 'broken' }, admin);
     expect(await stockOf()).toBe(7);
-    setStatus(t, batch.id, 'quarantined');
+    await setStatus(t, batch.id, 'quarantined');
     expect(await stockOf()).toBe(0);
     await t.put(`/api/v1/medicines/${m.id}`, { name: 'Dd Delta renamed' }, admin);
     expect(names((await list('page_size=50')).body)).toContain('Dd Delta renamed');
@@ -139,12 +139,12 @@ describe('GET /medicines sorted by stock (in segments: stocked, none, short)', (
     // one with only a quarantined batch, one inactive with stock
     const short = await makeMedicine(t, { name: 'Stk short', selling_price: 1 });
     const sb = await receive(t, short.id, supplier, { qty_received: 2 });
-    t.context.sqlite.prepare('UPDATE batches SET qty_on_hand = -3 WHERE id = ?').run(sb.id);
+    await t.exec('UPDATE batches SET qty_on_hand = -3 WHERE id = ?', sb.id);
     const old = await makeMedicine(t, { name: 'Stk expired', selling_price: 1 });
     const ob = await receive(t, old.id, supplier, { qty_received: 4 });
-    t.context.sqlite.prepare('UPDATE batches SET expiry_date = ? WHERE id = ?').run(inDays(-3), ob.id);
+    await t.exec('UPDATE batches SET expiry_date = ? WHERE id = ?', inDays(-3), ob.id);
     const held = await makeMedicine(t, { name: 'Stk held', selling_price: 1 });
-    setStatus(t, (await receive(t, held.id, supplier, { qty_received: 6 })).id, 'quarantined');
+    await setStatus(t, (await receive(t, held.id, supplier, { qty_received: 6 })).id, 'quarantined');
     const gone = await makeMedicine(t, { name: 'Stk gone', selling_price: 1 });
     await receive(t, gone.id, supplier, { qty_received: 7 });
     expect((await t.delete(`/api/v1/medicines/${gone.id}`, admin)).status).toBe(204);

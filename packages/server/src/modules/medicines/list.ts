@@ -221,25 +221,26 @@ function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string
 /** A page of the catalogue with the branch's stock, as the JSON text of the answer. */
 export async function browseMedicines(
   app: AppContext,
+  sqlite: Sqlite,
   branchId: string,
   day: string,
   exponent: number,
   f: BrowseFilter,
 ): Promise<JsonText> {
-  let cache = pages.get(app.sqlite);
+  let cache = pages.get(sqlite);
   if (!cache) {
     cache = new Map();
-    pages.set(app.sqlite, cache);
+    pages.set(sqlite, cache);
   }
   const key = `${branchId}|${day}|${exponent}|${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
-  const [catalogue, stock] = versionsOf(app.sqlite, branchId);
+  const [catalogue, stock] = versionsOf(sqlite, branchId);
   const versions = `${catalogue}:${stock}`;
   const hit = cache.get(key);
   if (hit && PAGE_CACHE_ON && hit.versions === versions && Date.now() - hit.at < PAGE_TTL_MS)
     return new JsonText(hit.text);
-  const text = await buildPage(app, branchId, day, exponent, f, `${catalogue}|${exponent}`);
+  const text = await buildPage(app, sqlite, branchId, day, exponent, f, `${catalogue}|${exponent}`);
   // The versions again: a write while the page was built (image URLs are awaited) must not be cached over.
-  if (versionsOf(app.sqlite, branchId).join(':') === versions) {
+  if (versionsOf(sqlite, branchId).join(':') === versions) {
     cache.delete(key);
     if (cache.size >= PAGE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(key, { versions, at: Date.now(), text });
@@ -254,6 +255,7 @@ export async function browseMedicines(
  */
 async function buildPage(
   app: AppContext,
+  sqlite: Sqlite,
   branchId: string,
   day: string,
   exponent: number,
@@ -282,22 +284,20 @@ async function buildPage(
           desc: f.order === 'desc',
           limit: f.page_size,
           offset: (f.page - 1) * f.page_size,
-          rows: (sql, window) => statement(app.sqlite, sql).all({ ...params, ...window }) as Row[],
-          count: (sql) => Number(statement(app.sqlite, sql).pluck().get(params)),
-          total: () => total(app.sqlite, f, where, params),
+          rows: (sql, window) => statement(sqlite, sql).all({ ...params, ...window }) as Row[],
+          count: (sql) => Number(statement(sqlite, sql).pluck().get(params)),
+          total: () => total(sqlite, f, where, params),
         })
-      : pageIds(app.sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
+      : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
   const ids = page.map((r) => r.id);
   if (f.sort !== 'stock_quantity') {
     // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
     const stock = new Map(
-      statement(app.sqlite, PAGE_STOCK).raw().all(branchId, JSON.stringify(ids), day) as Array<
-        [string, number]
-      >,
+      statement(sqlite, PAGE_STOCK).raw().all(branchId, JSON.stringify(ids), day) as Array<[string, number]>,
     );
     for (const p of page) p.stock = stock.get(p.id) ?? 0;
   }
-  const rows = rowsById(app.sqlite, version, exponent, ids);
+  const rows = rowsById(sqlite, version, exponent, ids);
   const items: string[] = [];
   for (const p of page) {
     const row = rows.get(p.id);
@@ -310,6 +310,6 @@ async function buildPage(
       items.push(JSON.stringify(item));
     }
   }
-  const count = total(app.sqlite, f, where, params);
+  const count = total(sqlite, f, where, params);
   return `{"items":[${items.join(',')}],"total":${count},"page":${f.page},"page_size":${f.page_size}}`;
 }

@@ -86,14 +86,15 @@ describe('POST /medicines', () => {
         'updated_at',
       ].sort(),
     );
-    const row = t.context.sqlite
-      .prepare('SELECT selling_price, max_public_price FROM medicines WHERE id = ?')
-      .get(res.body.id);
+    const [row] = await t.query(
+      'SELECT selling_price, max_public_price FROM medicines WHERE id = ?',
+      res.body.id,
+    );
     expect(row).toEqual({ selling_price: 350, max_public_price: 400 });
   });
 
   it('refuses bad money, a price above the maximum, unknown vat category and category; writes nothing', async () => {
-    const before = t.count('medicines');
+    const before = await t.count('medicines');
     const cases: Array<[Record<string, unknown>, number]> = [
       [{}, 400],
       [{ name: 'X' }, 400],
@@ -120,7 +121,7 @@ describe('POST /medicines', () => {
       admin,
     );
     expect(above.body.detail).toMatch(/exceeds the maximum public price/);
-    expect(t.count('medicines')).toBe(before);
+    expect(await t.count('medicines')).toBe(before);
   });
 
   it('keeps barcodes unique among active medicines only (409), GTIN-aware', async () => {
@@ -172,10 +173,11 @@ describe('PUT and DELETE /medicines/{id}', () => {
     expect((await t.delete(`/api/v1/medicines/${m.id}`, admin)).status).toBe(204);
     const got = await t.get(`/api/v1/medicines/${m.id}`, admin);
     expect(got.body.is_active).toBe(false);
-    const audit = t.context.sqlite
-      .prepare("SELECT count(*) AS n FROM audit_log WHERE entity = 'medicine' AND entity_id = ?")
-      .get(m.id) as { n: number };
-    expect(audit.n).toBe(4); // create, two updates, deactivate
+    const [audit] = await t.query<{ n: number }>(
+      "SELECT count(*) AS n FROM audit_log WHERE entity = 'medicine' AND entity_id = ?",
+      m.id,
+    );
+    expect(audit!.n).toBe(4); // create, two updates, deactivate
   });
 });
 
@@ -212,8 +214,8 @@ describe('GET /medicines', () => {
     await receive(t, rx.id, sup.id, { qty_received: 20 });
     const b2 = await receive(t, rx.id, sup.id, { qty_received: 7 });
     const b3 = await receive(t, rx.id, sup.id, { qty_received: 3 });
-    setStatus(t, b2.id, 'quarantined');
-    setExpiry(t, b3.id, inDays(-1));
+    await setStatus(t, b2.id, 'quarantined');
+    await setExpiry(t, b3.id, inDays(-1));
     const got = await t.get(`/api/v1/medicines/${rx.id}`, admin);
     expect(got.body.stock_quantity).toBe(20);
     expect((got.body.batches as unknown[]).length).toBe(3);

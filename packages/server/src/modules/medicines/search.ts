@@ -54,6 +54,8 @@ export function searchLargeActive(
   const query = ftsPrefixQuery(text);
   if (query === null) return { ids: [], total: 0 };
   const sqlite = app.sqlite;
+  // PostgreSQL plans the ordinary query well (the GIN index, then a top-N sort); this walk is for SQLite.
+  if (!sqlite) return null;
   const matches = (st(sqlite, 'match', MATCH_COUNT).get(query) as { n: number }).n;
   if (matches < LARGE) return null;
   const total = matches - (st(sqlite, 'inactive', INACTIVE_MATCHES).get(query) as { n: number }).n;

@@ -9,10 +9,10 @@ import {
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
-import type BetterSqlite3 from 'better-sqlite3';
-import type { Db, Sqlite } from '../../db/connection';
+import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { ftsPrefixQuery, medicineSearchCondition } from '../../db/dialect';
+import { dialectOf, ftsPrefixQuery, medicineSearchCondition, rowOrder } from '../../db/dialect';
+import { rawQuery } from '../../db/raw-query';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
@@ -141,32 +141,24 @@ export interface MedicineListFilter {
   order: 'asc' | 'desc';
 }
 
-/** Cached prepared statements of the hot reads (barcode scans, search-as-you-type pages), per connection. */
-const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement<unknown[]>>>();
-function prepared(app: AppContext, key: string, sqlText: string): BetterSqlite3.Statement<unknown[]> {
-  let byKey = statements.get(app.sqlite);
-  if (!byKey) {
-    byKey = new Map();
-    statements.set(app.sqlite, byKey);
-  }
-  let statement = byKey.get(key);
-  if (!statement) {
-    statement = app.sqlite.prepare(sqlText);
-    byKey.set(key, statement);
-  }
-  return statement;
-}
-
-const HYDRATE_SQL = `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b
+/** Medicines by id with the branch's stock; the id list is one parameter (JSON on SQLite, an array on PostgreSQL). */
+const hydrateQuery = rawQuery<MedicinesTable & { stock_quantity: number }>({
+  sqlite: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b
     WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
-  FROM medicines m WHERE m.id IN (SELECT value FROM json_each(?))`;
+  FROM medicines m WHERE m.id IN (SELECT value FROM json_each(?))`,
+  postgres: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b
+    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
+  FROM medicines m WHERE m.id = ANY(CAST(? AS TEXT[]))`,
+});
+const barcodeQuery = rawQuery<{ id: string }>(
+  'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
+);
+const branchTimezoneQuery = rawQuery<{ timezone: string }>('SELECT timezone FROM branches WHERE id = ?');
 
 /** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
 async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
   if (ids.length === 0) return [];
-  const rows = prepared(app, 'hydrate', HYDRATE_SQL).all(branchId, day, JSON.stringify(ids)) as Array<
-    MedicinesTable & { stock_quantity: number }
-  >;
+  const rows = await hydrateQuery.all(app, [branchId, day, app.sqlite ? JSON.stringify(ids) : ids]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const exponent = await baseExponent(app);
   const out: Medicine[] = [];
@@ -188,8 +180,10 @@ export async function listMedicines(
   f: MedicineListFilter,
 ): Promise<JsonText | { items: Medicine[]; total: number; page: number; page_size: number }> {
   const day = await branchTodayCached(app, branchId);
-  if (!f.search && !f.barcode && f.low_stock === undefined && f.out_of_stock === undefined)
-    return browseMedicines(app, branchId, day, await baseExponent(app), f);
+  // The till's browse path (JSON built by SQLite, a page cache kept by triggers); central on PostgreSQL takes
+  // the general query below.
+  if (app.sqlite && !f.search && !f.barcode && f.low_stock === undefined && f.out_of_stock === undefined)
+    return browseMedicines(app, app.sqlite, branchId, day, await baseExponent(app), f);
   const sorted = f.sort !== 'name' || f.order !== 'asc';
   const plain =
     !sorted &&
@@ -212,7 +206,7 @@ export async function listMedicines(
   if (f.search !== undefined && f.search !== '') {
     if (ftsPrefixQuery(f.search) === null)
       return { items: [], total: 0, page: f.page, page_size: f.page_size };
-    q = q.where(medicineSearchCondition(f.search, 'm'));
+    q = q.where(medicineSearchCondition(dialectOf(app.db), f.search, 'm'));
   }
   if (f.barcode) q = q.where('m.barcode_key', '=', barcodeKey(f.barcode));
   if (f.category) q = q.where('m.category', '=', f.category);
@@ -239,7 +233,8 @@ export async function listMedicines(
           ? sql`m.name COLLATE NOCASE ${sql.raw(dir)}`
           : f.sort === 'generic_name'
             ? sql`m.generic_name COLLATE NOCASE ${sql.raw(dir)}`
-            : sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir)}`,
+            : // NULL sorts first ascending on SQLite and last on PostgreSQL: say it, so both agree.
+              sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`,
     );
   } else if (f.search) {
     // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
@@ -247,7 +242,7 @@ export async function listMedicines(
   }
   const ids = await idsQ
     .orderBy(sql`m.name COLLATE NOCASE`)
-    .orderBy(sql`m.rowid`)
+    .orderBy(rowOrder(dialectOf(app.db), 'm'))
     .limit(f.page_size)
     .offset((f.page - 1) * f.page_size)
     .execute();
@@ -262,11 +257,7 @@ export async function listMedicines(
 
 /** Exact barcode lookup (GTIN-aware): the active medicine first, else the most recently updated inactive one. */
 export async function findByBarcode(app: AppContext, code: string, branchId: string): Promise<Medicine> {
-  const row = prepared(
-    app,
-    'barcode',
-    'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
-  ).get(barcodeKey(code)) as { id: string } | undefined;
+  const row = await barcodeQuery.first(app, [barcodeKey(code)]);
   if (!row) throw new NotFound('Medicine with barcode', code);
   const [medicine] = await hydrate(app, [row.id], branchId, await branchTodayCached(app, branchId));
   return medicine!;
@@ -280,9 +271,7 @@ async function branchTodayCached(app: AppContext, branchId: string): Promise<str
   const key = `branch-tz:${branchId}`;
   const hit = app.cache.get(key) as { tz: string; at: number } | undefined;
   if (hit && Date.now() - hit.at < 60_000) return localDate(hit.tz);
-  const row = prepared(app, 'branch-tz', 'SELECT timezone FROM branches WHERE id = ?').get(branchId) as
-    | { timezone: string }
-    | undefined;
+  const row = await branchTimezoneQuery.first(app, [branchId]);
   if (!row) throw new NotFound('Branch', branchId);
   app.cache.set(key, { tz: row.timezone, at: Date.now() });
   return localDate(row.timezone);

@@ -32,7 +32,7 @@ describe('M4: a VAT category is a key of the tax policy, never of Object.prototy
   it.each([...PROTOTYPE_KEYS, 'reduced'])(
     'refuses vat_category %s on create (400 naming vat_category)',
     async (key) => {
-      const before = t.count('medicines');
+      const before = await t.count('medicines');
       const res = await t.post(
         '/api/v1/medicines',
         { name: `M ${key}`, selling_price: 5, vat_category: key },
@@ -40,7 +40,7 @@ describe('M4: a VAT category is a key of the tax policy, never of Object.prototy
       );
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([expect.objectContaining({ path: 'vat_category' })]);
-      expect(t.count('medicines')).toBe(before);
+      expect(await t.count('medicines')).toBe(before);
     },
   );
 
@@ -57,12 +57,12 @@ describe('M4: a VAT category is a key of the tax policy, never of Object.prototy
   it('a medicine stored with a prototype key (older data) is refused at the till with 409, never a 500', async () => {
     const id = await makeMedicineId(t, { price: 5 });
     await addStock(t, id, 5);
-    t.context.sqlite.prepare("UPDATE medicines SET vat_category = 'constructor' WHERE id = ?").run(id);
-    const before = t.count('sales');
+    expect(await t.exec("UPDATE medicines SET vat_category = 'constructor' WHERE id = ?", id)).toBe(1);
+    const before = await t.count('sales');
     const res = await sell(id);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'UNKNOWN_VAT_CATEGORY' });
-    expect(t.count('sales')).toBe(before);
+    expect(await t.count('sales')).toBe(before);
   });
 
   it('a category the policy really defines, even one named like an Object method, sells at its rate', async () => {

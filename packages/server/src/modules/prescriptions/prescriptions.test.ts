@@ -52,7 +52,7 @@ const plainMed = () =>
     requires_prescription: true,
   });
 const counts = () =>
-  [
+  t.counts([
     'prescriptions',
     'prescription_items',
     'dispensings',
@@ -60,7 +60,7 @@ const counts = () =>
     'stock_movements',
     'change_log',
     'audit_log',
-  ].map((n) => t.count(n));
+  ]);
 
 describe('prescription lifecycle', () => {
   it('create -> dispense partially -> dispense the rest -> will-call -> pickup with ID for a controlled medicine', async () => {
@@ -84,12 +84,11 @@ describe('prescription lifecycle', () => {
     expect(first.status).toBe(201);
     expect(first.body.prescription.status).toBe('partially_dispensed');
     expect(first.body.prescription.items[0]).toMatchObject({ dispensed_quantity: 4, remaining_quantity: 6 });
-    expect(medicineOnHand(t, a.id, main)).toBe(16);
-    const moves = t.context.sqlite
-      .prepare(
-        "SELECT type, quantity FROM stock_movements WHERE reference_type = 'dispense' AND reference_id = ?",
-      )
-      .all(first.body.dispense_id);
+    expect(await medicineOnHand(t, a.id, main)).toBe(16);
+    const moves = await t.query(
+      "SELECT type, quantity FROM stock_movements WHERE reference_type = 'dispense' AND reference_id = ?",
+      first.body.dispense_id,
+    );
     expect(moves).toEqual([{ type: 'sale', quantity: -4 }]);
 
     const over = await t.post(
@@ -108,8 +107,8 @@ describe('prescription lifecycle', () => {
     expect(rest.status).toBe(201);
     expect(rest.body.prescription.status).toBe('dispensed');
     expect(rest.body.prescription.items.map((i) => i.remaining_quantity)).toEqual([0, 0]);
-    expect(medicineOnHand(t, a.id, main)).toBe(10);
-    expect(medicineOnHand(t, b.id, main)).toBe(14);
+    expect(await medicineOnHand(t, a.id, main)).toBe(10);
+    expect(await medicineOnHand(t, b.id, main)).toBe(14);
 
     const wc = await t.post<{ id: string; status: string; has_controlled: boolean; items: unknown[] }>(
       '/api/v1/dispensing/will-call',
@@ -131,7 +130,7 @@ describe('prescription lifecycle', () => {
     const whileReady = await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
     expect(whileReady.status).toBe(409);
 
-    const before = counts();
+    const before = await counts();
     const noId = await t.put(
       `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
       { name: 'Juma', relationship: 'son' },
@@ -139,7 +138,7 @@ describe('prescription lifecycle', () => {
     );
     expect(noId.status).toBe(400);
     expect(noId.body.detail).toMatch(/ID number is required/);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
 
     const picked = await t.put<{ status: string; collector_id_number: string; picked_up_at: string }>(
       `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
@@ -162,10 +161,13 @@ describe('prescription lifecycle', () => {
 
     const nothing = await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
     expect(nothing.status).toBe(409);
-    const audit = t.context.sqlite
-      .prepare('SELECT action FROM audit_log WHERE entity_id IN (?, ?) ORDER BY created_at, id')
-      .all(rx.id, wc.body.id)
-      .map((r) => (r as { action: string }).action);
+    const audit = (
+      await t.query<{ action: string }>(
+        'SELECT action FROM audit_log WHERE entity_id IN (?, ?) ORDER BY created_at, id',
+        rx.id,
+        wc.body.id,
+      )
+    ).map((r) => r.action);
     expect(audit).toEqual([
       'prescription.create',
       'prescription.dispense',
@@ -173,24 +175,24 @@ describe('prescription lifecycle', () => {
       'will_call.create',
       'will_call.pickup',
     ]);
-    const changes = t.context.sqlite
-      .prepare(
-        "SELECT entity, count(*) AS n FROM change_log WHERE entity IN ('prescription', 'dispensing', 'will_call') GROUP BY entity ORDER BY entity",
-      )
-      .all();
+    const changes = await t.query(
+      "SELECT entity, count(*) AS n FROM change_log WHERE entity IN ('prescription', 'dispensing', 'will_call') GROUP BY entity ORDER BY entity",
+    );
     expect(changes.length).toBe(3);
     // Replication order: a row's parents are logged before it (central applies changes in revision order).
-    const firstRevision = (entity: string, id: string | null) =>
+    const firstRevision = async (entity: string, id: string | null) =>
       id === null
         ? 0
         : (
-            t.context.sqlite
-              .prepare('SELECT min(revision) AS r FROM change_log WHERE entity = ? AND entity_id = ?')
-              .get(entity, id) as { r: number }
-          ).r;
-    const logged = t.context.sqlite
-      .prepare("SELECT revision, payload FROM change_log WHERE entity = 'dispensing' ORDER BY revision")
-      .all() as Array<{ revision: number; payload: string }>;
+            await t.query<{ r: number }>(
+              'SELECT min(revision) AS r FROM change_log WHERE entity = ? AND entity_id = ?',
+              entity,
+              id,
+            )
+          )[0]?.r;
+    const logged = await t.query<{ revision: number; payload: string }>(
+      "SELECT revision, payload FROM change_log WHERE entity = 'dispensing' ORDER BY revision",
+    );
     expect(logged.length).toBeGreaterThan(0);
     for (const row of logged) {
       const d = JSON.parse(row.payload) as {
@@ -198,25 +200,25 @@ describe('prescription lifecycle', () => {
         prescription_item_id: string;
         will_call_id: string | null;
       };
-      expect(firstRevision('prescription', d.prescription_id)).toBeLessThan(row.revision);
-      expect(firstRevision('prescription_item', d.prescription_item_id)).toBeLessThan(row.revision);
-      expect(firstRevision('will_call', d.will_call_id)).toBeLessThan(row.revision);
+      expect(await firstRevision('prescription', d.prescription_id)).toBeLessThan(row.revision);
+      expect(await firstRevision('prescription_item', d.prescription_item_id)).toBeLessThan(row.revision);
+      expect(await firstRevision('will_call', d.will_call_id)).toBeLessThan(row.revision);
     }
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('hands over at once with collected_by (ID required for controlled), without a will-call', async () => {
     const a = await controlledMed();
     await receive(t, a.id, supplierId, { qty_received: 5 });
     const rx = await makeRx(t, pharmacist, [{ medicine_id: a.id, quantity: 2 }]);
-    const before = counts();
+    const before = await counts();
     const bad = await t.post(
       `/api/v1/prescriptions/${rx.id}/dispense`,
       { collected_by: { name: 'Self', relationship: 'self' } },
       pharmacist,
     );
     expect(bad.status).toBe(400);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const okRes = await t.post<{ prescription: Rx }>(
       `/api/v1/prescriptions/${rx.id}/dispense`,
       { collected_by: { name: 'Amina Juma', relationship: 'self', id_number: 'NID-123' } },
@@ -286,7 +288,7 @@ describe('prescription lifecycle', () => {
       pharmacist,
     );
     expect(big.status).toBe(409);
-    expect(medicineOnHand(t, m.id, main)).toBe(50 - 30 - 2);
+    expect(await medicineOnHand(t, m.id, main)).toBe(50 - 30 - 2);
   });
 
   it('refuses short stock (INSUFFICIENT_STOCK), medicines not on the prescription and expired prescriptions, writing nothing', async () => {
@@ -294,7 +296,7 @@ describe('prescription lifecycle', () => {
     const other = await plainMed();
     await receive(t, m.id, supplierId, { qty_received: 3 });
     const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 5 }]);
-    const before = counts();
+    const before = await counts();
     const short = await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
     expect(short.status).toBe(409);
     expect(short.body.code).toBe('INSUFFICIENT_STOCK');
@@ -315,9 +317,12 @@ describe('prescription lifecycle', () => {
       expect(res.status).toBe(400);
       expect(res.body.detail).toBeTruthy();
     }
-    t.context.sqlite
-      .prepare('UPDATE prescriptions SET valid_until = ?, issue_date = ? WHERE id = ?')
-      .run(inDays(-3), inDays(-40), rx.id);
+    await t.exec(
+      'UPDATE prescriptions SET valid_until = ?, issue_date = ? WHERE id = ?',
+      inDays(-3),
+      inDays(-40),
+      rx.id,
+    );
     const expired = await t.post(
       `/api/v1/prescriptions/${rx.id}/dispense`,
       { items: [{ medicine_id: m.id, quantity: 1 }] },
@@ -325,7 +330,7 @@ describe('prescription lifecycle', () => {
     );
     expect(expired.status).toBe(409);
     expect(expired.body.detail).toMatch(/expired/);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     expect((await t.get<Rx>(`/api/v1/prescriptions/${rx.id}`, pharmacist)).body.status).toBe('expired');
     const list = await t.get<{ items: Array<{ id: string }> }>(
       '/api/v1/prescriptions?status=expired',
@@ -345,7 +350,7 @@ describe('POST /prescriptions validation', () => {
     const m = await plainMed();
     const c = await controlledMed();
     const inactive = await makeMedicine(t, { is_active: false });
-    const before = counts();
+    const before = await counts();
     const cases: Array<[unknown, number]> = [
       [rxBody([{ medicine_id: m.id, quantity: 1 }], { issue_date: inDays(3) }), 400],
       [rxBody([{ medicine_id: c.id, quantity: 1, refills_allowed: 1 }]), 400],
@@ -380,7 +385,7 @@ describe('POST /prescriptions validation', () => {
       ]);
       expect(String(res.body.detail ?? '')).not.toBe('');
     }
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     expect(
       (await t.post('/api/v1/prescriptions', rxBody([{ medicine_id: m.id, quantity: 1 }]), cashier)).status,
     ).toBe(403);
@@ -414,14 +419,14 @@ describe('patients as customers', () => {
       admin,
     );
     expect(customer.status).toBe(201);
-    const before = counts();
+    const before = await counts();
     const unknown = await t.post(
       '/api/v1/prescriptions',
       rxBody([{ medicine_id: m.id, quantity: 1 }], { customer_id: '0190a000-0000-7000-8000-000000000002' }),
       pharmacist,
     );
     expect(unknown.status).toBe(404);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 1 }], {
       customer_id: customer.body.id,
       patient_name: 'Rehema Ally',
@@ -439,7 +444,7 @@ describe('branch scoping and unknown ids', () => {
     const m = await plainMed();
     await receive(t, m.id, supplierId, { qty_received: 5 });
     const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 1 }]);
-    const before = counts();
+    const before = await counts();
     expect((await t.get(`/api/v1/prescriptions/${rx.id}`, northPharmacist)).status).toBe(403);
     expect((await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, northPharmacist)).status).toBe(403);
     expect((await t.post(`/api/v1/prescriptions/${rx.id}/cancel`, {}, northPharmacist)).status).toBe(403);
@@ -452,7 +457,7 @@ describe('branch scoping and unknown ids', () => {
         )
       ).status,
     ).toBe(403);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const unknown = '0190a000-0000-7000-8000-000000000001';
     expect((await t.get(`/api/v1/prescriptions/${unknown}`, pharmacist)).status).toBe(404);
     expect((await t.post(`/api/v1/prescriptions/${unknown}/dispense`, {}, pharmacist)).status).toBe(404);
@@ -499,11 +504,11 @@ describe('POST /prescriptions/{id}/cancel', () => {
       { items: [{ medicine_id: m.id, quantity: 1 }] },
       pharmacist,
     );
-    const before = counts();
+    const before = await counts();
     const noReason = await t.post(`/api/v1/prescriptions/${partial.id}/cancel`, {}, pharmacist);
     expect(noReason.status).toBe(400);
     expect(noReason.body.code).toBe('REASON_REQUIRED');
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const withReason = await t.post<Rx & { cancel_reason: string }>(
       `/api/v1/prescriptions/${partial.id}/cancel`,
       { reason: 'Prescriber changed therapy' },
@@ -558,7 +563,7 @@ describe('dispenseForSale', () => {
     const otc = await makeMedicine(t, {});
     const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 5 }]);
     const user = await t.userWithRole('pharmacist');
-    const before = counts();
+    const before = await counts();
     await expect(
       t.context.db.transaction().execute(async (trx) => {
         const out = await dispenseForSale(trx, {
@@ -572,7 +577,7 @@ describe('dispenseForSale', () => {
         throw new Error('sale failed later');
       }),
     ).rejects.toThrow('sale failed later');
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     expect(
       (await t.get<Rx>(`/api/v1/prescriptions/${rx.id}`, pharmacist)).body.items[0]!.dispensed_quantity,
     ).toBe(0);

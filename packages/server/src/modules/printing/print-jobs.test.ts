@@ -110,16 +110,16 @@ describe('POST /printing/print-jobs', () => {
   ])('refuses %s with 400 and writes nothing', async (_label, body) => {
     const b = body as Record<string, unknown>;
     if (b.printer_id === 'OTHER') b.printer_id = otherPrinter.id;
-    const before = t.count('print_jobs');
+    const before = await t.count('print_jobs');
     const res = await t.post<{ code: string; detail: string }>(JOBS, b, admin);
     expect(res.status).toBe(400);
     expect(res.body.detail).toBeTruthy();
-    expect(t.count('print_jobs')).toBe(before);
+    expect(await t.count('print_jobs')).toBe(before);
   });
 
   it("answers 404 for an unknown printer and 403 for a branch outside the caller's ownership", async () => {
     const cashier = await t.userWithRole('cashier');
-    const before = t.count('print_jobs');
+    const before = await t.count('print_jobs');
     const unknown = await t.post<{ code: string }>(
       JOBS,
       valid({ printer_id: '0190a0a0-0000-7000-8000-000000000000' }),
@@ -136,7 +136,7 @@ describe('POST /printing/print-jobs', () => {
     );
     expect(foreignPrinter.status).toBe(403);
     expect((await t.post(JOBS, valid())).status).toBe(401);
-    expect(t.count('print_jobs')).toBe(before);
+    expect(await t.count('print_jobs')).toBe(before);
   });
 
   it("lets an organisation-wide role print for any branch, with that branch's printer", async () => {
@@ -177,7 +177,7 @@ describe('reading, reprinting and cancelling jobs', () => {
       valid({ printer_id: mainPrinter.id, reference_id: 'SALE-R' }),
       cashier.token,
     );
-    const before = t.count('print_jobs');
+    const before = await t.count('print_jobs');
     const again = await t.post<PrintJob>(
       `${JOBS}/${original.body.id}/reprint`,
       { reason: 'customer copy' },
@@ -194,14 +194,14 @@ describe('reading, reprinting and cancelling jobs', () => {
       created_by: cashier.id,
     });
     expect(['queued', 'printing', 'failed'].includes(again.body.status)).toBe(true);
-    expect(t.count('print_jobs')).toBe(before + 1);
+    expect(await t.count('print_jobs')).toBe(before + 1);
     expect((await t.post(`${JOBS}/${original.body.id}/reprint`, { copies: 0 }, cashier.token)).status).toBe(
       400,
     );
     expect(
       (await t.post(`${JOBS}/0190a0a0-0000-7000-8000-000000000000/reprint`, {}, cashier.token)).status,
     ).toBe(404);
-    expect(t.count('print_jobs')).toBe(before + 1);
+    expect(await t.count('print_jobs')).toBe(before + 1);
   });
 
   it('cancels only a queued job', async () => {

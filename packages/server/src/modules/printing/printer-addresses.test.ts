@@ -108,7 +108,8 @@ function expectAddressRefused(res: { status: number; body: Problem }): void {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // A till by nature: these tests guard the till's own SQLite file (pharmacy.db, its descriptor) from printers.
+  t = await startTestServer({ mode: 'till' });
   admin = await t.adminToken();
   manager = (await t.userWithRole('branch_manager')).token;
   dbFile = path.join(t.dataDir, 'pharmacy.db');
@@ -147,14 +148,14 @@ describe('C1: a device or serial printer address names a printer device node', (
   };
 
   it('C1: refuses the database descriptor, streams, /dev/null, a symlink to the database, /dev/shm and paths outside /dev (400 naming address)', async () => {
-    const before = t.count('printers');
+    const before = await t.count('printers');
     for (const address of attacks()) {
       for (const transport of ['device', 'serial']) {
         const res = await t.post<Problem>(PRINTERS, { name: 'P', transport, address }, manager);
         expectAddressRefused(res);
       }
     }
-    expect(t.count('printers')).toBe(before);
+    expect(await t.count('printers')).toBe(before);
     expect(databaseFromOutside().header.equals(SQLITE_HEADER)).toBe(true);
   });
 
@@ -285,11 +286,11 @@ describe('L6: a tcp printer is on a printer port and never link-local or metadat
     '127.0.0.1:8000',
     '10.0.0.5:6379',
   ])('L6: refuses %s with 400 naming address', async (address) => {
-    const before = t.count('printers');
+    const before = await t.count('printers');
     expectAddressRefused(
       await t.post<Problem>(PRINTERS, { name: 'Net', transport: 'tcp', address }, manager),
     );
-    expect(t.count('printers')).toBe(before);
+    expect(await t.count('printers')).toBe(before);
   });
 
   it('L6: accepts the shop LAN and this machine on printer ports', async () => {

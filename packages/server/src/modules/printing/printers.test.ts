@@ -118,22 +118,22 @@ describe('printers: create and validation per transport', () => {
     ['open_drawer not boolean', tcp('X', { open_drawer: 'yes' })],
     ['SQL in the address', tcp('X', { address: "x'; DROP TABLE printers; --:9100" })],
   ])('refuses %s with 400 and writes nothing', async (_label, body) => {
-    const before = t.count('printers');
+    const before = await t.count('printers');
     const res = await t.post<{ code: string; detail: string; errors?: unknown[] }>(URL, body, admin);
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION');
     expect(res.body.detail).toBeTruthy();
-    expect(t.count('printers')).toBe(before);
+    expect(await t.count('printers')).toBe(before);
   });
 
   it('answers 404 for an unknown branch and 409 for a duplicate active name', async () => {
-    const before = t.count('printers');
+    const before = await t.count('printers');
     expect(
       (await t.post(URL, tcp('Nowhere', { branch_id: '0190a0a0-0000-7000-8000-000000000000' }), admin))
         .status,
     ).toBe(404);
     expect((await t.post(URL, tcp('counter 1'), admin)).status).toBe(409);
-    expect(t.count('printers')).toBe(before);
+    expect(await t.count('printers')).toBe(before);
   });
 });
 
@@ -153,10 +153,10 @@ describe('printers: one default per branch', () => {
   });
 
   it('an inactive printer cannot be the default; deactivating the default clears it', async () => {
-    const before = t.count('printers');
+    const before = await t.count('printers');
     const bad = await t.post(URL, tcp('Inactive default', { is_default: true, is_active: false }), admin);
     expect(bad.status).toBe(400);
-    expect(t.count('printers')).toBe(before);
+    expect(await t.count('printers')).toBe(before);
 
     const p = await t.post<Printer>(URL, tcp('Soon inactive', { is_default: true, branch_id: other }), admin);
     const off = await t.put<Printer>(`${URL}/${p.body.id}`, { is_active: false }, admin);
@@ -205,9 +205,9 @@ describe('printers: update', () => {
 describe('printers: delete', () => {
   it('deletes an unused printer and deactivates one that print jobs reference', async () => {
     const unused = await t.post<Printer>(URL, tcp('Unused'), admin);
-    const before = t.count('printers');
+    const before = await t.count('printers');
     expect((await t.delete(`${URL}/${unused.body.id}`, admin)).status).toBe(204);
-    expect(t.count('printers')).toBe(before - 1);
+    expect(await t.count('printers')).toBe(before - 1);
 
     const used = await t.post<Printer>(URL, tcp('Used', { is_default: true }), admin);
     const job = await t.post(
@@ -217,7 +217,7 @@ describe('printers: delete', () => {
     );
     expect(job.status).toBe(201);
     expect((await t.delete(`${URL}/${used.body.id}`, admin)).status).toBe(204);
-    expect(t.count('printers')).toBe(before);
+    expect(await t.count('printers')).toBe(before);
     const inactive = await listOf(admin, '?is_active=false');
     expect(inactive.find((p) => p.id === used.body.id)).toMatchObject({
       is_active: false,
@@ -233,14 +233,14 @@ describe('printers: roles and branch scoping', () => {
     const cashier = await t.userWithRole('cashier', other);
     const mainPrinter = await t.post<Printer>(URL, tcp('Main only'), admin);
 
-    const before = t.count('printers');
+    const before = await t.count('printers');
     expect((await t.post(URL, tcp('Intruder', { branch_id: main }), manager.token)).status).toBe(403);
     expect((await t.put(`${URL}/${mainPrinter.body.id}`, { name: 'Hijack' }, manager.token)).status).toBe(
       403,
     );
     expect((await t.delete(`${URL}/${mainPrinter.body.id}`, manager.token)).status).toBe(403);
     expect((await t.post(URL, tcp('Cashier printer'), cashier.token)).status).toBe(403);
-    expect(t.count('printers')).toBe(before);
+    expect(await t.count('printers')).toBe(before);
 
     const own = await t.post<Printer>(URL, tcp('Branch 2 counter'), manager.token);
     expect(own.status).toBe(201);
@@ -315,13 +315,13 @@ describe('receipt templates', () => {
   it('scopes by branch: a manager cannot create organisation-wide or for another branch', async () => {
     const manager = await t.userWithRole('branch_manager', other);
     const cashier = await t.userWithRole('cashier', other);
-    const before = t.count('receipt_templates');
+    const before = await t.count('receipt_templates');
     expect((await t.post(TPL, { name: 'X', branch_id: null }, manager.token)).status).toBe(403);
     expect((await t.post(TPL, { name: 'X', branch_id: main }, manager.token)).status).toBe(403);
     expect((await t.post(TPL, { name: 'X' }, cashier.token)).status).toBe(403);
     expect((await t.post(TPL, { name: 'X', document_type: 'poster' }, admin)).status).toBe(400);
     expect((await t.post(TPL, { name: '' }, admin)).status).toBe(400);
-    expect(t.count('receipt_templates')).toBe(before);
+    expect(await t.count('receipt_templates')).toBe(before);
 
     expect((await t.post(TPL, { name: 'Branch 2' }, manager.token)).status).toBe(201);
     const seen = (await t.get<{ items: ReceiptTemplate[] }>(`${TPL}?branch_id=${main}`, cashier.token)).body

@@ -167,11 +167,11 @@ describe('receipt templates per paper width', () => {
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e) => e.path)).toContain('paper_width_mm');
     }
-    const before = t.count('receipt_templates');
+    const before = await t.count('receipt_templates');
     const any = (await t.get<{ items: ReceiptTemplate[] }>(TEMPLATES, admin)).body.items[0];
     const res = await t.put(`${TEMPLATES}/${any?.id}`, { paper_width_mm: 57 }, admin);
     expect(res.status).toBe(400);
-    expect(t.count('receipt_templates')).toBe(before);
+    expect(await t.count('receipt_templates')).toBe(before);
   });
 });
 

@@ -65,7 +65,7 @@ async function sentOrder(overrides: Record<string, unknown> = {}): Promise<strin
 
 describe('POST /purchase-orders', () => {
   it('creates a DRAFT order with its items, audited and replicated, and returns id, status, created_at', async () => {
-    const changes = t.count('change_log');
+    const changes = await t.count('change_log');
     const res = await t.post<{ id: string; status: string; created_at: string }>(
       '/api/v1/purchase-orders',
       orderBody(),
@@ -80,15 +80,16 @@ describe('POST /purchase-orders', () => {
       [100, 0],
       [20, 0],
     ]);
-    const audit = t.context.sqlite
-      .prepare("SELECT action FROM audit_log WHERE entity = 'purchase_order' AND entity_id = ?")
-      .all(res.body.id);
+    const audit = await t.query(
+      "SELECT action FROM audit_log WHERE entity = 'purchase_order' AND entity_id = ?",
+      res.body.id,
+    );
     expect(audit).toEqual([{ action: 'purchase_order.create' }]);
-    expect(t.count('change_log')).toBe(changes + 3); // the order and its two items
+    expect(await t.count('change_log')).toBe(changes + 3); // the order and its two items
   });
 
   it('refuses invalid bodies with 400 and writes nothing', async () => {
-    const before = [t.count('purchase_orders'), t.count('purchase_order_items')];
+    const before = [await t.count('purchase_orders'), await t.count('purchase_order_items')];
     const bad: unknown[] = [
       orderBody({ items: [] }),
       orderBody({ items: [{ medicine_id: medA, ordered_qty: 0, agreed_unit_cost: 1 }] }),
@@ -113,11 +114,11 @@ describe('POST /purchase-orders', () => {
       const res = await t.post('/api/v1/purchase-orders', body, admin);
       expect(res.status, JSON.stringify(body).slice(0, 200)).toBe(400);
     }
-    expect([t.count('purchase_orders'), t.count('purchase_order_items')]).toEqual(before);
+    expect([await t.count('purchase_orders'), await t.count('purchase_order_items')]).toEqual(before);
   });
 
   it('404s on an unknown supplier, branch or medicine and 400s on an inactive supplier', async () => {
-    const before = t.count('purchase_orders');
+    const before = await t.count('purchase_orders');
     for (const body of [
       orderBody({ supplier_id: randomUUID() }),
       orderBody({ branch_id: randomUUID() }),
@@ -133,7 +134,7 @@ describe('POST /purchase-orders', () => {
       admin,
     );
     expect(res.status).toBe(400);
-    expect(t.count('purchase_orders')).toBe(before);
+    expect(await t.count('purchase_orders')).toBe(before);
   });
 
   it('lets a branch manager order for their own branch only', async () => {
@@ -261,10 +262,12 @@ describe('PUT /purchase-orders/{id}/status', () => {
     expect(
       (await t.put(`/api/v1/purchase-orders/${draft}/status`, { status: 'SENT' }, managerOther.token)).status,
     ).toBe(403);
-    const actions = t.context.sqlite
-      .prepare('SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id')
-      .all(id)
-      .map((r) => (r as { action: string }).action);
+    const actions = (
+      await t.query<{ action: string }>(
+        'SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id',
+        id,
+      )
+    ).map((r) => r.action);
     expect(actions).toEqual(['purchase_order.create', 'purchase_order.send', 'purchase_order.cancel']);
   });
 });
@@ -300,11 +303,10 @@ describe('POST /purchase-orders/{id}/receive', () => {
       [20, '1.00'],
       [60, '0.30'],
     ]);
-    const movements = t.context.sqlite
-      .prepare(
-        "SELECT type, quantity FROM stock_movements WHERE reference_type = 'purchase_order' AND reference_id = ?",
-      )
-      .all(id);
+    const movements = await t.query(
+      "SELECT type, quantity FROM stock_movements WHERE reference_type = 'purchase_order' AND reference_id = ?",
+      id,
+    );
     expect(movements).toHaveLength(2);
 
     const over = await t.post<{ code: string; detail: string }>(
@@ -328,9 +330,9 @@ describe('POST /purchase-orders/{id}/receive', () => {
     );
     expect(rest.status).toBe(200);
     expect(rest.body.status).toBe('RECEIVED');
-    const batch = t.context.sqlite
-      .prepare("SELECT qty_on_hand, supplier_id FROM batches WHERE batch_number = 'AMX-1'")
-      .get();
+    const [batch] = await t.query(
+      "SELECT qty_on_hand, supplier_id FROM batches WHERE batch_number = 'AMX-1'",
+    );
     expect(batch).toEqual({ qty_on_hand: 70, supplier_id: supplierId });
     const closed = await t.post<{ detail: string }>(
       `/api/v1/purchase-orders/${id}/receive`,
@@ -342,7 +344,7 @@ describe('POST /purchase-orders/{id}/receive', () => {
     );
     expect(closed.status).toBe(409);
     expect(closed.body.detail).toContain('RECEIVED');
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('accepts extra units only with allow_over_receipt', async () => {
@@ -363,7 +365,11 @@ describe('POST /purchase-orders/{id}/receive', () => {
   it('refuses drafts, lines not on the order, expired batches and other branches, writing nothing', async () => {
     const draft = await newOrder();
     const line = { medicine_id: medA, received_qty: 1, batch_number: 'X-1', expiry_date: inDays(30) };
-    const before = [t.count('batches'), t.count('stock_movements'), t.count('purchase_order_receipts')];
+    const before = [
+      await t.count('batches'),
+      await t.count('stock_movements'),
+      await t.count('purchase_order_receipts'),
+    ];
     expect((await t.post(`/api/v1/purchase-orders/${draft}/receive`, { items: [line] }, admin)).status).toBe(
       409,
     );
@@ -422,9 +428,11 @@ describe('POST /purchase-orders/{id}/receive', () => {
       admin,
     );
     expect(mixed.status).toBe(409);
-    expect([t.count('batches'), t.count('stock_movements'), t.count('purchase_order_receipts')]).toEqual(
-      before,
-    );
+    expect([
+      await t.count('batches'),
+      await t.count('stock_movements'),
+      await t.count('purchase_order_receipts'),
+    ]).toEqual(before);
     expect(
       (await t.post(`/api/v1/purchase-orders/${randomUUID()}/receive`, { items: [line] }, admin)).status,
     ).toBe(404);
@@ -437,12 +445,15 @@ describe('GET /purchase-orders/suggested', () => {
     const med = (await makeMedicine(t, { name: 'Zinc 20', low_stock_threshold: 8 })).id;
     const batch = await receive(t, med, supplierId, { branch_id: branch, qty_received: 3, unit_cost: 0.5 });
     // 20 units sold in the window: 20 / 30 days x 10 days lead time = 6.67 -> 7
-    t.context.sqlite
-      .prepare(
-        `INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reason, created_at)
-         VALUES (?, ?, ?, ?, 'sale', -20, '', ?)`,
-      )
-      .run(randomUUID(), batch.id, branch, med, new Date().toISOString());
+    await t.exec(
+      `INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reason, created_at)
+       VALUES (?, ?, ?, ?, 'sale', -20, '', ?)`,
+      randomUUID(),
+      batch.id,
+      branch,
+      med,
+      new Date().toISOString(),
+    );
     const res = await t.get<{ items: Array<Record<string, unknown>> }>(
       `/api/v1/purchase-orders/suggested?branch_id=${branch}`,
       admin,

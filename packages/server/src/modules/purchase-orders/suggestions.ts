@@ -36,13 +36,14 @@ export async function suggestedOrders(app: AppContext, branchId: string, days: n
       WHERE branch_id = ${branchId} AND type IN ('sale', 'return') AND created_at >= ${since}
       GROUP BY medicine_id
     ), on_order AS (
-      SELECT i.medicine_id, sum(max(i.ordered_qty - i.received_qty, 0)) AS qty
+      SELECT i.medicine_id,
+        sum(CASE WHEN i.ordered_qty > i.received_qty THEN i.ordered_qty - i.received_qty ELSE 0 END) AS qty
       FROM purchase_order_items i JOIN purchase_orders po ON po.id = i.purchase_order_id
       WHERE po.branch_id = ${branchId} AND po.status IN ('DRAFT', 'SENT', 'PARTIALLY_RECEIVED')
       GROUP BY i.medicine_id
     )
     SELECT m.id AS medicine_id, m.name AS medicine_name, m.low_stock_threshold,
-      coalesce(st.qty, 0) AS stock, max(coalesce(so.qty, 0), 0) AS sold, coalesce(oo.qty, 0) AS on_order,
+      coalesce(st.qty, 0) AS stock, CASE WHEN so.qty > 0 THEN so.qty ELSE 0 END AS sold, coalesce(oo.qty, 0) AS on_order,
       (SELECT b.id FROM batches b WHERE b.medicine_id = m.id AND b.supplier_id IS NOT NULL
         ORDER BY (b.branch_id = ${branchId}) DESC, b.received_at DESC, b.id DESC LIMIT 1) AS batch_id
     FROM medicines m

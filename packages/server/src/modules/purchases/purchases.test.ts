@@ -26,7 +26,7 @@ type Page = { items: Array<Record<string, unknown>>; total: number };
 
 describe('POST /purchases', () => {
   it('receives a batch into the caller branch with a purchase movement, change rows and an audit row', async () => {
-    const changes = t.count('change_log');
+    const changes = await t.count('change_log');
     const res = await t.post(
       '/api/v1/purchases',
       {
@@ -50,15 +50,13 @@ describe('POST /purchases', () => {
       medicine_name: 'Ciprofloxacin 500',
       is_expired: false,
     });
-    const mv = t.context.sqlite
-      .prepare('SELECT type, quantity FROM stock_movements WHERE batch_id = ?')
-      .all(res.body.id);
+    const mv = await t.query('SELECT type, quantity FROM stock_movements WHERE batch_id = ?', res.body.id);
     expect(mv).toEqual([{ type: 'purchase', quantity: 50 }]);
-    expect(t.count('change_log')).toBe(changes + 2); // the batch and its movement
-    const entities = t.context.sqlite
-      .prepare('SELECT entity FROM change_log ORDER BY revision DESC LIMIT 2')
-      .all();
-    expect(entities.map((e) => (e as { entity: string }).entity).sort()).toEqual(['batch', 'stock_movement']);
+    expect(await t.count('change_log')).toBe(changes + 2); // the batch and its movement
+    const entities = await t.query<{ entity: string }>(
+      'SELECT entity FROM change_log ORDER BY revision DESC LIMIT 2',
+    );
+    expect(entities.map((e) => e.entity).sort()).toEqual(['batch', 'stock_movement']);
     // the same batch number again adds to it when expiry matches, blending the cost
     const again = await t.post(
       '/api/v1/purchases',
@@ -93,7 +91,7 @@ describe('POST /purchases', () => {
     );
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe('BATCH_EXPIRY_MISMATCH');
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('answers 400/404/403 for bad input, unknown references and another branch, writing nothing', async () => {
@@ -129,13 +127,15 @@ describe('POST /purchases', () => {
       [{ ...base, branch_id: unknown }, 404],
       [{ ...base, branch_id: other }, 403, manager.token],
     ];
-    const before = [t.count('batches'), t.count('stock_movements'), t.count('audit_log')];
+    const before = [await t.count('batches'), await t.count('stock_movements'), await t.count('audit_log')];
     for (const [body, status, token] of cases) {
       const res = await t.post('/api/v1/purchases', body, token ?? admin);
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.detail).toBeTruthy();
     }
-    expect([t.count('batches'), t.count('stock_movements'), t.count('audit_log')]).toEqual(before);
+    expect([await t.count('batches'), await t.count('stock_movements'), await t.count('audit_log')]).toEqual(
+      before,
+    );
     // admin may receive into another branch
     expect((await receive(t, medicineId, supplierId, { branch_id: other })).branch_id).toBe(other);
   });
@@ -178,7 +178,7 @@ describe('reads and write-off', () => {
     const soon = await receive(t, m.id, supplierId, { expiry_date: inDays(10) });
     const later = await receive(t, m.id, supplierId, { expiry_date: inDays(100) });
     const recalled = await receive(t, m.id, supplierId, { expiry_date: inDays(5) });
-    setStatus(t, recalled.id, 'recalled');
+    await setStatus(t, recalled.id, 'recalled');
     const ids = async (q: string) =>
       (await t.get<Page>(`/api/v1/purchases/expiring?${q}&page_size=200`, admin)).body.items.map((b) => b.id);
     expect(await ids('days=90')).toContain(soon.id);
@@ -198,7 +198,7 @@ describe('reads and write-off', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.qty_on_hand).toBe(5);
-    let before = t.count('stock_movements');
+    let before = await t.count('stock_movements');
     const over = await t.put(`/api/v1/purchases/${b.id}/write-off`, { quantity: 6, reason: 'x' }, admin);
     expect(over.status).toBe(409);
     expect(over.body.code).toBe('INSUFFICIENT_STOCK');
@@ -223,16 +223,15 @@ describe('reads and write-off', () => {
       (await t.put(`/api/v1/purchases/${foreign.id}/write-off`, { quantity: 1, reason: 'x' }, manager.token))
         .status,
     ).toBe(403);
-    expect(t.count('stock_movements')).toBe(before);
-    const audit = t.context.sqlite
-      .prepare("SELECT count(*) AS n FROM audit_log WHERE action = 'batch.write_off' AND entity_id = ?")
-      .get(b.id) as { n: number };
-    expect(audit.n).toBe(1);
-    expect(() => t.context.sqlite.prepare('DELETE FROM stock_movements').run()).toThrow(/append-only/);
-    expect(() => t.context.sqlite.prepare('UPDATE stock_movements SET quantity = 1').run()).toThrow(
-      /append-only/,
+    expect(await t.count('stock_movements')).toBe(before);
+    const [audit] = await t.query<{ n: number }>(
+      "SELECT count(*) AS n FROM audit_log WHERE action = 'batch.write_off' AND entity_id = ?",
+      b.id,
     );
-    setExpiry(t, b.id, inDays(-3));
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(audit!.n).toBe(1);
+    await expect(t.exec('DELETE FROM stock_movements')).rejects.toThrow(/append-only/);
+    await expect(t.exec('UPDATE stock_movements SET quantity = 1')).rejects.toThrow(/append-only/);
+    await setExpiry(t, b.id, inDays(-3));
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { addDays, localDate } from '../stock/dates';
-import { type SyntheticLine, saleWriter } from './synthetic-sales';
+import type { SyntheticLine } from './synthetic-sales';
+import { testSaleWriter } from '../../testing/sale-writer';
 import { inDays, makeCategory, makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
 let t: TestServer;
@@ -19,7 +20,7 @@ let zero: SyntheticLine;
 let exempt: SyntheticLine;
 let freebie: SyntheticLine;
 let icv = 0;
-let write: ReturnType<typeof saleWriter>;
+let write: ReturnType<typeof testSaleWriter>;
 
 const today = () => localDate('UTC');
 const at = (day: string, time = '10:00:00') => `${day}T${time}.000Z`;
@@ -106,10 +107,10 @@ beforeAll(async () => {
     unitCost: 100,
   };
   freebie = { ...zero, unitPrice: 0, unitCost: 10 };
-  write = saleWriter(t.context.sqlite);
+  write = testSaleWriter(t);
   const d = today();
   // main (UTC): two sales today, one yesterday, one 40 days ago (outside the default window)
-  sell(
+  await sell(
     main,
     cashier.id,
     at(d, '00:00:01'),
@@ -119,7 +120,7 @@ beforeAll(async () => {
     ],
     [{ method: 'cash', amount: 1500 }],
   );
-  sell(
+  await sell(
     main,
     pharmacist.id,
     at(d),
@@ -129,10 +130,10 @@ beforeAll(async () => {
       { method: 'cash', amount: 100 },
     ],
   );
-  sell(main, cashier.id, at(addDays(d, -1)), [{ ...std, quantity: 5 }]);
-  sell(main, cashier.id, at(addDays(d, -40)), [{ ...std, quantity: 100 }]);
+  await sell(main, cashier.id, at(addDays(d, -1)), [{ ...std, quantity: 5 }]);
+  await sell(main, cashier.id, at(addDays(d, -40)), [{ ...std, quantity: 100 }]);
   // east (UTC+3): 22:30 UTC yesterday is 01:30 local today
-  sell(east, cashier.id, at(addDays(d, -1), '22:30:00'), [{ ...std, quantity: 3 }]);
+  await sell(east, cashier.id, at(addDays(d, -1), '22:30:00'), [{ ...std, quantity: 3 }]);
 });
 afterAll(() => t.close());
 
@@ -202,7 +203,7 @@ describe('GET /reports/sales', () => {
     );
     expect(res.body.totals).toMatchObject({ sales_count: 1, revenue: '118.00' });
     expect(res.body.by_day).toHaveLength(11);
-    const free = sell(main, cashier.id, at(addDays(d, -60)), [freebie]);
+    const free = await sell(main, cashier.id, at(addDays(d, -60)), [freebie]);
     expect(free).toBeTruthy();
     const z = await t.get<Json>(
       `/api/v1/reports/sales?branch_id=${main}&from_date=${addDays(d, -60)}&to_date=${addDays(d, -60)}`,
@@ -344,7 +345,7 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
     const d = today();
     const reduced = { ...std, unitPrice: 105, vatRate: 5, vatCategory: 'reduced' };
     const fifteen = { ...std, unitPrice: 115, vatRate: 15, vatCategory: 'standard' };
-    sell(branch, cashier.id, at(d), [reduced, { ...std, quantity: 2 }, fifteen, zero, exempt]);
+    await sell(branch, cashier.id, at(d), [reduced, { ...std, quantity: 2 }, fifteen, zero, exempt]);
     const res = await t.get<Json>(`/api/v1/reports/vat?branch_id=${branch}&from_date=${d}`, auditor);
     expect(res.status).toBe(200);
     expect(res.body.items).toEqual([
@@ -465,10 +466,8 @@ describe('dashboard', () => {
     const res = await t.get<Json>('/api/v1/dashboard/branch-comparison', cashier.token);
     expect(res.status).toBe(200);
     const items = res.body.items as Json[];
-    const active = t.context.sqlite
-      .prepare('SELECT count(*) AS n FROM branches WHERE is_active = 1')
-      .get() as { n: number };
-    expect(items).toHaveLength(active.n);
+    const [active] = await t.query<{ n: number }>('SELECT count(*) AS n FROM branches WHERE is_active = 1');
+    expect(items).toHaveLength(active!.n);
     expect(items[0]).toMatchObject({ rank: 1, branch_id: main, revenue: '20.70', sales_count: 3 });
     expect(items.find((b) => b.branch_id === empty)).toMatchObject({
       revenue: '0.00',

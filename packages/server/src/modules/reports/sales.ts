@@ -14,6 +14,8 @@ import { baseConverter, bucketLocalDate, hourBucketSql, pct1, type ReportWindow,
  * syntax, like the strftime buckets: PostgreSQL needs neither.
  */
 export function salesFrom(w: ReportWindow): RawBuilder<unknown> {
+  // SQLite sometimes prefers the branch index for a window over all branches; PostgreSQL's planner chooses well.
+  if (w.dialect === 'postgres') return sql.raw('sales s');
   return sql.raw(`sales s INDEXED BY ${w.branchId ? 'sales_report_branch' : 'sales_report_sold'}`);
 }
 

@@ -105,7 +105,7 @@ export async function purchasesReport(app: AppContext, w: ReportWindow) {
     JOIN medicines m ON m.id = b.medicine_id
     LEFT JOIN suppliers s ON s.id = b.supplier_id
     WHERE sm.type = 'purchase' AND sm.created_at >= ${w.startIso} AND sm.created_at < ${w.endIso}${branch}
-    GROUP BY b.supplier_id, b.medicine_id`.execute(app.db);
+    GROUP BY b.supplier_id, b.medicine_id, s.id, m.id`.execute(app.db);
   const suppliers = new Map<
     string | null,
     { name: string | null; batches: number; units: number; spend: number }

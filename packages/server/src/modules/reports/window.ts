@@ -1,3 +1,4 @@
+import { type Dialect, dialectOf, hourOfIso } from '../../db/dialect';
 import type { AppContext } from '../../app-context';
 import { NotFound, Invalid } from '../../http/errors';
 import { parseScaled, RATE_SCALE } from '../../lib/decimal';
@@ -20,6 +21,8 @@ export interface ReportWindow {
   endIso: string;
   /** Sub-hour part of the zone's offset in minutes (0 for most zones; 30 or 45 for India, Nepal…). */
   shiftMinutes: number;
+  /** The engine the report runs on (its SQL differs in places: db/dialect.ts). */
+  dialect: Dialect;
 }
 
 export const DEFAULT_WINDOW_DAYS = 30;
@@ -103,6 +106,7 @@ export async function resolveWindow(
     startIso,
     endIso: localMidnightUtc(addDays(to, 1), timezone),
     shiftMinutes: shift,
+    dialect: dialectOf(app.db),
   };
 }
 
@@ -111,9 +115,7 @@ export async function resolveWindow(
  * every bucket lies inside one local hour (hence one local day and month). Map it back with bucketLocalDate.
  */
 export function hourBucketSql(column: string, w: ReportWindow): string {
-  return w.shiftMinutes === 0
-    ? `substr(${column}, 1, 13)`
-    : `strftime('%Y-%m-%dT%H', ${column}, '+${w.shiftMinutes} minutes')`;
+  return hourOfIso(w.dialect, column, w.shiftMinutes);
 }
 
 /** The local day (YYYY-MM-DD) of an hour bucket. */

@@ -50,25 +50,21 @@ async function approval(payload: Body): Promise<string> {
 }
 
 const TABLES = ['returns', 'return_lines', 'stock_movements', 'fiscal_chain', 'change_log'];
-const counts = () => TABLES.map((x) => t.count(x));
-const returned = (line: string) =>
-  (
-    t.context.sqlite.prepare('SELECT returned_quantity AS n FROM sale_lines WHERE id = ?').get(line) as {
-      n: number;
-    }
-  ).n;
+const counts = () => t.counts(TABLES);
+const returned = async (line: string) =>
+  (await t.query<{ n: number }>('SELECT returned_quantity AS n FROM sale_lines WHERE id = ?', line))[0]?.n;
 
 describe('L5: a refund to another tender than the sale was paid with', () => {
   it('L5: refuses a cash refund of a card sale without a manager approval (403 APPROVAL_REQUIRED, nothing written)', async () => {
     const sale = await sold({ payment_method: 'card' });
-    const before = counts();
+    const before = await counts();
     const cash = await refund(sale, { refund_method: 'cash' });
     expect(cash.status).toBe(403);
     expect(cash.body.code).toBe('APPROVAL_REQUIRED');
     expect(cash.body.detail).toContain('was paid by card');
     expect(cash.body.detail).toContain('refund_tender');
-    expect(counts()).toEqual(before);
-    expect(returned(sale.line)).toBe(0);
+    expect(await counts()).toEqual(before);
+    expect(await returned(sale.line)).toBe(0);
     const card = await refund(sale, {});
     expect(card.status).toBe(201);
     expect(card.body).toMatchObject({ refund_method: 'card', total_amount: '10.00' });
@@ -86,14 +82,14 @@ describe('L5: a refund to another tender than the sale was paid with', () => {
     ];
     const ids = [];
     for (const [payload] of refused) ids.push(await approval(payload));
-    const before = counts();
+    const before = await counts();
     for (const [i, [, why]] of refused.entries()) {
       const res = await refund(sale, { refund_method: 'cash', approval_id: ids[i] });
       expect(res.status, why).toBe(403);
       expect(res.body.code).toBe('APPROVAL_MISMATCH');
       expect(res.body.detail).toContain(why);
     }
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const unused = await t.get<{ items: Array<{ id: string }> }>(
       '/api/v1/approvals?status=approved',
       cashier.token,

@@ -108,10 +108,10 @@ describe('POST /sales', () => {
     const med = await makeMedicineId(t, { price: 10 });
     await addStock(t, med, 5);
     const before = [
-      t.count('sales'),
-      t.count('stock_movements'),
-      t.count('change_log'),
-      t.count('audit_log'),
+      await t.count('sales'),
+      await t.count('stock_movements'),
+      await t.count('change_log'),
+      await t.count('audit_log'),
     ];
     const res = await sell({
       items: [{ medicine_id: med, quantity: 2 }],
@@ -122,10 +122,10 @@ describe('POST /sales', () => {
     expect(res.body.detail).toContain('15.00');
     expect(res.body.detail).toContain('20.00');
     expect([
-      t.count('sales'),
-      t.count('stock_movements'),
-      t.count('change_log'),
-      t.count('audit_log'),
+      await t.count('sales'),
+      await t.count('stock_movements'),
+      await t.count('change_log'),
+      await t.count('audit_log'),
     ]).toEqual(before);
   });
 
@@ -139,7 +139,7 @@ describe('POST /sales', () => {
     );
     expect(cust.status).toBe(201);
     const counts = () =>
-      [
+      t.counts([
         'sales',
         'sale_lines',
         'stock_movements',
@@ -147,8 +147,8 @@ describe('POST /sales', () => {
         'change_log',
         'fiscal_chain',
         'audit_log',
-      ].map((x) => t.count(x));
-    const before = counts();
+      ]);
+    const before = await counts();
     const res = await sell({
       items: [{ medicine_id: med, quantity: 1 }],
       customer_id: cust.body.id,
@@ -156,16 +156,15 @@ describe('POST /sales', () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('CREDIT_LIMIT_EXCEEDED');
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     expect(await batchOnHand(t, batch)).toBe(5);
     // the next sale takes the next ICV: no gap
     const ok = await sell({ items: [{ medicine_id: med, quantity: 1 }] });
     expect(ok.status).toBe(201);
-    const last = t.context.sqlite.prepare('SELECT max(icv) AS m, count(*) AS n FROM fiscal_chain').get() as {
-      m: number;
-      n: number;
-    };
-    expect(last.m).toBe(last.n);
+    const [last] = await t.query<{ m: number; n: number }>(
+      'SELECT max(icv) AS m, count(*) AS n FROM fiscal_chain',
+    );
+    expect(last!.m).toBe(last!.n);
   });
 
   it('needs an open session for cashiers, and refuses sales during a break', async () => {
@@ -260,7 +259,7 @@ describe('POST /sales', () => {
       payload: { medicine_id: a, quantity: 2, unit_price: 8 },
     });
     const tables = ['sales', 'sale_lines', 'stock_movements', 'fiscal_chain', 'change_log'];
-    const before = tables.map((x) => t.count(x));
+    const before = await t.counts(tables);
     const refused: Array<[Body[], string]> = [
       [[{ medicine_id: a, quantity: 3, unit_price: 8 }], 'it allows 2 units, the sale has 3'],
       [
@@ -280,7 +279,7 @@ describe('POST /sales', () => {
       expect(res.body.code).toBe('APPROVAL_MISMATCH');
       expect(res.body.detail).toContain(why);
     }
-    expect(tables.map((x) => t.count(x))).toEqual(before);
+    expect(await t.counts(tables)).toEqual(before);
     const ok = await sell({
       items: [
         { medicine_id: a, quantity: 2, unit_price: 8.5 },
@@ -391,21 +390,18 @@ describe('POST /sales', () => {
     const ok = await verifyFiscalChain(t.context.db, device);
     expect(ok.ok).toBe(true);
     expect(ok.checked).toBeGreaterThan(5);
-    const victim = t.context.sqlite
-      .prepare('SELECT id, icv FROM sales ORDER BY icv LIMIT 1 OFFSET 2')
-      .get() as { id: string; icv: number };
-    t.context.sqlite.prepare('UPDATE sales SET total_amount = total_amount - 1 WHERE id = ?').run(victim.id);
+    const [victim] = await t.query<{ id: string; icv: number }>(
+      'SELECT id, icv FROM sales ORDER BY icv LIMIT 1 OFFSET 2',
+    );
+    if (!victim) throw new Error('no third sale to tamper with');
+    await t.exec('UPDATE sales SET total_amount = total_amount - 1 WHERE id = ?', victim.id);
     const bad = await verifyFiscalChain(t.context.db, device);
     expect(bad.ok).toBe(false);
     expect(bad.first_broken).toMatchObject({ icv: victim.icv, doc_id: victim.id });
-    t.context.sqlite.prepare('UPDATE sales SET total_amount = total_amount + 1 WHERE id = ?').run(victim.id);
-    t.context.sqlite
-      .prepare('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?')
-      .run(victim.id);
+    await t.exec('UPDATE sales SET total_amount = total_amount + 1 WHERE id = ?', victim.id);
+    await t.exec('UPDATE sale_lines SET quantity = quantity + 1 WHERE sale_id = ?', victim.id);
     expect((await verifyFiscalChain(t.context.db, device)).first_broken?.doc_id).toBe(victim.id);
-    t.context.sqlite
-      .prepare('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?')
-      .run(victim.id);
+    await t.exec('UPDATE sale_lines SET quantity = quantity - 1 WHERE sale_id = ?', victim.id);
     expect((await verifyFiscalChain(t.context.db, device)).ok).toBe(true);
   });
 

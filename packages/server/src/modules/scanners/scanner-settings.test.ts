@@ -37,7 +37,7 @@ describe('PUT /scanners', () => {
     expect(baud.status).toBe(400);
     const cashier = await t.userWithRole('cashier');
     expect((await t.put('/api/v1/scanners', { scanners: [] }, cashier.token)).status).toBe(403);
-    expect(t.context.sqlite.prepare('SELECT count(*) AS n FROM till_settings').get()).toEqual({ n: 0 });
+    expect(await t.query('SELECT count(*) AS n FROM till_settings')).toEqual([{ n: 0 }]);
   });
 
   it.skipIf(!fs.existsSync(SOCAT))(
@@ -56,12 +56,10 @@ describe('PUT /scanners', () => {
         expect.objectContaining({ path: pty.ttyA, baud_rate: 19200, open: true }),
       ]);
       expect((await overview()).configured_by).toBe('till');
-      const row = t.context.sqlite
-        .prepare("SELECT value FROM till_settings WHERE key = 'scanners'")
-        .get() as {
-        value: string;
-      };
-      expect(JSON.parse(row.value)).toEqual([{ path: pty.ttyA, baud_rate: 19200 }]);
+      const [row] = await t.query<{ value: string }>(
+        "SELECT value FROM till_settings WHERE key = 'scanners'",
+      );
+      expect(JSON.parse(row!.value)).toEqual([{ path: pty.ttyA, baud_rate: 19200 }]);
       // Removing it closes it.
       await t.put('/api/v1/scanners', { scanners: [] }, admin);
       expect((await overview()).scanners).toEqual([]);

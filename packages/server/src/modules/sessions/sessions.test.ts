@@ -40,14 +40,19 @@ describe('Z numbers on one server', () => {
     const at = new Date().toISOString();
     // Sessions of another till of the branch, as a pull would bring them.
     for (const z of [1, 2])
-      t.context.sqlite
-        .prepare(
-          `INSERT INTO cash_sessions (id, user_id, branch_id, device_id, currency_code, opening_float, status,
-             break_minutes, break_started_at, opened_at, closed_at, counted_cash, expected_cash, variance,
-             z_number, notes, updated_at)
-           VALUES (?, ?, ?, 'other-device', 'EUR', 0, 'closed', 0, NULL, ?, ?, 0, 0, 0, ?, '', ?)`,
-        )
-        .run(newId(), other.id, branchId, at, at, z, at);
+      await t.exec(
+        `INSERT INTO cash_sessions (id, user_id, branch_id, device_id, currency_code, opening_float, status,
+           break_minutes, break_started_at, opened_at, closed_at, counted_cash, expected_cash, variance,
+           z_number, notes, updated_at)
+         VALUES (?, ?, ?, 'other-device', 'EUR', 0, 'closed', 0, NULL, ?, ?, 0, 0, 0, ?, '', ?)`,
+        newId(),
+        other.id,
+        branchId,
+        at,
+        at,
+        z,
+        at,
+      );
     const local = await getLocalDeviceId(t.context.db);
     for (const expected of [1, 2]) {
       const opened = await t.post<Body>('/api/v1/sessions/open', { opening_float: 0 }, cashier.token);
@@ -61,16 +66,21 @@ describe('Z numbers on one server', () => {
       expect(z.body).toMatchObject({ z_number: expected, device_id: local, is_final: true });
     }
     // the same Z number twice for one device of one branch is still refused by the database
-    expect(() =>
-      t.context.sqlite
-        .prepare(
-          `INSERT INTO cash_sessions (id, user_id, branch_id, device_id, currency_code, opening_float, status,
-             break_minutes, break_started_at, opened_at, closed_at, counted_cash, expected_cash, variance,
-             z_number, notes, updated_at)
-           VALUES (?, ?, ?, 'other-device', 'EUR', 0, 'closed', 0, NULL, ?, ?, 0, 0, 0, 1, '', ?)`,
-        )
-        .run(newId(), other.id, branchId, at, at, at),
-    ).toThrow(/UNIQUE/);
+    // (SQLite: "UNIQUE constraint failed"; PostgreSQL: "duplicate key value violates unique constraint")
+    await expect(
+      t.exec(
+        `INSERT INTO cash_sessions (id, user_id, branch_id, device_id, currency_code, opening_float, status,
+           break_minutes, break_started_at, opened_at, closed_at, counted_cash, expected_cash, variance,
+           z_number, notes, updated_at)
+         VALUES (?, ?, ?, 'other-device', 'EUR', 0, 'closed', 0, NULL, ?, ?, 0, 0, 0, 1, '', ?)`,
+        newId(),
+        other.id,
+        branchId,
+        at,
+        at,
+        at,
+      ),
+    ).rejects.toThrow(/UNIQUE constraint failed|duplicate key value violates unique constraint/);
   });
 
   it('an open session is an X-report: no Z number yet, its device given', async () => {
@@ -154,25 +164,27 @@ describe('two tills of one branch closing sessions offline (in process, real rep
         return s.pending === 0 && s.last_error === null && s.last_success_at !== null;
       });
     for (const t of tills) expect((await syncStatus(t.context)).rejected).toBe(0);
-    const rows = central.context.sqlite
-      .prepare(
-        `SELECT id, device_id, status, z_number FROM cash_sessions WHERE id IN (?, ?) ORDER BY device_id`,
-      )
-      .all(closed[0]!.id, closed[1]!.id);
+    const rows = await central.query(
+      `SELECT id, device_id, status, z_number FROM cash_sessions WHERE id IN (?, ?) ORDER BY device_id`,
+      closed[0]!.id,
+      closed[1]!.id,
+    );
     expect(rows).toEqual(
       closed
         .map((c) => ({ id: c.id, device_id: c.device_id, status: 'closed', z_number: 1 }))
         .sort((a, b) => (String(a.device_id) < String(b.device_id) ? -1 : 1)),
     );
-    expect(central.count('sync_conflicts')).toBe(0);
+    expect(await central.count('sync_conflicts')).toBe(0);
     // Each till also holds the other's closed session (pulled) without a local conflict.
     for (const [i, t] of tills.entries())
       await waitFor(`till ${i} has both closed sessions`, async () => {
-        const n = t.context.sqlite
-          .prepare(`SELECT count(*) AS n FROM cash_sessions WHERE id IN (?, ?) AND status = 'closed'`)
-          .get(closed[0]!.id, closed[1]!.id) as { n: number };
-        return n.n === 2;
+        const [n] = await t.query<{ n: number }>(
+          `SELECT count(*) AS n FROM cash_sessions WHERE id IN (?, ?) AND status = 'closed'`,
+          closed[0]!.id,
+          closed[1]!.id,
+        );
+        return n?.n === 2;
       });
-    for (const t of tills) expect(t.count('sync_conflicts')).toBe(0);
+    for (const t of tills) expect(await t.count('sync_conflicts')).toBe(0);
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/connection';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { branchStock, consumeFefo, InsufficientStock, moveBatchQuantity, receiveBatch } from './ledger';
 import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../../testing/factory';
@@ -56,12 +57,14 @@ interface BatchState {
   regulator_status: string;
 }
 
-const batchesOf = (medicineId: string) =>
-  t.context.sqlite
-    .prepare(
-      'SELECT id, branch_id, expiry_date, qty_on_hand, regulator_status FROM batches WHERE medicine_id = ? ORDER BY id',
-    )
-    .all(medicineId) as BatchState[];
+/** The medicine's batches as the given transaction (or, by default, the server) sees them. */
+const batchesOf = (medicineId: string, db: Db = t.context.db): Promise<BatchState[]> =>
+  db
+    .selectFrom('batches')
+    .select(['id', 'branch_id', 'expiry_date', 'qty_on_hand', 'regulator_status'])
+    .where('medicine_id', '=', medicineId)
+    .orderBy('id')
+    .execute();
 
 describe('stock ledger (property)', () => {
   it('keeps every batch equal to the sum of its movements, never negative, and takes FEFO', async () => {
@@ -86,7 +89,7 @@ describe('stock ledger (property)', () => {
               });
             } else if (o.kind === 'consume' || o.kind === 'transfer') {
               const branchId = branches[o.kind === 'consume' ? o.branch : o.from]!;
-              const before = batchesOf(medicine.id).filter((b) => b.branch_id === branchId);
+              const before = (await batchesOf(medicine.id, trx)).filter((b) => b.branch_id === branchId);
               const sellable = before.filter(
                 (b) => b.regulator_status === 'active' && b.expiry_date >= today && b.qty_on_hand > 0,
               );
@@ -136,7 +139,7 @@ describe('stock ledger (property)', () => {
                 }
               }
             } else {
-              const all = batchesOf(medicine.id);
+              const all = await batchesOf(medicine.id, trx);
               if (all.length === 0) return;
               const batch = all[o.pick % all.length]!;
               if (o.kind === 'block') {
@@ -163,8 +166,8 @@ describe('stock ledger (property)', () => {
             }
           });
         }
-        expect(ledgerMismatches(t)).toEqual([]);
-        const rows = batchesOf(medicine.id);
+        expect(await ledgerMismatches(t)).toEqual([]);
+        const rows = await batchesOf(medicine.id);
         expect(rows.every((b) => b.qty_on_hand >= 0)).toBe(true);
         for (const branchId of branches) {
           const stock = await branchStock(t.context.db, branchId, [medicine.id]);
@@ -199,8 +202,8 @@ describe('stock ledger (property)', () => {
       [b.id, 3],
       [b.id, 2],
     ]);
-    expect(batchesOf(medicine.id)[0]!.qty_on_hand).toBe(-2);
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect((await batchesOf(medicine.id))[0]!.qty_on_hand).toBe(-2);
+    expect(await ledgerMismatches(t)).toEqual([]);
     const none = await makeMedicine(t);
     await expect(
       t.context.db.transaction().execute((trx) =>
@@ -229,7 +232,7 @@ describe('stock ledger (property)', () => {
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     expect(results.filter((r) => r.status === 409)).toHaveLength(15);
-    expect(batchesOf(medicine.id)[0]!.qty_on_hand).toBe(0);
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect((await batchesOf(medicine.id))[0]!.qty_on_hand).toBe(0);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 });

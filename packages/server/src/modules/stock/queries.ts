@@ -160,7 +160,7 @@ export async function controlledRegistry(
       'm.form',
       'br.name as branch_name',
     ])
-    .groupBy(['sm.medicine_id', 'sm.branch_id']);
+    .groupBy(['sm.medicine_id', 'sm.branch_id', 'm.id', 'br.id']);
   if (f.branch_id) groups = groups.where('sm.branch_id', '=', f.branch_id);
   if (f.medicine_id) groups = groups.where('sm.medicine_id', '=', f.medicine_id);
   const all = await groups.orderBy('m.name').orderBy('br.name').execute();

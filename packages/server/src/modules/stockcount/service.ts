@@ -1,7 +1,7 @@
 import type { Role } from '@pharmacy/contracts';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { AppContext } from '../../app-context';
-import type { Db, Sqlite } from '../../db/connection';
+import type { Db } from '../../db/connection';
+import { rawQuery } from '../../db/raw-query';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Forbidden, Invalid, NotFound } from '../../http/errors';
@@ -30,12 +30,12 @@ interface SheetRow {
   expected_qty: number;
 }
 
-const SHEET_SQL = `SELECT b.id AS batch_id, b.medicine_id, m.name AS medicine_name, m.strength, m.form,
+const sheetQuery =
+  rawQuery<SheetRow>(`SELECT b.id AS batch_id, b.medicine_id, m.name AS medicine_name, m.strength, m.form,
     b.batch_number, b.expiry_date, b.regulator_status, b.qty_on_hand AS expected_qty
   FROM batches b JOIN medicines m ON m.id = b.medicine_id
-  WHERE b.branch_id = ? AND (? = 1 OR b.qty_on_hand <> 0) AND (? IS NULL OR m.category = ?)
-  ORDER BY m.name COLLATE NOCASE, m.id, b.expiry_date, b.batch_number`;
-const sheetStatements = new WeakMap<Sqlite, BetterSqlite3.Statement<unknown[]>>();
+  WHERE b.branch_id = ? AND (? = 1 OR b.qty_on_hand <> 0) AND (CAST(? AS TEXT) IS NULL OR m.category = ?)
+  ORDER BY m.name COLLATE NOCASE, m.id, b.expiry_date, b.batch_number`);
 
 /**
  * The count sheet of a branch: every batch holding stock (or every batch with include_empty), by medicine name
@@ -52,17 +52,12 @@ export async function countSheet(
     category = await findCategorySlug(app.db, f.category);
     if (!category) throw new NotFound('Category', f.category);
   }
-  let statement = sheetStatements.get(app.sqlite);
-  if (!statement) {
-    statement = app.sqlite.prepare(SHEET_SQL);
-    sheetStatements.set(app.sqlite, statement);
-  }
-  const items = statement.all(
+  const items = await sheetQuery.all(app, [
     branch.id,
     f.include_empty === 'true' ? 1 : 0,
     category,
     category,
-  ) as SheetRow[];
+  ]);
   return { branch_id: branch.id, generated_at: nowIso(), total: items.length, items };
 }
 

@@ -56,19 +56,21 @@ describe('stock count', () => {
     expect(res.body.variances).toEqual([
       expect.objectContaining({ batch_id: ba.id, expected_qty: 12, counted_qty: 10, variance: -2 }),
     ]);
-    expect(t.count('stock_count_lines')).toBe(2);
-    const mv = t.context.sqlite
-      .prepare("SELECT quantity, reference_id FROM stock_movements WHERE type = 'count'")
-      .all();
+    expect(await t.count('stock_count_lines')).toBe(2);
+    const mv = await t.query("SELECT quantity, reference_id FROM stock_movements WHERE type = 'count'");
     expect(mv).toEqual([{ quantity: -2, reference_id: res.body.id }]);
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('needs a manager for variances above the threshold: 403 APPROVAL_REQUIRED, nothing written', async () => {
     const m = await makeMedicine(t);
     const batch = await receive(t, m.id, supplierId, { qty_received: 50 });
     const cashier = await t.userWithRole('cashier');
-    const before = [t.count('stock_counts'), t.count('stock_count_lines'), t.count('stock_movements')];
+    const before = [
+      await t.count('stock_counts'),
+      await t.count('stock_count_lines'),
+      await t.count('stock_movements'),
+    ];
     const res = await t.post(
       '/api/v1/stockcount/submit',
       { lines: [{ batch_id: batch.id, counted_qty: 30 }] },
@@ -86,9 +88,11 @@ describe('stock count', () => {
       cashier.token,
     );
     expect(withApproval.status).toBe(403);
-    expect([t.count('stock_counts'), t.count('stock_count_lines'), t.count('stock_movements')]).toEqual(
-      before,
-    );
+    expect([
+      await t.count('stock_counts'),
+      await t.count('stock_count_lines'),
+      await t.count('stock_movements'),
+    ]).toEqual(before);
     // an approved stock_variance approval of a branch manager lifts it, once
     const manager = await t.userWithRole('branch_manager');
     const asked = await t.post<{ id: string }>(
@@ -154,7 +158,7 @@ describe('stock count', () => {
     );
     await t.put(`/api/v1/approvals/${asked.body.id}`, { status: 'approved', reason: 'ok' }, manager.token);
     const tables = ['stock_counts', 'stock_count_lines', 'stock_movements', 'change_log'];
-    const before = tables.map((x) => t.count(x));
+    const before = await t.counts(tables);
     const submit = (lines: Array<{ batch_id: string; counted_qty: number }>) =>
       t.post<{ code: string; detail: string }>(
         '/api/v1/stockcount/submit',
@@ -179,7 +183,7 @@ describe('stock count', () => {
       expect(res.body.code).toBe('APPROVAL_MISMATCH');
       expect(res.body.detail).toContain(why);
     }
-    expect(tables.map((x) => t.count(x))).toEqual(before);
+    expect(await t.counts(tables)).toEqual(before);
     expect((await submit([{ batch_id: batch.id, counted_qty: 35 }])).status).toBe(201);
   });
 
@@ -210,12 +214,12 @@ describe('stock count', () => {
       [{ lines: [{ batch_id: foreign.id, counted_qty: 1 }] }, 400],
       [{ branch_id: other, lines: [{ batch_id: foreign.id, counted_qty: 1 }] }, 403],
     ];
-    const before = t.count('stock_counts');
+    const before = await t.count('stock_counts');
     for (const [body, status] of cases) {
       const res = await t.post('/api/v1/stockcount/submit', body, pharmacist.token);
       expect(res.status, JSON.stringify(body)).toBe(status);
     }
-    expect(t.count('stock_counts')).toBe(before);
+    expect(await t.count('stock_counts')).toBe(before);
     // a branch-bound caller's sheet is always their own branch
     const sheet = await t.get<Sheet>(`/api/v1/stockcount?branch_id=${other}`, pharmacist.token);
     expect(sheet.body.branch_id).toBe(pharmacist.branchId);

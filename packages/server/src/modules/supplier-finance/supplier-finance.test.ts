@@ -41,7 +41,7 @@ async function invoice(fields: Record<string, unknown> = {}, token = admin) {
 
 describe('supplier invoices', () => {
   it('creates an unpaid invoice with paid_amount 0 in the caller branch, audited and replicated', async () => {
-    const changes = t.count('change_log');
+    const changes = await t.count('change_log');
     const inv = await invoice({ invoice_no: 'INV-1', due_date: '2030-01-31', notes: 'March delivery' });
     expect(inv).toMatchObject({
       status: 'unpaid',
@@ -50,8 +50,8 @@ describe('supplier invoices', () => {
       balance: '100.00',
       branch_id: main,
     });
-    expect(t.count('change_log')).toBe(changes + 1);
-    const audit = t.context.sqlite.prepare('SELECT action FROM audit_log WHERE entity_id = ?').all(inv.id);
+    expect(await t.count('change_log')).toBe(changes + 1);
+    const audit = await t.query('SELECT action FROM audit_log WHERE entity_id = ?', inv.id);
     expect(audit).toEqual([{ action: 'supplier_invoice.create' }]);
     const dup = await t.post<{ code: string }>(
       '/api/v1/supplier-finance/invoices',
@@ -63,7 +63,7 @@ describe('supplier invoices', () => {
   });
 
   it('refuses bad input (400), unknown supplier or branch (404) and another branch (403), writing nothing', async () => {
-    const before = t.count('supplier_invoices');
+    const before = await t.count('supplier_invoices');
     for (const body of [
       {},
       { supplier_id: supplierId },
@@ -117,7 +117,7 @@ describe('supplier invoices', () => {
         )
       ).status,
     ).toBe(403);
-    expect(t.count('supplier_invoices')).toBe(before);
+    expect(await t.count('supplier_invoices')).toBe(before);
   });
 
   it('lists newest first, at most 50, filtered by supplier and scoped to the branch', async () => {
@@ -175,7 +175,7 @@ describe('supplier invoices', () => {
     ]) {
       expect((await t.post(url, body, admin)).status, JSON.stringify(body)).toBe(400);
     }
-    expect(t.count('supplier_payments')).toBe(2);
+    expect(await t.count('supplier_payments')).toBe(2);
     expect(
       (await t.post(`/api/v1/supplier-finance/invoices/${randomUUID()}/payments`, { amount: 1 }, admin))
         .status,
@@ -290,7 +290,7 @@ describe('reorder suggestions and quarantine', () => {
     const med = (await makeMedicine(t, { low_stock_threshold: 1 })).id;
     const batch = await receive(t, med, supplierId, { qty_received: 5 });
     const url = `/api/v1/supplier-finance/batches/${batch.id}/quarantine`;
-    const changes = t.count('change_log');
+    const changes = await t.count('change_log');
     const q = await t.post<{ regulator_status: string; qty_on_hand: number }>(
       url,
       { status: 'quarantined', reason: 'regulator notice 12' },
@@ -298,7 +298,7 @@ describe('reorder suggestions and quarantine', () => {
     );
     expect(q.status).toBe(200);
     expect(q.body).toMatchObject({ regulator_status: 'quarantined', qty_on_hand: 5 });
-    expect(t.count('change_log')).toBe(changes + 1);
+    expect(await t.count('change_log')).toBe(changes + 1);
     const stock = await t.get<{ stock_quantity: number }>(`/api/v1/medicines/${med}`, admin);
     expect(stock.body.stock_quantity).toBe(0);
     expect(
@@ -320,12 +320,12 @@ describe('reorder suggestions and quarantine', () => {
         )
       ).status,
     ).toBe(404);
-    const audit = t.context.sqlite
-      .prepare(
+    const audit = (
+      await t.query<{ after_json: string }>(
         "SELECT after_json FROM audit_log WHERE action = 'batch.regulator_status' AND entity_id = ? ORDER BY created_at, id",
+        batch.id,
       )
-      .all(batch.id)
-      .map((r) => JSON.parse((r as { after_json: string }).after_json).regulator_status);
+    ).map((r) => JSON.parse(r.after_json).regulator_status);
     expect(audit).toEqual(['quarantined', 'recalled', 'active']);
   });
 });

@@ -32,7 +32,7 @@ describe('suppliers', () => {
   });
 
   it('refuses invalid bodies with 400 and writes nothing', async () => {
-    const before = t.count('suppliers');
+    const before = await t.count('suppliers');
     for (const body of [
       {},
       { name: '' },
@@ -47,7 +47,7 @@ describe('suppliers', () => {
       const res = await t.post('/api/v1/suppliers', body, admin);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect(t.count('suppliers')).toBe(before);
+    expect(await t.count('suppliers')).toBe(before);
   });
 
   it('lists 20 per page sorted by name, searches name or tax number, filters is_active', async () => {

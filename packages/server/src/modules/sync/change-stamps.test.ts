@@ -11,12 +11,13 @@ afterAll(() => t.close());
 
 const change = (entityId: string) =>
   ({ entity: 'test', entityId, op: 'upsert', payload: { entityId }, branchId: null }) as const;
-const baseOf = (entityId: string) =>
+const baseOf = async (entityId: string) =>
   (
-    t.context.sqlite
-      .prepare('SELECT base_revision AS b FROM change_log WHERE entity_id = ?')
-      .get(entityId) as { b: number | null }
-  ).b;
+    await t.query<{ b: number | null }>(
+      'SELECT base_revision AS b FROM change_log WHERE entity_id = ?',
+      entityId,
+    )
+  )[0]?.b;
 
 describe('recordChange', () => {
   it('stamps each local change with the pull cursor it was written against, read once per transaction', async () => {
@@ -31,6 +32,6 @@ describe('recordChange', () => {
     });
     await setMeta(db, 'cursor', 9);
     await recordChange(db, change('d'));
-    expect(['a', 'b', 'c', 'd'].map(baseOf)).toEqual([5, 5, 7, 9]);
+    expect(await Promise.all(['a', 'b', 'c', 'd'].map(baseOf))).toEqual([5, 5, 7, 9]);
   });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
   // Made on head office, so they reach the till with its bootstrap.
   for (const role of ['cashier', 'branch_manager'] as const)
     emails[role] = (await central.userWithRole(role)).email;
-  till = await startTestServer({ syncIntervalMs: 200, syncBackoffMaxMs: 400 });
+  till = await startTestServer({ mode: 'till', syncIntervalMs: 200, syncBackoffMaxMs: 400 });
   html = http.createServer((_req, res) =>
     res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Router</h1>'),
   );

@@ -1,10 +1,13 @@
 import type { Response } from 'express';
+import { CompiledQuery, sql } from 'kysely';
 import type { SyncPullResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
+import type { Db, Sqlite } from '../../db/connection';
+import { numberedPlaceholders } from '../../db/raw-query';
 import { durable } from '../../db/group-commit';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
-import { feedReader, getEpoch, openReader } from './meta';
+import { feedReader, getEpoch, getMeta, openReader } from './meta';
 import { registeredEntities, registeredEntityNames } from './registry';
 import type { SyncDevicesTable } from '../../db/tables/sync';
 
@@ -39,43 +42,9 @@ export async function pullChanges(
     throw new ResetRequired(
       `Central's database changed (epoch ${epoch}, the till has ${q.epoch}); the till must bootstrap from a snapshot again.`,
     );
-  const reader = feedReader(app);
-  const entities = JSON.stringify(registeredEntityNames());
-  const read = reader.transaction(() => {
-    const head = Number(
-      (reader.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number | null }).r ?? 0,
-    );
-    const compacted = Number(
-      (
-        reader.prepare("SELECT value FROM sync_meta WHERE key = 'compacted_revision'").get() as
-          | { value: string }
-          | undefined
-      )?.value ?? 0,
-    );
-    if (q.since < compacted)
-      throw new ResetRequired(
-        `Revision ${q.since} is older than the retained change history (compacted up to ${compacted}); the till must bootstrap from a snapshot again.`,
-      );
-    const seq = reader.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'").get() as
-      | { seq: number }
-      | undefined;
-    if (q.since > Math.max(head, Number(seq?.seq ?? 0)))
-      throw new ResetRequired(
-        `Revision ${q.since} is ahead of central (${head}): central was restored from an older backup; the till must bootstrap again.`,
-      );
-    const rows = reader
-      .prepare(
-        `SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log
-         WHERE revision > ? AND revision <= ?
-           AND (branch_id IS NULL OR branch_id = ?)
-           AND (origin_device_id IS NULL OR origin_device_id <> ?)
-           AND entity IN (SELECT value FROM json_each(?))
-         ORDER BY revision LIMIT ?`,
-      )
-      .all(q.since, head, device.branch_id, device.id, entities, q.limit + 1) as FeedRow[];
-    return { head, rows };
-  });
-  const { head, rows } = read();
+  const read = app.sqlite ? readFeedSqlite(app, device, q) : await readFeedPostgres(app, device, q);
+  checkCursor(q.since, read);
+  const { head, rows } = read;
   // The reader sees a group once committed, before its WAL sync ends: ship nothing central could still lose.
   await durable(app.db);
   const hasMore = rows.length > q.limit;
@@ -101,6 +70,103 @@ export async function pullChanges(
   };
 }
 
+/** What one read of the feed saw, in one transaction: the page and the positions the cursor is checked against. */
+interface FeedRead {
+  head: number;
+  /** Changes up to here were dropped by compaction. */
+  compacted: number;
+  /** The highest revision ever handed out (it survives compaction and deletes). */
+  issued: number;
+  rows: FeedRow[];
+}
+
+function checkCursor(since: number, read: FeedRead): void {
+  if (since < read.compacted)
+    throw new ResetRequired(
+      `Revision ${since} is older than the retained change history (compacted up to ${read.compacted}); the till must bootstrap from a snapshot again.`,
+    );
+  if (since > Math.max(read.head, read.issued))
+    throw new ResetRequired(
+      `Revision ${since} is ahead of central (${read.head}): central was restored from an older backup; the till must bootstrap again.`,
+    );
+}
+
+const FEED_PAGE = `SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log
+  WHERE revision > ? AND revision <= ?
+    AND (branch_id IS NULL OR branch_id = ?)
+    AND (origin_device_id IS NULL OR origin_device_id <> ?)
+    AND entity IN (SELECT value FROM json_each(?))
+  ORDER BY revision LIMIT ?`;
+
+/** SQLite: one read transaction on the feed's own read-only connection (it sees committed data only). */
+function readFeedSqlite(
+  app: AppContext,
+  device: SyncDevicesTable,
+  q: { since: number; limit: number },
+): FeedRead {
+  const reader = feedReader(app);
+  const read = reader.transaction((): FeedRead => {
+    const head = Number(
+      (reader.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number | null }).r ?? 0,
+    );
+    const compacted = reader.prepare("SELECT value FROM sync_meta WHERE key = 'compacted_revision'").get() as
+      | { value: string }
+      | undefined;
+    const seq = reader.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'").get() as
+      | { seq: number }
+      | undefined;
+    const entities = JSON.stringify(registeredEntityNames());
+    const rows = reader
+      .prepare(FEED_PAGE)
+      .all(q.since, head, device.branch_id, device.id, entities, q.limit + 1) as FeedRow[];
+    return { head, compacted: Number(compacted?.value ?? 0), issued: Number(seq?.seq ?? 0), rows };
+  });
+  return read();
+}
+
+/**
+ * PostgreSQL: one REPEATABLE READ snapshot from the pool. Writers of the change log take turns on an advisory
+ * lock from their first change to their commit (db/changes.ts), so revisions commit in order and a snapshot
+ * never sees a revision while a lower one is still to come.
+ */
+async function readFeedPostgres(
+  app: AppContext,
+  device: SyncDevicesTable,
+  q: { since: number; limit: number },
+): Promise<FeedRead> {
+  return app.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx): Promise<FeedRead> => {
+      const head = await trx
+        .selectFrom('change_log')
+        .select((eb) => eb.fn.max('revision').as('r'))
+        .executeTakeFirst();
+      const compacted = await getMeta(trx, 'compacted_revision');
+      const issued = await sql<{ n: number | null }>`SELECT last_value AS n FROM pg_sequences
+        WHERE sequencename = 'change_log_revision_seq'`.execute(trx);
+      const upTo = Number(head?.r ?? 0);
+      const rows = await trx
+        .selectFrom('change_log')
+        .select(['revision', 'entity', 'entity_id', 'op', 'payload', 'branch_id'])
+        .where('revision', '>', q.since)
+        .where('revision', '<=', upTo)
+        .where((eb) => eb.or([eb('branch_id', 'is', null), eb('branch_id', '=', device.branch_id)]))
+        .where((eb) => eb.or([eb('origin_device_id', 'is', null), eb('origin_device_id', '<>', device.id)]))
+        .where('entity', 'in', registeredEntityNames())
+        .orderBy('revision')
+        .limit(q.limit + 1)
+        .execute();
+      return {
+        head: upTo,
+        compacted: Number(compacted ?? 0),
+        issued: Number(issued.rows[0]?.n ?? 0),
+        rows: rows as FeedRow[],
+      };
+    });
+}
+
 /** Waits for the response to drain (or close), removing both listeners afterwards. */
 function drained(res: Response): Promise<void> {
   return new Promise((resolve) => {
@@ -114,9 +180,21 @@ function drained(res: Response): Promise<void> {
   });
 }
 
+/** Where a snapshot reads from: one consistent view of the database for the whole stream. */
+interface SnapshotSource {
+  revision(): Promise<number>;
+  count(table: string, where: string, branchId: string | null): Promise<number>;
+  rows(table: string, where: string, branchId: string | null): AsyncIterable<Record<string, unknown>>;
+}
+
+type SnapshotEntity = ReturnType<typeof registeredEntities>[number];
+const whereOf = (def: SnapshotEntity): string =>
+  def.scope === 'branch' ? ` WHERE ${def.snapshotWhere ?? `"${def.branchColumn}" = ?`}` : '';
+
 /**
- * The device's scope as of one revision, streamed as NDJSON from one read transaction on its own connection
- * (better-sqlite3 iterate(), respecting backpressure): memory stays flat whatever the size.
+ * The device's scope as of one revision, streamed as NDJSON from one read transaction (SQLite: its own
+ * read-only connection and iterate(); PostgreSQL: a REPEATABLE READ transaction and a server-side cursor),
+ * respecting backpressure: memory stays flat whatever the size.
  * Lines: {type:'header', revision, epoch, branch_id, entities, total_rows}, {type:'row', entity, id, payload}..., {type:'end', rows}.
  */
 export async function streamSnapshot(
@@ -125,71 +203,120 @@ export async function streamSnapshot(
   res: Response,
 ): Promise<void> {
   const epoch = await getEpoch(app);
-  const reader = openReader(app);
-  let rows = 0;
-  try {
-    reader.exec('BEGIN');
-    const revision = Number(
-      (reader.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number | null }).r ?? 0,
-    );
-    await durable(app.db);
-    const entities = registeredEntities();
-    const whereOf = (def: (typeof entities)[number]) =>
-      def.scope === 'branch' ? ` WHERE ${def.snapshotWhere ?? `"${def.branchColumn}" = ?`}` : '';
-    // The rows this snapshot will carry, from the same read transaction: the till's progress bar.
-    let totalRows = 0;
-    for (const def of entities) {
-      const count = reader.prepare(`SELECT count(*) AS n FROM "${def.table}"${whereOf(def)}`);
-      const row = (def.scope === 'branch' ? count.get(device.branch_id) : count.get()) as { n: number };
-      totalRows += Number(row.n);
+  if (app.sqlite) {
+    const reader = openReader(app);
+    try {
+      reader.exec('BEGIN');
+      await writeSnapshot(app, device, res, epoch, sqliteSource(reader));
+    } finally {
+      if (reader.inTransaction) reader.exec('COMMIT');
+      reader.close();
     }
-    res.status(200);
-    res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Snapshot-Revision', String(revision));
-    const write = async (line: string) => {
-      if (!res.write(`${line}\n`)) await drained(res);
-      if (res.destroyed) throw new Error('client went away');
-    };
-    await write(
-      JSON.stringify({
-        type: 'header',
-        revision,
-        epoch,
-        branch_id: device.branch_id,
-        entities: entities.map((e) => e.entity),
-        total_rows: totalRows,
-      }),
-    );
-    for (const def of entities) {
-      const stmt =
-        def.scope === 'branch'
-          ? reader.prepare(
-              `SELECT * FROM "${def.table}" WHERE ${def.snapshotWhere ?? `"${def.branchColumn}" = ?`}`,
-            )
-          : reader.prepare(`SELECT * FROM "${def.table}"`);
-      const iterator = (
-        def.scope === 'branch' ? stmt.iterate(device.branch_id) : stmt.iterate()
-      ) as IterableIterator<Record<string, unknown>>;
-      let chunk = '';
-      for (const row of iterator) {
-        chunk += `${JSON.stringify({ type: 'row', entity: def.entity, id: String(row[def.key]), payload: def.fromRow(row) })}\n`;
-        rows++;
-        if (chunk.length > 64_000) {
-          if (!res.write(chunk)) await drained(res);
-          chunk = '';
-          if (res.destroyed) {
-            iterator.return?.();
-            throw new Error('client went away');
-          }
-        }
-      }
-      if (chunk) await write(chunk.slice(0, -1));
-    }
-    await write(JSON.stringify({ type: 'end', rows }));
-    res.end();
-  } finally {
-    if (reader.inTransaction) reader.exec('COMMIT');
-    reader.close();
+    return;
   }
+  await app.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute((trx) => writeSnapshot(app, device, res, epoch, postgresSource(trx)));
+}
+
+function sqliteSource(reader: Sqlite): SnapshotSource {
+  return {
+    revision: async () =>
+      Number(
+        (reader.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number | null }).r ?? 0,
+      ),
+    count: async (table, where, branchId) =>
+      Number(
+        (
+          reader
+            .prepare(`SELECT count(*) AS n FROM "${table}"${where}`)
+            .get(...(where ? [branchId] : [])) as {
+            n: number;
+          }
+        ).n,
+      ),
+    rows: (table, where, branchId) =>
+      reader
+        .prepare(`SELECT * FROM "${table}"${where}`)
+        .iterate(...(where ? [branchId] : [])) as IterableIterator<
+        Record<string, unknown>
+      > as unknown as AsyncIterable<Record<string, unknown>>,
+  };
+}
+
+function postgresSource(trx: Db): SnapshotSource {
+  const raw = (text: string, params: unknown[]) => CompiledQuery.raw(numberedPlaceholders(text), params);
+  return {
+    revision: async () => {
+      const { rows } = await trx.executeQuery<{ r: number | null }>(
+        raw('SELECT max(revision) AS r FROM change_log', []),
+      );
+      return Number(rows[0]?.r ?? 0);
+    },
+    count: async (table, where, branchId) => {
+      const { rows } = await trx.executeQuery<{ n: number }>(
+        raw(`SELECT count(*) AS n FROM "${table}"${where}`, where ? [branchId] : []),
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    async *rows(table, where, branchId) {
+      const query = raw(`SELECT * FROM "${table}"${where}`, where ? [branchId] : []);
+      for await (const chunk of trx
+        .getExecutor()
+        .stream<Record<string, unknown>>(query, SNAPSHOT_CURSOR_ROWS))
+        yield* chunk.rows;
+    },
+  };
+}
+
+/** Rows fetched per round trip of the PostgreSQL cursor. */
+const SNAPSHOT_CURSOR_ROWS = 2_000;
+
+async function writeSnapshot(
+  app: AppContext,
+  device: SyncDevicesTable,
+  res: Response,
+  epoch: string,
+  source: SnapshotSource,
+): Promise<void> {
+  const revision = await source.revision();
+  await durable(app.db);
+  const entities = registeredEntities();
+  // The rows this snapshot will carry, from the same read transaction: the till's progress bar.
+  let totalRows = 0;
+  for (const def of entities) totalRows += await source.count(def.table, whereOf(def), device.branch_id);
+  res.status(200);
+  res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Snapshot-Revision', String(revision));
+  const write = async (text: string) => {
+    if (!res.write(text)) await drained(res);
+    if (res.destroyed) throw new Error('client went away');
+  };
+  const header = {
+    type: 'header',
+    revision,
+    epoch,
+    branch_id: device.branch_id,
+    entities: entities.map((e) => e.entity),
+    total_rows: totalRows,
+  };
+  await write(`${JSON.stringify(header)}\n`);
+  let rows = 0;
+  for (const def of entities) {
+    let chunk = '';
+    for await (const row of source.rows(def.table, whereOf(def), device.branch_id)) {
+      chunk += `${JSON.stringify({ type: 'row', entity: def.entity, id: String(row[def.key]), payload: def.fromRow(row) })}\n`;
+      rows++;
+      if (chunk.length > 64_000) {
+        await write(chunk);
+        chunk = '';
+      }
+    }
+    if (chunk) await write(chunk);
+  }
+  await write(`${JSON.stringify({ type: 'end', rows })}\n`);
+  res.end();
 }

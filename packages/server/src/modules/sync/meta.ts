@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import type { AppContext } from '../../app-context';
 import { forgetPullCursor } from '../../db/changes';
-import type { Db, Sqlite } from '../../db/connection';
+import { type Db, requireSqlite, type Sqlite } from '../../db/connection';
 
 export async function getMeta(db: Db, key: string): Promise<string | null> {
   const row = await db.selectFrom('sync_meta').select('value').where('key', '=', key).executeTakeFirst();
@@ -54,7 +54,10 @@ export function feedReader(app: AppContext): Sqlite {
 }
 
 export function openReader(app: AppContext): Sqlite {
-  const reader = new BetterSqlite3(app.sqlite.name, { readonly: true, fileMustExist: true });
+  const reader = new BetterSqlite3(requireSqlite(app, 'The sync feed reader').name, {
+    readonly: true,
+    fileMustExist: true,
+  });
   reader.pragma('busy_timeout = 5000');
   return reader;
 }

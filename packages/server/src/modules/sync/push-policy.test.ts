@@ -84,13 +84,17 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-const change = (entity: string, payload: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+const change = async (
+  entity: string,
+  payload: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) => ({
   client_mutation_id: `h1-${++cmid}`,
   entity,
   op: 'upsert',
   entity_id: String(payload.id ?? payload.key ?? payload.code ?? `x-${cmid}`),
   payload,
-  base_revision: headRevision(),
+  base_revision: await headRevision(),
   ...extra,
 });
 
@@ -104,11 +108,19 @@ async function push(changes: unknown[], as: 'device' | { token: string } = 'devi
 }
 
 const headRevision = () => t.headRevision();
-const rowOf = (table: string, id: unknown) => t.row(table, id) as Record<string, unknown>;
-const firstRow = (table: string) =>
-  t.context.sqlite.prepare(`SELECT * FROM "${table}" LIMIT 1`).get() as Record<string, unknown> | undefined;
-const tableSnapshot = (table: string) =>
-  JSON.stringify(t.context.sqlite.prepare(`SELECT * FROM "${table}"`).all());
+const rowOf = async (table: string, id: unknown) => (await t.row(table, id)) as Record<string, unknown>;
+const firstRow = async (table: string) => (await t.query(`SELECT * FROM "${table}" LIMIT 1`))[0];
+const tableSnapshot = async (table: string) => JSON.stringify(await t.query(`SELECT * FROM "${table}"`));
+/** The column names of a table, from the database's own catalogue. */
+const columnsOf = async (table: string) =>
+  (
+    await t.query<{ name: string }>(
+      t.dialect === 'sqlite'
+        ? 'SELECT name FROM pragma_table_info(?)'
+        : "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ?",
+      table,
+    )
+  ).map((c) => c.name);
 
 describe('H1: every replicated entity decides whether central takes a till change', () => {
   it('lists every registered entity with the decision the registry holds', () => {
@@ -123,19 +135,19 @@ describe('H1: every replicated entity decides whether central takes a till chang
     'refuses a pushed %s from a device and from a cashier: CENTRAL_ONLY, a conflict row, nothing written',
     async (entity) => {
       const def = registeredEntities().find((e) => e.entity === entity)!;
-      const existing = firstRow(def.table);
+      const existing = await firstRow(def.table);
       const payload = existing
         ? { ...existing }
         : { id: `01a20000-0000-7000-8000-${String(cmid).padStart(12, '0')}` };
-      const before = tableSnapshot(def.table);
-      const conflicts = t.count('sync_conflicts');
+      const before = await tableSnapshot(def.table);
+      const conflicts = await t.count('sync_conflicts');
       for (const as of ['device', cashier] as const) {
-        const body = await push([change(entity, payload)], as);
+        const body = await push([await change(entity, payload)], as);
         expect(body.accepted).toEqual([]);
         expect(body.rejected[0]).toMatchObject({ code: 'CENTRAL_ONLY', conflict_id: expect.any(String) });
       }
-      expect(t.count('sync_conflicts')).toBe(conflicts + 2);
-      expect(tableSnapshot(def.table)).toBe(before);
+      expect(await t.count('sync_conflicts')).toBe(conflicts + 2);
+      expect(await tableSnapshot(def.table)).toBe(before);
     },
   );
 
@@ -154,14 +166,11 @@ describe('H1: every replicated entity decides whether central takes a till chang
     'refuses a %s naming another branch (OTHER_BRANCH)',
     async (entity) => {
       const def = registeredEntities().find((e) => e.entity === entity)!;
-      const columns = (
-        t.context.sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).all(def.table) as Array<{
-          name: string;
-        }>
-      ).map((c) => c.name);
+      const columns = await columnsOf(def.table);
+      expect(columns.length).toBeGreaterThan(0);
       if (!columns.includes(def.branchColumn)) return; // a child row: its parent carries the branch
       const body = await push([
-        change(entity, {
+        await change(entity, {
           id: `01a20000-0000-7000-8000-0000000b${String(cmid).padStart(4, '0')}`,
           [def.branchColumn]: other,
         }),
@@ -174,8 +183,8 @@ describe('H1: every replicated entity decides whether central takes a till chang
 describe("H1: the penetration test's changes are refused and read back unchanged", () => {
   it('a medicine price cut from 50.00 to 0.01', async () => {
     const medicine = await makeMedicine(t, { selling_price: 50 });
-    const row = rowOf('medicines', medicine.id);
-    const body = await push([change('medicine', { ...row, selling_price: 1 })], cashier);
+    const row = await rowOf('medicines', medicine.id);
+    const body = await push([await change('medicine', { ...row, selling_price: 1 })], cashier);
     expect(body.rejected[0]?.code).toBe('CENTRAL_ONLY');
     expect((await t.get(`/api/v1/medicines/${medicine.id}`, admin)).body.selling_price).toBe('50.00');
   });
@@ -183,9 +192,9 @@ describe("H1: the penetration test's changes are refused and read back unchanged
   it('a 100 %-off organisation-wide coupon, an announcement and a supplier invoice marked paid', async () => {
     const at = new Date().toISOString();
     const id = (n: number) => `01a20000-0000-7000-8000-0000000c000${n}`;
-    const before = ['coupons', 'changelog_entries', 'supplier_invoices'].map((x) => t.count(x));
+    const before = await t.counts(['coupons', 'changelog_entries', 'supplier_invoices']);
     const body = await push([
-      change('coupon', {
+      await change('coupon', {
         id: id(1),
         code: 'FREE100',
         description: '',
@@ -202,32 +211,37 @@ describe("H1: the penetration test's changes are refused and read back unchanged
         created_at: at,
         updated_at: at,
       }),
-      change('changelog_entry', { id: id(2), title: 'Pay here', body: 'attacker text', created_at: at }),
-      change('supplier_invoice', { id: id(3), branch_id: main, status: 'paid', created_at: at }),
+      await change('changelog_entry', {
+        id: id(2),
+        title: 'Pay here',
+        body: 'attacker text',
+        created_at: at,
+      }),
+      await change('supplier_invoice', { id: id(3), branch_id: main, status: 'paid', created_at: at }),
     ]);
     expect(body.rejected.map((r) => r.code)).toEqual(['CENTRAL_ONLY', 'CENTRAL_ONLY', 'CENTRAL_ONLY']);
-    expect(['coupons', 'changelog_entries', 'supplier_invoices'].map((x) => t.count(x))).toEqual(before);
+    expect(await t.counts(['coupons', 'changelog_entries', 'supplier_invoices'])).toEqual(before);
     expect((await t.get('/api/v1/coupons/validate?code=FREE100', admin)).status).not.toBe(200);
   });
 
   it('a base_revision above central’s current revision is BAD_BASE_REVISION, not a skipped conflict check', async () => {
     const batch = await receive(t, (await makeMedicine(t)).id, (await makeSupplier(t)).id);
-    const row = rowOf('batches', batch.id);
+    const row = await rowOf('batches', batch.id);
     const body = await push([
-      change('batch', { ...row, unit_cost: 1 }, { base_revision: headRevision() + 1000 }),
+      await change('batch', { ...row, unit_cost: 1 }, { base_revision: (await headRevision()) + 1000 }),
     ]);
     expect(body.rejected[0]?.code).toBe('BAD_BASE_REVISION');
-    expect(rowOf('batches', batch.id).unit_cost).toBe(row.unit_cost);
+    expect((await rowOf('batches', batch.id)).unit_cost).toBe(row.unit_cost);
   });
 
   it("a device cannot take over another branch's batch by reusing its id", async () => {
     const theirs = await receive(t, (await makeMedicine(t)).id, (await makeSupplier(t)).id, {
       branch_id: other,
     });
-    const row = rowOf('batches', theirs.id);
-    const body = await push([change('batch', { ...row, branch_id: main })]);
+    const row = await rowOf('batches', theirs.id);
+    const body = await push([await change('batch', { ...row, branch_id: main })]);
     expect(body.rejected[0]?.code).toBe('OTHER_BRANCH');
-    expect(rowOf('batches', theirs.id).branch_id).toBe(other);
+    expect((await rowOf('batches', theirs.id)).branch_id).toBe(other);
   });
 });
 
@@ -255,20 +269,20 @@ describe('H1: changes a till may make through REST are checked against the peopl
   };
 
   it('an approval decided by a branch manager of the branch is taken', async () => {
-    const body = await push([change('approval', approval({}))]);
+    const body = await push([await change('approval', approval({}))]);
     expect(body.rejected).toEqual([]);
     expect(body.accepted).toHaveLength(1);
   });
 
   it('an approval a cashier decided, or its requester decided, is FORBIDDEN_ROLE and not written', async () => {
-    const before = t.count('approvals');
+    const before = await t.count('approvals');
     const body = await push([
-      change('approval', approval({ decided_by: cashier.id })),
-      change('approval', approval({ requested_by: manager.id, decided_by: manager.id })),
-      change('approval', approval({ decided_by: null })),
+      await change('approval', approval({ decided_by: cashier.id })),
+      await change('approval', approval({ requested_by: manager.id, decided_by: manager.id })),
+      await change('approval', approval({ decided_by: null })),
     ]);
     expect(body.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE', 'FORBIDDEN_ROLE', 'FORBIDDEN_ROLE']);
-    expect(t.count('approvals')).toBe(before);
+    expect(await t.count('approvals')).toBe(before);
   });
 
   it('a purchase order is taken when raised by a branch manager of the branch, refused when a cashier raised it', async () => {
@@ -284,28 +298,28 @@ describe('H1: changes a till may make through REST are checked against the peopl
       manager.token,
     );
     expect(created.status).toBe(201);
-    const row = rowOf('purchase_orders', created.body.id);
-    const mine = await push([change('purchase_order', { ...row, notes: 'call before delivery' })]);
+    const row = await rowOf('purchase_orders', created.body.id);
+    const mine = await push([await change('purchase_order', { ...row, notes: 'call before delivery' })]);
     expect(mine.accepted).toHaveLength(1);
-    const before = t.count('purchase_orders');
+    const before = await t.count('purchase_orders');
     const forged = await push([
-      change('purchase_order', {
+      await change('purchase_order', {
         ...row,
         id: '01a20000-0000-7000-8000-0000000e0001',
         created_by: cashier.id,
       }),
     ]);
     expect(forged.rejected[0]?.code).toBe('FORBIDDEN_ROLE');
-    expect(t.count('purchase_orders')).toBe(before);
-    const byCashier = await push([change('purchase_order', { ...row, notes: 'cashier' })], cashier);
+    expect(await t.count('purchase_orders')).toBe(before);
+    const byCashier = await push([await change('purchase_order', { ...row, notes: 'cashier' })], cashier);
     expect(byCashier.rejected[0]?.code).toBe('FORBIDDEN_ROLE');
   });
 
   it('a batch is refused when it names a receiver who may not receive deliveries', async () => {
     const batch = await receive(t, (await makeMedicine(t)).id, (await makeSupplier(t)).id);
-    const row = rowOf('batches', batch.id);
+    const row = await rowOf('batches', batch.id);
     const body = await push([
-      change('batch', {
+      await change('batch', {
         ...row,
         id: '01a20000-0000-7000-8000-0000000f0001',
         batch_number: 'FORGED',
@@ -313,43 +327,41 @@ describe('H1: changes a till may make through REST are checked against the peopl
       }),
     ]);
     expect(body.rejected[0]?.code).toBe('FORBIDDEN_ROLE');
-    expect(rowOf('batches', '01a20000-0000-7000-8000-0000000f0001')).toBeUndefined();
+    expect(await rowOf('batches', '01a20000-0000-7000-8000-0000000f0001')).toBeUndefined();
   });
 });
 
 describe('H1 and M3: a user changes only their own password at a till of their branch', () => {
   it('takes the password change of a cashier of the branch, and refuses a role, another field or an admin', async () => {
-    const stored = rowOf('users', cashier.id);
-    const hash = String(rowOf('users', manager.id).password_hash);
+    const stored = await rowOf('users', cashier.id);
+    const hash = String((await rowOf('users', manager.id)).password_hash);
     const own = {
       ...stored,
       password_hash: hash,
       must_change_password: 0,
       token_version: Number(stored.token_version) + 1,
     };
-    const adminRow = t.context.sqlite.prepare("SELECT * FROM users WHERE role = 'admin'").get() as Record<
-      string,
-      unknown
-    >;
+    const [adminRow] = await t.query("SELECT * FROM users WHERE role = 'admin'");
+    if (!adminRow) throw new Error('no admin row');
     const body = await push([
-      change('user', { ...own, role: 'admin' }),
-      change('user', { ...own, email: 'someone.else@test.local' }),
-      change('user', {
+      await change('user', { ...own, role: 'admin' }),
+      await change('user', { ...own, email: 'someone.else@test.local' }),
+      await change('user', {
         ...adminRow,
         password_hash: hash,
         must_change_password: 0,
         token_version: Number(adminRow.token_version) + 1,
       }),
-      change('user', own),
+      await change('user', own),
     ]);
     expect(body.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE', 'FORBIDDEN_ROLE', 'FORBIDDEN_ROLE']);
     expect(body.accepted).toHaveLength(1);
-    expect(rowOf('users', cashier.id)).toMatchObject({
+    expect(await rowOf('users', cashier.id)).toMatchObject({
       role: 'cashier',
       password_hash: hash,
       email: stored.email,
     });
-    expect(rowOf('users', String(adminRow.id)).password_hash).toBe(adminRow.password_hash);
+    expect((await rowOf('users', String(adminRow.id))).password_hash).toBe(adminRow.password_hash);
   });
 });
 
@@ -362,26 +374,31 @@ describe('H1: a till grants a customer credit only in the name of someone who ma
       counter.token,
     );
     expect(created.status).toBe(201);
-    const row = rowOf('customers', created.body.id);
+    const row = await rowOf('customers', created.body.id);
     const body = await push([
-      change('customer', { ...row, phone: '0711' }),
-      change('customer', {
+      await change('customer', { ...row, phone: '0711' }),
+      await change('customer', {
         ...row,
         credit_limit: 1_000_000,
         is_credit_allowed: 1,
         credit_terms_by: counter.id,
       }),
-      change('customer', { ...row, credit_limit: 1_000_000, is_credit_allowed: 1, credit_terms_by: null }),
+      await change('customer', {
+        ...row,
+        credit_limit: 1_000_000,
+        is_credit_allowed: 1,
+        credit_terms_by: null,
+      }),
     ]);
     expect(body.accepted).toHaveLength(1);
     expect(body.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE', 'FORBIDDEN_ROLE']);
-    expect(rowOf('customers', created.body.id)).toMatchObject({
+    expect(await rowOf('customers', created.body.id)).toMatchObject({
       phone: '0711',
       credit_limit: 0,
       is_credit_allowed: 0,
     });
     const granted = await push([
-      change('customer', {
+      await change('customer', {
         ...row,
         phone: '0711',
         credit_limit: 5000,
@@ -390,7 +407,10 @@ describe('H1: a till grants a customer credit only in the name of someone who ma
       }),
     ]);
     expect(granted.accepted).toHaveLength(1);
-    expect(rowOf('customers', created.body.id)).toMatchObject({ credit_limit: 5000, is_credit_allowed: 1 });
+    expect(await rowOf('customers', created.body.id)).toMatchObject({
+      credit_limit: 5000,
+      is_credit_allowed: 1,
+    });
   });
 
   it('records who set credit terms through REST', async () => {
@@ -400,6 +420,6 @@ describe('H1: a till grants a customer credit only in the name of someone who ma
       manager.token,
     );
     expect(res.status).toBe(201);
-    expect(rowOf('customers', res.body.id).credit_terms_by).toBe(manager.id);
+    expect((await rowOf('customers', res.body.id)).credit_terms_by).toBe(manager.id);
   });
 });

@@ -13,6 +13,7 @@ import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { ownTransaction } from '../../db/group-commit';
+import { isRetryableConflict } from '../../db/postgres';
 import { prepared } from '../../db/prepared';
 import type { AuthUser } from '../../http/auth';
 import {
@@ -48,12 +49,16 @@ const payloadHash = (c: { entity: string; op: string; entity_id?: string; payloa
     .update(canonicalJson({ entity: c.entity, op: c.op, entity_id: c.entity_id ?? null, payload: c.payload }))
     .digest('hex');
 
-/** A failure worth retrying (the database is busy, locked or out of space): stop the batch, keep order. */
+/**
+ * A failure worth retrying (the database is busy, locked or out of space; on PostgreSQL a serialization
+ * failure or deadlock): stop the batch, keep order.
+ */
 export function isTemporary(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return (
-    typeof code === 'string' &&
-    /^SQLITE_(BUSY|LOCKED|IOERR|FULL|NOMEM|INTERRUPT|PROTOCOL|CANTOPEN)/.test(code)
+    (typeof code === 'string' &&
+      /^SQLITE_(BUSY|LOCKED|IOERR|FULL|NOMEM|INTERRUPT|PROTOCOL|CANTOPEN)/.test(code)) ||
+    isRetryableConflict(err)
   );
 }
 
@@ -263,7 +268,7 @@ function replayStored(
   else out.rejected.push(JSON.parse(stored.result));
 }
 
-/** Applies one change inside the open `sync_change` savepoint, releases it and stores the accepted result. */
+/** Applies one change inside the open `sync_change` savepoint, stores the accepted result and releases it. */
 async function applyAccepted(
   trx: Db,
   app: AppContext,
@@ -287,7 +292,6 @@ async function applyAccepted(
     { originDeviceId: device.id, clientMutationId: c.client_mutation_id },
     () => applyOne(trx, app, change, { device: syncDevice, user }),
   );
-  await sql`RELEASE sync_change`.execute(trx);
   const revision = await currentRevision(trx);
   const item: SyncAcceptedItem = {
     client_mutation_id: c.client_mutation_id,
@@ -297,6 +301,8 @@ async function applyAccepted(
     revision,
   };
   await storeResult(trx, device, key, 'accepted', item, revision);
+  // Released only now: a failure storing the result rolls the change back with it (pushOne's ROLLBACK TO).
+  await sql`RELEASE sync_change`.execute(trx);
   return item;
 }
 
@@ -416,6 +422,10 @@ export async function pushChanges(
   // under a group's savepoint each change's SAVEPOINT kept every page image of the batch in the statement
   // journal, which every RELEASE then walked (100 µs per change).
   await ownTransaction(app.db, async (trx) => {
+    // A PostgreSQL transaction is run again after a serialization failure: start each attempt afresh.
+    out.accepted = [];
+    out.rejected = [];
+    delete out.retryFrom;
     for (const raw of rawChanges) {
       if (!(await pushOne(trx, app, { device, user }, raw, out))) break;
     }

@@ -31,12 +31,13 @@ const change = (entity: string, payload: Record<string, unknown>) => ({
   entity_id: payload.id,
   payload,
 });
-const sumOfMovements = (t: TestServer, batchId: string) =>
+const sumOfMovements = async (t: TestServer, batchId: string) =>
   (
-    t.context.sqlite
-      .prepare('SELECT coalesce(sum(quantity), 0) AS q FROM stock_movements WHERE batch_id = ?')
-      .get(batchId) as { q: number }
-  ).q;
+    await t.query<{ q: number }>(
+      'SELECT coalesce(sum(quantity), 0) AS q FROM stock_movements WHERE batch_id = ?',
+      batchId,
+    )
+  )[0]?.q;
 
 beforeAll(async () => {
   central = await startTestServer({ mode: 'central' });
@@ -78,12 +79,13 @@ describe('stock_movement', () => {
     const other = await push(devices[1]!, [change('stock_movement', movement)]);
     expect([again.body.accepted.length, other.body.accepted.length]).toEqual([1, 1]);
     expect(await batchOnHand(central, batch)).toBe(7);
-    expect(sumOfMovements(central, batch)).toBe(7);
+    expect(await sumOfMovements(central, batch)).toBe(7);
     expect(
-      central.context.sqlite
-        .prepare("SELECT count(*) AS n FROM change_log WHERE entity = 'stock_movement' AND entity_id = ?")
-        .get(movement.id),
-    ).toEqual({ n: 1 });
+      await central.query(
+        "SELECT count(*) AS n FROM change_log WHERE entity = 'stock_movement' AND entity_id = ?",
+        movement.id,
+      ),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('never takes qty_on_hand from a batch payload: a new batch starts at 0, its movements bring the stock', async () => {
@@ -129,6 +131,8 @@ describe('stock_movement', () => {
 describe('customer balance', () => {
   it('is the sum of the ledger rows from two devices, never a pushed current_balance', async () => {
     const at = nowIso();
+    const [adminUser] = await central.query<{ id: string }>("SELECT id FROM users WHERE role = 'admin'");
+    if (!adminUser) throw new Error('no admin user');
     const customer = {
       id: newId(),
       name: 'Credit Customer',
@@ -138,9 +142,7 @@ describe('customer balance', () => {
       credit_limit: 100_000,
       is_credit_allowed: 1,
       // Credit terms travel with who granted them: central takes a raise only in the name of a manager or admin.
-      credit_terms_by: (
-        central.context.sqlite.prepare("SELECT id FROM users WHERE role = 'admin'").get() as { id: string }
-      ).id,
+      credit_terms_by: adminUser.id,
       current_balance: 0,
       created_at: at,
       updated_at: at,
@@ -175,22 +177,22 @@ describe('customer balance', () => {
       [devices[1]!, b],
     ] as const)
       expect((await push(d, changes)).body.rejected).toEqual([]);
-    const balance = () =>
+    const balance = async () =>
       (
-        central.context.sqlite
-          .prepare('SELECT current_balance AS b FROM customers WHERE id = ?')
-          .get(customer.id) as { b: number }
-      ).b;
-    expect(balance()).toBe(3000 + 2000 - 500);
+        await central.query<{ b: number }>(
+          'SELECT current_balance AS b FROM customers WHERE id = ?',
+          customer.id,
+        )
+      )[0]?.b;
+    expect(await balance()).toBe(3000 + 2000 - 500);
     // a later customer edit carrying a stale balance changes the details, not the balance
     await push(devices[0]!, [change('customer', { ...customer, name: 'Renamed', current_balance: 3000 })]);
-    expect(balance()).toBe(4500);
+    expect(await balance()).toBe(4500);
     // the ledger is organisation-wide: its changes reach every till
-    const rows = central.context.sqlite
-      .prepare(
-        "SELECT DISTINCT branch_id FROM change_log WHERE entity = 'customer_ledger' AND entity_id IN (SELECT id FROM customer_ledger WHERE customer_id = ?)",
-      )
-      .all(customer.id);
+    const rows = await central.query(
+      "SELECT DISTINCT branch_id FROM change_log WHERE entity = 'customer_ledger' AND entity_id IN (SELECT id FROM customer_ledger WHERE customer_id = ?)",
+      customer.id,
+    );
     expect(rows).toEqual([{ branch_id: null }]);
   });
 });
@@ -204,17 +206,16 @@ describe('a sale pulled onto another till of the branch', () => {
   });
 
   it('keeps stock equal to its movements and can be looked up and returned there', async () => {
-    tillA = await startTestServer();
+    // Tills by nature (SQLite in both runs): till B starts from a copy of till A's database file.
+    tillA = await startTestServer({ mode: 'till' });
     const med = await makeMedicineId(tillA, { price: 10, name: 'Returnable' });
     const batch = await addStock(tillA, med, 10);
     // Till B: another till of the same branch holding the same data (a copy of till A's database).
     const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
-    await tillA.context.sqlite.backup(path.join(dirB, 'pharmacy.db'));
-    const since = (
-      tillA.context.sqlite.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number }
-    ).r;
-    tillB = await startTestServer({ dataDir: dirB });
-    tillB.context.sqlite.prepare("DELETE FROM local_state WHERE key = 'device_id'").run();
+    await tillA.sqlite.backup(path.join(dirB, 'pharmacy.db'));
+    const since = await tillA.headRevision();
+    tillB = await startTestServer({ mode: 'till', dataDir: dirB });
+    await tillB.exec("DELETE FROM local_state WHERE key = 'device_id'");
 
     const tokenA = await tillA.adminToken();
     const sold = await tillA.post<{ id: string; invoice_number: string; icv: number; lines: unknown[] }>(
@@ -225,18 +226,17 @@ describe('a sale pulled onto another till of the branch', () => {
     expect(sold.status, JSON.stringify(sold.body)).toBe(201);
 
     // What central would send till B: till A's changes after the copy, in revision order, applied twice.
-    const rows = tillA.context.sqlite
-      .prepare(
-        "SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log WHERE revision > ? AND entity IN ('stock_movement', 'sale') ORDER BY revision",
-      )
-      .all(since) as Array<{
+    const rows = await tillA.query<{
       revision: number;
       entity: string;
       entity_id: string;
       op: 'upsert';
       payload: string;
       branch_id: string | null;
-    }>;
+    }>(
+      "SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log WHERE revision > ? AND entity IN ('stock_movement', 'sale') ORDER BY revision",
+      since,
+    );
     expect(rows.map((r) => r.entity)).toEqual(['stock_movement', 'sale']);
     const page = {
       epoch: 'test',
@@ -248,9 +248,9 @@ describe('a sale pulled onto another till of the branch', () => {
     await store.applyPullPage(page);
     await store.applyPullPage(page);
     expect(await batchOnHand(tillB, batch)).toBe(6);
-    expect(sumOfMovements(tillB, batch)).toBe(6);
-    expect(tillB.count('sales')).toBe(1);
-    expect(tillB.count('sync_conflicts')).toBe(0);
+    expect(await sumOfMovements(tillB, batch)).toBe(6);
+    expect(await tillB.count('sales')).toBe(1);
+    expect(await tillB.count('sync_conflicts')).toBe(0);
 
     const tokenB = await tillB.login(ADMIN.email, ADMIN.password);
     const lookup = await tillB.get<{
@@ -272,7 +272,7 @@ describe('a sale pulled onto another till of the branch', () => {
     );
     expect(ret.status, JSON.stringify(ret.body)).toBe(201);
     expect(await batchOnHand(tillB, batch)).toBe(7);
-    expect(sumOfMovements(tillB, batch)).toBe(7);
+    expect(await sumOfMovements(tillB, batch)).toBe(7);
   });
 
   it('re-bootstraps a till holding movements (append-only ledger) with sale lines, triggers kept', async () => {
@@ -282,9 +282,7 @@ describe('a sale pulled onto another till of the branch', () => {
       const sql = def.snapshotWhere
         ? `SELECT * FROM "${def.table}" WHERE ${def.snapshotWhere}`
         : `SELECT * FROM "${def.table}"`;
-      const rows = tillA.context.sqlite
-        .prepare(sql)
-        .all(...(def.snapshotWhere ? [await tillA.mainBranchId()] : [])) as Array<Record<string, unknown>>;
+      const rows = await tillA.query(sql, ...(def.snapshotWhere ? [await tillA.mainBranchId()] : []));
       for (const row of rows)
         lines.push(
           JSON.stringify({
@@ -302,14 +300,13 @@ describe('a sale pulled onto another till of the branch', () => {
     }
     await new TillStore(tillB.context).loadSnapshot(stream());
     for (const table of ['sales', 'sale_lines', 'sale_payments', 'stock_movements', 'batches'])
-      expect(tillB.count(table), table).toBe(tillA.count(table));
+      expect(await tillB.count(table), table).toBe(await tillA.count(table));
+    // A till is SQLite by design: its append-only triggers survive the snapshot swap.
     expect(
-      tillB.context.sqlite
-        .prepare(
-          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stock_movements_no_%'",
-        )
-        .get(),
-    ).toEqual({ n: 2 });
-    expect(() => tillB.context.sqlite.prepare('DELETE FROM stock_movements').run()).toThrow(/append-only/);
+      await tillB.query(
+        "SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'stock_movements_no_%'",
+      ),
+    ).toEqual([{ n: 2 }]);
+    await expect(tillB.exec('DELETE FROM stock_movements')).rejects.toThrow(/append-only/);
   });
 });

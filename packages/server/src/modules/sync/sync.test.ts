@@ -23,13 +23,13 @@ const pull = (q: string, headers = dev()) =>
   t.request<Record<string, unknown>>('GET', `/api/v1/sync/pull?device_id=${deviceId}&${q}`, { headers });
 
 const headRevision = () => t.headRevision();
-const batchCost = (id: unknown) => t.row('batches', id)?.unit_cost;
+const batchCost = async (id: unknown) => (await t.row('batches', id))?.unit_cost;
 
 /** A batch received at head office (a central-owned row a till may edit: its branch, received by an admin). */
 async function receivedBatch(batchNumber: string, medicineId?: string): Promise<Record<string, unknown>> {
   const medicine = medicineId ?? (await makeMedicine(t)).id;
   const batch = await receive(t, String(medicine), (await makeSupplier(t)).id, { batch_number: batchNumber });
-  return t.row('batches', batch.id) as Record<string, unknown>;
+  return (await t.row('batches', batch.id)) as Record<string, unknown>;
 }
 
 beforeAll(async () => {
@@ -49,10 +49,11 @@ afterAll(() => t.close());
 
 describe('devices', () => {
   it('stores only a hash of the credential and lists devices branch-scoped', async () => {
-    const row = t.context.sqlite
-      .prepare('SELECT token_hash FROM sync_devices WHERE id = ?')
-      .get(deviceId) as { token_hash: string };
-    expect(row.token_hash).not.toContain(deviceToken);
+    const [row] = await t.query<{ token_hash: string }>(
+      'SELECT token_hash FROM sync_devices WHERE id = ?',
+      deviceId,
+    );
+    expect(row!.token_hash).not.toContain(deviceToken);
     const other = await t.createBranch('SYNC2');
     const manager = await t.userWithRole('branch_manager', other);
     const list = await t.get<{ items: unknown[] }>('/api/v1/compliance/devices', manager.token);
@@ -108,7 +109,7 @@ describe('push', () => {
       entity_id: row.id,
       payload: { ...row, unit_cost: 777 },
       seq: 1,
-      base_revision: headRevision(),
+      base_revision: await headRevision(),
     };
     const first = await push([change]);
     expect(first.status).toBe(200);
@@ -117,17 +118,38 @@ describe('push', () => {
     expect(again.body).toEqual(first.body);
     const reused = await push([{ ...change, payload: { ...change.payload, unit_cost: 1 } }]);
     expect(reused.body.rejected[0]).toMatchObject({ client_mutation_id: 'm-1', code: 'MUTATION_ID_REUSED' });
-    expect(batchCost(row.id)).toBe(777);
+    expect(await batchCost(row.id)).toBe(777);
+  });
+
+  it('answers copies of one push sent at once alike: applied once, no conflict (a duplicated request)', async () => {
+    const row = await receivedBatch('SYNC-DUP');
+    const change = {
+      client_mutation_id: 'm-dup',
+      entity: 'batch',
+      op: 'upsert',
+      entity_id: row.id,
+      payload: { ...row, unit_cost: 555 },
+      seq: 2,
+      base_revision: await headRevision(),
+    };
+    const copies = await Promise.all([push([change]), push([change]), push([change])]);
+    for (const r of copies) expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(copies[0]!.body.accepted).toHaveLength(1);
+    for (const r of copies) expect(r.body).toEqual(copies[0]!.body);
+    expect(await batchCost(row.id)).toBe(555);
+    expect(
+      await t.query("SELECT client_mutation_id FROM sync_mutations WHERE client_mutation_id = 'm-dup'"),
+    ).toHaveLength(1);
+    expect(await t.query('SELECT id FROM sync_conflicts WHERE entity_id = ?', row.id)).toEqual([]);
   });
 
   it('refuses organisation configuration from a till: a device can never grant a role or change settings', async () => {
-    const someone = t.context.sqlite
-      .prepare("SELECT * FROM users WHERE role = 'pharmacist' LIMIT 1")
-      .get() as Record<string, unknown>;
+    const [someone] = await t.query("SELECT * FROM users WHERE role = 'pharmacist' LIMIT 1");
+    if (!someone) throw new Error('no pharmacist to escalate');
     const settings = (await t.get<Record<string, unknown>>('/api/v1/settings', admin)).body;
     const { updated_at: _, ...value } = settings;
     // with a current base revision, which used to pass the conflict check
-    const head = t.headRevision();
+    const head = await t.headRevision();
     const r = await push([
       {
         client_mutation_id: 'esc-1',
@@ -148,8 +170,7 @@ describe('push', () => {
     ]);
     expect(r.body.rejected.map((x) => x.code)).toEqual(['FORBIDDEN_ROLE', 'CENTRAL_ONLY']);
     expect(
-      (t.context.sqlite.prepare('SELECT role FROM users WHERE id = ?').get(someone.id) as { role: string })
-        .role,
+      (await t.query<{ role: string }>('SELECT role FROM users WHERE id = ?', someone.id))[0]?.role,
     ).toBe('pharmacist');
     expect((await t.get<{ tin: string }>('/api/v1/settings', admin)).body.tin).not.toBe('forged');
   });
@@ -172,12 +193,12 @@ describe('push', () => {
     ]);
     expect(r.body.rejected.map((x) => x.code)).toEqual(['UNKNOWN_ENTITY', 'VALIDATION', 'VALIDATION']);
     expect(r.body.accepted.map((x) => x.client_mutation_id)).toEqual(['ok-1']);
-    expect(t.count('sync_conflicts')).toBeGreaterThanOrEqual(1);
+    expect(await t.count('sync_conflicts')).toBeGreaterThanOrEqual(1);
   });
 
   it('turns a till edit of a row central changed since into a conflict, resolved as a new revision', async () => {
     const row = await receivedBatch('SYNC-3');
-    const before = headRevision();
+    const before = await headRevision();
     // Head office receives more of the same batch: the row changes on central after the till's cursor.
     await receivedBatch('SYNC-3', String(row.medicine_id));
     const r = await push([
@@ -205,7 +226,7 @@ describe('push', () => {
     );
     expect(resolved.status).toBe(200);
     expect(resolved.body.resolved_revision).toBeGreaterThan(before);
-    expect(batchCost(row.id)).toBe(999);
+    expect(await batchCost(row.id)).toBe(999);
     expect(
       (await t.post(`/api/v1/sync/conflicts/${conflictId}/resolve`, { resolution: 'keep_till' }, admin))
         .status,
@@ -231,9 +252,10 @@ describe('pull and snapshot', () => {
     const revisions = all.map((c) => c.revision);
     expect([...revisions].sort((a, b) => a - b)).toEqual(revisions);
     expect(new Set(revisions).size).toBe(revisions.length);
-    const own = t.context.sqlite
-      .prepare('SELECT revision FROM change_log WHERE origin_device_id = ?')
-      .all(deviceId) as Array<{ revision: number }>;
+    const own = await t.query<{ revision: number }>(
+      'SELECT revision FROM change_log WHERE origin_device_id = ?',
+      deviceId,
+    );
     expect(own.length).toBeGreaterThan(0);
     for (const o of own) expect(revisions).not.toContain(o.revision);
     const reset = await pull(`since=${since}&epoch=other`);

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { runStatements } from '../../db/migrations/run-statements';
+import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -15,7 +16,8 @@ import { registerEntity } from './registry';
 export const TEST_ENTITIES = process.env.PHARMACY_SYNC_TEST_ENTITIES === '1';
 
 export async function ensureTestEntityTables(app: AppContext): Promise<void> {
-  for (const statement of [
+  // Written for SQLite; runStatements translates them for a PostgreSQL central.
+  await runStatements(app.db as unknown as Kysely<unknown>, [
     `CREATE TABLE IF NOT EXISTS sync_test_sales (
       id TEXT PRIMARY KEY, branch_id TEXT NOT NULL, device_key TEXT NOT NULL, invoice_number TEXT NOT NULL UNIQUE,
       icv INTEGER NOT NULL, total_minor INTEGER NOT NULL, lines TEXT NOT NULL, sold_at TEXT NOT NULL, created_at TEXT NOT NULL
@@ -24,8 +26,7 @@ export async function ensureTestEntityTables(app: AppContext): Promise<void> {
       id TEXT PRIMARY KEY, sale_id TEXT NOT NULL REFERENCES sync_test_sales(id), branch_id TEXT NOT NULL,
       item TEXT NOT NULL, qty INTEGER NOT NULL
     ) STRICT`,
-  ])
-    await sql.raw(statement).execute(app.db);
+  ]);
 }
 
 interface TestLine {

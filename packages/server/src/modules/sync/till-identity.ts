@@ -1,5 +1,6 @@
 import { credentialFile, readCredential } from '@pharmacy/sync';
 import type { AppContext } from '../../app-context';
+import { requireSqlite } from '../../db/connection';
 
 /**
  * The branch this till belongs to, per server, kept in memory (authenticate runs on every request): set by the
@@ -17,7 +18,7 @@ export function setTillBranch(app: AppContext, branchId: string | null | undefin
 function readTillBranch(app: AppContext): string | null {
   const meta = new Map(
     (
-      app.sqlite
+      requireSqlite(app, "The till's identity")
         .prepare("SELECT key, value FROM sync_meta WHERE key IN ('branch_id', 'bootstrapped')")
         .all() as Array<{ key: string; value: string }>
     ).map((r) => [r.key, r.value]),

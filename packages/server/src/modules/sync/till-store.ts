@@ -4,6 +4,7 @@ import type { SyncChange, SyncPullResponse, SyncPushResponse } from '@pharmacy/c
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
+import { requireSqlite } from '../../db/connection';
 import { withChangeOrigin } from '../../db/changes';
 import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
@@ -236,7 +237,8 @@ export class TillStore {
    * snapshot revision. A stream without its end line is refused (truncated download).
    */
   async loadSnapshot(lines: AsyncIterable<string>): Promise<{ revision: number; rows: number }> {
-    const stageFile = path.join(path.dirname(this.app.sqlite.name), 'sync-stage.db');
+    const sqlite = requireSqlite(this.app, 'Loading a snapshot');
+    const stageFile = path.join(path.dirname(sqlite.name), 'sync-stage.db');
     for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(stageFile + suffix, { force: true });
     const stage = new BetterSqlite3(stageFile);
     stage.pragma('journal_mode = OFF');
@@ -253,7 +255,7 @@ export class TillStore {
     try {
       for (const def of defs) {
         const cols = (
-          this.app.sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).all(def.table) as {
+          sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).all(def.table) as {
             name: string;
           }[]
         ).map((c) => c.name);

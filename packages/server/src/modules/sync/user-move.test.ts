@@ -100,11 +100,12 @@ describe('a user moved to another branch', () => {
       const moved = await central.put(`/api/v1/users/${id}`, { branch_id: branchB }, admin);
       expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     }
-    const logged = central.context.sqlite
-      .prepare(
-        "SELECT branch_id, json_extract(payload, '$.branch_id') AS row_branch FROM change_log WHERE entity = 'user' AND entity_id = ? ORDER BY revision",
+    const logged = (
+      await central.query<{ branch_id: string | null; payload: string }>(
+        "SELECT branch_id, payload FROM change_log WHERE entity = 'user' AND entity_id = ? ORDER BY revision",
+        cashierId,
       )
-      .all(cashierId);
+    ).map((r) => ({ branch_id: r.branch_id, row_branch: JSON.parse(r.payload).branch_id }));
     expect(logged).toEqual([
       { branch_id: branchA, row_branch: branchA },
       { branch_id: branchB, row_branch: branchB },
@@ -112,9 +113,9 @@ describe('a user moved to another branch', () => {
     ]);
 
     await sync(tillA);
-    expect(
-      tillA.context.sqlite.prepare('SELECT branch_id, token_version FROM users WHERE id = ?').get(cashierId),
-    ).toEqual({ branch_id: branchB, token_version: 1 });
+    expect(await tillA.query('SELECT branch_id, token_version FROM users WHERE id = ?', cashierId)).toEqual([
+      { branch_id: branchB, token_version: 1 },
+    ]);
     // The token issued at till A before the move is revoked there.
     const revoked = await tillA.get<{ code: string }>('/api/v1/auth/me', oldToken);
     expect(revoked.status).toBe(401);
@@ -125,16 +126,16 @@ describe('a user moved to another branch', () => {
     expect(refused.body.code).toBe('OTHER_BRANCH_TILL');
     expect(refused.body.detail).toMatch(/another branch.*sign in at a till of your branch/);
     expect(
-      tillA.context.sqlite
-        .prepare("SELECT entity_id, after_json FROM audit_log WHERE action = 'auth.login_refused'")
-        .all(),
+      await tillA.query("SELECT entity_id, after_json FROM audit_log WHERE action = 'auth.login_refused'"),
     ).toEqual([
       { entity_id: cashierId, after_json: expect.stringContaining('"reason":"OTHER_BRANCH_TILL"') },
     ]);
     // A token matching the current row (as if issued before the till knew its branch) is refused on every request.
-    const row = tillA.context.sqlite
-      .prepare('SELECT id, role, branch_id, token_version FROM users WHERE id = ?')
-      .get(cashierId) as { id: string; role: string; branch_id: string; token_version: number };
+    const [row] = await tillA.query<{ id: string; role: string; branch_id: string; token_version: number }>(
+      'SELECT id, role, branch_id, token_version FROM users WHERE id = ?',
+      cashierId,
+    );
+    if (!row) throw new Error('the moved cashier is missing at till A');
     const { token: current } = await issueToken(tillA.context, row, 12);
     const perRequest = await tillA.get<{ code: string }>('/api/v1/auth/me', current);
     expect(perRequest.status).toBe(403);

@@ -48,12 +48,9 @@ type Transfer = {
     quantity: number;
   }>;
 };
-const onHand = (id: string) =>
-  (
-    t.context.sqlite.prepare('SELECT qty_on_hand FROM batches WHERE id = ?').get(id) as {
-      qty_on_hand: number;
-    }
-  ).qty_on_hand;
+const onHand = async (id: string) =>
+  (await t.query<{ qty_on_hand: number }>('SELECT qty_on_hand FROM batches WHERE id = ?', id))[0]
+    ?.qty_on_hand;
 const send = (body: Record<string, unknown>, token = admin) =>
   t.post<Transfer>('/api/v1/transfers', body, token);
 const receiveIt = (id: string, body: Record<string, unknown> = {}, token = admin) =>
@@ -61,14 +58,16 @@ const receiveIt = (id: string, body: Record<string, unknown> = {}, token = admin
 const cancelIt = (id: string, body: Record<string, unknown> = {}, token = admin) =>
   t.post<Transfer>(`/api/v1/transfers/${id}/cancel`, body, token);
 /** Units of a medicine at a branch (all its batches). */
-const branchUnits = (medicineId: string, branchId: string) =>
-  (
-    t.context.sqlite
-      .prepare(
+const branchUnits = async (medicineId: string, branchId: string) =>
+  Number(
+    (
+      await t.query<{ q: number }>(
         'SELECT coalesce(sum(qty_on_hand), 0) AS q FROM batches WHERE medicine_id = ? AND branch_id = ?',
+        medicineId,
+        branchId,
       )
-      .get(medicineId, branchId) as { q: number }
-  ).q;
+    )[0]?.q,
+  );
 
 describe('POST /transfers', () => {
   it('moves stock FEFO by medicine, skipping expired and blocked batches, keeping number and expiry', async () => {
@@ -93,8 +92,8 @@ describe('POST /transfers', () => {
       expiry_date: inDays(30),
       batch_number: 'Q',
     });
-    setExpiry(t, expired.id, inDays(-2));
-    setStatus(t, blocked.id, 'quarantined');
+    await setExpiry(t, expired.id, inDays(-2));
+    await setStatus(t, blocked.id, 'quarantined');
     const res = await t.post<Transfer>(
       '/api/v1/transfers',
       { to_branch_id: north, items: [{ medicine_id: m.id, quantity: 6 }] },
@@ -109,9 +108,9 @@ describe('POST /transfers', () => {
     ]);
     expect(res.body.items.every((i) => i.received_quantity === null)).toBe(true);
     // in transit: gone from the source, not yet at the destination
-    expect(onHand(early.id)).toBe(0);
-    expect(onHand(late.id)).toBe(8);
-    expect(branchUnits(m.id, north)).toBe(0);
+    expect(await onHand(early.id)).toBe(0);
+    expect(await onHand(late.id)).toBe(8);
+    expect(await branchUnits(m.id, north)).toBe(0);
     const inTransit = await t.get<{ items: Transfer[] }>(
       `/api/v1/transfers?branch_id=${north}&direction=in&status=in_transit`,
       admin,
@@ -138,30 +137,29 @@ describe('POST /transfers', () => {
     expect(again.status).toBe(201);
     const again2 = await receiveIt(again.body.id);
     expect(again2.body.items[0]!.to_batch_id).toBe(got.body.items[1]!.to_batch_id);
-    expect(onHand(got.body.items[1]!.to_batch_id)).toBe(5);
-    const types = t.context.sqlite
-      .prepare(
-        "SELECT type, sum(quantity) AS q FROM stock_movements WHERE reference_type = 'transfer' GROUP BY type ORDER BY type",
-      )
-      .all();
+    expect(await onHand(got.body.items[1]!.to_batch_id)).toBe(5);
+    const types = await t.query(
+      "SELECT type, sum(quantity) AS q FROM stock_movements WHERE reference_type = 'transfer' GROUP BY type ORDER BY type",
+    );
     expect(types).toEqual([
       { type: 'transfer_in', q: 9 },
       { type: 'transfer_out', q: -9 },
     ]);
-    const audit = t.context.sqlite
-      .prepare('SELECT action FROM audit_log WHERE entity_id = ? ORDER BY rowid')
-      .all(res.body.id);
+    const audit = await t.query(
+      'SELECT action FROM audit_log WHERE entity_id = ? ORDER BY created_at, id',
+      res.body.id,
+    );
     expect(audit).toEqual([{ action: 'transfer.send' }, { action: 'transfer.receive' }]);
     // a second receipt, or a cancel after it, is refused
     expect((await receiveIt(res.body.id)).body.code).toBe('TRANSFER_NOT_IN_TRANSIT');
     expect((await cancelIt(res.body.id)).status).toBe(409);
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('refuses short stock with INSUFFICIENT_STOCK naming the medicine, and writes nothing', async () => {
     const m = await makeMedicine(t, { name: 'Scarce Med' });
     await receive(t, m.id, supplierId, { qty_received: 2 });
-    const before = [t.count('transfers'), t.count('stock_movements'), t.count('batches')];
+    const before = [await t.count('transfers'), await t.count('stock_movements'), await t.count('batches')];
     const res = await t.post(
       '/api/v1/transfers',
       { to_branch_id: north, items: [{ medicine_id: m.id, quantity: 5 }] },
@@ -170,7 +168,9 @@ describe('POST /transfers', () => {
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('INSUFFICIENT_STOCK');
     expect(res.body.detail).toBe('Not enough Scarce Med in stock: wanted 5, available 2.');
-    expect([t.count('transfers'), t.count('stock_movements'), t.count('batches')]).toEqual(before);
+    expect([await t.count('transfers'), await t.count('stock_movements'), await t.count('batches')]).toEqual(
+      before,
+    );
   });
 
   it('answers 400/403/404 for bad bodies, same branch, other branches and unknown ids', async () => {
@@ -179,7 +179,7 @@ describe('POST /transfers', () => {
     const foreign = await receive(t, m.id, supplierId, { qty_received: 5, branch_id: south });
     const manager = await t.userWithRole('branch_manager');
     const unknown = '0192f2c4-0000-7000-8000-000000000000';
-    const before = [t.count('transfers'), t.count('stock_movements')];
+    const before = [await t.count('transfers'), await t.count('stock_movements')];
     const cases: Array<[Record<string, unknown>, number, string?]> = [
       [{}, 400],
       [{ to_branch_id: north, items: [] }, 400],
@@ -202,7 +202,7 @@ describe('POST /transfers', () => {
       const res = await t.post('/api/v1/transfers', body, token ?? admin);
       expect(res.status, JSON.stringify(body)).toBe(status);
     }
-    expect([t.count('transfers'), t.count('stock_movements')]).toEqual(before);
+    expect([await t.count('transfers'), await t.count('stock_movements')]).toEqual(before);
     // the branch manager moves stock from their own branch
     const ok = await t.post(
       '/api/v1/transfers',
@@ -228,11 +228,19 @@ describe('POST /transfers', () => {
     await receive(t, m.id, supplierId, { batch_number: 'SAME', expiry_date: inDays(200), branch_id: south });
     const res = await send({ to_branch_id: south, items: [{ batch_id: src.id, quantity: 1 }] });
     expect(res.status).toBe(201);
-    const before = [t.count('transfer_receipts'), t.count('stock_movements'), t.count('batches')];
+    const before = [
+      await t.count('transfer_receipts'),
+      await t.count('stock_movements'),
+      await t.count('batches'),
+    ];
     const refused = await receiveIt(res.body.id);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('BATCH_EXPIRY_MISMATCH');
-    expect([t.count('transfer_receipts'), t.count('stock_movements'), t.count('batches')]).toEqual(before);
+    expect([
+      await t.count('transfer_receipts'),
+      await t.count('stock_movements'),
+      await t.count('batches'),
+    ]).toEqual(before);
     expect((await t.get<Transfer>(`/api/v1/transfers/${res.body.id}`, admin)).body.status).toBe('in_transit');
   });
 });
@@ -241,7 +249,7 @@ describe('POST /transfers/batch and GET /transfers', () => {
   it('applies several transfers all or nothing', async () => {
     const m = await makeMedicine(t);
     const b = await receive(t, m.id, supplierId, { qty_received: 10 });
-    const before = [t.count('transfers'), t.count('stock_movements')];
+    const before = [await t.count('transfers'), await t.count('stock_movements')];
     const bad = await t.post(
       '/api/v1/transfers/batch',
       {
@@ -253,8 +261,8 @@ describe('POST /transfers/batch and GET /transfers', () => {
       admin,
     );
     expect(bad.status).toBe(409);
-    expect([t.count('transfers'), t.count('stock_movements')]).toEqual(before);
-    expect(onHand(b.id)).toBe(10);
+    expect([await t.count('transfers'), await t.count('stock_movements')]).toEqual(before);
+    expect(await onHand(b.id)).toBe(10);
     const good = await t.post<{ items: Transfer[] }>(
       '/api/v1/transfers/batch',
       {
@@ -267,7 +275,7 @@ describe('POST /transfers/batch and GET /transfers', () => {
     );
     expect(good.status).toBe(201);
     expect(good.body.items).toHaveLength(2);
-    expect(onHand(b.id)).toBe(0);
+    expect(await onHand(b.id)).toBe(0);
     expect((await t.post('/api/v1/transfers/batch', { transfers: [] }, admin)).status).toBe(400);
   });
 
@@ -310,7 +318,11 @@ describe('receiving and cancelling a transfer in transit', () => {
       ],
     });
     const [la, lb] = sent.body.items;
-    const before = [t.count('transfer_receipts'), t.count('stock_movements'), t.count('batches')];
+    const before = [
+      await t.count('transfer_receipts'),
+      await t.count('stock_movements'),
+      await t.count('batches'),
+    ];
     const bad: Array<[Record<string, unknown>, string]> = [
       [{ lines: [{ item_id: la!.id, received_quantity: 4 }] }, 'lines.0.discrepancy_reason'],
       [
@@ -344,7 +356,11 @@ describe('receiving and cancelling a transfer in transit', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       if (path) expect(JSON.stringify(res.body.errors)).toContain(path);
     }
-    expect([t.count('transfer_receipts'), t.count('stock_movements'), t.count('batches')]).toEqual(before);
+    expect([
+      await t.count('transfer_receipts'),
+      await t.count('stock_movements'),
+      await t.count('batches'),
+    ]).toEqual(before);
     const got = await receiveIt(sent.body.id, {
       notes: 'box crushed',
       lines: [
@@ -360,9 +376,9 @@ describe('receiving and cancelling a transfer in transit', () => {
       discrepancy_reason: 'short',
       to_batch_id: null,
     });
-    expect(branchUnits(m.id, south)).toBe(4);
-    expect(branchUnits(m.id, main)).toBe(9);
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await branchUnits(m.id, south)).toBe(4);
+    expect(await branchUnits(m.id, main)).toBe(9);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('cancels at the source: the units go back into the batches they left', async () => {
@@ -378,16 +394,17 @@ describe('receiving and cancelling a transfer in transit', () => {
       batch_number: 'C2',
     });
     const sent = await send({ to_branch_id: north, items: [{ medicine_id: m.id, quantity: 7 }] });
-    expect([onHand(a.id), onHand(b.id)]).toEqual([0, 3]);
+    expect([await onHand(a.id), await onHand(b.id)]).toEqual([0, 3]);
     const cancelled = await cancelIt(sent.body.id, { reason: 'sent by mistake' });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({ status: 'cancelled', cancel_reason: 'sent by mistake' });
     expect(cancelled.body.cancelled_at).not.toBeNull();
-    expect([onHand(a.id), onHand(b.id)]).toEqual([5, 5]);
-    expect(branchUnits(m.id, north)).toBe(0);
-    const moves = t.context.sqlite
-      .prepare('SELECT type, quantity FROM stock_movements WHERE reference_id = ? ORDER BY rowid')
-      .all(sent.body.id);
+    expect([await onHand(a.id), await onHand(b.id)]).toEqual([5, 5]);
+    expect(await branchUnits(m.id, north)).toBe(0);
+    const moves = await t.query(
+      'SELECT type, quantity FROM stock_movements WHERE reference_id = ? ORDER BY created_at, id',
+      sent.body.id,
+    );
     expect(moves).toEqual([
       { type: 'transfer_out', quantity: -5 },
       { type: 'transfer_out', quantity: -2 },
@@ -396,7 +413,7 @@ describe('receiving and cancelling a transfer in transit', () => {
     ]);
     expect((await receiveIt(sent.body.id)).body.code).toBe('TRANSFER_NOT_IN_TRANSIT');
     expect((await cancelIt(sent.body.id)).body.code).toBe('TRANSFER_NOT_IN_TRANSIT');
-    expect(ledgerMismatches(t)).toEqual([]);
+    expect(await ledgerMismatches(t)).toEqual([]);
   });
 
   it('lets only the destination receive and only the source cancel; 404 for an unknown transfer', async () => {
@@ -433,54 +450,53 @@ describe('a transfer received or cancelled at head office', () => {
       const cNorth = await c.createBranch('CNORTH');
       const m = await makeMedicine(c);
       await receive(c, m.id, (await makeSupplier(c)).id, { qty_received: 9 });
-      const movementChanges = (id: string) =>
-        (
-          c.context.sqlite
-            .prepare(
+      const movementChanges = async (id: string) =>
+        Number(
+          (
+            await c.query<{ n: number }>(
               "SELECT count(*) AS n FROM change_log l JOIN stock_movements s ON s.id = l.entity_id WHERE l.entity = 'stock_movement' AND s.reference_id = ? AND s.type = 'transfer_in'",
+              id,
             )
-            .get(id) as { n: number }
-        ).n;
+          )[0]?.n,
+        );
       const a = await c.post<Transfer>(
         '/api/v1/transfers',
         { from_branch_id: cMain, to_branch_id: cNorth, items: [{ medicine_id: m.id, quantity: 3 }] },
         token,
       );
       expect((await c.post(`/api/v1/transfers/${a.body.id}/receive`, {}, token)).status).toBe(200);
-      expect(movementChanges(a.body.id)).toBe(1);
+      expect(await movementChanges(a.body.id)).toBe(1);
       const b = await c.post<Transfer>(
         '/api/v1/transfers',
         { from_branch_id: cMain, to_branch_id: cNorth, items: [{ medicine_id: m.id, quantity: 2 }] },
         token,
       );
       expect((await c.post(`/api/v1/transfers/${b.body.id}/cancel`, {}, token)).status).toBe(200);
-      expect(movementChanges(b.body.id)).toBe(1);
+      expect(await movementChanges(b.body.id)).toBe(1);
       // each document change goes to the tills of both branches
-      const branchesOf = (entity: string) =>
+      const branchesOf = async (entity: string) =>
         (
-          c.context.sqlite
-            .prepare('SELECT DISTINCT branch_id FROM change_log WHERE entity = ? ORDER BY branch_id')
-            .all(entity) as Array<{ branch_id: string }>
+          await c.query<{ branch_id: string }>(
+            'SELECT DISTINCT branch_id FROM change_log WHERE entity = ? ORDER BY branch_id',
+            entity,
+          )
         ).map((r) => r.branch_id);
-      expect(branchesOf('transfer')).toEqual([cMain, cNorth].sort());
-      expect(branchesOf('transfer_receipt')).toEqual([cMain, cNorth].sort());
+      expect(await branchesOf('transfer')).toEqual([cMain, cNorth].sort());
+      expect(await branchesOf('transfer_receipt')).toEqual([cMain, cNorth].sort());
     } finally {
       await c.close();
     }
   });
 
-  it('at a till, carries them in the document only', () => {
-    const n = (
-      t.context.sqlite
-        .prepare(
-          "SELECT count(*) AS n FROM change_log l JOIN stock_movements s ON s.id = l.entity_id WHERE l.entity = 'stock_movement' AND s.type = 'transfer_in'",
-        )
-        .get() as { n: number }
-    ).n;
-    expect(n).toBe(0);
-    const carried = t.context.sqlite
-      .prepare("SELECT payload FROM change_log WHERE entity = 'transfer_receipt' LIMIT 1")
-      .get() as { payload: string };
+  it('at a till, carries them in the document only', async () => {
+    const [row] = await t.query<{ n: number }>(
+      "SELECT count(*) AS n FROM change_log l JOIN stock_movements s ON s.id = l.entity_id WHERE l.entity = 'stock_movement' AND s.type = 'transfer_in'",
+    );
+    expect(Number(row?.n)).toBe(0);
+    const [carried] = await t.query<{ payload: string }>(
+      "SELECT payload FROM change_log WHERE entity = 'transfer_receipt' LIMIT 1",
+    );
+    if (!carried) throw new Error('no transfer_receipt change');
     expect(JSON.parse(carried.payload).movements.length).toBeGreaterThan(0);
   });
 });

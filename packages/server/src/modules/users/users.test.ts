@@ -55,7 +55,7 @@ describe('users', () => {
   });
 
   it('refuses bad input with 400 and writes nothing', async () => {
-    const before = t.count('users');
+    const before = await t.count('users');
     const bad = [
       newUser({ email: 'not-an-email' }),
       newUser({ password: 'short' }),
@@ -71,7 +71,7 @@ describe('users', () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.errors).toBeInstanceOf(Array);
     }
-    expect(t.count('users')).toBe(before);
+    expect(await t.count('users')).toBe(before);
   });
 
   it('lets a branch manager manage cashiers and pharmacists of their own branch only', async () => {

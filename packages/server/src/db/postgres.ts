@@ -1,0 +1,116 @@
+import { Kysely, PostgresDialect, TransactionBuilder } from 'kysely';
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { Database } from './schema';
+
+/**
+ * Central on PostgreSQL (DATABASE_URL=postgres://…). Tills stay on SQLite; everything PostgreSQL-specific about
+ * opening, typing and transacting lives here, and the SQL that differs lives in db/dialect.ts.
+ */
+
+/** PostgreSQL's error codes a transaction is retried on: serialization failure and deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 8;
+
+export function isRetryableConflict(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && RETRYABLE.has(String((err as { code?: unknown }).code));
+}
+
+/**
+ * Integer columns are BIGINT on PostgreSQL (money in minor units and counters may pass 2^31), and sums of them
+ * are NUMERIC; both arrive from pg as strings. The schema's values are integers well below 2^53, so they are
+ * read as numbers, as better-sqlite3 reads them on a till.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return toNumber;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+const toNumber = (value: string): number => Number(value);
+
+/**
+ * Every transaction runs SERIALIZABLE and is retried when PostgreSQL aborts it for a conflict, so concurrent
+ * requests are exactly as safe as on SQLite's single writer (a FEFO pick, a coupon's use count, an invoice
+ * number) without a lock written into each service. Statements outside a transaction are single statements
+ * and atomic on their own.
+ */
+class SerializableKysely extends Kysely<Database> {
+  override transaction(): TransactionBuilder<Database> {
+    return retrying(super.transaction().setIsolationLevel('serializable'));
+  }
+}
+
+/** The builder with execute() retried on conflicts; its setters (a read-only snapshot, say) keep the wrapper. */
+function retrying(builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
+  return new Proxy(builder, {
+    get(target, prop) {
+      if (prop === 'execute')
+        return <T>(callback: Parameters<TransactionBuilder<Database>['execute']>[0]) =>
+          retryConflicts(() => target.execute(callback) as Promise<T>);
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        return result instanceof TransactionBuilder ? retrying(result) : result;
+      };
+    },
+  });
+}
+
+async function retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isRetryableConflict(err) || n >= MAX_ATTEMPTS) throw err;
+      // Jittered backoff so the transactions that collided do not collide again in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** n));
+    }
+  }
+}
+
+export interface PostgresConnection {
+  kind: 'postgres';
+  db: Kysely<Database>;
+  pool: pg.Pool;
+  url: string;
+}
+
+export interface PostgresOptions {
+  /** Pool size (DATABASE_POOL_SIZE); 10 by default. */
+  poolSize?: number;
+}
+
+export function openPostgres(url: string, options: PostgresOptions = {}): PostgresConnection {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types,
+    application_name: 'pharmacy-central',
+  });
+  // An idle client that loses its server (a restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new SerializableKysely({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  return { kind: 'postgres', db, pool, url };
+}
+
+/** True for a database URL this server opens with PostgreSQL. */
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  url !== undefined && /^postgres(ql)?:\/\//.test(url);
+
+/**
+ * Failures that say nothing about the request, only that PostgreSQL cannot serve it now: a restart or shutdown
+ * (57P0x), too many connections (53300), a lost connection (08xxx, a refused or reset socket), or a conflict
+ * still unresolved after the retries. Nothing was written; the client sends the request again (503).
+ */
+const UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = String((err as { code?: unknown }).code ?? '');
+  if (UNAVAILABLE.has(code) || code.startsWith('08') || SOCKET_ERRORS.has(code)) return true;
+  const message = err instanceof Error ? err.message : '';
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message);
+}
