@@ -58,13 +58,6 @@ export function ftsPrefixQuery(text: string): string | null {
 }
 
 /**
- * The last ORDER BY term that makes a medicines page order total: SQLite's rowid (insertion order, and the
- * end of every name index), PostgreSQL's id (a UUIDv7, also in creation order).
- */
-export const rowOrder = (dialect: Dialect, alias: string): RawBuilder<unknown> =>
-  sql.ref(`${alias}.${dialect === 'sqlite' ? 'rowid' : 'id'}`);
-
-/**
  * The UTC hour ("YYYY-MM-DDTHH") of an ISO-8601 timestamp column, shifted by whole minutes: text slicing when
  * there is no shift, the engine's date arithmetic otherwise.
  */

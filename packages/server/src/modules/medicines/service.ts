@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { dialectOf, ftsPrefixQuery, medicineSearchCondition, rowOrder } from '../../db/dialect';
+import { dialectOf, ftsPrefixQuery, medicineSearchCondition } from '../../db/dialect';
 import { rawQuery } from '../../db/raw-query';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
@@ -240,9 +240,12 @@ export async function listMedicines(
     // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
     idsQ = idsQ.orderBy(sql`CASE WHEN ${startsWithText('m.name', f.search.trim())} THEN 0 ELSE 1 END`);
   }
+  // Ties follow the sort's direction (a descending list is the ascending one reversed), ending on the id as
+  // the browse path does, so pages never overlap.
+  const tie = sql.raw(sorted && f.order === 'desc' ? 'DESC' : 'ASC');
   const ids = await idsQ
-    .orderBy(sql`m.name COLLATE NOCASE`)
-    .orderBy(rowOrder(dialectOf(app.db), 'm'))
+    .orderBy(sql`m.name COLLATE NOCASE ${tie}`)
+    .orderBy(sql`m.id ${tie}`)
     .limit(f.page_size)
     .offset((f.page - 1) * f.page_size)
     .execute();

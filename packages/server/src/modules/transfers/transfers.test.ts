@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer, testingOnPostgres } from '../../testing/harness';
 import {
   inDays,
   ledgerMismatches,
@@ -488,7 +488,8 @@ describe('a transfer received or cancelled at head office', () => {
     }
   });
 
-  it('at a till, carries them in the document only', async () => {
+  // `t` is central in the PostgreSQL run (tills are SQLite by design); the till's side is the SQLite run's.
+  it.skipIf(testingOnPostgres())('at a till, carries them in the document only', async () => {
     const [row] = await t.query<{ n: number }>(
       "SELECT count(*) AS n FROM change_log l JOIN stock_movements s ON s.id = l.entity_id WHERE l.entity = 'stock_movement' AND s.type = 'transfer_in'",
     );
