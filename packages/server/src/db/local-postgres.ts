@@ -74,14 +74,8 @@ export async function prepareTemplate(local: LocalPostgres): Promise<void> {
 
 /** Creates a database unless it exists (central:pg's own). */
 export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
+  const found = await adminQuery(adminUrl, 'SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (found === 0) await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
 }
 
 /** A fresh, migrated database for one test server; drop it with dropTestDatabase. */
@@ -93,11 +87,12 @@ export async function dropTestDatabase(adminUrl: string, name: string): Promise<
   await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
 
-async function adminQuery(adminUrl: string, text: string): Promise<void> {
+/** One statement on its own connection (CREATE/DROP DATABASE cannot run in a pool's transaction); its row count. */
+async function adminQuery(adminUrl: string, text: string, params: unknown[] = []): Promise<number> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(text);
+    return (await client.query(text, params)).rowCount ?? 0;
   } finally {
     await client.end();
   }

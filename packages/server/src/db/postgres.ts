@@ -104,7 +104,7 @@ export const isPostgresUrl = (url: string | undefined): url is string =>
  * (57P0x), too many connections (53300), a lost connection (08xxx, a refused or reset socket), or a conflict
  * still unresolved after the retries. Nothing was written; the client sends the request again (503).
  */
-const UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
+const UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', ...RETRYABLE]);
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
 
 export function isDatabaseUnavailable(err: unknown): boolean {

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Role } from '@pharmacy/contracts';
-import { CompiledQuery } from 'kysely';
 import { inject } from 'vitest';
 import { type ConfigInput, parseConfig } from '../config';
 import type { Sqlite } from '../db/connection';
-import { numberedPlaceholders } from '../db/raw-query';
+import { runRaw } from '../db/prepared';
 import { createServer, type PharmacyServer } from '../server';
 import { createTestDatabase, dropTestDatabase } from '../db/local-postgres';
 import { type OpenApiDocument, ResponseContract } from './response-contract';
@@ -185,14 +184,12 @@ export class TestServer {
 
   /** Rows of a query written with ? placeholders, on either dialect: tests read and tamper through it. */
   async query<R = Record<string, unknown>>(text: string, ...params: unknown[]): Promise<R[]> {
-    const compiled = CompiledQuery.raw(this.context.sqlite ? text : numberedPlaceholders(text), params);
-    return (await this.context.db.executeQuery<R>(compiled)).rows;
+    return (await runRaw<R>(this.context.db, text, params)).rows;
   }
 
   /** A write with ? placeholders, on either dialect; resolves with the number of rows it changed. */
   async exec(text: string, ...params: unknown[]): Promise<number> {
-    const compiled = CompiledQuery.raw(this.context.sqlite ? text : numberedPlaceholders(text), params);
-    return Number((await this.context.db.executeQuery(compiled)).numAffectedRows ?? 0);
+    return Number((await runRaw(this.context.db, text, params)).numAffectedRows ?? 0);
   }
 
   /** Number of rows in a table: tests use it to prove that a refused request wrote nothing. */
