@@ -75,5 +75,6 @@ describe('headless server process (start-up contract)', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two tsx processes one after another: a loaded machine needs more than the default 20 s.
+  }, 60_000);
 });

@@ -1,9 +1,12 @@
-import { sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Db } from './connection';
 import { isPostgres } from './dialect';
 import { newId } from '../lib/ids';
 import { nowIso } from '../lib/time';
+import { ownTransaction } from './group-commit';
+import { serializableInTurn } from './postgres';
 import { prepared } from './prepared';
+import type { Database } from './schema';
 
 export interface Change {
   entity: string;
@@ -62,7 +65,7 @@ export function onLocalChange(listener: LocalChangeListener): () => void {
  *
  * Each row gets a client mutation id (the idempotency key central stores its result under) and, on a till,
  * the pull cursor it was written against (base_revision: how central detects an edit of a row it has
- * changed since). Revisions are SQLite's AUTOINCREMENT (PostgreSQL's identity, in order: inRevisionOrder):
+ * changed since). Revisions are SQLite's AUTOINCREMENT (PostgreSQL's identity, in order: takeChangeLogTurn):
  * never a device clock.
  */
 const cursorQuery = prepared((db) => db.selectFrom('sync_meta').select('value').where('key', '=', 'cursor'));
@@ -115,7 +118,7 @@ async function pullCursor(trx: Db): Promise<number | null> {
   return revision;
 }
 
-/** The lock PostgreSQL writers of the change log take turns on (see inRevisionOrder). */
+/** The lock PostgreSQL writers of the change log take turns on (see takeChangeLogTurn). */
 const CHANGE_LOG_LOCK = 7_301_002;
 const ordered = new WeakSet<Db>();
 
@@ -126,24 +129,79 @@ const ordered = new WeakSet<Db>();
  * and revisions become visible in order, as on SQLite's single writer. The lock is held from the first change
  * to the commit; services record their changes at the end of the write, so the turn is short.
  */
-async function inRevisionOrder(trx: Db): Promise<void> {
+async function takeChangeLogTurn(trx: Db): Promise<void> {
   if (ordered.has(trx) || !isPostgres(trx)) return;
   await sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`.execute(trx);
   ordered.add(trx);
+}
+
+/**
+ * A transaction that holds the change-log turn from before it begins (PostgreSQL), so change-log writers that
+ * also read what other writers wrote run strictly one after another; on SQLite, its own transaction.
+ */
+export function inChangeLogTurn<T>(
+  db: Kysely<Database>,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (!isPostgres(db)) return ownTransaction(db, fn);
+  return serializableInTurn(db, CHANGE_LOG_LOCK, (trx) => {
+    ordered.add(trx);
+    return fn(trx);
+  });
+}
+
+/** Change-log rows a transaction holds back until flushDeferredChanges (see deferChanges). */
+const deferred = new WeakMap<Db, ChangeRow[]>();
+
+/**
+ * From now on `trx`'s changes are kept in memory and written by flushDeferredChanges, which the caller runs
+ * last, just before COMMIT. A PostgreSQL push of hundreds of changes then holds the revision-order lock for
+ * one multi-row insert and its commit instead of from its first change on, so pushes from many tills apply
+ * side by side and only their last step takes turns.
+ */
+export function deferChanges(trx: Db): void {
+  deferred.set(trx, []);
+}
+
+/** How many change-log rows `trx` holds back so far. */
+export function deferredCount(trx: Db): number {
+  return deferred.get(trx)?.length ?? 0;
+}
+
+const FLUSH_CHUNK = 1_000;
+
+/** Writes the held-back rows in order under the revision-order lock; their revisions, ascending. */
+export async function flushDeferredChanges(trx: Db): Promise<number[]> {
+  const rows = deferred.get(trx) ?? [];
+  deferred.delete(trx);
+  const revisions: number[] = [];
+  if (rows.length === 0) return revisions;
+  await takeChangeLogTurn(trx);
+  for (let i = 0; i < rows.length; i += FLUSH_CHUNK) {
+    const written = await trx
+      .insertInto('change_log')
+      .values(rows.slice(i, i + FLUSH_CHUNK))
+      .returning('revision')
+      .execute();
+    // One statement under the lock: its identity values follow the VALUES order.
+    revisions.push(...written.map((r) => r.revision).sort((a, b) => a - b));
+  }
+  return revisions;
 }
 
 export async function recordChange(trx: Db, change: Change): Promise<void> {
   // Outside a transaction the lock would end with its own statement: give the change one of its own.
   if (!trx.isTransaction && isPostgres(trx))
     return trx.transaction().execute((own) => recordChange(own, change));
-  await inRevisionOrder(trx);
+  const held = deferred.get(trx);
+  if (!held) await takeChangeLogTurn(trx);
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;
   let baseRevision: number | null = null;
   // Only a till's own writes carry the cursor they were made against; changes applied from a push (central)
   // or a pull (till) do not, and skipping the lookup saves a statement per replicated change.
   if (!fromRemote && !origin?.originDeviceId) baseRevision = await pullCursor(trx);
-  await insertChange.run(trx, {
+  const row: ChangeRow = {
     entity: change.entity,
     entity_id: change.entityId,
     op: change.op,
@@ -155,7 +213,9 @@ export async function recordChange(trx: Db, change: Change): Promise<void> {
     remote_revision: fromRemote ? (origin?.remoteRevision ?? null) : null,
     base_revision: baseRevision,
     created_at: nowIso(),
-  });
+  };
+  if (held) held.push(row);
+  else await insertChange.run(trx, row);
   if (!fromRemote && listeners.size > 0)
     queueMicrotask(() => {
       for (const l of listeners) l();

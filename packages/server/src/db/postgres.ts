@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, TransactionBuilder } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction, TransactionBuilder } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './schema';
@@ -68,6 +68,28 @@ async function retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** n));
     }
   }
+}
+
+/**
+ * A SERIALIZABLE transaction that begins only once this connection holds the session advisory lock `key`, so
+ * its snapshot is taken after the previous holder committed (a transaction-scoped lock, taken by the first
+ * statement, comes after that statement's snapshot: the waiter then reads a past its writes conflict with, and
+ * PostgreSQL aborts it). Retried on conflicts like every transaction here.
+ */
+export function serializableInTurn<T>(
+  db: Kysely<Database>,
+  key: number,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`SELECT pg_advisory_lock(${key})`.execute(conn);
+    try {
+      return await retryConflicts(() => conn.transaction().setIsolationLevel('serializable').execute(fn));
+    } finally {
+      // A connection that died took its session lock with it; the pool drops it.
+      await sql`SELECT pg_advisory_unlock(${key})`.execute(conn).catch(() => undefined);
+    }
+  });
 }
 
 export interface PostgresConnection {

@@ -1,6 +1,11 @@
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
+import {
+  insertRowIfAbsent,
+  insertRowsIfAbsent,
+  type Payload,
+  type EntityRegistration,
+} from '../sync/registry';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/tables/sales';
 
 /**
@@ -21,8 +26,8 @@ type SalePayload = SalesTable & {
 export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boolean> {
   const { lines = [], payments = [], movement_ids: _, ...sale } = payload as unknown as SalePayload;
   if (!(await insertRowIfAbsent(trx, 'sales', 'id', sale as unknown as Payload))) return false;
-  for (const l of lines) await insertRowIfAbsent(trx, 'sale_lines', 'id', l as unknown as Payload);
-  for (const p of payments) await insertRowIfAbsent(trx, 'sale_payments', 'id', p as unknown as Payload);
+  if (lines.length) await insertRowsIfAbsent(trx, 'sale_lines', 'id', lines as unknown as Payload[]);
+  if (payments.length) await insertRowsIfAbsent(trx, 'sale_payments', 'id', payments as unknown as Payload[]);
   await recordChange(trx, {
     entity: 'sale',
     entityId: sale.id,
@@ -37,6 +42,7 @@ const saleEntity: EntityRegistration = {
   entity: 'sale',
   push: 'till-owned',
   owner: 'till',
+  insertOnce: true,
   scope: 'branch',
   table: 'sales',
   order: 200,

@@ -112,6 +112,7 @@ const stockMovementEntity: EntityRegistration = {
   entity: 'stock_movement',
   push: 'till-owned',
   owner: 'till',
+  insertOnce: true,
   scope: 'branch',
   table: 'stock_movements',
   order: 90,

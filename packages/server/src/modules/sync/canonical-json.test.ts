@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from './push';
+import { canonicalJson } from './push-change';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth, drops undefined and keeps arrays in order', () => {

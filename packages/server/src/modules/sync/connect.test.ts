@@ -114,9 +114,10 @@ describe('connecting a till to head office from the app', () => {
       return s.bootstrapped && s.last_success_at !== null && s;
     });
     expect(done.bootstrap_progress).toBeNull();
-    // Last push and last pull are reported as two times (the Head office screen shows both).
+    // Last push and last pull are reported as two times (the Head office screen shows both); their order is
+    // not fixed, since a later cycle may push again before it pulls.
     expect(Date.parse(done.last_push_at ?? '')).toBeGreaterThan(0);
-    expect(Date.parse(done.last_pull_at ?? '')).toBeGreaterThanOrEqual(Date.parse(done.last_push_at ?? ''));
+    expect(Date.parse(done.last_pull_at ?? '')).toBeGreaterThan(0);
     expect((await devicesOnCentral()).items.map((d) => d.name)).toEqual(['Front till']);
     const again = await till.post<{ code: string }>(CONNECT, { ...sign(), name: 'Again' }, await tillAdmin());
     expect([again.status, again.body.code]).toEqual([409, 'ALREADY_CONNECTED']);

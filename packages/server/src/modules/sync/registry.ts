@@ -100,6 +100,13 @@ export interface EntityDefinition {
   afterApply?(app: AppContext): void;
   /** Whether and when central takes a till's change to this entity (required: see PushPolicy). */
   push: PushPolicy;
+  /**
+   * Applying a pushed change only inserts rows absent by id and adds quantities in place (no read decides
+   * anything), so the unique keys alone keep it applied once: PostgreSQL applies a run of such changes in one
+   * READ COMMITTED transaction rather than one SERIALIZABLE savepoint each (push-setwise.ts). Sales and stock
+   * movements, the bulk of an offline day.
+   */
+  insertOnce?: boolean;
 }
 
 export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'> &
@@ -145,8 +152,14 @@ export const toSqlValue = (v: unknown): unknown => {
  * the registry and pragma_table_info, never from a payload, and are quoted as identifiers.
  */
 const insertTexts = new Map<string, string>();
-function insertText(table: string, key: string, columns: string[], onConflict: 'update' | 'nothing'): string {
-  const cacheKey = `${onConflict} ${table} ${key} ${columns.join(',')}`;
+function insertText(
+  table: string,
+  key: string,
+  columns: string[],
+  onConflict: 'update' | 'nothing',
+  rows = 1,
+): string {
+  const cacheKey = `${onConflict} ${rows} ${table} ${key} ${columns.join(',')}`;
   let text = insertTexts.get(cacheKey);
   if (!text) {
     const q = (c: string) => `"${c.replaceAll('"', '""')}"`;
@@ -155,7 +168,7 @@ function insertText(table: string, key: string, columns: string[], onConflict: '
       onConflict === 'nothing' || updates.length === 0
         ? 'NOTHING'
         : `UPDATE SET ${updates.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}`;
-    text = `INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${q(key)}) DO ${action}`;
+    text = `INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${columns.map(() => '?').join(', ')})`).join(', ')} ON CONFLICT (${q(key)}) DO ${action}`;
     insertTexts.set(cacheKey, text);
   }
   return text;
@@ -191,6 +204,35 @@ export async function insertRowIfAbsent(
   payload: Payload,
 ): Promise<boolean> {
   return (await writeRow(trx, table, key, payload, 'nothing')) > 0;
+}
+
+/**
+ * Several rows of one table (a sale's lines) in one INSERT … ON CONFLICT(key) DO NOTHING per column set: on
+ * PostgreSQL one round trip instead of one per row. The number of rows written.
+ */
+export async function insertRowsIfAbsent(
+  trx: Db,
+  table: string,
+  key: string,
+  payloads: Payload[],
+): Promise<number> {
+  if (payloads.length === 1) return writeRow(trx, table, key, payloads[0]!, 'nothing');
+  const known = await tableColumns(trx, table);
+  const byColumns = new Map<string, { columns: string[]; rows: Payload[] }>();
+  for (const p of payloads) {
+    const columns = known.filter((c) => c in p);
+    if (!columns.includes(key)) throw new Error(`sync: payload for ${table} lacks its key ${key}`);
+    const group = byColumns.get(columns.join()) ?? { columns, rows: [] };
+    group.rows.push(p);
+    byColumns.set(columns.join(), group);
+  }
+  let written = 0;
+  for (const { columns, rows } of byColumns.values()) {
+    const text = insertText(table, key, columns, 'nothing', rows.length);
+    const values = rows.flatMap((row) => columns.map((c) => toSqlValue(row[c])));
+    written += Number((await runRaw(trx, text, values)).numAffectedRows ?? 0);
+  }
+  return written;
 }
 
 /**
@@ -245,6 +287,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     toRow,
     afterApply: reg.afterApply,
     push: reg.push,
+    insertOnce: reg.insertOnce,
     applyPush:
       reg.applyPush ??
       (async (trx, change, _device, app) => {

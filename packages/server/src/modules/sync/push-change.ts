@@ -1,0 +1,334 @@
+import { createHash } from 'node:crypto';
+import type { SyncAcceptedItem, SyncChange, SyncRejectedItem } from '@pharmacy/contracts';
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import { withChangeOrigin } from '../../db/changes';
+import type { Db } from '../../db/connection';
+import { isRetryableConflict } from '../../db/postgres';
+import { prepared } from '../../db/prepared';
+import type { SyncDevicesTable, SyncMutationsTable } from '../../db/tables/sync';
+import type { AuthUser } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { nowIso } from '../../lib/time';
+import {
+  type EntityDefinition,
+  getEntity,
+  type PushedChange,
+  type Pusher,
+  type SyncDevice,
+  tableColumns,
+} from './registry';
+
+/**
+ * What applying one pushed change takes, whichever way the batch is applied (push.ts: a savepoint per change;
+ * push-setwise.ts: the whole batch at once on PostgreSQL): hashing, the device's branch check, the entity's
+ * apply, and the stored result a replay answers with.
+ */
+
+/** Canonical JSON (sorted keys) so the same change always hashes the same, whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(record).sort()) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
+}
+
+export const payloadHash = (c: { entity: string; op: string; entity_id?: string; payload: unknown }) =>
+  createHash('sha256')
+    .update(canonicalJson({ entity: c.entity, op: c.op, entity_id: c.entity_id ?? null, payload: c.payload }))
+    .digest('hex');
+
+/**
+ * A failure worth retrying (the database is busy, locked or out of space; on PostgreSQL a serialization
+ * failure or deadlock): stop the batch, keep order.
+ */
+export function isTemporary(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return (
+    (typeof code === 'string' &&
+      /^SQLITE_(BUSY|LOCKED|IOERR|FULL|NOMEM|INTERRUPT|PROTOCOL|CANTOPEN)/.test(code)) ||
+    isRetryableConflict(err)
+  );
+}
+
+export function permanentError(err: unknown): { code: string; message: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.detail };
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
+    return { code: 'CONSTRAINT', message: `The change breaks a database rule: ${message}` };
+  return { code: 'APPLY_FAILED', message: `The change could not be applied: ${message}` };
+}
+
+export class Rejection extends Error {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+    readonly conflict?: { kind: 'edit_conflict'; centralPayload: unknown; centralRevision: number },
+  ) {
+    super(detail);
+  }
+}
+
+const maxRevision = prepared((db) =>
+  db.selectFrom('change_log').select((eb) => eb.fn.max('revision').as('r')),
+);
+
+export async function currentRevision(trx: Db): Promise<number> {
+  return Number((await maxRevision.first(trx, {}))?.r ?? 0);
+}
+
+export const storedResult = prepared((db, p: { deviceId: string; cmid: string }) =>
+  db
+    .selectFrom('sync_mutations')
+    .select(['payload_hash', 'status', 'result'])
+    .where('device_id', '=', p.deviceId)
+    .where('client_mutation_id', '=', p.cmid),
+);
+
+export const insertResult = prepared((db, row: SyncMutationsTable) =>
+  db.insertInto('sync_mutations').values({
+    device_id: row.device_id,
+    client_mutation_id: row.client_mutation_id,
+    seq: row.seq,
+    entity: row.entity,
+    entity_id: row.entity_id,
+    payload_hash: row.payload_hash,
+    status: row.status,
+    result: row.result,
+    revision: row.revision,
+    created_at: row.created_at,
+  }),
+);
+
+/** The branch a branch-scoped row already has on central, or undefined when central has no such row. */
+async function storedBranch(trx: Db, def: EntityDefinition, id: string): Promise<string | null | undefined> {
+  const { rows } = await sql<{ b: string | null }>`SELECT ${sql.ref(def.branchColumn)} AS b
+    FROM ${sql.table(def.table)} WHERE ${sql.ref(def.key)} = ${id}`.execute(trx);
+  return rows[0] ? rows[0].b : undefined;
+}
+
+/**
+ * A device writes only its own branch's rows: the branch a pushed row names, and the branch of the row it
+ * would overwrite on central (a till must not take over another branch's batch by reusing its id).
+ */
+export async function assertDeviceBranch(
+  trx: Db,
+  def: EntityDefinition,
+  change: PushedChange,
+  device: SyncDevice,
+) {
+  if (def.scope !== 'branch' || !(await tableColumns(trx, def.table)).includes(def.branchColumn)) return;
+  const named = change.op === 'upsert' ? change.payload[def.branchColumn] : undefined;
+  const stored = await storedBranch(trx, def, change.entityId);
+  for (const branch of [named, stored])
+    if (branch !== undefined && branch !== device.branch_id)
+      throw new Rejection(
+        'OTHER_BRANCH',
+        `This ${change.entity} belongs to another branch than the device's.`,
+      );
+}
+
+export async function applyOne(
+  trx: Db,
+  app: AppContext,
+  change: PushedChange,
+  pusher: Pusher,
+): Promise<{ id: string; invoice_number?: string; icv?: number }> {
+  const { device } = pusher;
+  const def = getEntity(change.entity);
+  if (!def)
+    throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
+  if (def.push === 'central-only')
+    throw new Rejection(
+      'CENTRAL_ONLY',
+      `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
+    );
+  await assertDeviceBranch(trx, def, change, device);
+  if (typeof def.push === 'function') await def.push(trx, change, pusher);
+  if (def.owner === 'central') {
+    const head = await currentRevision(trx);
+    if ((change.baseRevision ?? 0) > head)
+      throw new Rejection(
+        'BAD_BASE_REVISION',
+        `The change says it was made against revision ${change.baseRevision}, but central is at revision ${head}; a till's cursor is never ahead of central.`,
+      );
+    // A till edit of a central-owned row: refused as a conflict when central changed the row after the
+    // revision the till had seen (by anyone but this device).
+    const latest = await trx
+      .selectFrom('change_log')
+      .select(['revision', 'payload', 'origin_device_id'])
+      .where('entity', '=', change.entity)
+      .where('entity_id', '=', change.entityId)
+      .orderBy('revision', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (latest && latest.revision > (change.baseRevision ?? 0) && latest.origin_device_id !== device.id) {
+      throw new Rejection(
+        'CONFLICT',
+        `Central changed this ${change.entity} (revision ${latest.revision}) after the till last saw it (revision ${change.baseRevision ?? 0}); a manager must resolve the conflict.`,
+        {
+          kind: 'edit_conflict',
+          centralPayload: JSON.parse(latest.payload),
+          centralRevision: latest.revision,
+        },
+      );
+    }
+  } else if (change.op === 'delete') {
+    throw new Rejection(
+      'IMMUTABLE',
+      `A ${change.entity} is created at a till and is never deleted once pushed.`,
+    );
+  }
+  return def.applyPush(trx, change, device, app);
+}
+
+/** Where a change's result is stored: (device, client_mutation_id), with what the change was. */
+export interface ResultKey {
+  cmid: string;
+  seq: number | null;
+  entity: string;
+  entityId: string | null;
+  hash: string;
+}
+
+export async function storeResult(
+  trx: Db,
+  device: SyncDevicesTable,
+  c: ResultKey,
+  status: 'accepted' | 'rejected',
+  result: SyncAcceptedItem | SyncRejectedItem,
+  revision: number | null,
+): Promise<void> {
+  await insertResult.run(trx, {
+    device_id: device.id,
+    client_mutation_id: c.cmid,
+    seq: c.seq,
+    entity: c.entity,
+    entity_id: c.entityId,
+    payload_hash: c.hash,
+    status,
+    result: JSON.stringify(result),
+    revision,
+    created_at: nowIso(),
+  });
+}
+
+/** The answers of a batch so far; `retryFrom` once a temporary failure stopped it. */
+export interface PushOutcome {
+  accepted: SyncAcceptedItem[];
+  rejected: SyncRejectedItem[];
+  retryFrom?: string;
+}
+
+/** Who pushes: the device, and the signed-in user when the push came with one. */
+export interface PushSource {
+  device: SyncDevicesTable;
+  user: AuthUser | null;
+}
+
+/** A change that does not parse: rejected, nothing stored (it has no trustworthy mutation id). */
+export function malformedItem(
+  raw: unknown,
+  issue: { path: PropertyKey[]; message: string } | undefined,
+): SyncRejectedItem {
+  const cmid = (raw as { client_mutation_id?: unknown })?.client_mutation_id;
+  return {
+    client_mutation_id: typeof cmid === 'string' ? cmid : '',
+    code: 'VALIDATION',
+    message: `The change is malformed: ${issue ? `${issue.path.join('.') || 'change'}: ${issue.message}` : 'invalid'}.`,
+  };
+}
+
+/** A change this device pushed before: its stored result again, or MUTATION_ID_REUSED for another change. */
+export function replayStored(
+  stored: Pick<SyncMutationsTable, 'payload_hash' | 'status' | 'result'>,
+  cmid: string,
+  hash: string,
+  out: PushOutcome,
+): void {
+  if (stored.payload_hash !== hash) {
+    out.rejected.push({
+      client_mutation_id: cmid,
+      code: 'MUTATION_ID_REUSED',
+      message: `client_mutation_id ${cmid} was already used by this device for a different change; it is never applied twice.`,
+    });
+  } else if (stored.status === 'accepted') out.accepted.push(JSON.parse(stored.result));
+  else out.rejected.push(JSON.parse(stored.result));
+}
+
+/** Where a parsed change's result is stored, and the entity id it names (from its payload's key if absent). */
+export function resultKey(c: SyncChange): ResultKey {
+  const def = getEntity(c.entity);
+  const entityId = c.entity_id ?? (def ? String(c.payload[def.key] ?? '') : '');
+  return {
+    cmid: c.client_mutation_id,
+    seq: c.seq ?? null,
+    entity: c.entity,
+    entityId: entityId || null,
+    hash: payloadHash(c),
+  };
+}
+
+/** Applies a parsed change as its device's write (every change it records carries the device and mutation). */
+export function applyAsDevice(
+  trx: Db,
+  app: AppContext,
+  from: PushSource,
+  c: SyncChange,
+  entityId: string,
+): Promise<{ id: string; invoice_number?: string; icv?: number }> {
+  const change: PushedChange = {
+    clientMutationId: c.client_mutation_id,
+    entity: c.entity,
+    entityId,
+    op: c.op,
+    payload: c.payload,
+    seq: c.seq ?? null,
+    baseRevision: c.base_revision ?? null,
+  };
+  return withChangeOrigin(
+    trx,
+    { originDeviceId: from.device.id, clientMutationId: c.client_mutation_id },
+    () => applyOne(trx, app, change, { device: from.device, user: from.user }),
+  );
+}
+
+/** The answer to an applied change: its id, fiscal fields, and central's revision once it is applied. */
+export function acceptedItem(
+  c: SyncChange,
+  result: { id: string; invoice_number?: string; icv?: number },
+  revision: number,
+): SyncAcceptedItem {
+  return {
+    client_mutation_id: c.client_mutation_id,
+    id: result.id,
+    ...(result.icv !== undefined && { icv: result.icv }),
+    ...(result.invoice_number !== undefined && { invoice_number: result.invoice_number }),
+    revision,
+  };
+}
+
+/** The device was seen pushing (and with which app version). */
+export async function markPushed(
+  trx: Db,
+  device: SyncDevicesTable,
+  appVersion: string | null,
+): Promise<void> {
+  const at = nowIso();
+  await trx
+    .updateTable('sync_devices')
+    .set({ last_seen_at: at, last_push_at: at, ...(appVersion && { app_version: appVersion }) })
+    .where('id', '=', device.id)
+    .execute();
+}
