@@ -65,7 +65,8 @@ export function permanentError(err: unknown): { code: string; message: string } 
   if (err instanceof AppError) return { code: err.code, message: err.detail };
   const code = (err as { code?: unknown })?.code;
   const message = err instanceof Error ? err.message : String(err);
-  if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'))
+  // SQLite's constraint codes, and PostgreSQL's SQLSTATE class 23 (integrity constraint violation).
+  if (typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || /^23[0-9A-Z]{3}$/.test(code)))
     return { code: 'CONSTRAINT', message: `The change breaks a database rule: ${message}` };
   return { code: 'APPLY_FAILED', message: `The change could not be applied: ${message}` };
 }
