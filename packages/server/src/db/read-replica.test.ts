@@ -148,6 +148,26 @@ describe.skipIf(!testingOnPostgres())(
       expect(await pulledHead()).toBe(await t.headRevision());
     });
 
+    it('what a report reads on a lagging replica never reaches the process cache the primary reads', async () => {
+      await waitForReplay(pair);
+      const before = (await t.get<{ timezone: string }>('/api/v1/settings', admin)).body.timezone;
+      const after = before === 'Africa/Nairobi' ? 'Africa/Kampala' : 'Africa/Nairobi';
+      await standby('SELECT pg_wal_replay_pause()');
+      try {
+        expect((await t.put('/api/v1/settings', { timezone: after }, admin)).status).toBe(200);
+        // The PUT reloads the settings it wrote; a report may also come first, between the write's
+        // invalidation and any reload (or after a write that only invalidates, such as a currency's).
+        t.context.cache.clear();
+        const report = await t.get<{ timezone: string }>('/api/v1/reports/sales', admin);
+        expect(report.body.timezone).toBe(before);
+        // The report loaded the replica's (old) settings after the PUT emptied the cache; the primary's
+        // readers must still load the new ones.
+        expect((await t.get<{ timezone: string }>('/api/v1/settings', admin)).body.timezone).toBe(after);
+      } finally {
+        await standby('SELECT pg_wal_replay_resume()');
+      }
+    });
+
     it('the replica is read-only even when its URL names a writable server', async () => {
       const conn = openPostgres(pair.primary.urlOf('pharmacy'), { poolSize: 1, readOnly: true });
       try {
