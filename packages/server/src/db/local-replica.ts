@@ -32,12 +32,15 @@ export interface LocalStandby {
 
 const SLOT = 'pharmacy_standby';
 
-export async function startReplicaPair(dir: string): Promise<ReplicaPair> {
+export async function startReplicaPair(
+  dir: string,
+  { durable = false }: { durable?: boolean } = {},
+): Promise<ReplicaPair> {
   const primaryDir = path.join(dir, 'primary');
   const standbyDir = path.join(dir, 'standby');
   const port = await freePort();
   // persistent: stopping the primary to copy it must not delete it (the pair's stop() does).
-  const options = { port, persistent: true, durable: false };
+  const options = { port, persistent: true, durable };
   const first = await startLocalPostgres(primaryDir, options);
   await query(first.adminUrl, `SELECT pg_create_physical_replication_slot('${SLOT}')`);
   await first.stop();
@@ -46,7 +49,7 @@ export async function startReplicaPair(dir: string): Promise<ReplicaPair> {
   const { uid, gid } = fs.statSync(primaryDir);
   chownTree(standbyDir, uid, gid);
   const primary = await startLocalPostgres(primaryDir, options);
-  const standby = await startStandby(standbyDir, await freePort());
+  const standby = await startStandby(standbyDir, await freePort(), durable);
   return {
     primary,
     standby,
@@ -90,8 +93,8 @@ const READY_TIMEOUT_MS = 60_000;
  * read-only connections", so readiness is a connection that answers. start() settles only when the process
  * exits, which fails the wait early.
  */
-async function startStandby(dataDir: string, port: number): Promise<LocalStandby> {
-  const cluster = embeddedCluster(dataDir, port, { persistent: true, durable: false });
+async function startStandby(dataDir: string, port: number, durable: boolean): Promise<LocalStandby> {
+  const cluster = embeddedCluster(dataDir, port, { persistent: true, durable });
   const urlOf = (database: string) => clusterUrl(port, database);
   const start = async () => {
     let exited = false;
