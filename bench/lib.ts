@@ -99,7 +99,11 @@ export interface LoadOptions {
   seconds?: number;
   amount?: number;
   /** Per request, for bodies that must differ (e.g. unique ids). */
-  setupRequest?: (req: { body?: string; path?: string }) => { body?: string; path?: string };
+  setupRequest?: (req: { body?: string; path?: string; headers?: Record<string, string> }) => {
+    body?: string;
+    path?: string;
+    headers?: Record<string, string>;
+  };
 }
 
 /** autocannon on loopback; latency percentiles in milliseconds. */

@@ -6,6 +6,12 @@ import type { Db, Sqlite } from './db/connection';
 export interface AppContext {
   db: Db;
   /**
+   * Where read-only work that may see data a moment old reads (reports, the dashboard, sync pulls and
+   * snapshots): central's read replica (DATABASE_REPLICA_URL), else db itself (SQLite, no replica). Run such work
+   * through onReplica / withReplica (db/read-replica.ts): they fall back to db when the replica cannot answer.
+   */
+  readDb: Db;
+  /**
    * The SQLite handle behind db, for the till's fast paths (cached statements, the sync reader); null on a
    * PostgreSQL central, where those paths use db.
    */

@@ -37,6 +37,21 @@ describe('configuration from the environment', () => {
     expect(() => configFromEnv({ PHARMACY_ADMIN_PASSWORD: 'x' })).toThrow(/PHARMACY_ADMIN_PASSWORD/);
   });
 
+  it('DATABASE_REPLICA_URL: a postgres:// URL, only with a PostgreSQL DATABASE_URL on central', () => {
+    const primary = 'postgres://u:p@db:5432/pharmacy';
+    const replica = 'postgres://u:p@db-replica:5432/pharmacy';
+    const central = { PHARMACY_MODE: 'central', DATABASE_URL: primary };
+    expect(configFromEnv({ ...central, DATABASE_REPLICA_URL: replica }).databaseReplicaUrl).toBe(replica);
+    expect(configFromEnv(central).databaseReplicaUrl).toBeUndefined();
+    expect(() => configFromEnv({ PHARMACY_MODE: 'central', DATABASE_REPLICA_URL: replica })).toThrow(
+      /DATABASE_REPLICA_URL: a read replica is a copy of central's PostgreSQL: set DATABASE_URL/,
+    );
+    expect(() => configFromEnv({ DATABASE_REPLICA_URL: replica })).toThrow(/DATABASE_REPLICA_URL/);
+    expect(() => configFromEnv({ ...central, DATABASE_REPLICA_URL: 'mysql://db-replica/x' })).toThrow(
+      /DATABASE_REPLICA_URL must be a postgres:\/\/ URL/,
+    );
+  });
+
   it('C1: PRINTER_DEVICE_ALLOW is empty by default and refuses globs that reach descriptors, streams or disks', () => {
     expect(configFromEnv({}).printerDeviceAllow).toEqual([]);
     expect(configFromEnv({ PRINTER_DEVICE_ALLOW: '/dev/pts/*, /dev/ttyAMA?' }).printerDeviceAllow).toEqual([

@@ -35,6 +35,14 @@ const ConfigFields = z.object({
     .regex(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
     .optional(),
   databasePoolSize: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * A read replica of central's PostgreSQL (a streaming standby): reports, the dashboard and sync pulls and
+   * snapshots read there (db/read-replica.ts). Only together with DATABASE_URL.
+   */
+  databaseReplicaUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'DATABASE_REPLICA_URL must be a postgres:// URL' })
+    .optional(),
   jwtSecret: z.string().min(32, { message: 'JWT_SECRET must be at least 32 characters' }).optional(),
   jwtTtlSeconds: z.coerce.number().int().min(60).max(86_400).default(3600),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -111,6 +119,13 @@ const ConfigSchema = ConfigFields.superRefine((config, ctx) => {
       message:
         'a till keeps its data in SQLite (DATA_DIR/pharmacy.db) so it sells offline; PostgreSQL is for central: set PHARMACY_MODE=central or unset DATABASE_URL',
     });
+  if (config.databaseReplicaUrl && !config.databaseUrl)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['databaseReplicaUrl'],
+      message:
+        "a read replica is a copy of central's PostgreSQL: set DATABASE_URL to the primary (PHARMACY_MODE=central), or unset DATABASE_REPLICA_URL",
+    });
   for (const entry of (config.scannerPorts ?? '').split(',')) {
     const port = entry.trim().split('@')[0] ?? '';
     const problem = port && devicePathProblem('serial', port, config.printerDeviceAllow);
@@ -129,6 +144,7 @@ const ENV_NAMES: Record<string, string> = {
   mode: 'PHARMACY_MODE',
   databaseUrl: 'DATABASE_URL',
   databasePoolSize: 'DATABASE_POOL_SIZE',
+  databaseReplicaUrl: 'DATABASE_REPLICA_URL',
   jwtSecret: 'JWT_SECRET',
   jwtTtlSeconds: 'JWT_TTL_SECONDS',
   logLevel: 'LOG_LEVEL',
@@ -183,6 +199,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     mode: pick('PHARMACY_MODE') as ConfigInput['mode'],
     databaseUrl: pick('DATABASE_URL'),
     databasePoolSize: pick('DATABASE_POOL_SIZE'),
+    databaseReplicaUrl: pick('DATABASE_REPLICA_URL'),
     jwtSecret: pick('JWT_SECRET'),
     jwtTtlSeconds: pick('JWT_TTL_SECONDS'),
     logLevel: pick('LOG_LEVEL') as ConfigInput['logLevel'],

@@ -46,9 +46,16 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     throw err;
   });
   if (applied.length > 0) log.info({ applied, backup }, 'database migrated');
+  // Opened lazily like any pool: central starts and writes whether or not its replica answers.
+  const replica =
+    conn.kind === 'postgres' && config.databaseReplicaUrl
+      ? openPostgres(config.databaseReplicaUrl, { poolSize: config.databasePoolSize, readOnly: true })
+      : undefined;
+  if (replica) log.info('reports, the dashboard and sync pulls and snapshots read from DATABASE_REPLICA_URL');
 
   const context: AppContext = {
     db: conn.db,
+    readDb: replica?.db ?? conn.db,
     sqlite: conn.kind === 'sqlite' ? conn.sqlite : null,
     config,
     log,
@@ -133,6 +140,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
           ),
         );
         for (const closer of [...context.closers].reverse()) await closer();
+        await replica?.db.destroy();
         await conn.db.destroy();
         // After the connection: closing the -shm descriptor earlier would drop SQLite's locks (checkpointer.ts).
         checkpointer?.release();

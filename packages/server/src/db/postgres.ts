@@ -41,6 +41,17 @@ class SerializableKysely extends Kysely<Database> {
   }
 }
 
+/**
+ * A read replica's Kysely (DATABASE_REPLICA_URL): a hot standby refuses SERIALIZABLE, so a transaction here is a
+ * read-only REPEATABLE READ snapshot, still retried when the standby cancels it for a conflict with recovery
+ * (SQLSTATE 40001, the WAL it replays removed rows the snapshot still needed).
+ */
+class ReadOnlyKysely extends Kysely<Database> {
+  override transaction(): TransactionBuilder<Database> {
+    return retrying(super.transaction().setIsolationLevel('repeatable read').setAccessMode('read only'));
+  }
+}
+
 /** The builder with execute() retried on conflicts; its setters (a read-only snapshot, say) keep the wrapper. */
 function retrying(builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
   return new Proxy(builder, {
@@ -102,18 +113,32 @@ export interface PostgresConnection {
 export interface PostgresOptions {
   /** Pool size (DATABASE_POOL_SIZE); 10 by default. */
   poolSize?: number;
+  /**
+   * A read replica (db/read-replica.ts): every session is read-only (a write fails even if the URL names a
+   * writable server), and a connection attempt gives up after REPLICA_CONNECT_TIMEOUT_MS, so a replica that
+   * has gone away costs a request a few seconds at most before the primary answers it.
+   */
+  readOnly?: boolean;
 }
+
+const REPLICA_CONNECT_TIMEOUT_MS = 3_000;
 
 export function openPostgres(url: string, options: PostgresOptions = {}): PostgresConnection {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
     types,
-    application_name: 'pharmacy-central',
+    application_name: options.readOnly ? 'pharmacy-central-reads' : 'pharmacy-central',
+    ...(options.readOnly && {
+      options: '-c default_transaction_read_only=on',
+      connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    }),
   });
   // An idle client that loses its server (a restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new SerializableKysely({ dialect: new PostgresDialect({ pool, cursor: Cursor }) });
+  const dialect = new PostgresDialect({ pool, cursor: Cursor });
+  const db = options.readOnly ? new ReadOnlyKysely({ dialect }) : new SerializableKysely({ dialect });
   return { kind: 'postgres', db, pool, url };
 }
 

@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { Role } from '@pharmacy/contracts';
 import type { AppContext } from '../app-context';
+import { withReplica } from '../db/read-replica';
 import { authenticate, type AuthUser } from './auth';
 import { jsonHead } from './edge';
 import { Forbidden, Invalid } from './errors';
@@ -27,6 +28,12 @@ interface RouteBase<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
   query?: Q;
   params?: P;
   responses: Record<number, ResponseDoc>;
+  /**
+   * 'replica': the handler's app.db is central's read replica when there is one (db/read-replica.ts), the
+   * primary if the replica cannot answer. Only for read-only answers that may be a moment old (reports): never
+   * for a list a user reads right after writing to it.
+   */
+  reads?: 'replica';
 }
 
 export interface HandlerCtx<B, Q, P> {
@@ -212,7 +219,9 @@ export class ApiRouter {
       if (roles !== 'any' && !roleAllowed(roles, user.role))
         throw new Forbidden(roleRefusal(roles, user.role));
       const ctx = this.context(def, req, res);
-      send(res, await def.handler({ ...ctx, user }));
+      if (def.reads !== 'replica') return send(res, await def.handler({ ...ctx, user }));
+      const answer = (app: AppContext) => Promise.resolve(def.handler({ ...ctx, app, user }));
+      send(res, await withReplica(this.app, answer, () => !res.headersSent));
     });
   }
 

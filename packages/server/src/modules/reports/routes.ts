@@ -45,6 +45,7 @@ export function reportRoutes(r: ApiRouter): void {
     summary: 'Sales report: totals, by day, by payment method, top sellers, recent sales',
     description: `${WINDOW} ${COMMON} totals: sales_count, revenue (VAT included, after discounts), vat, net_revenue, average_sale, and the returns (credit notes) of the window. by_day has every day of the window. by_payment: sales using the method and the amount kept (cash net of change). top_selling: top 10 by revenue with quantity, net_revenue, cost (FEFO batch costs), gross_profit = net_revenue - cost and margin_pct (of net revenue, 0 when it is 0). recent: the 8 latest sales with the seller's name. ${CSV('section = by_day (default), by_payment, top_selling or recent')}`,
     roles: ROLES,
+    reads: 'replica',
     query: SalesReportQuery,
     responses: {
       200: { description: 'The report (or CSV)', schema: SalesReport },
@@ -66,6 +67,7 @@ export function reportRoutes(r: ApiRouter): void {
     summary: 'Sales per seller and branch',
     description: `${WINDOW} ${COMMON} One row per user and branch: sales_count, revenue, vat, average_sale; highest revenue first. ${CSV('the rows')}`,
     roles: ROLES,
+    reads: 'replica',
     query: ReportWindowQuery,
     responses: {
       200: { description: 'The report (or CSV)', schema: PharmacistReport },
@@ -86,6 +88,7 @@ export function reportRoutes(r: ApiRouter): void {
     summary: 'Inventory report: stock value by category and the low-stock list',
     description: `No date window. ${COMMON} Stock is sellable stock (active, unexpired batches, what the stock ledger holds for sale): the branch's with branch_id, else summed over all branches. total_medicines counts active medicines; low_stock_count those at or below low_stock_threshold (out of stock included, as in /alerts/low-stock), out_of_stock_count those without stock; total_value is units x selling price (total_cost_value at batch cost); by_category sorted by value; low_stock_list: 20, emptiest first. ${CSV('section = by_category (default) or low_stock_list')}`,
     roles: ROLES,
+    reads: 'replica',
     query: InventoryReportQuery,
     responses: {
       200: { description: 'The report (or CSV)', schema: InventoryReport },
@@ -106,6 +109,7 @@ export function reportRoutes(r: ApiRouter): void {
     summary: 'Purchases report: spend by supplier and by medicine',
     description: `${WINDOW} ${COMMON} Spend is every purchase receipt in the window (direct receipts and purchase-order deliveries; transfers between branches are not purchases) x its batch's unit cost. by_supplier: batch count, units and spend, highest spend first; by_medicine: top 20 by spend with units and batch counts. ${CSV('section = by_supplier (default) or by_medicine')}`,
     roles: ROLES,
+    reads: 'replica',
     query: PurchasesReportQuery,
     responses: {
       200: { description: 'The report (or CSV)', schema: PurchasesReport },
@@ -127,6 +131,7 @@ export function reportRoutes(r: ApiRouter): void {
     summary: 'VAT by month',
     description: `${WINDOW} ${COMMON} One row per local month of the window (YYYY-MM, newest first, months without sales included): by_rate has one bucket per VAT rate actually charged (rate in percent, taxable net amount, vat; zero-rated lines under rate 0, highest rate first); taxable_0, taxable_18 and taxable_15 are the spec's named buckets, the net of lines at exactly 0 %, 18 % and 15 % (a line at 5 % or 10 % is only in by_rate); exempt (net of exempt lines), vat_collected and grand_total (VAT included). ${CSV('the months, by_rate as a taxable_<rate>pct and vat_<rate>pct column pair per rate')}`,
     roles: ROLES,
+    reads: 'replica',
     query: ReportWindowQuery,
     responses: {
       200: { description: 'The report (or CSV)', schema: VatReport },

@@ -5,6 +5,7 @@ import type { AppContext } from '../../app-context';
 import type { Db, Sqlite } from '../../db/connection';
 import { numberedPlaceholders } from '../../db/raw-query';
 import { durable } from '../../db/group-commit';
+import { onReplica } from '../../db/read-replica';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { feedReader, getEpoch, getMeta, openReader } from './meta';
@@ -42,7 +43,7 @@ export async function pullChanges(
     throw new ResetRequired(
       `Central's database changed (epoch ${epoch}, the till has ${q.epoch}); the till must bootstrap from a snapshot again.`,
     );
-  const read = app.sqlite ? readFeedSqlite(app, device, q) : await readFeedPostgres(app, device, q);
+  const read = app.sqlite ? readFeedSqlite(app, device, q) : await readFeedReplica(app, device, q);
   checkCursor(q.since, read);
   const { head, rows } = read;
   // The reader sees a group once committed, before its WAL sync ends: ship nothing central could still lose.
@@ -125,16 +126,41 @@ function readFeedSqlite(
 }
 
 /**
+ * PostgreSQL reads the feed on the read replica when there is one (db/read-replica.ts). Revisions commit in
+ * revision order on the primary and a physical replica replays commits in WAL order, so a replica holds a
+ * prefix of the revisions: a pull there is late, never missing one. A cursor ahead of the replica's head is
+ * then lag (the till last pulled from the primary, or from a replica further along), not central restored
+ * from an older backup: only the primary's sequence tells the two apart, and lag answers nothing new.
+ */
+async function readFeedReplica(
+  app: AppContext,
+  device: SyncDevicesTable,
+  q: { since: number; limit: number },
+): Promise<FeedRead> {
+  const read = await onReplica(app, (db) => readFeedPostgres(db, device, q));
+  if (q.since > Math.max(read.head, read.issued) && app.readDb !== app.db)
+    read.issued = await issuedRevision(app.db);
+  return read;
+}
+
+/** The highest revision PostgreSQL's sequence has handed out (compaction and deletes do not lower it). */
+async function issuedRevision(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number | null }>`SELECT last_value AS n FROM pg_sequences
+    WHERE sequencename = 'change_log_revision_seq'`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
  * PostgreSQL: one REPEATABLE READ snapshot from the pool. Writers of the change log take turns on an advisory
  * lock from their first change to their commit (db/changes.ts), so revisions commit in order and a snapshot
  * never sees a revision while a lower one is still to come.
  */
 async function readFeedPostgres(
-  app: AppContext,
+  db: Db,
   device: SyncDevicesTable,
   q: { since: number; limit: number },
 ): Promise<FeedRead> {
-  return app.db
+  return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
@@ -144,8 +170,7 @@ async function readFeedPostgres(
         .select((eb) => eb.fn.max('revision').as('r'))
         .executeTakeFirst();
       const compacted = await getMeta(trx, 'compacted_revision');
-      const issued = await sql<{ n: number | null }>`SELECT last_value AS n FROM pg_sequences
-        WHERE sequencename = 'change_log_revision_seq'`.execute(trx);
+      const issued = await issuedRevision(trx);
       const upTo = Number(head?.r ?? 0);
       const rows = await trx
         .selectFrom('change_log')
@@ -161,7 +186,7 @@ async function readFeedPostgres(
       return {
         head: upTo,
         compacted: Number(compacted ?? 0),
-        issued: Number(issued.rows[0]?.n ?? 0),
+        issued,
         rows: rows as FeedRow[],
       };
     });
@@ -214,11 +239,14 @@ export async function streamSnapshot(
     }
     return;
   }
-  await app.db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute((trx) => writeSnapshot(app, device, res, epoch, postgresSource(trx)));
+  // On the read replica when there is one (see readFeedReplica); the primary if it fails before a byte is sent.
+  const stream = (db: Db) =>
+    db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute((trx) => writeSnapshot(app, device, res, epoch, postgresSource(trx)));
+  await onReplica(app, stream, () => !res.headersSent);
 }
 
 function sqliteSource(reader: Sqlite): SnapshotSource {
