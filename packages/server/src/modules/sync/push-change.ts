@@ -112,8 +112,16 @@ export const insertResult = prepared((db, row: SyncMutationsTable) =>
   }),
 );
 
+/**
+ * The branches of rows a set-wise run (push-setwise.ts) names, read in one query per table before it applies:
+ * table -> key -> branch; a key absent from a table's map is a row central does not hold.
+ */
+export const branchesReadAhead = new WeakMap<Db, Map<string, Map<string, string | null>>>();
+
 /** The branch a branch-scoped row already has on central, or undefined when central has no such row. */
 async function storedBranch(trx: Db, def: EntityDefinition, id: string): Promise<string | null | undefined> {
+  const readAhead = branchesReadAhead.get(trx)?.get(def.table);
+  if (readAhead) return readAhead.has(id) ? readAhead.get(id) : undefined;
   const { rows } = await sql<{ b: string | null }>`SELECT ${sql.ref(def.branchColumn)} AS b
     FROM ${sql.table(def.table)} WHERE ${sql.ref(def.key)} = ${id}`.execute(trx);
   return rows[0] ? rows[0].b : undefined;
@@ -268,10 +276,15 @@ export function replayStored(
   else out.rejected.push(JSON.parse(stored.result));
 }
 
+/** The entity id a change names, or its payload's key; '' when neither. */
+export function entityIdOf(c: SyncChange): string {
+  const def = getEntity(c.entity);
+  return c.entity_id ?? (def ? String(c.payload[def.key] ?? '') : '');
+}
+
 /** Where a parsed change's result is stored, and the entity id it names (from its payload's key if absent). */
 export function resultKey(c: SyncChange): ResultKey {
-  const def = getEntity(c.entity);
-  const entityId = c.entity_id ?? (def ? String(c.payload[def.key] ?? '') : '');
+  const entityId = entityIdOf(c);
   return {
     cmid: c.client_mutation_id,
     seq: c.seq ?? null,

@@ -108,4 +108,25 @@ describe('a run of insert-once changes', () => {
       expect(a.revision).toBe(row!.revision);
     }
   });
+
+  it('refuses a change naming a row another branch holds (OTHER_BRANCH), read ahead for the run', async () => {
+    const med = await makeMedicineId(central, { price: 5 });
+    const other = await central.createBranch('RUNS2');
+    const theirs = await addStock(central, med, 5, { branchId: other });
+    const [movement] = await central.query<{ id: string }>(
+      'SELECT id FROM stock_movements WHERE batch_id = ?',
+      theirs,
+    );
+    const batch = await addStock(central, med, 100);
+    const changes = Array.from({ length: 9 }, () => movementChange(batch, med));
+    changes[4] = {
+      ...changes[4]!,
+      entity_id: movement!.id,
+      payload: { ...changes[4]!.payload, id: movement!.id },
+    };
+    const res = await push(changes);
+    expect(res.body.rejected.map((r) => r.code)).toEqual(['OTHER_BRANCH']);
+    expect(res.body.accepted).toHaveLength(8);
+    expect(await batchOnHand(central, batch)).toBe(92);
+  });
 });

@@ -8,6 +8,8 @@ import { nowIso } from '../../lib/time';
 import {
   acceptedItem,
   applyAsDevice,
+  branchesReadAhead,
+  entityIdOf,
   currentRevision,
   isTemporary,
   malformedItem,
@@ -18,7 +20,7 @@ import {
   replayStored,
   resultKey,
 } from './push-change';
-import { getEntity } from './registry';
+import { type EntityDefinition, getEntity, tableColumns } from './registry';
 
 /** The batch holds a change the set-wise path does not answer alone: apply it again one change at a time. */
 class OneByOne extends Error {}
@@ -82,6 +84,10 @@ async function applyAll(
   const parsed = rawChanges.map((raw) => SyncChange.safeParse(raw));
   const cmids = parsed.flatMap((p) => (p.success ? [p.data.client_mutation_id] : []));
   const stored = await storedResults(trx, from.device.id, cmids);
+  await readBranchesAhead(
+    trx,
+    parsed.flatMap((p) => (p.success ? [p.data] : [])),
+  );
   const out: PushOutcome = { accepted: [], rejected: [] };
   const pending: Pending[] = [];
   const inBatch = new Set<string>();
@@ -150,4 +156,25 @@ async function storedResults(trx: Db, deviceId: string, cmids: string[]): Promis
     .where(sql<boolean>`client_mutation_id = ANY(${cmids})`)
     .execute();
   return new Map(rows.map((r) => [r.client_mutation_id, r]));
+}
+
+/** One query per branch-scoped table for the stored branches of the rows the run names (branchesReadAhead). */
+async function readBranchesAhead(trx: Db, changes: SyncChange[]): Promise<void> {
+  const idsByDef = new Map<EntityDefinition, string[]>();
+  for (const c of changes) {
+    const def = getEntity(c.entity);
+    const id = entityIdOf(c);
+    if (def?.scope !== 'branch' || !id) continue;
+    idsByDef.set(def, [...(idsByDef.get(def) ?? []), id]);
+  }
+  const byTable = new Map<string, Map<string, string | null>>();
+  for (const [def, ids] of idsByDef) {
+    if (!(await tableColumns(trx, def.table)).includes(def.branchColumn)) continue;
+    const { rows } = await sql<{ k: string; b: string | null }>`SELECT ${sql.ref(def.key)} AS k,
+      ${sql.ref(def.branchColumn)} AS b FROM ${sql.table(def.table)} WHERE ${sql.ref(def.key)} = ANY(${ids})`.execute(
+      trx,
+    );
+    byTable.set(def.table, new Map(rows.map((r) => [r.k, r.b])));
+  }
+  branchesReadAhead.set(trx, byTable);
 }
