@@ -89,21 +89,50 @@ async function tillChild(arg: string): Promise<void> {
   const till = await server('till');
   const baseline = process.memoryUsage().rss;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const client = new CentralClient({ centralUrl: url, deviceId, deviceToken: token, appVersion: '0.1.0' });
-  const { rows, revision } = await new TillStore(till.s.context).loadSnapshot(client.snapshot());
+  const download = waitedFor(client.snapshot());
+  const { rows, revision } = await new TillStore(till.s.context).loadSnapshot(download.lines);
   const ms = performance.now() - started;
+  const cpuS = cpuSeconds(process.cpuUsage(cpu));
   // The kernel's high-water mark of resident memory: unlike sampling, it also sees the swap's peak, which
   // happens inside one synchronous SQLite statement.
-  const peakKib = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]);
-  const peak = peakKib * 1024;
+  const peakRssMb = rssMb().peak;
   const counts = requireSqlite(till.s, 'bench')
     .prepare('SELECT (SELECT count(*) FROM medicines) AS m, (SELECT count(*) FROM batches) AS b')
     .get();
   await till.s.close();
   fs.rmSync(till.dataDir, { recursive: true, force: true });
   console.log(
-    JSON.stringify({ rows, revision, ms, peakRssMb: peak / 1048576, baselineMb: baseline / 1048576, counts }),
+    JSON.stringify({
+      rows,
+      revision,
+      ms,
+      cpuS,
+      waitedMs: download.waitedMs(),
+      peakRssMb,
+      baselineMb: baseline / 1048576,
+      counts,
+    }),
   );
+}
+
+/**
+ * The snapshot's lines, counting how long the till waited for the next one: time central (and the network)
+ * kept it waiting, as opposed to time the till spent loading.
+ */
+function waitedFor(source: AsyncGenerator<string>) {
+  let waited = 0;
+  async function* lines() {
+    for (;;) {
+      const started = performance.now();
+      const next = await source.next();
+      waited += performance.now() - started;
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { lines: lines(), waitedMs: () => waited };
 }
 
 /** This file bundled by esbuild with the desktop build's native externals, inside the repo so they resolve. */
@@ -389,12 +418,14 @@ async function writeCatalogue(db: Db, branchId: string, m: number, b: number): P
     throw new Error('the search index misses the bench medicines');
 }
 
-/** Central's resident memory now and its peak since resetPeakRss(), in MB (Linux /proc). */
+/** This process's resident memory now and its peak (since it started or resetPeakRss()), in MB (Linux /proc). */
 function rssMb(): { now: number; peak: number } {
   const status = fs.readFileSync('/proc/self/status', 'utf8');
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]) / 1024;
   return { now: kib('VmRSS'), peak: kib('VmHWM') };
 }
+/** CPU seconds (user + system, all threads): unlike wall time, hardly moved by other work on a shared machine. */
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 /** Resets the kernel's high-water mark of this process's RSS (writing 5 to clear_refs, Linux 4.0+). */
 const resetPeakRss = () => fs.writeFileSync('/proc/self/clear_refs', '5');
 
@@ -408,6 +439,7 @@ async function bootstrapTill(centralUrl: string, reg: { device_id: string; devic
   const bundled = await bundleForChild();
   const before = rssMb().now;
   resetPeakRss();
+  const cpu = process.cpuUsage();
   const child = spawn(
     process.execPath,
     [
@@ -423,18 +455,21 @@ async function bootstrapTill(centralUrl: string, reg: { device_id: string; devic
   });
   await new Promise((resolve) => child.once('exit', resolve));
   const centralRss = rssMb();
+  const centralCpuS = cpuSeconds(process.cpuUsage(cpu));
   const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
     rows: number;
     ms: number;
+    cpuS: number;
+    waitedMs: number;
     peakRssMb: number;
     baselineMb: number;
     counts: { m: number; b: number };
   };
   console.log(
-    `bootstrap: till loaded ${r.rows} rows (${r.counts.m} medicines, ${r.counts.b} batches) from central's NDJSON snapshot in ${(r.ms / 1000).toFixed(1)} s, till peak RSS ${r.peakRssMb.toFixed(0)} MB, of which ${r.baselineMb.toFixed(0)} MB before the download (bundled server loaded) (target < 60 s, < 300 MB)`,
+    `bootstrap: till loaded ${r.rows} rows (${r.counts.m} medicines, ${r.counts.b} batches) from central's NDJSON snapshot in ${(r.ms / 1000).toFixed(1)} s (till CPU ${r.cpuS.toFixed(1)} s; waited ${(r.waitedMs / 1000).toFixed(1)} s for central's bytes), till peak RSS ${r.peakRssMb.toFixed(0)} MB, of which ${r.baselineMb.toFixed(0)} MB before the download (bundled server loaded) (target < 60 s, < 300 MB)`,
   );
   console.log(
-    `central (node process) RSS while serving the snapshot: ${before.toFixed(0)} MB before, peak ${centralRss.peak.toFixed(0)} MB, ${centralRss.now.toFixed(0)} MB after`,
+    `central (node process) serving the snapshot: CPU ${centralCpuS.toFixed(1)} s; RSS ${before.toFixed(0)} MB before, peak ${centralRss.peak.toFixed(0)} MB, ${centralRss.now.toFixed(0)} MB after`,
   );
 }
 
