@@ -11,7 +11,8 @@
  *    there (sale + lines + payments + FEFO stock movements + fiscal fields per change). Timed: central applying.
  * 2. Bootstrap: a till (a separate process, so its RSS is its own) bootstraps from a central snapshot of M
  *    medicines and B batches (the catalogue tables, registered here as medicine/batch entities until the
- *    catalogue module registers them), reporting time and peak RSS, and central's RSS while it serves it.
+ *    catalogue module registers them), reporting time, CPU and peak RSS, and central's CPU and RSS while it
+ *    serves it; then the same snapshot to a client that discards it, timing central alone.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +32,9 @@ const { getEntity, registerEntity } = await import('../packages/server/src/modul
 const { TillStore } = await import('../packages/server/src/modules/sync/till-store');
 const { CentralClient } = await import('../packages/sync/src/index');
 const { BENCH_ADMIN } = await import('./lib');
-const { CreateMedicineRequest, CreateSaleRequest } = await import('../packages/contracts/src/index');
+const { APP_VERSION_HEADER, CreateMedicineRequest, CreateSaleRequest, DEVICE_TOKEN_HEADER } = await import(
+  '../packages/contracts/src/index'
+);
 const { createMedicine } = await import('../packages/server/src/modules/medicines/service');
 const { createSale } = await import('../packages/server/src/modules/sales/service');
 const { openSession } = await import('../packages/server/src/modules/sessions/service');
@@ -229,6 +232,7 @@ async function bench(database: CentralDatabase | null): Promise<void> {
     `snapshot source: ${m} medicines + ${b} batches written to central in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   await bootstrapTill(central.url, reg);
+  await downloadAlone(central.url, reg);
   await central.s.close();
   fs.rmSync(central.dataDir, { recursive: true, force: true });
 }
@@ -470,6 +474,24 @@ async function bootstrapTill(centralUrl: string, reg: { device_id: string; devic
   );
   console.log(
     `central (node process) serving the snapshot: CPU ${centralCpuS.toFixed(1)} s; RSS ${before.toFixed(0)} MB before, peak ${centralRss.peak.toFixed(0)} MB, ${centralRss.now.toFixed(0)} MB after`,
+  );
+}
+
+/**
+ * Central alone: the same snapshot again, to a plain HTTP client in this process that discards it, so the
+ * time is central's (and the client's reading, which is small) without a till loading it.
+ */
+async function downloadAlone(centralUrl: string, reg: { device_id: string; device_token: string }) {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const res = await fetch(new URL(`/api/v1/sync/snapshot?device_id=${reg.device_id}`, centralUrl), {
+    headers: { [DEVICE_TOKEN_HEADER]: reg.device_token, [APP_VERSION_HEADER]: '0.1.0' },
+  });
+  if (!res.ok || !res.body) throw new Error(`snapshot answered ${res.status}`);
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  console.log(
+    `central alone: the same snapshot (${(bytes / 1048576).toFixed(0)} MB) streamed to a client that discards it in ${((performance.now() - started) / 1000).toFixed(1)} s (central's process CPU ${cpuSeconds(process.cpuUsage(cpu)).toFixed(1)} s, the client's reading included)`,
   );
 }
 
