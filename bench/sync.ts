@@ -435,7 +435,7 @@ const resetPeakRss = () => fs.writeFileSync('/proc/self/clear_refs', '5');
 
 /**
  * A till (a separate process, so its RSS is its own) bootstraps from central's snapshot, while central (this
- * process) serves it: the till's time and peak RSS, central's RSS before, at its peak and after.
+ * process) serves it: the till's time, CPU and peak RSS, central's CPU and its RSS before, at its peak and after.
  */
 async function bootstrapTill(centralUrl: string, reg: { device_id: string; device_token: string }) {
   // The till runs as shipped: bundled JavaScript (as the desktop build does), not TypeScript through tsx,
