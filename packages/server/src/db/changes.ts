@@ -163,30 +163,26 @@ export function deferChanges(trx: Db): void {
   deferred.set(trx, []);
 }
 
-/** How many change-log rows `trx` holds back so far. */
-export function deferredCount(trx: Db): number {
-  return deferred.get(trx)?.length ?? 0;
-}
-
 const FLUSH_CHUNK = 1_000;
 
-/** Writes the held-back rows in order under the revision-order lock; their revisions, ascending. */
-export async function flushDeferredChanges(trx: Db): Promise<number[]> {
+/** Writes the held-back rows in order under the revision-order lock; each one's revision and mutation id. */
+export async function flushDeferredChanges(
+  trx: Db,
+): Promise<Array<{ revision: number; clientMutationId: string }>> {
   const rows = deferred.get(trx) ?? [];
   deferred.delete(trx);
-  const revisions: number[] = [];
-  if (rows.length === 0) return revisions;
+  if (rows.length === 0) return [];
   await takeChangeLogTurn(trx);
+  const written: Array<{ revision: number; clientMutationId: string }> = [];
   for (let i = 0; i < rows.length; i += FLUSH_CHUNK) {
-    const written = await trx
-      .insertInto('change_log')
-      .values(rows.slice(i, i + FLUSH_CHUNK))
-      .returning('revision')
-      .execute();
+    const chunk = rows.slice(i, i + FLUSH_CHUNK);
+    const revisions = await trx.insertInto('change_log').values(chunk).returning('revision').execute();
     // One statement under the lock: its identity values follow the VALUES order.
-    revisions.push(...written.map((r) => r.revision).sort((a, b) => a - b));
+    const ascending = revisions.map((r) => r.revision).sort((a, b) => a - b);
+    for (const [j, row] of chunk.entries())
+      written.push({ revision: ascending[j]!, clientMutationId: row.client_mutation_id });
   }
-  return revisions;
+  return written;
 }
 
 export async function recordChange(trx: Db, change: Change): Promise<void> {

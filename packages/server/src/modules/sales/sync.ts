@@ -1,10 +1,13 @@
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import {
+  type ApplyResult,
+  type EntityRegistration,
   insertRowIfAbsent,
   insertRowsIfAbsent,
   type Payload,
-  type EntityRegistration,
+  type PushedChange,
+  type SyncDevice,
 } from '../sync/registry';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/tables/sales';
 
@@ -38,11 +41,62 @@ export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boo
   return true;
 }
 
+/**
+ * A run of pushed sales at once (PostgreSQL set-wise push): the new sales in one insert, then their lines and
+ * their payments in one insert each; a sale already held writes nothing, as insertSaleIfAbsent does.
+ */
+async function applySales(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]> {
+  const sales = changes.map((c) => {
+    const { lines = [], payments = [], movement_ids: _, ...sale } = c.payload as unknown as SalePayload;
+    return { change: c, sale, lines, payments };
+  });
+  const inserted = new Set(
+    await insertRowsIfAbsent(
+      trx,
+      'sales',
+      'id',
+      sales.map((s) => s.sale as unknown as Payload),
+    ),
+  );
+  const fresh = sales.filter((s) => inserted.delete(s.sale.id));
+  const children = (pick: (s: (typeof fresh)[number]) => object[]) =>
+    fresh.flatMap(pick) as unknown as Payload[];
+  if (fresh.some((s) => s.lines.length))
+    await insertRowsIfAbsent(
+      trx,
+      'sale_lines',
+      'id',
+      children((s) => s.lines),
+    );
+  if (fresh.some((s) => s.payments.length))
+    await insertRowsIfAbsent(
+      trx,
+      'sale_payments',
+      'id',
+      children((s) => s.payments),
+    );
+  for (const { change, sale } of fresh)
+    await recordChange(trx, {
+      entity: 'sale',
+      entityId: sale.id,
+      op: 'upsert',
+      payload: change.payload,
+      branchId: sale.branch_id,
+      clientMutationId: change.clientMutationId,
+      originDeviceId: device.id,
+    });
+  return sales.map(({ change, sale }) => ({
+    id: change.entityId,
+    invoice_number: sale.invoice_number,
+    icv: sale.icv,
+  }));
+}
+
 const saleEntity: EntityRegistration = {
   entity: 'sale',
   push: 'till-owned',
   owner: 'till',
-  insertOnce: true,
+  applyPushMany: applySales,
   scope: 'branch',
   table: 'sales',
   order: 200,

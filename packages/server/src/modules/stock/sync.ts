@@ -6,11 +6,14 @@ import { Invalid } from '../../http/errors';
 import { BATCH_RECEIVERS } from './roles';
 import { assertNamedUserMay } from '../sync/push-actors';
 import {
+  type ApplyResult,
   insertRowIfAbsent,
+  insertRowsIfAbsent,
   type Payload,
   type PushedChange,
   type Pusher,
   type EntityRegistration,
+  type SyncDevice,
   upsertRow,
 } from '../sync/registry';
 import type { StockMovementsTable } from '../../db/tables/stock';
@@ -83,6 +86,50 @@ export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<bo
 }
 
 /**
+ * A run of pushed movements at once (PostgreSQL set-wise push): the new ones in one insert, then each batch's
+ * quantity moved by the sum of its new movements in one UPDATE; a batch central does not hold fails the run
+ * (the one-by-one path then refuses that movement alone).
+ */
+async function applyMovements(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]> {
+  const rows = changes.map((c) => c.payload as unknown as StockMovementsTable);
+  for (const m of rows)
+    if (!Number.isSafeInteger(m.quantity) || m.quantity === 0)
+      throw new Invalid(`Stock movement ${m.id} has no whole, non-zero quantity.`);
+  const inserted = new Set(
+    await insertRowsIfAbsent(trx, 'stock_movements', 'id', rows as unknown as Payload[]),
+  );
+  const moved = new Map<string, number>();
+  const fresh: Array<{ change: PushedChange; m: StockMovementsTable }> = [];
+  for (const [i, m] of rows.entries()) {
+    if (!inserted.delete(m.id)) continue;
+    fresh.push({ change: changes[i]!, m });
+    moved.set(m.batch_id, (moved.get(m.batch_id) ?? 0) + m.quantity);
+  }
+  if (moved.size > 0) {
+    const values = sql.join([...moved].map(([id, q]) => sql`(${id}, CAST(${q} AS BIGINT))`));
+    const { rows: updated } = await sql<{ id: string }>`UPDATE batches SET qty_on_hand = qty_on_hand + v.q
+      FROM (VALUES ${values}) AS v(id, q) WHERE batches.id = v.id RETURNING batches.id`.execute(trx);
+    if (updated.length !== moved.size)
+      throw new Invalid(
+        'A stock movement names a batch this server does not hold.',
+        undefined,
+        'UNKNOWN_BATCH',
+      );
+  }
+  for (const { change, m } of fresh)
+    await recordChange(trx, {
+      entity: 'stock_movement',
+      entityId: m.id,
+      op: 'upsert',
+      payload: m,
+      branchId: m.branch_id,
+      clientMutationId: change.clientMutationId,
+      originDeviceId: device.id,
+    });
+  return changes.map((c) => ({ id: c.entityId }));
+}
+
+/**
  * A batch pushed by a till was received by someone who may receive deliveries (REST: inventory_manager,
  * branch_manager, pharmacist); a batch that names no receiver (made by a transfer or the system) passes on
  * the branch rule alone. Its quantity never travels here: movements bring it.
@@ -112,7 +159,7 @@ const stockMovementEntity: EntityRegistration = {
   entity: 'stock_movement',
   push: 'till-owned',
   owner: 'till',
-  insertOnce: true,
+  applyPushMany: applyMovements,
   scope: 'branch',
   table: 'stock_movements',
   order: 90,

@@ -294,15 +294,9 @@ export function resultKey(c: SyncChange): ResultKey {
   };
 }
 
-/** Applies a parsed change as its device's write (every change it records carries the device and mutation). */
-export function applyAsDevice(
-  trx: Db,
-  app: AppContext,
-  from: PushSource,
-  c: SyncChange,
-  entityId: string,
-): Promise<{ id: string; invoice_number?: string; icv?: number }> {
-  const change: PushedChange = {
+/** A parsed change as the registry's entities take it. */
+export function pushedChange(c: SyncChange, entityId: string): PushedChange {
+  return {
     clientMutationId: c.client_mutation_id,
     entity: c.entity,
     entityId,
@@ -311,10 +305,20 @@ export function applyAsDevice(
     seq: c.seq ?? null,
     baseRevision: c.base_revision ?? null,
   };
+}
+
+/** Applies a parsed change as its device's write (every change it records carries the device and mutation). */
+export function applyAsDevice(
+  trx: Db,
+  app: AppContext,
+  from: PushSource,
+  c: SyncChange,
+  entityId: string,
+): Promise<{ id: string; invoice_number?: string; icv?: number }> {
   return withChangeOrigin(
     trx,
     { originDeviceId: from.device.id, clientMutationId: c.client_mutation_id },
-    () => applyOne(trx, app, change, { device: from.device, user: from.user }),
+    () => applyOne(trx, app, pushedChange(c, entityId), { device: from.device, user: from.user }),
   );
 }
 

@@ -1,38 +1,41 @@
-import { SyncChange } from '@pharmacy/contracts';
+import { type SyncAcceptedItem, SyncChange } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import { deferChanges, deferredCount, flushDeferredChanges } from '../../db/changes';
+import { deferChanges, flushDeferredChanges } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { SyncMutationsTable } from '../../db/tables/sync';
 import { nowIso } from '../../lib/time';
 import {
   acceptedItem,
-  applyAsDevice,
+  assertDeviceBranch,
   branchesReadAhead,
   entityIdOf,
   currentRevision,
   isTemporary,
   malformedItem,
   markPushed,
+  pushedChange,
   type PushOutcome,
   type PushSource,
   type ResultKey,
   replayStored,
   resultKey,
 } from './push-change';
-import { type EntityDefinition, getEntity, tableColumns } from './registry';
+import { type EntityDefinition, getEntity, type PushedChange, tableColumns } from './registry';
 
 /** The batch holds a change the set-wise path does not answer alone: apply it again one change at a time. */
 class OneByOne extends Error {}
 
 /**
- * A run of insert-once changes (sales, stock movements: registry.ts `insertOnce`) applied as one piece, for
- * PostgreSQL, where every statement is a round trip that SQLite answers in-process:
+ * A run of insert-once changes (sales and stock movements: registry `applyPushMany`) applied as one piece, for
+ * PostgreSQL, where every statement is a round trip that SQLite answers in-process (and on this kind of
+ * machine a socket write costs more than the insert it carries):
  * - READ COMMITTED: applying such a change only inserts rows absent by id and adds quantities in place, so the
  *   unique keys of the entity's tables and of the mutation ledger keep it applied once whatever runs beside
  *   it; SERIALIZABLE here made pushes from different tills abort each other, their reads and inserts landing on
  *   the same index pages (ids and revisions grow in time order);
- * - the mutation ledger is read once for the run;
+ * - the mutation ledger and the stored branches of the named rows are read once for the run, and each
+ *   entity's changes are applied together in a few multi-row statements, parents first;
  * - no savepoint per change: the run is optimistic. The first change that fails (or a mutation id repeated
  *   within the run) abandons the attempt and push.ts applies the run again one change at a time, which
  *   refuses that change alone; a deadlock retries the whole transaction;
@@ -52,9 +55,9 @@ export async function pushSetWise(
       .transaction()
       .setIsolationLevel('read committed')
       .execute(async (trx) => {
-        const out = await applyAll(trx, app, from, rawChanges);
+        // Before applyAll's last step, which holds the revision-order lock: that turn stays as short as it can.
         await markPushed(trx, from.device, appVersion);
-        return out;
+        return applyAll(trx, from, rawChanges);
       });
   } catch (err) {
     if (err instanceof OneByOne) return null;
@@ -62,24 +65,19 @@ export async function pushSetWise(
   }
 }
 
-/** Whether a pushed change (not yet validated) is of an insert-once entity. */
+/** Whether a pushed change (not yet validated) is of an entity applied set-wise (registry `applyPushMany`). */
 export const isInsertOnce = (raw: unknown): boolean =>
-  getEntity(String((raw as { entity?: unknown } | null)?.entity))?.insertOnce === true;
+  getEntity(String((raw as { entity?: unknown } | null)?.entity))?.applyPushMany !== undefined;
 
-/** An applied change whose revision and stored result wait for the change log's flush. */
+/** A change the run applies: its answer is filled once its entity's group is applied and the log flushed. */
 interface Pending {
   key: ResultKey;
-  item: ReturnType<typeof acceptedItem>;
-  /** How many change-log rows the batch had recorded once this change was applied. */
-  rows: number;
+  c: SyncChange;
+  change: PushedChange;
+  item: SyncAcceptedItem;
 }
 
-async function applyAll(
-  trx: Db,
-  app: AppContext,
-  from: PushSource,
-  rawChanges: unknown[],
-): Promise<PushOutcome> {
+async function applyAll(trx: Db, from: PushSource, rawChanges: unknown[]): Promise<PushOutcome> {
   deferChanges(trx);
   const parsed = rawChanges.map((raw) => SyncChange.safeParse(raw));
   const cmids = parsed.flatMap((p) => (p.success ? [p.data.client_mutation_id] : []));
@@ -89,7 +87,7 @@ async function applyAll(
     parsed.flatMap((p) => (p.success ? [p.data] : [])),
   );
   const out: PushOutcome = { accepted: [], rejected: [] };
-  const pending: Pending[] = [];
+  const groups = new Map<EntityDefinition, Pending[]>();
   const inBatch = new Set<string>();
   for (const [i, p] of parsed.entries()) {
     if (!p.success) {
@@ -103,27 +101,51 @@ async function applyAll(
       replayStored(before, c.client_mutation_id, key.hash, out);
       continue;
     }
-    if (!key.entityId || inBatch.has(c.client_mutation_id)) throw new OneByOne();
+    const def = getEntity(c.entity);
+    if (!def?.applyPushMany || def.push !== 'till-owned' || c.op !== 'upsert' || !key.entityId)
+      throw new OneByOne();
+    if (inBatch.has(c.client_mutation_id)) throw new OneByOne();
     inBatch.add(c.client_mutation_id);
-    const result = await applyAsDevice(trx, app, from, c, key.entityId).catch((err: unknown) => {
+    const change = pushedChange(c, key.entityId);
+    await assertDeviceBranch(trx, def, change, from.device).catch(() => {
+      throw new OneByOne();
+    });
+    // Answered in batch order; filled in once applied.
+    const item = acceptedItem(c, { id: key.entityId }, 0);
+    out.accepted.push(item);
+    groups.set(def, [...(groups.get(def) ?? []), { key, c, change, item }]);
+  }
+  await applyGroups(trx, from, groups);
+  await settle(trx, from, [...groups.values()].flat());
+  return out;
+}
+
+/**
+ * Each entity's changes at once, parents first (the registry's order, as a snapshot loads them): insert-once
+ * entities of a run reference each other only that way (a movement's batch, a sale's session), never back.
+ */
+async function applyGroups(trx: Db, from: PushSource, groups: Map<EntityDefinition, Pending[]>) {
+  for (const [def, members] of [...groups].sort(([a], [b]) => a.order - b.order)) {
+    const results = await def.applyPushMany!(
+      trx,
+      members.map((m) => m.change),
+      from.device,
+    ).catch((err: unknown) => {
       throw isTemporary(err) ? err : new OneByOne();
     });
-    const item = acceptedItem(c, result, 0);
-    out.accepted.push(item);
-    pending.push({ key, item, rows: deferredCount(trx) });
+    for (const [i, m] of members.entries()) Object.assign(m.item, acceptedItem(m.c, results[i]!, 0));
   }
-  await settle(trx, from, pending);
-  return out;
 }
 
 /** Writes the change log, gives each applied change its revision and stores its result. */
 async function settle(trx: Db, from: PushSource, pending: Pending[]): Promise<void> {
-  const revisions = await flushDeferredChanges(trx);
-  // A change that recorded no row (or none yet) answers the head revision before the batch's first row.
-  const head = revisions.length > 0 ? revisions[0]! - 1 : await currentRevision(trx);
+  const written = await flushDeferredChanges(trx);
+  const revisionOf = new Map(written.map((w) => [w.clientMutationId, w.revision]));
+  // A change that recorded no row (already held) answers the head revision before the run's first row.
+  const head = written.length > 0 ? written[0]!.revision - 1 : await currentRevision(trx);
   const at = nowIso();
-  const rows: SyncMutationsTable[] = pending.map(({ key, item, rows }) => {
-    item.revision = rows > 0 ? revisions[rows - 1]! : head;
+  const rows: SyncMutationsTable[] = pending.map(({ key, item }) => {
+    item.revision = revisionOf.get(key.cmid) ?? head;
     return {
       device_id: from.device.id,
       client_mutation_id: key.cmid,

@@ -101,12 +101,14 @@ export interface EntityDefinition {
   /** Whether and when central takes a till's change to this entity (required: see PushPolicy). */
   push: PushPolicy;
   /**
-   * Applying a pushed change only inserts rows absent by id and adds quantities in place (no read decides
-   * anything), so the unique keys alone keep it applied once: PostgreSQL applies a run of such changes in one
-   * READ COMMITTED transaction rather than one SERIALIZABLE savepoint each (push-setwise.ts). Sales and stock
-   * movements, the bulk of an offline day.
+   * Central, PostgreSQL: applies a run of this entity's pushed upserts at once, in a few multi-row statements,
+   * with the effect and answers applyPush would give them one by one (push-setwise.ts). Only for insert-once
+   * entities: applying one only inserts rows absent by id and adds quantities in place, no read decides
+   * anything, so the unique keys alone keep each applied once and the run may share a READ COMMITTED
+   * transaction with other tills' runs. Sales and stock movements, the bulk of an offline day. Throwing sends
+   * the run back to the one-by-one path, which finds the failing change.
    */
-  insertOnce?: boolean;
+  applyPushMany?(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]>;
 }
 
 export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'> &
@@ -152,6 +154,7 @@ export const toSqlValue = (v: unknown): unknown => {
  * the registry and pragma_table_info, never from a payload, and are quoted as identifiers.
  */
 const insertTexts = new Map<string, string>();
+const quoteIdent = (c: string) => `"${c.replaceAll('"', '""')}"`;
 function insertText(
   table: string,
   key: string,
@@ -159,19 +162,25 @@ function insertText(
   onConflict: 'update' | 'nothing',
   rows = 1,
 ): string {
-  const cacheKey = `${onConflict} ${rows} ${table} ${key} ${columns.join(',')}`;
+  const cacheKey = `${onConflict} ${table} ${key} ${columns.join(',')}`;
   let text = insertTexts.get(cacheKey);
   if (!text) {
-    const q = (c: string) => `"${c.replaceAll('"', '""')}"`;
+    const q = quoteIdent;
     const updates = columns.filter((c) => c !== key);
     const action =
       onConflict === 'nothing' || updates.length === 0
         ? 'NOTHING'
         : `UPDATE SET ${updates.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}`;
-    text = `INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES ${Array.from({ length: rows }, () => `(${columns.map(() => '?').join(', ')})`).join(', ')} ON CONFLICT (${q(key)}) DO ${action}`;
+    text = `INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${q(key)}) DO ${action}`;
     insertTexts.set(cacheKey, text);
   }
-  return text;
+  if (rows === 1) return text;
+  // More rows: the one-row text's tuple repeated (not cached: run lengths vary).
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  return text.replace(
+    ` VALUES ${tuple} `,
+    ` VALUES ${Array.from({ length: rows }, () => tuple).join(', ')} `,
+  );
 }
 
 async function writeRow(
@@ -206,17 +215,19 @@ export async function insertRowIfAbsent(
   return (await writeRow(trx, table, key, payload, 'nothing')) > 0;
 }
 
+/** Bound parameters per statement, under SQLite's and PostgreSQL's limits (32,766 and 65,535). */
+const MAX_PARAMETERS = 30_000;
+
 /**
- * Several rows of one table (a sale's lines) in one INSERT … ON CONFLICT(key) DO NOTHING per column set: on
- * PostgreSQL one round trip instead of one per row. The number of rows written.
+ * Several rows of one table in one INSERT … ON CONFLICT(key) DO NOTHING per column set (and per
+ * MAX_PARAMETERS): on PostgreSQL one round trip instead of one per row. The keys of the rows it inserted.
  */
 export async function insertRowsIfAbsent(
   trx: Db,
   table: string,
   key: string,
   payloads: Payload[],
-): Promise<number> {
-  if (payloads.length === 1) return writeRow(trx, table, key, payloads[0]!, 'nothing');
+): Promise<string[]> {
   const known = await tableColumns(trx, table);
   const byColumns = new Map<string, { columns: string[]; rows: Payload[] }>();
   for (const p of payloads) {
@@ -226,13 +237,18 @@ export async function insertRowsIfAbsent(
     group.rows.push(p);
     byColumns.set(columns.join(), group);
   }
-  let written = 0;
+  const inserted: string[] = [];
   for (const { columns, rows } of byColumns.values()) {
-    const text = insertText(table, key, columns, 'nothing', rows.length);
-    const values = rows.flatMap((row) => columns.map((c) => toSqlValue(row[c])));
-    written += Number((await runRaw(trx, text, values)).numAffectedRows ?? 0);
+    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement);
+      const text = `${insertText(table, key, columns, 'nothing', chunk.length)} RETURNING ${quoteIdent(key)} AS k`;
+      const values = chunk.flatMap((row) => columns.map((c) => toSqlValue(row[c])));
+      const { rows: keys } = await runRaw<{ k: string }>(trx, text, values);
+      inserted.push(...keys.map((r) => String(r.k)));
+    }
   }
-  return written;
+  return inserted;
 }
 
 /**
@@ -287,7 +303,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     toRow,
     afterApply: reg.afterApply,
     push: reg.push,
-    insertOnce: reg.insertOnce,
+    applyPushMany: reg.applyPushMany,
     applyPush:
       reg.applyPush ??
       (async (trx, change, _device, app) => {
