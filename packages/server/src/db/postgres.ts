@@ -123,37 +123,6 @@ export interface PostgresOptions {
 
 const REPLICA_CONNECT_TIMEOUT_MS = 3_000;
 
-/** Writes with more parameters than this (multi-row inserts of many rows) are not kept prepared. */
-const PREPARED_MAX_PARAMETERS = 64;
-const WRITE = /^\s*(insert|update|delete)\b/i;
-
-/**
- * Each connection keeps its INSERT, UPDATE and DELETE statements prepared (named), so PostgreSQL parses and
- * plans one once per connection instead of at every execution: a pushed sale is a handful of small writes, and
- * their parse and plan cost as much as running them. Only writes (their plans do not depend on the data) and
- * only short ones (the set of such texts is bounded by the code, so the per-connection cache is too).
- */
-function preparesWrites(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const names = new Map<string, string>();
-  (client as { query: unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
-    if (
-      typeof config !== 'string' ||
-      !Array.isArray(values) ||
-      values.length === 0 ||
-      values.length > PREPARED_MAX_PARAMETERS ||
-      !WRITE.test(config)
-    )
-      return query(config, values, callback);
-    let name = names.get(config);
-    if (!name) {
-      name = `w${names.size}`;
-      names.set(config, name);
-    }
-    return query({ name, text: config, values }, callback);
-  };
-}
-
 export function openPostgres(url: string, options: PostgresOptions = {}): PostgresConnection {
   const pool = new pg.Pool({
     connectionString: url,
@@ -168,7 +137,6 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
   });
   // An idle client that loses its server (a restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  pool.on('connect', preparesWrites);
   const dialect = new PostgresDialect({ pool, cursor: Cursor });
   const db = options.readOnly ? new ReadOnlyKysely({ dialect }) : new SerializableKysely({ dialect });
   return { kind: 'postgres', db, pool, url };
