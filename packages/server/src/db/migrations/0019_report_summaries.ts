@@ -221,6 +221,12 @@ const postgres: Statement = {
     ...triggers('sale_lines'),
     ...triggers('sale_payments'),
     ...backfill,
+    // A sale has a few lines and about one payment. ANALYZE's block sample sees a sale's lines side by side and
+    // guessed ~85 lines per sale on 30,000,000 lines, so a branch's year of sales was joined to its lines
+    // by a scan of every line (6.3 s) instead of an index probe per sale (0.3 s).
+    'ALTER TABLE sale_lines ALTER COLUMN sale_id SET (n_distinct = -0.3)',
+    'ALTER TABLE sale_payments ALTER COLUMN sale_id SET (n_distinct = -0.9)',
+    'ANALYZE sale_lines, sale_payments',
   ],
 };
 

@@ -63,7 +63,14 @@ export async function dailyTotals(app: AppContext, w: ReportWindow) {
 export async function salesReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
   const fmt = (m: number) => formatMinor(m, conv.baseExp);
-  const { days, change } = await dailyTotals(app, w);
+  // Independent reads: on PostgreSQL each runs on its own pooled connection at the same time.
+  const [{ days, change }, returned, payments, lines, recent] = await Promise.all([
+    dailyTotals(app, w),
+    returnTotals(app, w),
+    paymentTotals(app, w),
+    medicineTotals(app, w),
+    recentSales(app, w),
+  ]);
   let count = 0;
   let revenue = 0;
   let vat = 0;
@@ -72,12 +79,7 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
     revenue += d.revenue;
     vat += d.vat;
   }
-  const returnsBranch = w.branchId ? sql` AND branch_id = ${w.branchId}` : sql``;
-  const returns = await sql<{ n: number; total: number | null }>`
-    SELECT count(*) AS n, sum(base_total_amount) AS total FROM returns
-    WHERE created_at >= ${w.startIso} AND created_at < ${w.endIso}${returnsBranch}`.execute(app.db);
-
-  const byPayment = (await paymentTotals(app, w))
+  const byPayment = payments
     .map((p) => ({
       method: p.method,
       sales_count: Number(p.n),
@@ -87,7 +89,6 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
     .sort((a, b) => b.minor - a.minor || a.method.localeCompare(b.method))
     .map(({ minor, ...p }) => ({ ...p, total: fmt(minor) }));
 
-  const lines = await medicineTotals(app, w);
   const byMedicine = new Map<
     string,
     { name: string; qty: number; gross: number; net: number; cost: number }
@@ -114,22 +115,6 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
       margin_pct: pct1(m.net - m.cost, m.net),
     }));
 
-  const recent = await sql<{
-    id: string;
-    invoice_number: string;
-    branch_id: string;
-    user_id: string;
-    pharmacist_name: string | null;
-    total: number;
-    payment_method: string;
-    sold_at: string;
-  }>`
-    SELECT s.id, s.invoice_number, s.branch_id, s.user_id, u.full_name AS pharmacist_name,
-      s.base_total_amount AS total, s.payment_method, s.sold_at
-    FROM ${salesFrom(w)} LEFT JOIN users u ON u.id = s.user_id
-    WHERE ${salesFilter(w)} ORDER BY s.sold_at DESC, s.id DESC LIMIT 8`.execute(app.db);
-
-  const returned = returns.rows[0]!;
   return {
     totals: {
       sales_count: count,
@@ -148,7 +133,7 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
     })),
     by_payment: byPayment,
     top_selling: topSelling,
-    recent: recent.rows.map(({ total, ...r }) => ({ ...r, total_amount: fmt(Number(total)) })),
+    recent: recent.map(({ total, ...r }) => ({ ...r, total_amount: fmt(Number(total)) })),
   };
 }
 
@@ -283,4 +268,32 @@ export async function branchTotals(app: AppContext, w: ReportWindow) {
     FROM report_sellers_daily WHERE day >= ${from} AND day < ${to} GROUP BY branch_id`.execute(app.db)
     ).rows;
   return mergeRows(await overDays(w, live, summary), (r) => r.branch_id, ['n', 'revenue']);
+}
+
+/** The credit notes of the window: count and base-currency total. */
+async function returnTotals(app: AppContext, w: ReportWindow) {
+  const returnsBranch = w.branchId ? sql` AND branch_id = ${w.branchId}` : sql``;
+  const { rows } = await sql<{ n: number; total: number | null }>`
+    SELECT count(*) AS n, sum(base_total_amount) AS total FROM returns
+    WHERE created_at >= ${w.startIso} AND created_at < ${w.endIso}${returnsBranch}`.execute(app.db);
+  return rows[0]!;
+}
+
+/** The 8 latest sales of the window with the seller's name. */
+async function recentSales(app: AppContext, w: ReportWindow) {
+  const { rows } = await sql<{
+    id: string;
+    invoice_number: string;
+    branch_id: string;
+    user_id: string;
+    pharmacist_name: string | null;
+    total: number;
+    payment_method: string;
+    sold_at: string;
+  }>`
+    SELECT s.id, s.invoice_number, s.branch_id, s.user_id, u.full_name AS pharmacist_name,
+      s.base_total_amount AS total, s.payment_method, s.sold_at
+    FROM ${salesFrom(w)} LEFT JOIN users u ON u.id = s.user_id
+    WHERE ${salesFilter(w)} ORDER BY s.sold_at DESC, s.id DESC LIMIT 8`.execute(app.db);
+  return rows;
 }

@@ -100,15 +100,17 @@ async function vatRows(app: AppContext, w: ReportWindow) {
     return { lines: lines.rows, counts: await hourlySales(app, hours) };
   }
   const bucket = sql.raw(hourBucketSql('s.sold_at', w));
-  const lines = await sql<VatLineRow>`
+  const [lines, counts] = await Promise.all([
+    sql<VatLineRow>`
     SELECT ${bucket} AS bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base AS rate,
       sum(l.net_amount) AS net, sum(l.vat_amount) AS vat, sum(l.line_total) AS gross
     FROM ${salesFrom(w)} JOIN sale_lines l ON l.sale_id = s.id
     WHERE ${salesFilter(w)}
-    GROUP BY bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base`.execute(app.db);
-  const counts = await sql<{ bucket: string; n: number }>`
+    GROUP BY bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base`.execute(app.db),
+    sql<{ bucket: string; n: number }>`
     SELECT ${bucket} AS bucket, count(*) AS n FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY bucket`.execute(
-    app.db,
-  );
+      app.db,
+    ),
+  ]);
   return { lines: lines.rows, counts: counts.rows };
 }
