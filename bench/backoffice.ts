@@ -1,16 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { generateSales } from './generate-sales';
 import { benchAdminToken, spawnTs, tempDataDir } from './lib';
 
 /**
  * Reports and dashboard on a large sales history (default 1,000,000 sales, 20 branches, 2 years):
  * each endpoint is timed sequentially (one warm-up, then BENCH_BACKOFFICE_RUNS runs) through HTTP against the
- * central server. Targets: every report and the dashboard summary < 1 s, the branch comparison < 500 ms.
+ * central server, for one branch and the whole organisation, over the default 30 days and over a year.
+ * Targets: every report and the dashboard summary < 1 s, the branch comparison < 500 ms.
  *
  *   BENCH_BACKOFFICE=1 npm run bench                     (generates into a temporary folder, then deletes it)
  *   BENCH_BACKOFFICE_DATA_DIR=./data-bench tsx bench/backoffice.ts   (reuses or fills that folder, keeps it)
+ *   BENCH_BACKOFFICE_DATABASE_URL=postgres://… tsx bench/backoffice.ts   (central on PostgreSQL: that database,
+ *     filled by generate:sales first when it holds no sale; see docs/SCALING.md)
  */
 export interface TimedRoute {
   name: string;
@@ -26,10 +30,19 @@ export async function runBackofficeBench(): Promise<TimedRoute[]> {
   const sales = Number(process.env.BENCH_BACKOFFICE_SALES ?? 1_000_000);
   const runs = Number(process.env.BENCH_BACKOFFICE_RUNS ?? 5);
   const keep = process.env.BENCH_BACKOFFICE_DATA_DIR;
+  const databaseUrl = process.env.BENCH_BACKOFFICE_DATABASE_URL;
   const dataDir = keep ? path.resolve(keep) : tempDataDir('backoffice');
-  const hasData = fs.existsSync(path.join(dataDir, 'pharmacy.db'));
-  if (!hasData) await generateSales({ sales, branches: 20, years: 2, medicines: 500, seed: 42, dataDir });
-  const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
+  const hasData = databaseUrl
+    ? await hasSales(databaseUrl)
+    : fs.existsSync(path.join(dataDir, 'pharmacy.db'));
+  if (!hasData)
+    await generateSales({ sales, branches: 20, years: 2, medicines: 500, seed: 42, dataDir, databaseUrl });
+  const server = await spawnTs(
+    'apps/central/src/main.ts',
+    databaseUrl
+      ? { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PHARMACY_MODE: 'central' }
+      : { DATA_DIR: dataDir },
+  );
   try {
     const token = await benchAdminToken(server.url);
     const get = async (url: string) => {
@@ -45,21 +58,39 @@ export async function runBackofficeBench(): Promise<TimedRoute[]> {
     };
     const branch = branches.items.find((b) => b.code !== 'MAIN')?.id ?? branches.items[0]!.id;
     const yearAgo = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
-    const routes: Array<[string, string, number]> = [
-      ['reports/sales (organisation, 30 days)', '/reports/sales', 1000],
-      ['reports/sales (one branch, 30 days)', `/reports/sales?branch_id=${branch}`, 1000],
-      ['reports/sales csv top_selling', '/reports/sales?format=csv&section=top_selling', 1000],
-      ['reports/sales/by-pharmacist (30 days)', '/reports/sales/by-pharmacist', 1000],
-      ['reports/inventory (organisation)', '/reports/inventory', 1000],
-      ['reports/inventory (one branch)', `/reports/inventory?branch_id=${branch}`, 1000],
-      ['reports/purchases (30 days)', '/reports/purchases', 1000],
-      ['reports/purchases (1 year)', `/reports/purchases?from_date=${yearAgo}`, 1000],
-      ['reports/vat (30 days)', '/reports/vat', 1000],
-      ['reports/vat (1 year, one branch)', `/reports/vat?from_date=${yearAgo}&branch_id=${branch}`, 1000],
-      ['dashboard/summary (organisation)', '/dashboard/summary', 1000],
-      ['dashboard/summary (one branch)', `/dashboard/summary?branch_id=${branch}`, 1000],
+    const routes: Array<[string, string, number]> = [];
+    for (const [scope, q] of [
+      ['organisation', ''],
+      ['one branch', `branch_id=${branch}`],
+    ] as const) {
+      for (const [window, w] of [
+        ['30 days', ''],
+        ['1 year', `from_date=${yearAgo}`],
+      ] as const) {
+        const query = [q, w].filter(Boolean).join('&');
+        const url = (path: string) => (query ? `${path}?${query}` : path);
+        routes.push(
+          [`reports/sales (${scope}, ${window})`, url('/reports/sales'), 1000],
+          [`reports/sales/by-pharmacist (${scope}, ${window})`, url('/reports/sales/by-pharmacist'), 1000],
+          [`reports/vat (${scope}, ${window})`, url('/reports/vat'), 1000],
+          [`reports/purchases (${scope}, ${window})`, url('/reports/purchases'), 1000],
+        );
+      }
+      const only = q ? `?${q}` : '';
+      routes.push(
+        [`reports/inventory (${scope})`, `/reports/inventory${only}`, 1000],
+        [`dashboard/summary (${scope})`, `/dashboard/summary${only}`, 1000],
+      );
+    }
+    routes.push(
+      [
+        'reports/sales csv top_selling (org., 30 days)',
+        '/reports/sales?format=csv&section=top_selling',
+        1000,
+      ],
       ['dashboard/branch-comparison (30 days)', '/dashboard/branch-comparison', 500],
-    ];
+      ['dashboard/branch-comparison (1 year)', `/dashboard/branch-comparison?from_date=${yearAgo}`, 500],
+    );
     const rows: TimedRoute[] = [];
     for (const [name, url, target] of routes) {
       const t0 = performance.now();
@@ -90,20 +121,31 @@ export async function runBackofficeBench(): Promise<TimedRoute[]> {
     };
     const total = counts.items.reduce((a, b) => a + b.sales_count, 0);
     console.log(
-      `\nBack office on ${total} sales in ${counts.items.length} branches (${runs} runs each, sequential)`,
+      `\nBack office on ${total} sales in ${counts.items.length} branches, ${databaseUrl ? 'PostgreSQL' : 'SQLite'} (${runs} runs each, sequential)`,
     );
     console.log(
-      `${'route'.padEnd(42)} ${'first ms'.padStart(9)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'target'.padStart(7)}  ok`,
+      `${'route'.padEnd(52)} ${'first ms'.padStart(9)} ${'median ms'.padStart(10)} ${'max ms'.padStart(8)} ${'target'.padStart(7)}  ok`,
     );
     for (const r of rows) {
       console.log(
-        `${r.name.padEnd(42)} ${r.first.toFixed(1).padStart(9)} ${r.median.toFixed(1).padStart(10)} ${r.max.toFixed(1).padStart(8)} ${`<${r.target}`.padStart(7)}  ${r.max < r.target ? 'yes' : 'NO'}`,
+        `${r.name.padEnd(52)} ${r.first.toFixed(1).padStart(9)} ${r.median.toFixed(1).padStart(10)} ${r.max.toFixed(1).padStart(8)} ${`<${r.target}`.padStart(7)}  ${r.max < r.target ? 'yes' : 'NO'}`,
       );
     }
     return rows;
   } finally {
     await server.stop();
     if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function hasSales(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const found = await client.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'sales'");
+    return found.rowCount !== 0 && (await client.query('SELECT 1 FROM sales LIMIT 1')).rowCount !== 0;
+  } finally {
+    await client.end();
   }
 }
 

@@ -1,11 +1,16 @@
-import type { Sqlite } from '../db/connection';
-import { type SyntheticSale, saleWriter } from '../modules/reports/synthetic-sales';
+import {
+  SYNTHETIC_TABLES,
+  type SyntheticSale,
+  saleWriter,
+  syntheticInsertSql,
+  syntheticSaleRows,
+} from '../modules/reports/synthetic-sales';
 import type { TestServer } from './harness';
 
 /**
- * saleWriter (modules/reports/synthetic-sales.ts) for a test server on either dialect: on SQLite it writes
- * through the server's handle as before; on PostgreSQL the writer's statements run one after another (a line
- * after its sale) through t.exec. Each write resolves with the sale id once all its rows are stored.
+ * Synthetic sales (modules/reports/synthetic-sales.ts) for a test server on either dialect: on SQLite through
+ * the server's handle (saleWriter), on PostgreSQL the same rows one INSERT after another (a line after its
+ * sale) through t.exec. Each write resolves with the sale id once all its rows are stored.
  */
 export function testSaleWriter(t: TestServer): (sale: SyntheticSale) => Promise<string> {
   if (t.dialect === 'sqlite') {
@@ -13,17 +18,14 @@ export function testSaleWriter(t: TestServer): (sale: SyntheticSale) => Promise<
     return async (sale) => write(sale);
   }
   let queue: Promise<unknown> = Promise.resolve();
-  const statements = {
-    prepare: (sql: string) => ({
-      run: (...params: unknown[]) => {
-        queue = queue.then(() => t.exec(sql, ...params));
-      },
-    }),
-  };
-  const write = saleWriter(statements as unknown as Sqlite);
-  return async (sale) => {
-    const id = write(sale);
-    await queue;
-    return id;
+  return (sale) => {
+    const rows = syntheticSaleRows(sale);
+    const written = queue.then(async () => {
+      for (const table of SYNTHETIC_TABLES)
+        for (const r of rows[table]) await t.exec(syntheticInsertSql(table), ...r);
+      return rows.id;
+    });
+    queue = written.catch(() => undefined);
+    return written;
   };
 }

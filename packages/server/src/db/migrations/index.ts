@@ -16,6 +16,7 @@ import { tillSettings } from './0015_till_settings';
 import { templatePaperWidth } from './0016_template_paper_width';
 import { transfersInTransit } from './0017_transfers_in_transit';
 import { medicinesListCovering } from './0018_medicines_list_covering';
+import { reportSummaries } from './0019_report_summaries';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016_template_paper_width': templatePaperWidth,
   '0017_transfers_in_transit': transfersInTransit,
   '0018_medicines_list_covering': medicinesListCovering,
+  '0019_report_summaries': reportSummaries,
 };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
 import { baseExponent } from '../medicines/service';
-import { dailyTotals, salesFilter, salesFrom } from '../reports/sales';
+import { branchTotals, dailyTotals } from '../reports/sales';
 import { medicineStock } from '../reports/stock';
 import { pct1, reportTimeZone, resolveWindow } from '../reports/window';
 import { addDays, localDate } from '../stock/dates';
@@ -58,9 +58,7 @@ export async function dashboardSummary(app: AppContext, branchId: string | undef
 export async function branchComparison(app: AppContext, q: { from_date?: string; to_date?: string }) {
   const w = await resolveWindow(app, q, undefined);
   const exponent = await baseExponent(app);
-  const { rows } = await sql<{ branch_id: string; n: number; revenue: number }>`
-    SELECT s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue
-    FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY s.branch_id`.execute(app.db);
+  const rows = await branchTotals(app, w);
   const byBranch = new Map(rows.map((r) => [r.branch_id, { n: Number(r.n), revenue: Number(r.revenue) }]));
   const branches = await app.db
     .selectFrom('branches')

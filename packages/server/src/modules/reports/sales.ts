@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor, mulDivRound } from '../../lib/money';
+import { hourlySales, mergeRows, overDays, summaryHours } from './summaries';
 import { baseConverter, bucketLocalDate, hourBucketSql, pct1, type ReportWindow, windowDays } from './window';
 
 /**
@@ -37,10 +38,15 @@ interface DayRow {
 
 /** Daily totals over the window, every day present (zeros included), oldest first. */
 export async function dailyTotals(app: AppContext, w: ReportWindow) {
-  const { rows } = await sql<DayRow>`
+  const hours = summaryHours(w);
+  const rows = hours
+    ? await hourlySales(app, hours)
+    : (
+        await sql<DayRow>`
     SELECT ${sql.raw(hourBucketSql('s.sold_at', w))} AS bucket, count(*) AS n,
       sum(s.base_total_amount) AS revenue, sum(s.base_vat_amount) AS vat, sum(s.base_change_amount) AS change
-    FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY bucket`.execute(app.db);
+    FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY bucket`.execute(app.db)
+      ).rows;
   const days = new Map(windowDays(w).map((d) => [d, { n: 0, revenue: 0, vat: 0 }]));
   let change = 0;
   for (const r of rows) {
@@ -57,7 +63,14 @@ export async function dailyTotals(app: AppContext, w: ReportWindow) {
 export async function salesReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
   const fmt = (m: number) => formatMinor(m, conv.baseExp);
-  const { days, change } = await dailyTotals(app, w);
+  // Independent reads: on PostgreSQL each runs on its own pooled connection at the same time.
+  const [{ days, change }, returned, payments, lines, recent] = await Promise.all([
+    dailyTotals(app, w),
+    returnTotals(app, w),
+    paymentTotals(app, w),
+    medicineTotals(app, w),
+    recentSales(app, w),
+  ]);
   let count = 0;
   let revenue = 0;
   let vat = 0;
@@ -66,16 +79,7 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
     revenue += d.revenue;
     vat += d.vat;
   }
-  const returnsBranch = w.branchId ? sql` AND branch_id = ${w.branchId}` : sql``;
-  const returns = await sql<{ n: number; total: number | null }>`
-    SELECT count(*) AS n, sum(base_total_amount) AS total FROM returns
-    WHERE created_at >= ${w.startIso} AND created_at < ${w.endIso}${returnsBranch}`.execute(app.db);
-
-  const payments = await sql<{ method: string; n: number; total: number }>`
-    SELECT p.method, count(DISTINCT p.sale_id) AS n, sum(p.base_amount) AS total
-    FROM ${salesFrom(w)} JOIN sale_payments p ON p.sale_id = s.id
-    WHERE ${salesFilter(w)} GROUP BY p.method`.execute(app.db);
-  const byPayment = payments.rows
+  const byPayment = payments
     .map((p) => ({
       method: p.method,
       sales_count: Number(p.n),
@@ -85,26 +89,11 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
     .sort((a, b) => b.minor - a.minor || a.method.localeCompare(b.method))
     .map(({ minor, ...p }) => ({ ...p, total: fmt(minor) }));
 
-  const lines = await sql<{
-    medicine_id: string;
-    medicine_name: string;
-    currency_code: string;
-    rate: string;
-    qty: number;
-    gross: number;
-    net: number;
-    cost: number;
-  }>`
-    SELECT l.medicine_id, max(l.medicine_name) AS medicine_name, s.currency_code, s.fx_rate_to_base AS rate,
-      sum(l.quantity) AS qty, sum(l.line_total) AS gross, sum(l.net_amount) AS net, sum(l.cost_amount) AS cost
-    FROM ${salesFrom(w)} JOIN sale_lines l ON l.sale_id = s.id
-    WHERE ${salesFilter(w)}
-    GROUP BY l.medicine_id, s.currency_code, s.fx_rate_to_base`.execute(app.db);
   const byMedicine = new Map<
     string,
     { name: string; qty: number; gross: number; net: number; cost: number }
   >();
-  for (const r of lines.rows) {
+  for (const r of lines) {
     const m = byMedicine.get(r.medicine_id) ?? { name: r.medicine_name, qty: 0, gross: 0, net: 0, cost: 0 };
     m.qty += Number(r.qty);
     m.gross += await conv.toBase(Number(r.gross), r.currency_code, r.rate);
@@ -126,22 +115,6 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
       margin_pct: pct1(m.net - m.cost, m.net),
     }));
 
-  const recent = await sql<{
-    id: string;
-    invoice_number: string;
-    branch_id: string;
-    user_id: string;
-    pharmacist_name: string | null;
-    total: number;
-    payment_method: string;
-    sold_at: string;
-  }>`
-    SELECT s.id, s.invoice_number, s.branch_id, s.user_id, u.full_name AS pharmacist_name,
-      s.base_total_amount AS total, s.payment_method, s.sold_at
-    FROM ${salesFrom(w)} LEFT JOIN users u ON u.id = s.user_id
-    WHERE ${salesFilter(w)} ORDER BY s.sold_at DESC, s.id DESC LIMIT 8`.execute(app.db);
-
-  const returned = returns.rows[0]!;
   return {
     totals: {
       sales_count: count,
@@ -160,22 +133,14 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
     })),
     by_payment: byPayment,
     top_selling: topSelling,
-    recent: recent.rows.map(({ total, ...r }) => ({ ...r, total_amount: fmt(Number(total)) })),
+    recent: recent.map(({ total, ...r }) => ({ ...r, total_amount: fmt(Number(total)) })),
   };
 }
 
 export async function pharmacistReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
   const fmt = (m: number) => formatMinor(m, conv.baseExp);
-  const { rows } = await sql<{
-    user_id: string;
-    branch_id: string;
-    n: number;
-    revenue: number;
-    vat: number;
-  }>`
-    SELECT s.user_id, s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue, sum(s.base_vat_amount) AS vat
-    FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY s.user_id, s.branch_id`.execute(app.db);
+  const rows = await sellerTotals(app, w);
   const users = rows.length
     ? await app.db
         .selectFrom('users')
@@ -201,4 +166,134 @@ export async function pharmacistReport(app: AppContext, w: ReportWindow) {
         average_sale: fmt(avg(r.revenue, r.n)),
       })),
   };
+}
+
+/** Per payment method: the sales that used it and the amount tendered. */
+async function paymentTotals(app: AppContext, w: ReportWindow) {
+  const hours = summaryHours(w);
+  const { rows } = hours
+    ? await sql<{ method: string; n: number; total: number }>`
+    SELECT method, sum(sales_count) AS n, sum(amount) AS total FROM report_payments_hourly
+    WHERE hour >= ${hours.from} AND hour < ${hours.to} GROUP BY method`.execute(app.db)
+    : await sql<{ method: string; n: number; total: number }>`
+    SELECT p.method, count(DISTINCT p.sale_id) AS n, sum(p.base_amount) AS total
+    FROM ${salesFrom(w)} JOIN sale_payments p ON p.sale_id = s.id
+    WHERE ${salesFilter(w)} GROUP BY p.method`.execute(app.db);
+  return rows;
+}
+
+interface MedicineRow {
+  medicine_id: string;
+  medicine_name: string;
+  currency_code: string;
+  rate: string;
+  qty: number;
+  gross: number;
+  net: number;
+  cost: number;
+}
+
+/** Sold quantities and amounts per medicine and sale currency and rate (converted to base by the caller). */
+async function medicineTotals(app: AppContext, w: ReportWindow): Promise<MedicineRow[]> {
+  const live = async (part: ReportWindow) =>
+    (
+      await sql<MedicineRow>`
+    SELECT l.medicine_id, max(l.medicine_name) AS medicine_name, s.currency_code, s.fx_rate_to_base AS rate,
+      sum(l.quantity) AS qty, sum(l.line_total) AS gross, sum(l.net_amount) AS net, sum(l.cost_amount) AS cost
+    FROM ${salesFrom(part)} JOIN sale_lines l ON l.sale_id = s.id
+    WHERE ${salesFilter(part)}
+    GROUP BY l.medicine_id, s.currency_code, s.fx_rate_to_base`.execute(app.db)
+    ).rows;
+  const summary = async (from: string, to: string) =>
+    (
+      await sql<MedicineRow>`
+    SELECT medicine_id, max(medicine_name) AS medicine_name, currency_code, fx_rate_to_base AS rate,
+      sum(quantity) AS qty, sum(gross) AS gross, sum(net) AS net, sum(cost) AS cost
+    FROM report_medicines_daily WHERE day >= ${from} AND day < ${to}
+    GROUP BY medicine_id, currency_code, fx_rate_to_base`.execute(app.db)
+    ).rows;
+  // Merged before conversion, so each (currency, rate) group is rounded once, as the live query's.
+  return mergeRows(
+    await overDays(w, live, summary),
+    (r) => `${r.medicine_id}\u0000${r.currency_code}\u0000${r.rate}`,
+    ['qty', 'gross', 'net', 'cost'],
+    ['medicine_name'],
+  );
+}
+
+interface SellerRow {
+  user_id: string;
+  branch_id: string;
+  n: number;
+  revenue: number;
+  vat: number;
+}
+
+/** Sales count, revenue and VAT per seller and branch. */
+async function sellerTotals(app: AppContext, w: ReportWindow): Promise<SellerRow[]> {
+  const live = async (part: ReportWindow) =>
+    (
+      await sql<SellerRow>`
+    SELECT s.user_id, s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue, sum(s.base_vat_amount) AS vat
+    FROM ${salesFrom(part)} WHERE ${salesFilter(part)} GROUP BY s.user_id, s.branch_id`.execute(app.db)
+    ).rows;
+  const summary = async (from: string, to: string) =>
+    (
+      await sql<SellerRow>`
+    SELECT user_id, branch_id, sum(sales_count) AS n, sum(revenue) AS revenue, sum(vat) AS vat
+    FROM report_sellers_daily WHERE day >= ${from} AND day < ${to} GROUP BY user_id, branch_id`.execute(
+        app.db,
+      )
+    ).rows;
+  return mergeRows(await overDays(w, live, summary), (r) => `${r.user_id}\u0000${r.branch_id}`, [
+    'n',
+    'revenue',
+    'vat',
+  ]);
+}
+
+/** Sales count and revenue per branch (the dashboard's branch comparison). */
+export async function branchTotals(app: AppContext, w: ReportWindow) {
+  type Row = { branch_id: string; n: number; revenue: number };
+  const live = async (part: ReportWindow) =>
+    (
+      await sql<Row>`
+    SELECT s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue
+    FROM ${salesFrom(part)} WHERE ${salesFilter(part)} GROUP BY s.branch_id`.execute(app.db)
+    ).rows;
+  const summary = async (from: string, to: string) =>
+    (
+      await sql<Row>`
+    SELECT branch_id, sum(sales_count) AS n, sum(revenue) AS revenue
+    FROM report_sellers_daily WHERE day >= ${from} AND day < ${to} GROUP BY branch_id`.execute(app.db)
+    ).rows;
+  return mergeRows(await overDays(w, live, summary), (r) => r.branch_id, ['n', 'revenue']);
+}
+
+/** The credit notes of the window: count and base-currency total. */
+async function returnTotals(app: AppContext, w: ReportWindow) {
+  const returnsBranch = w.branchId ? sql` AND branch_id = ${w.branchId}` : sql``;
+  const { rows } = await sql<{ n: number; total: number | null }>`
+    SELECT count(*) AS n, sum(base_total_amount) AS total FROM returns
+    WHERE created_at >= ${w.startIso} AND created_at < ${w.endIso}${returnsBranch}`.execute(app.db);
+  return rows[0]!;
+}
+
+/** The 8 latest sales of the window with the seller's name. */
+async function recentSales(app: AppContext, w: ReportWindow) {
+  const { rows } = await sql<{
+    id: string;
+    invoice_number: string;
+    branch_id: string;
+    user_id: string;
+    pharmacist_name: string | null;
+    total: number;
+    payment_method: string;
+    sold_at: string;
+  }>`
+    SELECT s.id, s.invoice_number, s.branch_id, s.user_id, u.full_name AS pharmacist_name,
+      s.base_total_amount AS total, s.payment_method, s.sold_at
+    FROM ${salesFrom(w)} LEFT JOIN users u ON u.id = s.user_id
+    WHERE ${salesFilter(w)} ORDER BY s.sold_at DESC, s.id DESC LIMIT 8`.execute(app.db);
+  return rows;
 }

@@ -4,10 +4,12 @@ import { newId } from '../../lib/ids';
 import { mulDivRound } from '../../lib/money';
 
 /**
- * Writes finished sales (with lines and payments) straight into the selling tables with prepared statements:
- * report tests and the sales generator (bench/generate-sales.ts) use it to lay down history quickly. It
- * writes what POST /sales would store for a sale in the base currency with VAT-inclusive prices, without the
- * stock movements, fiscal chain or change log (history, not live selling).
+ * Finished sales (with lines and payments) as the rows of the selling tables: report tests and the sales
+ * generator (bench/generate-sales.ts) use them to lay down history quickly. The rows are what POST /sales would
+ * store for a sale in the base currency with VAT-inclusive prices, without the stock movements, fiscal chain or
+ * change log (history, not live selling). `syntheticSaleRows` computes them (the one rule); a writer only
+ * stores them: `saleWriter` with SQLite prepared statements, the generator with PostgreSQL's COPY, the test
+ * harness through t.exec.
  */
 export interface SyntheticLine {
   medicineId: string;
@@ -35,87 +37,162 @@ export interface SyntheticSale {
   payments?: Array<{ method: string; amount: number }>;
 }
 
-const SALE_SQL = `INSERT INTO sales (id, branch_id, user_id, session_id, device_id, invoice_number, uuid, icv,
-  client_mutation_id, payload_hash, sync_status, subtotal_amount, vat_amount, total_amount, paid_amount, change_amount,
-  currency_code, base_currency_code, fx_rate_to_base, base_total_amount, base_vat_amount, base_change_amount,
-  vat_breakdown, prices_include_vat, payment_method, fiscal_xml, fiscal_hash, previous_hash, sold_at, created_at)
-  VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, 'synced', ?, ?, ?, ?, ?, ?, ?, '1', ?, ?, ?, ?, 1, ?, '', ?, '', ?, ?)`;
-const LINE_SQL = `INSERT INTO sale_lines (id, sale_id, line_no, medicine_id, medicine_name, quantity, unit_price,
-  catalogue_price, net_amount, vat_amount, line_total, vat_rate, vat_category, cost_amount, batches)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]')`;
-const PAYMENT_SQL = `INSERT INTO sale_payments (id, sale_id, line_no, method, amount, base_amount, reference)
-  VALUES (?, ?, ?, ?, ?, ?, '')`;
+/** The columns each table's rows give values for, in order (the rest take their defaults). */
+export const SYNTHETIC_COLUMNS = {
+  sales: [
+    'id',
+    'branch_id',
+    'user_id',
+    'session_id',
+    'device_id',
+    'invoice_number',
+    'uuid',
+    'icv',
+    'client_mutation_id',
+    'payload_hash',
+    'sync_status',
+    'subtotal_amount',
+    'vat_amount',
+    'total_amount',
+    'paid_amount',
+    'change_amount',
+    'currency_code',
+    'base_currency_code',
+    'fx_rate_to_base',
+    'base_total_amount',
+    'base_vat_amount',
+    'base_change_amount',
+    'vat_breakdown',
+    'prices_include_vat',
+    'payment_method',
+    'fiscal_xml',
+    'fiscal_hash',
+    'previous_hash',
+    'sold_at',
+    'created_at',
+  ],
+  sale_lines: [
+    'id',
+    'sale_id',
+    'line_no',
+    'medicine_id',
+    'medicine_name',
+    'quantity',
+    'unit_price',
+    'catalogue_price',
+    'net_amount',
+    'vat_amount',
+    'line_total',
+    'vat_rate',
+    'vat_category',
+    'cost_amount',
+    'batches',
+  ],
+  sale_payments: ['id', 'sale_id', 'line_no', 'method', 'amount', 'base_amount', 'reference'],
+} as const;
 
-export function saleWriter(sqlite: Sqlite) {
-  const sale = sqlite.prepare(SALE_SQL);
-  const line = sqlite.prepare(LINE_SQL);
-  const payment = sqlite.prepare(PAYMENT_SQL);
-  return (s: SyntheticSale): string => {
-    const id = s.id ?? newId();
-    let total = 0;
-    let vat = 0;
-    const byRate = new Map<number, { rate: string; taxable: number; vat: number }>();
-    const rows = s.lines.map((l, i) => {
-      const gross = l.quantity * l.unitPrice;
-      const lineVat = mulDivRound(gross, BigInt(l.vatRate), BigInt(100 + l.vatRate));
-      total += gross;
-      vat += lineVat;
-      const b = byRate.get(l.vatRate) ?? { rate: String(l.vatRate), taxable: 0, vat: 0 };
-      b.taxable += gross - lineVat;
-      b.vat += lineVat;
-      byRate.set(l.vatRate, b);
-      return [
-        newId(),
-        id,
-        i + 1,
-        l.medicineId,
-        l.name,
-        l.quantity,
-        l.unitPrice,
-        l.unitPrice,
-        gross - lineVat,
-        lineVat,
-        gross,
-        String(l.vatRate),
-        l.vatCategory,
-        l.quantity * l.unitCost,
-      ];
-    });
-    const payments = (s.payments ?? [{ method: 'cash', amount: total }]).filter((p) => p.amount > 0);
-    const paid = payments.reduce((a, p) => a + p.amount, 0);
-    const change = Math.max(0, paid - total);
-    const invoice = `INV-${s.deviceId.slice(0, 8)}-${s.icv}`;
-    const hash = createHash('sha256').update(id).digest('hex');
-    sale.run(
+export type SyntheticTable = keyof typeof SYNTHETIC_COLUMNS;
+/** One row's values, in the order of its table's SYNTHETIC_COLUMNS. */
+export type RowValues = Array<string | number | null>;
+
+export interface SyntheticSaleRows {
+  id: string;
+  sales: RowValues[];
+  sale_lines: RowValues[];
+  sale_payments: RowValues[];
+}
+
+/** The rows of one sale, parents first: amounts, VAT by rate, change and the payment method computed once. */
+export function syntheticSaleRows(s: SyntheticSale): SyntheticSaleRows {
+  const id = s.id ?? newId();
+  let total = 0;
+  let vat = 0;
+  const byRate = new Map<number, { rate: string; taxable: number; vat: number }>();
+  const lines = s.lines.map((l, i): RowValues => {
+    const gross = l.quantity * l.unitPrice;
+    const lineVat = mulDivRound(gross, BigInt(l.vatRate), BigInt(100 + l.vatRate));
+    total += gross;
+    vat += lineVat;
+    const b = byRate.get(l.vatRate) ?? { rate: String(l.vatRate), taxable: 0, vat: 0 };
+    b.taxable += gross - lineVat;
+    b.vat += lineVat;
+    byRate.set(l.vatRate, b);
+    return [
+      newId(),
       id,
-      s.branchId,
-      s.userId,
-      s.deviceId,
-      invoice,
-      newId(),
-      s.icv,
-      newId(),
-      hash,
-      total - vat,
-      vat,
-      total,
-      paid,
-      change,
-      s.currency,
-      s.currency,
-      total,
-      vat,
-      change,
-      JSON.stringify([...byRate.values()]),
-      payments.length > 1 ? 'split' : (payments[0]?.method ?? 'cash'),
-      hash,
-      s.soldAt,
-      s.soldAt,
-    );
-    for (const r of rows) line.run(...r);
-    payments.forEach((p, i) => {
-      payment.run(newId(), id, i + 1, p.method, p.amount, p.amount);
-    });
-    return id;
+      i + 1,
+      l.medicineId,
+      l.name,
+      l.quantity,
+      l.unitPrice,
+      l.unitPrice,
+      gross - lineVat,
+      lineVat,
+      gross,
+      String(l.vatRate),
+      l.vatCategory,
+      l.quantity * l.unitCost,
+      '[]',
+    ];
+  });
+  const payments = (s.payments ?? [{ method: 'cash', amount: total }]).filter((p) => p.amount > 0);
+  const paid = payments.reduce((a, p) => a + p.amount, 0);
+  const change = Math.max(0, paid - total);
+  const hash = createHash('sha256').update(id).digest('hex');
+  const sale: RowValues = [
+    id,
+    s.branchId,
+    s.userId,
+    null,
+    s.deviceId,
+    `INV-${s.deviceId.slice(0, 8)}-${s.icv}`,
+    newId(),
+    s.icv,
+    newId(),
+    hash,
+    'synced',
+    total - vat,
+    vat,
+    total,
+    paid,
+    change,
+    s.currency,
+    s.currency,
+    '1',
+    total,
+    vat,
+    change,
+    JSON.stringify([...byRate.values()]),
+    1,
+    payments.length > 1 ? 'split' : (payments[0]?.method ?? 'cash'),
+    '',
+    hash,
+    '',
+    s.soldAt,
+    s.soldAt,
+  ];
+  return {
+    id,
+    sales: [sale],
+    sale_lines: lines,
+    sale_payments: payments.map((p, i) => [newId(), id, i + 1, p.method, p.amount, p.amount, '']),
+  };
+}
+
+/** INSERT of one row of a table's synthetic columns, with ? placeholders. */
+export const syntheticInsertSql = (table: SyntheticTable): string =>
+  `INSERT INTO ${table} (${SYNTHETIC_COLUMNS[table].join(', ')}) VALUES (${SYNTHETIC_COLUMNS[table].map(() => '?').join(', ')})`;
+
+export const SYNTHETIC_TABLES: readonly SyntheticTable[] = ['sales', 'sale_lines', 'sale_payments'];
+
+/** Writes sales through SQLite prepared statements (the caller's transaction, if any); returns the sale id. */
+export function saleWriter(sqlite: Sqlite) {
+  const statements = SYNTHETIC_TABLES.map(
+    (table) => [table, sqlite.prepare(syntheticInsertSql(table))] as const,
+  );
+  return (s: SyntheticSale): string => {
+    const rows = syntheticSaleRows(s);
+    for (const [table, statement] of statements) for (const r of rows[table]) statement.run(...r);
+    return rows.id;
   };
 }

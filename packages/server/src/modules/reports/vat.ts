@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
 import { salesFilter, salesFrom } from './sales';
+import { hourlySales, summaryHours } from './summaries';
 import { baseConverter, bucketLocalDate, hourBucketSql, type ReportWindow, windowDays } from './window';
 
 interface RateBucket {
@@ -35,38 +36,18 @@ function addToRate(m: Month, rate: number, taxable: number, vat: number): void {
  */
 export async function vatReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
-  const bucket = sql.raw(hourBucketSql('s.sold_at', w));
-  const lines = await sql<{
-    bucket: string;
-    vat_rate: string;
-    vat_category: string;
-    currency_code: string;
-    rate: string;
-    net: number;
-    vat: number;
-    gross: number;
-  }>`
-    SELECT ${bucket} AS bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base AS rate,
-      sum(l.net_amount) AS net, sum(l.vat_amount) AS vat, sum(l.line_total) AS gross
-    FROM ${salesFrom(w)} JOIN sale_lines l ON l.sale_id = s.id
-    WHERE ${salesFilter(w)}
-    GROUP BY bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base`.execute(app.db);
-  const counts = await sql<{ bucket: string; n: number }>`
-    SELECT ${bucket} AS bucket, count(*) AS n FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY bucket`.execute(
-    app.db,
-  );
-
+  const { lines, counts } = await vatRows(app, w);
   const months = new Map<string, Month>();
   for (const day of windowDays(w)) {
     const key = day.slice(0, 7);
     if (!months.has(key)) months.set(key, emptyMonth());
   }
   const monthOf = (b: string) => months.get(bucketLocalDate(b, w).slice(0, 7));
-  for (const c of counts.rows) {
+  for (const c of counts) {
     const m = monthOf(c.bucket);
     if (m) m.sales += Number(c.n);
   }
-  for (const l of lines.rows) {
+  for (const l of lines) {
     const m = monthOf(l.bucket);
     if (!m) continue;
     const net = await conv.toBase(Number(l.net), l.currency_code, l.rate);
@@ -96,4 +77,40 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
         grand_total: fmt(m.gross),
       })),
   };
+}
+
+interface VatLineRow {
+  bucket: string;
+  vat_rate: string;
+  vat_category: string;
+  currency_code: string;
+  rate: string;
+  net: number;
+  vat: number;
+  gross: number;
+}
+
+/** Line sums per hour bucket, VAT rate and category, sale currency and rate, and sales per hour bucket. */
+async function vatRows(app: AppContext, w: ReportWindow) {
+  const hours = summaryHours(w);
+  if (hours) {
+    const lines = await sql<VatLineRow>`
+      SELECT hour AS bucket, vat_rate, vat_category, currency_code, fx_rate_to_base AS rate, net, vat, gross
+      FROM report_vat_hourly WHERE hour >= ${hours.from} AND hour < ${hours.to}`.execute(app.db);
+    return { lines: lines.rows, counts: await hourlySales(app, hours) };
+  }
+  const bucket = sql.raw(hourBucketSql('s.sold_at', w));
+  const [lines, counts] = await Promise.all([
+    sql<VatLineRow>`
+    SELECT ${bucket} AS bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base AS rate,
+      sum(l.net_amount) AS net, sum(l.vat_amount) AS vat, sum(l.line_total) AS gross
+    FROM ${salesFrom(w)} JOIN sale_lines l ON l.sale_id = s.id
+    WHERE ${salesFilter(w)}
+    GROUP BY bucket, l.vat_rate, l.vat_category, s.currency_code, s.fx_rate_to_base`.execute(app.db),
+    sql<{ bucket: string; n: number }>`
+    SELECT ${bucket} AS bucket, count(*) AS n FROM ${salesFrom(w)} WHERE ${salesFilter(w)} GROUP BY bucket`.execute(
+      app.db,
+    ),
+  ]);
+  return { lines: lines.rows, counts: counts.rows };
 }

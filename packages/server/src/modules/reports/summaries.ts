@@ -1,0 +1,89 @@
+import { sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import type { ReportWindow } from './window';
+
+/**
+ * Organisation-wide reports on PostgreSQL read the summaries of migration 0019 (kept exact by triggers in the
+ * transaction of every sales write) instead of every sale and line of the window. They answer only what they
+ * can answer exactly: the whole organisation (a branch's window stays live: one branch's share is small), UTC
+ * hours when both ends of the window fall on a whole hour (the hour buckets of a whole-hour time zone are
+ * then the summary's own hours), UTC days for window totals, with the partial days at either end read live.
+ * SQLite (a till, a small central) always reads the tables.
+ */
+
+const WHOLE_HOUR = /^\d{4}-\d\d-\d\dT\d\d:00:00(\.000)?Z$/;
+
+/** The window as a range of UTC hour keys ('YYYY-MM-DDTHH', end excluded), or null to read live. */
+export function summaryHours(w: ReportWindow): { from: string; to: string } | null {
+  if (w.dialect !== 'postgres' || w.branchId) return null;
+  if (!WHOLE_HOUR.test(w.startIso) || !WHOLE_HOUR.test(w.endIso)) return null;
+  return { from: w.startIso.slice(0, 13), to: w.endIso.slice(0, 13) };
+}
+
+const nextDay = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const midnight = (day: string) => `${day}T00:00:00.000Z`;
+
+/**
+ * The whole UTC days inside the window ('YYYY-MM-DD', end excluded) and the live parts before and after them;
+ * null (read it all live) on SQLite, for a branch, or when the window holds no whole UTC day.
+ */
+export function summaryDays(w: ReportWindow): { from: string; to: string; edges: ReportWindow[] } | null {
+  if (w.dialect !== 'postgres' || w.branchId) return null;
+  const first =
+    WHOLE_HOUR.test(w.startIso) && w.startIso.slice(11, 13) === '00'
+      ? w.startIso.slice(0, 10)
+      : nextDay(w.startIso.slice(0, 10));
+  const last = w.endIso.slice(0, 10);
+  if (first >= last) return null;
+  const edges = [
+    { ...w, endIso: midnight(first) },
+    { ...w, startIso: midnight(last) },
+  ].filter((e) => e.startIso < e.endIso);
+  return { from: first, to: last, edges };
+}
+
+/**
+ * Rows of a window-total query: the summary's rows over the whole days plus the live query over the edges, or
+ * the live query alone. Rows of one key are merged by the caller as the live query's own groups would be.
+ */
+export async function overDays<R>(
+  w: ReportWindow,
+  live: (w: ReportWindow) => Promise<R[]>,
+  summary: (from: string, to: string) => Promise<R[]>,
+): Promise<R[]> {
+  const days = summaryDays(w);
+  if (!days) return live(w);
+  const parts = await Promise.all([summary(days.from, days.to), ...days.edges.map(live)]);
+  return parts.flat();
+}
+
+/** Sums rows of the same key (numeric fields) and keeps the greatest of the `max` fields. */
+export function mergeRows<R extends object>(
+  rows: R[],
+  key: (r: R) => string,
+  sums: ReadonlyArray<keyof R>,
+  maxes: ReadonlyArray<keyof R> = [],
+): R[] {
+  const merged = new Map<string, R>();
+  for (const r of rows) {
+    const k = key(r);
+    const m = merged.get(k);
+    if (!m) {
+      merged.set(k, { ...r });
+      continue;
+    }
+    const acc = m as Record<keyof R, unknown>;
+    for (const f of sums) acc[f] = Number(m[f]) + Number(r[f]);
+    for (const f of maxes) if (String(r[f]) > String(m[f])) acc[f] = r[f];
+  }
+  return [...merged.values()];
+}
+
+/** Sales totals per UTC hour from the summary (the live dailyTotals query's rows). */
+export async function hourlySales(app: AppContext, h: { from: string; to: string }) {
+  const { rows } = await sql<{ bucket: string; n: number; revenue: number; vat: number; change: number }>`
+    SELECT hour AS bucket, sales_count AS n, revenue, vat, change_amount AS change FROM report_sales_hourly
+    WHERE hour >= ${h.from} AND hour < ${h.to}`.execute(app.db);
+  return rows;
+}
