@@ -23,13 +23,8 @@ import { parseArgs } from 'node:util';
 import type { SyncChange } from '../packages/contracts/src/index';
 import { BENCH_ADMIN, benchAdminToken, median, spawnTs, tempDataDir } from './lib';
 
-const { createServer, parseConfig } = await import('../packages/server/src/index');
-const { TillStore } = await import('../packages/server/src/modules/sync/till-store');
+const { bootstrappedTill, sellOffline } = await import('./offline-till');
 const { CentralClient } = await import('../packages/sync/src/index');
-const { CreateSaleRequest } = await import('../packages/contracts/src/index');
-const { createSale } = await import('../packages/server/src/modules/sales/service');
-const { openSession } = await import('../packages/server/src/modules/sessions/service');
-const { SYSTEM } = await import('../packages/server/src/modules/audit/service');
 const { startLocalPostgres, ensureDatabase } = await import('../packages/server/src/db/local-postgres');
 const pg = (await import('pg')).default;
 
@@ -145,26 +140,7 @@ async function offlineTill(
       qty_received: 1_000_000,
       unit_cost: 1,
     });
-  const dataDir = tempDataDir(`ingest-till-${index}`);
-  const till = await createServer(
-    parseConfig({
-      mode: 'till',
-      port: 0,
-      dataDir,
-      logLevel: 'silent',
-      jwtSecret: randomBytes(32).toString('hex'),
-      seed: { adminPassword: BENCH_ADMIN.password },
-    }),
-  );
-  const ctx = till.context;
-  const client = new CentralClient({
-    centralUrl: central.url,
-    deviceId: reg.device_id,
-    deviceToken: reg.device_token,
-    appVersion: '0.1.0',
-  });
-  const store = new TillStore(ctx);
-  await store.loadSnapshot(client.snapshot());
+  const till = await bootstrappedTill(central.url, { id: reg.device_id, token: reg.device_token });
   // A cash session is one per user: each till sells as its own branch's cashier (replicated by the snapshot).
   const user = {
     id: cashier.id,
@@ -173,29 +149,14 @@ async function offlineTill(
     email: cashier.email,
     fullName: cashier.full_name,
   };
-  await openSession(ctx, user, SYSTEM, { opening_float: 0, notes: '' });
-  for (let i = 0; i < SALES; i++) {
-    const lines = 1 + (i % 3);
-    await createSale(
-      ctx,
-      user,
-      SYSTEM,
-      CreateSaleRequest.parse({
-        items: Array.from({ length: lines }, (_, l) => ({
-          medicine_id: medicineIds[(i * 7 + l * 13 + index) % medicineIds.length],
-          quantity: 1 + ((i + l) % 2),
-        })),
-        payment_lines: [{ method: 'cash', amount: 200 }],
-      }),
-    );
-  }
+  await sellOffline(till, user, medicineIds, SALES, index);
   const batches: SyncChange[][] = [];
   for (;;) {
-    const batch = await store.outbox(200, 900_000);
+    const batch = await till.store.outbox(200, 900_000);
     if (batch.length === 0) break;
     batches.push(batch.map((b) => b.change));
     // Marked answered locally only so the next outbox() call moves on; central has seen nothing yet.
-    await store.recordPushResult(batch, {
+    await till.store.recordPushResult(batch, {
       accepted: batch.map((b) => ({
         client_mutation_id: b.change.client_mutation_id,
         id: b.change.entity_id ?? '',
@@ -205,8 +166,7 @@ async function offlineTill(
     });
   }
   await till.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  return { client, batches, sales: SALES };
+  return { client: till.client, batches, sales: SALES };
 }
 
 /** One till's replicator after an outage: its batches in order, each resent from retry_from if central asks. */
@@ -225,7 +185,6 @@ async function pushAll(till: Till, latencies: number[]): Promise<{ accepted: num
       latencies.push(performance.now() - t0);
       if (!res) {
         retries++;
-        if (process.env.BENCH_DEBUG) console.error('busy/offline');
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
@@ -233,7 +192,6 @@ async function pushAll(till: Till, latencies: number[]): Promise<{ accepted: num
       accepted += res.accepted.length;
       if (res.retry_from === undefined) break;
       retries++;
-      if (process.env.BENCH_DEBUG) console.error('retry_from', res.retry_from, res.accepted.length);
       batch = batch.slice(batch.findIndex((c) => c.client_mutation_id === res.retry_from));
     }
   }

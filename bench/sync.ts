@@ -31,13 +31,12 @@ const { createServer, parseConfig } = await import('../packages/server/src/index
 const { getEntity, registerEntity } = await import('../packages/server/src/modules/sync/registry');
 const { TillStore } = await import('../packages/server/src/modules/sync/till-store');
 const { CentralClient } = await import('../packages/sync/src/index');
+const { bootstrappedTill, sellOffline } = await import('./offline-till');
 const { BENCH_ADMIN } = await import('./lib');
-const { APP_VERSION_HEADER, CreateMedicineRequest, CreateSaleRequest, DEVICE_TOKEN_HEADER } = await import(
+const { APP_VERSION_HEADER, CreateMedicineRequest, DEVICE_TOKEN_HEADER } = await import(
   '../packages/contracts/src/index'
 );
 const { createMedicine } = await import('../packages/server/src/modules/medicines/service');
-const { createSale } = await import('../packages/server/src/modules/sales/service');
-const { openSession } = await import('../packages/server/src/modules/sessions/service');
 const { receiveBatch } = await import('../packages/server/src/modules/stock/ledger');
 const { SYSTEM } = await import('../packages/server/src/modules/audit/service');
 
@@ -257,16 +256,9 @@ async function pushSales(
         )
       ).id,
     );
-  const till = await server('till');
-  const tctx = till.s.context;
-  const client = new CentralClient({
-    centralUrl: central.url,
-    deviceId: reg.device_id,
-    deviceToken: reg.device_token,
-    appVersion: '0.1.0',
-  });
-  const store = new TillStore(tctx);
-  await store.loadSnapshot(client.snapshot());
+  const till = await bootstrappedTill(central.url, { id: reg.device_id, token: reg.device_token });
+  const { client, store } = till;
+  const tctx = till.server.context;
   const admin = requireSqlite(tctx, 'bench')
     .prepare("SELECT id, email, full_name FROM users WHERE email = 'admin@pharmacy.local'")
     .get() as { id: string; email: string; full_name: string };
@@ -290,23 +282,8 @@ async function pushSales(
         userId: null,
       });
   });
-  await openSession(tctx, user, SYSTEM, { opening_float: 0, notes: '' });
   const t0Sales = performance.now();
-  for (let i = 0; i < n; i++) {
-    const lines = 1 + (i % 3);
-    await createSale(
-      tctx,
-      user,
-      SYSTEM,
-      CreateSaleRequest.parse({
-        items: Array.from({ length: lines }, (_, l) => ({
-          medicine_id: medicineIds[(i * 7 + l * 13) % MEDS],
-          quantity: 1 + ((i + l) % 2),
-        })),
-        payment_lines: [{ method: 'cash', amount: 200 }],
-      }),
-    );
-  }
+  await sellOffline(till, user, medicineIds, n);
   const salesMs = performance.now() - t0Sales;
   const outboxSize = (await store.counts()).pending;
   const byEntity = requireSqlite(tctx, 'bench')
@@ -343,8 +320,7 @@ async function pushSales(
   console.log(
     `push: ${accepted} changes (${onCentral.sales} real sales, ${onCentral.lines} lines, ${onCentral.movements} sale movements; ${rejected} rejected) applied on central in ${(pushMs / 1000).toFixed(2)} s (${Math.round(onCentral.sales / (pushMs / 1000))} sales/s; target 10,000 in < 20 s)`,
   );
-  await till.s.close();
-  fs.rmSync(till.dataDir, { recursive: true, force: true });
+  await till.close();
 }
 
 /** The M medicines and B batches of the snapshot: one definition of their values, whichever central. */
