@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { recordChange } from '../../db/changes';
+import { type Change, recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { Invalid } from '../../http/errors';
@@ -75,14 +75,24 @@ export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<bo
       undefined,
       'UNKNOWN_BATCH',
     );
-  await recordChange(trx, {
+  await recordMovement(trx, m);
+  return true;
+}
+
+/** A movement's change-log row; a pushed run's rows name their mutation and device (no origin scope there). */
+function recordMovement(
+  trx: Db,
+  m: StockMovementsTable,
+  origin: Pick<Change, 'clientMutationId' | 'originDeviceId'> = {},
+) {
+  return recordChange(trx, {
     entity: 'stock_movement',
     entityId: m.id,
     op: 'upsert',
     payload: m,
     branchId: m.branch_id,
+    ...origin,
   });
-  return true;
 }
 
 /**
@@ -117,15 +127,7 @@ async function applyMovements(trx: Db, changes: PushedChange[], device: SyncDevi
       );
   }
   for (const { change, m } of fresh)
-    await recordChange(trx, {
-      entity: 'stock_movement',
-      entityId: m.id,
-      op: 'upsert',
-      payload: m,
-      branchId: m.branch_id,
-      clientMutationId: change.clientMutationId,
-      originDeviceId: device.id,
-    });
+    await recordMovement(trx, m, { clientMutationId: change.clientMutationId, originDeviceId: device.id });
   return changes.map((c) => ({ id: c.entityId }));
 }
 
