@@ -24,12 +24,11 @@ export function MedicineSearch({
   const id = useId();
   const [text, setText] = useState('');
   const [term, setTerm] = useState('');
-  const [active, setActive] = useState(0);
+  // The highlighted medicine is kept by id: a keystroke puts it back on the first result, but the
+  // debounced answer arriving after an arrow key keeps it where it is still listed.
+  const [activeId, setActiveId] = useState<Medicine['id'] | null>(null);
   useEffect(() => {
-    const timer = setTimeout(() => {
-      setTerm(text.trim());
-      setActive(0);
-    }, DEBOUNCE_MS);
+    const timer = setTimeout(() => setTerm(text.trim()), DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text]);
   const results = useQuery({
@@ -41,19 +40,25 @@ export function MedicineSearch({
   });
   const items = term && text.trim() ? (results.data?.items ?? []) : [];
   const open = items.length > 0;
+  const active = Math.max(
+    0,
+    items.findIndex((m) => m.id === activeId),
+  );
+  const moveTo = (index: number) => setActiveId(items[index]?.id ?? null);
 
   const pick = (m: Medicine) => {
     onPick(m);
     setText('');
     setTerm('');
+    setActiveId(null);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'ArrowDown' && open) {
       e.preventDefault();
-      setActive((i) => Math.min(items.length - 1, i + 1));
+      moveTo(Math.min(items.length - 1, active + 1));
     } else if (e.key === 'ArrowUp' && open) {
       e.preventDefault();
-      setActive((i) => Math.max(0, i - 1));
+      moveTo(Math.max(0, active - 1));
     } else if (e.key === 'Enter') {
       e.preventDefault();
       const m = items[active];
@@ -81,7 +86,10 @@ export function MedicineSearch({
         aria-autocomplete="list"
         aria-activedescendant={open ? `${id}-opt-${active}` : undefined}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setActiveId(null);
+        }}
         onKeyDown={onKeyDown}
       />
       <ErrorNotice error={results.error} />
