@@ -73,10 +73,7 @@ async function startCentral(databaseUrl: string | undefined): Promise<Central> {
         db.close();
       }
     },
-    cpuSeconds() {
-      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    },
+    cpuSeconds: () => processCpuSeconds(pid),
     async stop() {
       await pool?.end();
       await proc.stop();
@@ -198,14 +195,44 @@ async function pushAll(till: Till, latencies: number[]): Promise<{ accepted: num
   return { accepted, retries };
 }
 
+/** CPU seconds of a process from /proc (user + system). */
+function processCpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // gone since it was listed
+  }
+}
+
+/** CPU seconds of a local cluster: its postmaster and every process it started (backends, WAL writer…). */
+function clusterCpuSeconds(dir: string): number {
+  const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = fs
+    .readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return (
+          fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ')[1] === String(postmaster)
+        );
+      } catch {
+        return false;
+      }
+    });
+  return [postmaster, ...children.map(Number)].reduce((n, pid) => n + processCpuSeconds(pid), 0);
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main(): Promise<void> {
   let databaseUrl = process.env.BENCH_DATABASE_URL;
   let stopPostgres: (() => Promise<void>) | undefined;
+  let postgresCpu = () => Number.NaN;
   if (values.pg && !databaseUrl) {
     const dir = tempDataDir('ingest-pg');
+    postgresCpu = () => clusterCpuSeconds(dir);
     const local = await startLocalPostgres(dir, { persistent: true });
     await ensureDatabase(local.adminUrl, 'ingest');
     databaseUrl = local.urlOf('ingest');
@@ -238,10 +265,15 @@ async function main(): Promise<void> {
 
     const latencies: number[] = [];
     const cpu0 = central.cpuSeconds();
+    const pgCpu0 = postgresCpu();
+    const benchCpu0 = process.cpuUsage();
     const started = performance.now();
     const results = await Promise.all(tills.map((t) => pushAll(t, latencies)));
     const seconds = (performance.now() - started) / 1000;
     const cpu = central.cpuSeconds() - cpu0;
+    const pgCpu = postgresCpu() - pgCpu0;
+    const benchCpuUsage = process.cpuUsage(benchCpu0);
+    const benchCpu = (benchCpuUsage.user + benchCpuUsage.system) / 1e6;
 
     const expected = TILLS * SALES;
     const onCentral = await central.countSales();
@@ -257,7 +289,11 @@ async function main(): Promise<void> {
       `ingest: ${expected} sales (${accepted} changes) from ${TILLS} tills at once in ${seconds.toFixed(2)} s = ${Math.round(expected / seconds)} sales/s (target 1,000); each sale applied once (replay checked); ${retries} batches resent (retry_from or busy)`,
     );
     console.log(
-      `push batch round trip: p50 ${median(sorted).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms over ${sorted.length} batches; central process CPU ${cpu.toFixed(1)} s (${((cpu / expected) * 1000).toFixed(2)} ms per sale)`,
+      `push batch round trip: p50 ${median(sorted).toFixed(0)} ms, p99 ${percentile(sorted, 99).toFixed(0)} ms, max ${sorted.at(-1)!.toFixed(0)} ms over ${sorted.length} batches`,
+    );
+    const perSale = (s: number) => `${s.toFixed(1)} s (${((s / expected) * 1000).toFixed(2)} ms per sale)`;
+    console.log(
+      `CPU while pushing: central process ${perSale(cpu)}${Number.isNaN(pgCpu) ? '' : `, PostgreSQL ${perSale(pgCpu)}`}, the pushing tills ${perSale(benchCpu)}`,
     );
   } finally {
     await central.stop();
