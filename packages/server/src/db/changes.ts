@@ -6,6 +6,7 @@ import { nowIso } from '../lib/time';
 import { ownTransaction } from './group-commit';
 import { serializableInTurn } from './postgres';
 import { prepared } from './prepared';
+import { holdRevisionMarker } from './revision-order';
 import type { Database } from './schema';
 
 export interface Change {
@@ -121,18 +122,28 @@ async function pullCursor(trx: Db): Promise<number | null> {
 /** The lock PostgreSQL writers of the change log take turns on (see takeChangeLogTurn). */
 const CHANGE_LOG_LOCK = 7_301_002;
 const ordered = new WeakSet<Db>();
+const marked = new WeakSet<Db>();
+
+/** PostgreSQL: the transaction's revision marker (db/revision-order.ts), once, before its first revision. */
+async function markRevisions(trx: Db): Promise<void> {
+  if (marked.has(trx)) return;
+  await holdRevisionMarker(trx);
+  marked.add(trx);
+}
 
 /**
- * PostgreSQL hands out identity values at insert, not at commit: two transactions could commit revisions 11
- * and 10 in that order, and a pull between them would move a till's cursor past 10 for ever. A writer takes a
- * transaction-scoped advisory lock before its first change, so change-log writers commit one after another
- * and revisions become visible in order, as on SQLite's single writer. The lock is held from the first change
- * to the commit; services record their changes at the end of the write, so the turn is short.
+ * A PostgreSQL writer of single changes (central's own services, a pushed change applied one at a time) takes a
+ * transaction-scoped advisory lock before its first change, so such writers, which may read what the others
+ * wrote, run one after another from there to their commit, as on SQLite's single writer. Revision order does
+ * not rest on it: every change-log writer also holds a revision marker.
  */
 async function takeChangeLogTurn(trx: Db): Promise<void> {
-  if (ordered.has(trx) || !isPostgres(trx)) return;
-  await sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`.execute(trx);
-  ordered.add(trx);
+  if (!isPostgres(trx)) return;
+  if (!ordered.has(trx)) {
+    await sql`SELECT pg_advisory_xact_lock(${CHANGE_LOG_LOCK})`.execute(trx);
+    ordered.add(trx);
+  }
+  await markRevisions(trx);
 }
 
 /**
@@ -155,9 +166,9 @@ const deferred = new WeakMap<Db, ChangeRow[]>();
 
 /**
  * From now on `trx`'s changes are kept in memory and written by flushDeferredChanges, which the caller runs
- * last, just before COMMIT. A PostgreSQL push of hundreds of changes then holds the revision-order lock for
- * one multi-row insert and its commit instead of from its first change on, so pushes from many tills apply
- * side by side and only their last step takes turns.
+ * last, just before COMMIT: a PostgreSQL push of hundreds of changes writes its change log in one multi-row
+ * insert, and takes no turn: it holds only a revision marker (db/revision-order.ts) from that insert to its
+ * commit, so pushes from many tills apply and commit side by side.
  */
 export function deferChanges(trx: Db): void {
   deferred.set(trx, []);
@@ -165,19 +176,19 @@ export function deferChanges(trx: Db): void {
 
 const FLUSH_CHUNK = 1_000;
 
-/** Writes the held-back rows in order under the revision-order lock; each one's revision and mutation id. */
+/** Writes the held-back rows in order; each one's revision and mutation id. */
 export async function flushDeferredChanges(
   trx: Db,
 ): Promise<Array<{ revision: number; clientMutationId: string }>> {
   const rows = deferred.get(trx) ?? [];
   deferred.delete(trx);
   if (rows.length === 0) return [];
-  await takeChangeLogTurn(trx);
+  if (isPostgres(trx)) await markRevisions(trx);
   const written: Array<{ revision: number; clientMutationId: string }> = [];
   for (let i = 0; i < rows.length; i += FLUSH_CHUNK) {
     const chunk = rows.slice(i, i + FLUSH_CHUNK);
     const revisions = await trx.insertInto('change_log').values(chunk).returning('revision').execute();
-    // One statement under the lock: its identity values follow the VALUES order.
+    // One statement takes its identity values in VALUES order (others' values may fall between them).
     const ascending = revisions.map((r) => r.revision).sort((a, b) => a - b);
     for (const [j, row] of chunk.entries())
       written.push({ revision: ascending[j]!, clientMutationId: row.client_mutation_id });

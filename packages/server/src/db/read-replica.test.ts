@@ -5,6 +5,7 @@ import { startTestServer, type TestServer, testingOnPostgres } from '../testing/
 import { tempClusterDir } from './local-postgres';
 import { query, type ReplicaPair, startReplicaPair, waitForReplay } from './local-replica';
 import { openPostgres } from './postgres';
+import { publishSafeRevision } from './revision-order';
 
 /**
  * Central with DATABASE_REPLICA_URL on a real hot standby streaming from its primary (db/local-replica.ts).
@@ -21,6 +22,11 @@ describe.skipIf(!testingOnPostgres())(
     let device: { id: string; token: string };
 
     const standby = (text: string) => query(pair.standby.urlOf('pharmacy'), text);
+    /** The replica's feed reads up to the safe revision central publishes (a timer; here at once). */
+    const publishedAndReplayed = async () => {
+      await publishSafeRevision(t.context.db);
+      await waitForReplay(pair);
+    };
     const sell = async () => {
       const res = await t.post(
         '/api/v1/sales',
@@ -115,7 +121,7 @@ describe.skipIf(!testingOnPostgres())(
     });
 
     it('pulls and snapshots read the replica; a cursor ahead of a lagging replica gets nothing new, never a reset', async () => {
-      await waitForReplay(pair);
+      await publishedAndReplayed();
       const before = await t.headRevision();
       expect(await pulledHead()).toBe(before);
       await standby('SELECT pg_wal_replay_pause()');
@@ -142,7 +148,7 @@ describe.skipIf(!testingOnPostgres())(
       } finally {
         await standby('SELECT pg_wal_replay_resume()');
       }
-      await waitForReplay(pair);
+      await publishedAndReplayed();
       const caughtUp = await pull(before);
       expect(caughtUp.body.changes).toContainEqual(expect.objectContaining({ entity: 'medicine' }));
       expect(await pulledHead()).toBe(await t.headRevision());

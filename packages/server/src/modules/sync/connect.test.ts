@@ -142,5 +142,6 @@ describe('connecting a till to head office from the app', () => {
     expect([res.status, res.body.code]).toEqual([409, 'PENDING_CHANGES']);
     expect(res.body.detail).toMatch(/wait to be sent/);
     expect((await status()).configured).toBe(true);
-  });
+    // Longer than waitFor's 30 s, so a step that hangs under load names itself instead of the test's timeout.
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import type { Db, Sqlite } from '../../db/connection';
 import { numberedPlaceholders } from '../../db/raw-query';
 import { durable } from '../../db/group-commit';
 import { onReplica } from '../../db/read-replica';
+import { publishedRevision, safeRevision } from '../../db/revision-order';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { feedReader, getEpoch, getMeta, openReader } from './meta';
@@ -126,18 +127,18 @@ function readFeedSqlite(
 }
 
 /**
- * PostgreSQL reads the feed on the read replica when there is one (db/read-replica.ts). Revisions commit in
- * revision order on the primary and a physical replica replays commits in WAL order, so a replica holds a
- * prefix of the revisions: a pull there is late, never missing one. A cursor ahead of the replica's head is
- * then lag (the till last pulled from the primary, or from a replica further along), not central restored
- * from an older backup: only the primary's sequence tells the two apart, and lag answers nothing new.
+ * PostgreSQL reads the feed on the read replica when there is one (db/read-replica.ts), up to the safe
+ * revision central published (db/revision-order.ts): a pull there is late, never missing one. A cursor ahead
+ * of the replica's head is then lag (the till last pulled from the primary, or from a replica further along),
+ * not central restored from an older backup: only the primary's sequence tells the two apart, and lag
+ * answers nothing new.
  */
 async function readFeedReplica(
   app: AppContext,
   device: SyncDevicesTable,
   q: { since: number; limit: number },
 ): Promise<FeedRead> {
-  const read = await onReplica(app, (db) => readFeedPostgres(db, device, q));
+  const read = await onReplica(app, async (db) => readFeedPostgres(db, device, q, await headOn(app, db)));
   if (q.since > Math.max(read.head, read.issued) && app.readDb !== app.db)
     read.issued = await issuedRevision(app.db);
   return read;
@@ -151,27 +152,29 @@ async function issuedRevision(db: Db): Promise<number> {
 }
 
 /**
- * PostgreSQL: one REPEATABLE READ snapshot from the pool. Writers of the change log take turns on an advisory
- * lock from their first change to their commit (db/changes.ts), so revisions commit in order and a snapshot
- * never sees a revision while a lower one is still to come.
+ * The revision a PostgreSQL read may hand out up to (db/revision-order.ts): on the primary the safe revision,
+ * computed now, before the read transaction takes its snapshot (so it sees every revision under it); on a
+ * replica null: the read takes the published one from its own snapshot.
  */
+async function headOn(app: AppContext, db: Db): Promise<number | null> {
+  return db === app.db ? safeRevision(db) : null;
+}
+
+/** PostgreSQL: one REPEATABLE READ snapshot from the pool, up to `safe` (see headOn). */
 async function readFeedPostgres(
   db: Db,
   device: SyncDevicesTable,
   q: { since: number; limit: number },
+  safe: number | null,
 ): Promise<FeedRead> {
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
     .execute(async (trx): Promise<FeedRead> => {
-      const head = await trx
-        .selectFrom('change_log')
-        .select((eb) => eb.fn.max('revision').as('r'))
-        .executeTakeFirst();
+      const upTo = safe ?? (await publishedRevision(trx));
       const compacted = await getMeta(trx, 'compacted_revision');
       const issued = await issuedRevision(trx);
-      const upTo = Number(head?.r ?? 0);
       const rows = await trx
         .selectFrom('change_log')
         .select(['revision', 'entity', 'entity_id', 'op', 'payload', 'branch_id'])
@@ -240,12 +243,14 @@ export async function streamSnapshot(
     return;
   }
   // On the read replica when there is one (see readFeedReplica); the primary if it fails before a byte is sent.
-  const stream = (db: Db) =>
-    db
+  const stream = async (db: Db) => {
+    const safe = await headOn(app, db);
+    await db
       .transaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
-      .execute((trx) => writeSnapshot(app, device, res, epoch, postgresSource(trx)));
+      .execute((trx) => writeSnapshot(app, device, res, epoch, postgresSource(trx, safe)));
+  };
   await onReplica(app, stream, () => !res.headersSent);
 }
 
@@ -274,15 +279,15 @@ function sqliteSource(reader: Sqlite): SnapshotSource {
   };
 }
 
-function postgresSource(trx: Db): SnapshotSource {
+/**
+ * A PostgreSQL snapshot's revision is the safe one (see headOn). Its rows may already hold changes committed
+ * above it; the till pulls those again after it, and applying a pulled change twice changes nothing (each
+ * entity's applyPulled upserts the row's state or inserts once by id).
+ */
+function postgresSource(trx: Db, safe: number | null): SnapshotSource {
   const raw = (text: string, params: unknown[]) => CompiledQuery.raw(numberedPlaceholders(text), params);
   return {
-    revision: async () => {
-      const { rows } = await trx.executeQuery<{ r: number | null }>(
-        raw('SELECT max(revision) AS r FROM change_log', []),
-      );
-      return Number(rows[0]?.r ?? 0);
-    },
+    revision: async () => safe ?? publishedRevision(trx),
     count: async (table, where, branchId) => {
       const { rows } = await trx.executeQuery<{ n: number }>(
         raw(`SELECT count(*) AS n FROM "${table}"${where}`, where ? [branchId] : []),

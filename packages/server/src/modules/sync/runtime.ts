@@ -13,6 +13,7 @@ import {
 } from '@pharmacy/sync';
 import type { AppContext } from '../../app-context';
 import { onLocalChange } from '../../db/changes';
+import { publishSafeRevision } from '../../db/revision-order';
 import { AppError, Conflict, Invalid } from '../../http/errors';
 import { VERSION } from '../../version';
 import { compactChangeLog } from './meta';
@@ -95,6 +96,26 @@ async function stopReplicator(till: TillSync): Promise<void> {
   till.replicator = null;
 }
 
+/** How often central publishes the safe revision its read replica's pulls and snapshots read up to. */
+const PUBLISH_FOR_REPLICA_MS = 200;
+
+/** Central on PostgreSQL with a read replica: publishes the safe revision (db/revision-order.ts) for it. */
+function publishForReplica(app: AppContext): void {
+  let publishing = false;
+  const publish = () => {
+    if (publishing) return;
+    publishing = true;
+    publishSafeRevision(app.db)
+      .catch((err: unknown) => app.log.warn({ err }, 'sync: publishing the safe revision failed'))
+      .finally(() => {
+        publishing = false;
+      });
+  };
+  const timer = setInterval(publish, PUBLISH_FOR_REPLICA_MS);
+  timer.unref();
+  app.closers.push(() => clearInterval(timer));
+}
+
 /**
  * Called once by createServer. A till with CENTRAL_URL and a device credential starts its replicator (stopped
  * by close()); central compacts its change log past the tombstone retention once a day.
@@ -109,6 +130,7 @@ export async function startSync(app: AppContext): Promise<void> {
     const timer = setInterval(compact, 24 * 3_600_000);
     timer.unref();
     app.closers.push(() => clearInterval(timer));
+    if (app.readDb !== app.db) publishForReplica(app);
     return;
   }
   const cred = deviceCredential(app);
