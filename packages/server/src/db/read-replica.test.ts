@@ -89,13 +89,7 @@ describe.skipIf(!testingOnPostgres())(
       await openSessionFor(t, cashier.token, 50);
       medicine = await makeMedicineId(t, { price: 10 });
       await addStock(t, medicine, 100);
-      const registered = await t.post<{ device_id: string; device_token: string }>(
-        '/api/v1/sync/devices/register',
-        { name: 'Till R' },
-        admin,
-      );
-      expect(registered.status).toBe(201);
-      device = { id: registered.body.device_id, token: registered.body.device_token };
+      device = await t.registerDevice('Till R');
     }, 180_000);
     afterAll(async () => {
       await t?.close();

@@ -15,14 +15,7 @@ describe.skipIf(!testingOnPostgres())('revision order (PostgreSQL run only: SQLi
 
   beforeAll(async () => {
     t = await startTestServer({ mode: 'central' });
-    const admin = await t.adminToken();
-    const registered = await t.post<{ device_id: string; device_token: string }>(
-      '/api/v1/sync/devices/register',
-      { name: 'Till O' },
-      admin,
-    );
-    expect(registered.status).toBe(201);
-    device = { id: registered.body.device_id, token: registered.body.device_token };
+    device = await t.registerDevice('Till O');
   });
   afterAll(() => t?.close());
 

@@ -210,6 +210,17 @@ export class TestServer {
     return (await this.query(`SELECT * FROM "${table.replaceAll('"', '')}" WHERE id = ?`, id))[0];
   }
 
+  /** Registers a till on this central as admin (in `branchId`, else the main branch): its id and token. */
+  async registerDevice(name: string, branchId?: string): Promise<{ id: string; token: string }> {
+    const res = await this.post<{ device_id: string; device_token: string }>(
+      '/api/v1/sync/devices/register',
+      { name, ...(branchId && { branch_id: branchId }) },
+      await this.adminToken(),
+    );
+    if (res.status !== 201) throw new Error(`register ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+    return { id: res.body.device_id, token: res.body.device_token };
+  }
+
   /** The newest revision of the change log: what a till's cursor would be after a full pull. */
   async headRevision(): Promise<number> {
     const [row] = await this.query<{ r: number | null }>('SELECT max(revision) AS r FROM change_log');

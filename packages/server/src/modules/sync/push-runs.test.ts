@@ -49,12 +49,7 @@ const movementChange = (batchId: string, medicineId: string, cmid = newId()) => 
 beforeAll(async () => {
   central = await startTestServer({ mode: 'central' });
   branchId = await central.mainBranchId();
-  const res = await central.post<{ device_id: string; device_token: string }>(
-    '/api/v1/sync/devices/register',
-    { name: 'Runs till' },
-    await central.adminToken(),
-  );
-  device = { id: res.body.device_id, token: res.body.device_token };
+  device = await central.registerDevice('Runs till');
 }, 60_000);
 afterAll(() => central.close());
 

@@ -14,7 +14,6 @@ import { addStock, batchOnHand, makeMedicineId } from '../../testing/factory';
  * derived from the organisation-wide ledger, a sale pulled onto another till of the branch returnable there.
  */
 let central: TestServer;
-let admin: string;
 let branchId: string;
 const devices: Array<{ id: string; token: string }> = [];
 
@@ -41,16 +40,9 @@ const sumOfMovements = async (t: TestServer, batchId: string) =>
 
 beforeAll(async () => {
   central = await startTestServer({ mode: 'central' });
-  admin = await central.adminToken();
   branchId = await central.mainBranchId();
   for (const name of ['Till 1', 'Till 2']) {
-    const res = await central.post<{ device_id: string; device_token: string }>(
-      '/api/v1/sync/devices/register',
-      { name },
-      admin,
-    );
-    expect(res.status).toBe(201);
-    devices.push({ id: res.body.device_id, token: res.body.device_token });
+    devices.push(await central.registerDevice(name));
   }
 }, 60_000);
 afterAll(() => central.close());
