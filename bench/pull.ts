@@ -12,8 +12,8 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { tempClusterDir } from '../packages/server/src/db/local-postgres';
-import { query, startReplicaPair, waitForReplay } from '../packages/server/src/db/local-replica';
+import { query, tempClusterDir } from '../packages/server/src/db/local-postgres';
+import { startReplicaPair, waitForReplay } from '../packages/server/src/db/local-replica';
 import { BENCH_ADMIN, type LoadResult, load, printTable, spawnTs, tempDataDir } from './lib';
 
 const { values } = parseArgs({

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '@pharmacy/server/local-postgres';
+import { clusterUrl, freePort, query, serverMemoryFlags } from '@pharmacy/server/local-postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -42,6 +42,14 @@ function spawnEntry(entry: string, env: Record<string, string>) {
   return { child, waitFor };
 }
 
+async function sharedBuffersMb(url: string): Promise<number> {
+  const [row] = await query<{ mb: string }>(
+    url,
+    "SELECT setting::bigint * 8192 / 1048576 AS mb FROM pg_settings WHERE name = 'shared_buffers'",
+  );
+  return Number(row?.mb);
+}
+
 describe('central on PostgreSQL, as a process', () => {
   it('npm run central:pg starts its own PostgreSQL, serves on it and stops both on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-central-pg-'));
@@ -57,6 +65,10 @@ describe('central on PostgreSQL, as a process', () => {
       expect(health).toMatchObject({ status: 'ok', mode: 'central', database: { status: 'ok' } });
       expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'pharmacy.db'))).toBe(false);
+      // Sized as a database server (a quarter of the memory for shared_buffers, at most 8 GB).
+      expect(`shared_buffers=${await sharedBuffersMb(clusterUrl(pgPort, 'postgres'))}MB`).toBe(
+        serverMemoryFlags()[1],
+      );
       const login = await fetch(`${url}/api/v1/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

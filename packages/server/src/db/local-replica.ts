@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import {
   clusterUrl,
   embeddedCluster,
   freePort,
   type LocalPostgres,
+  query,
   startLocalPostgres,
 } from './local-postgres';
 
@@ -118,22 +118,6 @@ async function startStandby(dataDir: string, port: number, durable: boolean): Pr
   };
   await start();
   return { urlOf, start, stop: () => cluster.stop() };
-}
-
-/** Rows of one statement on its own connection. */
-export async function query<R = Record<string, unknown>>(
-  url: string,
-  text: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as R[];
-  } finally {
-    await client.end();
-  }
 }
 
 /** Waits until the standby has replayed everything the primary has written so far (the WAL is the cluster's). */

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStock, makeMedicine, makeMedicineId, openSessionFor } from '../testing/factory';
 import { startTestServer, type TestServer, testingOnPostgres } from '../testing/harness';
-import { tempClusterDir } from './local-postgres';
-import { query, type ReplicaPair, startReplicaPair, waitForReplay } from './local-replica';
+import { query, tempClusterDir } from './local-postgres';
+import { type ReplicaPair, startReplicaPair, waitForReplay } from './local-replica';
 import { openPostgres } from './postgres';
 import { publishSafeRevision } from './revision-order';
 
