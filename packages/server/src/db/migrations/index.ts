@@ -17,7 +17,7 @@ import { templatePaperWidth } from './0016_template_paper_width';
 import { transfersInTransit } from './0017_transfers_in_transit';
 import { medicinesListCovering } from './0018_medicines_list_covering';
 import { reportSummaries } from './0019_report_summaries';
-import { revisionOrder } from './0021_revision_order';
+import { centralChangeLog } from './0021_central_change_log';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -42,5 +42,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017_transfers_in_transit': transfersInTransit,
   '0018_medicines_list_covering': medicinesListCovering,
   '0019_report_summaries': reportSummaries,
-  '0021_revision_order': revisionOrder,
+  '0021_central_change_log': centralChangeLog,
 };
