@@ -1,4 +1,5 @@
 import { PrinterError } from './printer-error';
+import { withTimeout } from './timeouts';
 import type { PrinterStatus } from './transport-types';
 
 const DLE = 0x10;
@@ -43,4 +44,49 @@ export function assertPrinterReady(status: PrinterStatus): void {
   if (status.paperOut) throw new PrinterError('PAPER_OUT', 'Printer is out of paper');
   if (status.coverOpen) throw new PrinterError('COVER_OPEN', 'Printer cover is open');
   if (!status.online) throw new PrinterError('OFFLINE', 'Printer reports it is offline');
+}
+
+/**
+ * The receiving side of a two-way printer link (serial, TCP): what arrived, the link's failure once it failed,
+ * and a status read (send the query, wait for the answer, the failure or the timeout).
+ */
+export class PrinterLink {
+  failure: PrinterError | undefined;
+  private received = Buffer.alloc(0);
+  private onReceive: (() => void) | undefined;
+
+  constructor(
+    private readonly where: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  receive(chunk: Buffer): void {
+    this.received = Buffer.concat([this.received, chunk]);
+    this.onReceive?.();
+  }
+
+  fail(error: PrinterError): void {
+    this.failure = error;
+    this.onReceive?.();
+  }
+
+  async readStatus(write: (bytes: Buffer) => Promise<void>): Promise<PrinterStatus> {
+    this.received = Buffer.alloc(0);
+    await write(statusQueryBytes());
+    const response = await withTimeout(
+      new Promise<Buffer>((resolve, reject) => {
+        this.onReceive = () => {
+          if (this.received.length >= STATUS_RESPONSE_LENGTH)
+            resolve(this.received.subarray(0, STATUS_RESPONSE_LENGTH));
+          else if (this.failure) reject(this.failure);
+        };
+        this.onReceive();
+      }),
+      this.timeoutMs,
+      `Reading status from ${this.where}`,
+    ).finally(() => {
+      this.onReceive = undefined;
+    });
+    return parsePrinterStatus(response);
+  }
 }

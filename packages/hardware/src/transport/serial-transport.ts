@@ -1,8 +1,8 @@
 import { serialDevicePath } from './device-path';
 import { PrinterError, toPrinterError } from './printer-error';
-import { STATUS_RESPONSE_LENGTH, parsePrinterStatus, statusQueryBytes } from './printer-status';
+import { PrinterLink } from './printer-status';
 import { DEFAULT_TIMEOUT_MS, withTimeout } from './timeouts';
-import type { FlowControl, PrinterStatus, PrinterTransport } from './transport-types';
+import type { FlowControl, PrinterTransport } from './transport-types';
 
 export interface SerialTransportOptions {
   baudRate?: number;
@@ -42,9 +42,7 @@ export async function openSerialTransport(
     xoff: flowControl === 'xonxoff',
     autoOpen: false,
   });
-  let received = Buffer.alloc(0);
-  let failure: PrinterError | undefined;
-  let onReceive: (() => void) | undefined;
+  const link = new PrinterLink(where, timeoutMs);
 
   await withTimeout(
     new Promise<void>((resolve, reject) =>
@@ -53,17 +51,11 @@ export async function openSerialTransport(
     timeoutMs,
     `Opening ${where}`,
   );
-  port.on('data', (chunk: Buffer) => {
-    received = Buffer.concat([received, chunk]);
-    onReceive?.();
-  });
-  port.on('error', (error: Error) => {
-    failure = serialError(error, `${where} failed`);
-    onReceive?.();
-  });
+  port.on('data', (chunk: Buffer) => link.receive(chunk));
+  port.on('error', (error: Error) => link.fail(serialError(error, `${where} failed`)));
 
   const write = (bytes: Buffer): Promise<void> => {
-    if (failure) return Promise.reject(failure);
+    if (link.failure) return Promise.reject(link.failure);
     return withTimeout(
       new Promise<void>((resolve, reject) => {
         port.write(bytes);
@@ -73,26 +65,6 @@ export async function openSerialTransport(
       timeoutMs,
       `Writing to ${where}`,
     );
-  };
-
-  const readStatus = async (): Promise<PrinterStatus> => {
-    received = Buffer.alloc(0);
-    await write(statusQueryBytes());
-    const response = await withTimeout(
-      new Promise<Buffer>((resolve, reject) => {
-        onReceive = () => {
-          if (received.length >= STATUS_RESPONSE_LENGTH)
-            resolve(received.subarray(0, STATUS_RESPONSE_LENGTH));
-          else if (failure) reject(failure);
-        };
-        onReceive();
-      }),
-      timeoutMs,
-      `Reading status from ${where}`,
-    ).finally(() => {
-      onReceive = undefined;
-    });
-    return parsePrinterStatus(response);
   };
 
   const close = async (): Promise<void> => {
@@ -106,5 +78,5 @@ export async function openSerialTransport(
     );
   };
 
-  return { write, readStatus, close };
+  return { write, readStatus: () => link.readStatus(write), close };
 }

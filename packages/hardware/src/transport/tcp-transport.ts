@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { PrinterError, toPrinterError } from './printer-error';
 import { pinnedLookup, resolvePrinterHost } from './tcp-policy';
-import { STATUS_RESPONSE_LENGTH, parsePrinterStatus, statusQueryBytes } from './printer-status';
+import { PrinterLink } from './printer-status';
 import { DEFAULT_TIMEOUT_MS, withTimeout } from './timeouts';
-import type { PrinterStatus, PrinterTransport } from './transport-types';
+import type { PrinterTransport } from './transport-types';
 
 export const DEFAULT_RAW_PORT = 9100;
 
@@ -47,9 +47,7 @@ export async function openTcpTransport(
     throw toPrinterError(error, `Cannot resolve ${where}`);
   });
   const socket = new net.Socket();
-  let received = Buffer.alloc(0);
-  let failure: PrinterError | undefined;
-  let onReceive: (() => void) | undefined;
+  const link = new PrinterLink(where, timeoutMs);
 
   await withTimeout(
     new Promise<void>((resolve, reject) => {
@@ -62,21 +60,14 @@ export async function openTcpTransport(
     () => socket.destroy(),
   );
   socket.setNoDelay(true);
-  socket.on('data', (chunk: Buffer) => {
-    received = Buffer.concat([received, chunk]);
-    onReceive?.();
-  });
-  socket.on('error', (error) => {
-    failure = toPrinterError(error, `Connection to ${where} failed`);
-    onReceive?.();
-  });
-  socket.on('close', () => {
-    failure ??= new PrinterError('OFFLINE', `${where} closed the connection`);
-    onReceive?.();
-  });
+  socket.on('data', (chunk: Buffer) => link.receive(chunk));
+  socket.on('error', (error) => link.fail(toPrinterError(error, `Connection to ${where} failed`)));
+  socket.on('close', () =>
+    link.fail(link.failure ?? new PrinterError('OFFLINE', `${where} closed the connection`)),
+  );
 
   const write = (bytes: Buffer): Promise<void> => {
-    if (failure) return Promise.reject(failure);
+    if (link.failure) return Promise.reject(link.failure);
     return withTimeout(
       new Promise<void>((resolve, reject) => {
         socket.write(bytes, (error) =>
@@ -87,26 +78,6 @@ export async function openTcpTransport(
       `Writing to ${where}`,
       () => socket.destroy(),
     );
-  };
-
-  const readStatus = async (): Promise<PrinterStatus> => {
-    received = Buffer.alloc(0);
-    await write(statusQueryBytes());
-    const response = await withTimeout(
-      new Promise<Buffer>((resolve, reject) => {
-        onReceive = () => {
-          if (received.length >= STATUS_RESPONSE_LENGTH)
-            resolve(received.subarray(0, STATUS_RESPONSE_LENGTH));
-          else if (failure) reject(failure);
-        };
-        onReceive();
-      }),
-      timeoutMs,
-      `Reading status from ${where}`,
-    ).finally(() => {
-      onReceive = undefined;
-    });
-    return parsePrinterStatus(response);
   };
 
   const close = async (): Promise<void> => {
@@ -121,5 +92,5 @@ export async function openTcpTransport(
     ).catch(() => socket.destroy());
   };
 
-  return { write, readStatus, close };
+  return { write, readStatus: () => link.readStatus(write), close };
 }
