@@ -412,7 +412,11 @@ async function main(o: CliOptions): Promise<void> {
     await generateSales(o);
     return;
   }
-  const local = await startLocalPostgres(path.resolve(o.localPg), { port: o.pgPort, persistent: true });
+  const local = await startLocalPostgres(path.resolve(o.localPg), {
+    port: o.pgPort,
+    persistent: true,
+    serverMemory: true, // as central:pg starts the same cluster
+  });
   try {
     await ensureDatabase(local.adminUrl, 'pharmacy');
     console.log(`PostgreSQL cluster in ${o.localPg} on port ${o.pgPort}, database pharmacy`);
