@@ -1,5 +1,5 @@
 /**
- * npm run bench:ingest [-- --tills 20 --sales 500 --pg]
+ * npm run bench:ingest [-- --tills 20 --sales 500 --pg --pool 20]
  *
  * Twenty tills push their offline sales to central at once. Central runs as its own process (`npm run
  * central`), on SQLite, or on PostgreSQL with `--pg` (a throwaway local cluster, fsync ON, as a real central)
@@ -33,6 +33,8 @@ const { values } = parseArgs({
     tills: { type: 'string', default: '20' },
     sales: { type: 'string', default: '500' },
     medicines: { type: 'string', default: '50' },
+    // central's PostgreSQL connections (DATABASE_POOL_SIZE): pushes beyond it queue in central
+    pool: { type: 'string', default: '20' },
     pg: { type: 'boolean', default: false },
   },
 });
@@ -55,7 +57,7 @@ async function startCentral(databaseUrl: string | undefined): Promise<Central> {
     PHARMACY_MODE: 'central',
     DATA_DIR: dataDir,
     JWT_SECRET: randomBytes(32).toString('hex'),
-    ...(databaseUrl && { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '20' }),
+    ...(databaseUrl && { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: values.pool }),
   });
   const pid = proc.child.pid!;
   const token = await benchAdminToken(proc.url);
