@@ -130,15 +130,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     },
     close() {
       closed ??= (async () => {
-        await Promise.all(
-          servers.map(
-            (s) =>
-              new Promise<void>((resolve) => {
-                s.close(() => resolve());
-                s.closeIdleConnections();
-              }),
-          ),
-        );
+        await Promise.all(servers.map(stopServing));
         for (const closer of [...context.closers].reverse()) await closer();
         await replica?.db.destroy();
         await conn.db.destroy();
@@ -148,4 +140,29 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
       return closed;
     },
   };
+}
+
+/** How long requests in progress get to finish once the server is closing. */
+const CLOSE_GRACE_MS = 10_000;
+
+/**
+ * Stops accepting connections and ends the open ones. An idle kept-alive connection closes at once; one that
+ * is serving a request ends after its answer, and a request still arriving on it (a till's replicator reuses
+ * its connection every few seconds) is answered with `Connection: close`: server.close() alone would wait for
+ * such a client to fall silent, and a central with tills talking to it never stopped. Whatever is still open
+ * after CLOSE_GRACE_MS is cut.
+ */
+function stopServing(server: http.Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    cut.unref();
+    server.close(() => {
+      clearTimeout(cut);
+      resolve();
+    });
+    server.prependListener('request', (_req, res: http.ServerResponse) => {
+      if (!res.headersSent) res.setHeader('Connection', 'close');
+    });
+    server.closeIdleConnections();
+  });
 }

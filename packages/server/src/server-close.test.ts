@@ -1,0 +1,39 @@
+import net from 'node:net';
+import { expect, it } from 'vitest';
+import { startTestServer } from './testing/harness';
+
+const REQUEST = 'GET /health HTTP/1.1\r\nHost: test\r\n\r\n';
+
+/**
+ * A central with tills talking to it must still stop: a till's replicator reuses its kept-alive connection,
+ * and server.close() alone waited for such a client to fall silent (for ever, if it kept asking).
+ */
+it('closes while a client keeps asking on its kept-alive connection', async () => {
+  const t = await startTestServer({ mode: 'central' });
+  const { server, port } = await t.server.listen(0, '127.0.0.1');
+  let closing: Promise<void> | undefined;
+  // Close while a request is in progress, so the connection is busy, not idle, when close() begins.
+  server.once('request', () => {
+    closing = t.close();
+  });
+
+  const client = net.connect(port, '127.0.0.1');
+  let answers = 0;
+  let toldToClose = false;
+  client.on('data', (chunk: Buffer) => {
+    const text = chunk.toString();
+    answers += text.match(/^HTTP\/1\.1 /gm)?.length ?? 0;
+    if (/^connection: close/im.test(text)) toldToClose = true;
+    else if (!client.destroyed) client.write(REQUEST); // the next question as soon as an answer arrives
+  });
+  client.on('error', () => {});
+  client.write(REQUEST);
+  while (!closing) await new Promise((resolve) => setTimeout(resolve, 5));
+
+  const stuck = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 8_000).unref());
+  const outcome = await Promise.race([closing.then(() => 'closed' as const), stuck]);
+  client.destroy();
+  expect(outcome).toBe('closed');
+  expect(toldToClose).toBe(true);
+  expect(answers).toBeGreaterThanOrEqual(1);
+}, 30_000);
