@@ -173,7 +173,7 @@ async function paymentTotals(app: AppContext, w: ReportWindow) {
   const hours = summaryHours(w);
   const { rows } = hours
     ? await sql<{ method: string; n: number; total: number }>`
-    SELECT method, sum(sales_count) AS n, sum(amount) AS total FROM report_payments_hourly
+    SELECT method, sum(sales_count) AS n, sum(amount) AS total FROM report_payments_hourly_all
     WHERE hour >= ${hours.from} AND hour < ${hours.to} GROUP BY method`.execute(app.db)
     : await sql<{ method: string; n: number; total: number }>`
     SELECT p.method, count(DISTINCT p.sale_id) AS n, sum(p.base_amount) AS total
@@ -209,7 +209,7 @@ async function medicineTotals(app: AppContext, w: ReportWindow): Promise<Medicin
       await sql<MedicineRow>`
     SELECT medicine_id, max(medicine_name) AS medicine_name, currency_code, fx_rate_to_base AS rate,
       sum(quantity) AS qty, sum(gross) AS gross, sum(net) AS net, sum(cost) AS cost
-    FROM report_medicines_daily WHERE day >= ${from} AND day < ${to}
+    FROM report_medicines_daily_all WHERE day >= ${from} AND day < ${to}
     GROUP BY medicine_id, currency_code, fx_rate_to_base`.execute(app.db)
     ).rows;
   // Merged before conversion, so each (currency, rate) group is rounded once, as the live query's.
@@ -241,7 +241,7 @@ async function sellerTotals(app: AppContext, w: ReportWindow): Promise<SellerRow
     (
       await sql<SellerRow>`
     SELECT user_id, branch_id, sum(sales_count) AS n, sum(revenue) AS revenue, sum(vat) AS vat
-    FROM report_sellers_daily WHERE day >= ${from} AND day < ${to} GROUP BY user_id, branch_id`.execute(
+    FROM report_sellers_daily_all WHERE day >= ${from} AND day < ${to} GROUP BY user_id, branch_id`.execute(
         app.db,
       )
     ).rows;
@@ -265,7 +265,7 @@ export async function branchTotals(app: AppContext, w: ReportWindow) {
     (
       await sql<Row>`
     SELECT branch_id, sum(sales_count) AS n, sum(revenue) AS revenue
-    FROM report_sellers_daily WHERE day >= ${from} AND day < ${to} GROUP BY branch_id`.execute(app.db)
+    FROM report_sellers_daily_all WHERE day >= ${from} AND day < ${to} GROUP BY branch_id`.execute(app.db)
     ).rows;
   return mergeRows(await overDays(w, live, summary), (r) => r.branch_id, ['n', 'revenue']);
 }

@@ -95,8 +95,10 @@ async function vatRows(app: AppContext, w: ReportWindow) {
   const hours = summaryHours(w);
   if (hours) {
     const lines = await sql<VatLineRow>`
-      SELECT hour AS bucket, vat_rate, vat_category, currency_code, fx_rate_to_base AS rate, net, vat, gross
-      FROM report_vat_hourly WHERE hour >= ${hours.from} AND hour < ${hours.to}`.execute(app.db);
+      SELECT hour AS bucket, vat_rate, vat_category, currency_code, fx_rate_to_base AS rate,
+        sum(net) AS net, sum(vat) AS vat, sum(gross) AS gross
+      FROM report_vat_hourly_all WHERE hour >= ${hours.from} AND hour < ${hours.to}
+      GROUP BY hour, vat_rate, vat_category, currency_code, fx_rate_to_base`.execute(app.db);
     return { lines: lines.rows, counts: await hourlySales(app, hours) };
   }
   const bucket = sql.raw(hourBucketSql('s.sold_at', w));
