@@ -84,10 +84,11 @@ export function mergeRows<R extends object>(
 }
 
 /**
- * A window total over a daily summary and its deltas, each summed on its own, in one statement (one snapshot:
- * between two statements a fold would move rows from one to the other). Not over the `_all` view: the planner
- * cannot count the groups of a UNION ALL, and sorted a year's 180,000 medicine-days to disk where hashing
- * 500 groups took half the time. A key's rows come once from each; the caller merges them (mergeRows).
+ * Rows of a summary and of its deltas, each queried on its own (summed per key if it groups), in one
+ * statement (one snapshot: between two statements a fold would move rows from one to the other). Not grouped
+ * over the `_all` view: the planner cannot count the groups of a UNION ALL, and sorted a year's 180,000
+ * medicine-days to disk where hashing 500 groups took half the time. A key may come several times; the caller
+ * adds them up (mergeRows, or its own buckets).
  */
 export async function summaryAndDeltas<R>(
   app: AppContext,
@@ -99,13 +100,15 @@ export async function summaryAndDeltas<R>(
   return rows;
 }
 
-/** Sales totals per UTC hour from the summary (the live dailyTotals query's rows). */
-export async function hourlySales(app: AppContext, h: { from: string; to: string }) {
-  const { rows } = await sql<{ bucket: string; n: number; revenue: number; vat: number; change: number }>`
-    SELECT hour AS bucket, sum(sales_count) AS n, sum(revenue) AS revenue, sum(vat) AS vat,
-      sum(change_amount) AS change
-    FROM report_sales_hourly_all WHERE hour >= ${h.from} AND hour < ${h.to} GROUP BY hour`.execute(app.db);
-  return rows;
+/** Sales totals per UTC hour from the summary and its deltas (an hour may come twice: callers add them up). */
+export function hourlySales(app: AppContext, h: { from: string; to: string }) {
+  return summaryAndDeltas(
+    app,
+    'report_sales_hourly',
+    (t) => sql<{ bucket: string; n: number; revenue: number; vat: number; change: number }>`
+    SELECT hour AS bucket, sales_count AS n, revenue, vat, change_amount AS change FROM ${t}
+    WHERE hour >= ${h.from} AND hour < ${h.to}`,
+  );
 }
 
 /** Moves the deltas into the summaries; false when a refresh held the lock (the next fold takes them). */
