@@ -108,6 +108,8 @@ const ConfigFields = z.object({
   syncIntervalMs: z.coerce.number().int().min(50).max(3_600_000).default(15_000),
   syncBackoffMaxMs: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   syncTombstoneRetentionDays: z.coerce.number().int().min(1).max(3650).default(180),
+  // Central on PostgreSQL folds the report summaries' deltas into the summaries this often (reports/summaries.ts).
+  reportFoldIntervalMs: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
 });
 
 /** Each scanner port must be a serial device node, or match the operator's PRINTER_DEVICE_ALLOW. */
@@ -173,6 +175,7 @@ const ENV_NAMES: Record<string, string> = {
   syncIntervalMs: 'SYNC_INTERVAL_MS',
   syncBackoffMaxMs: 'SYNC_BACKOFF_MAX_MS',
   syncTombstoneRetentionDays: 'SYNC_TOMBSTONE_RETENTION_DAYS',
+  reportFoldIntervalMs: 'REPORT_FOLD_INTERVAL_MS',
 };
 
 export class ConfigError extends Error {}
@@ -232,5 +235,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     syncIntervalMs: pick('SYNC_INTERVAL_MS'),
     syncBackoffMaxMs: pick('SYNC_BACKOFF_MAX_MS'),
     syncTombstoneRetentionDays: pick('SYNC_TOMBSTONE_RETENTION_DAYS'),
+    reportFoldIntervalMs: pick('REPORT_FOLD_INTERVAL_MS'),
   });
 }

@@ -23,6 +23,7 @@ import { tillBranch } from './modules/sync/till-identity';
 import { mountOpenApi } from './modules/openapi/routes';
 import { startPrintWorker } from './modules/printing/worker';
 import { startSync } from './modules/sync/runtime';
+import { startSummaryFolding } from './modules/reports/summaries';
 
 export interface PharmacyServer {
   app: Express;
@@ -76,6 +77,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   if (config.demoCatalogue && (await loadSmallDemoCatalogue(context))) log.info('demo catalogue loaded');
   await startScanners(context);
   await startSync(context);
+  startSummaryFolding(context);
 
   const app = express();
   app.set('trust proxy', config.trustProxy);

@@ -17,7 +17,7 @@ const HOUR = 'substr(s.sold_at, 1, 13)';
 const DAY = 'substr(s.sold_at, 1, 10)';
 
 /** One summary: its table, key and summed columns, and the SELECT of its rows from sales `s` (+ l or p). */
-interface Summary {
+export interface Summary {
   table: string;
   key: string[];
   sums: string[];
@@ -30,7 +30,7 @@ interface Summary {
   grain: 'hour' | 'day';
 }
 
-const SUMMARIES: Summary[] = [
+export const SUMMARIES: Summary[] = [
   {
     table: 'report_sales_hourly',
     key: ['hour'],
@@ -76,7 +76,7 @@ const SUMMARIES: Summary[] = [
   },
 ];
 
-const columnsOf = (s: Summary) => [...s.key, ...s.sums, ...(s.maxes ?? [])];
+export const columnsOf = (s: Summary) => [...s.key, ...s.sums, ...(s.maxes ?? [])];
 
 function createTable(s: Summary): string {
   const cols = [
@@ -87,27 +87,35 @@ function createTable(s: Summary): string {
   return `CREATE TABLE ${s.table} (${cols.join(', ')}, PRIMARY KEY (${s.key.join(', ')}))`;
 }
 
-/** FROM clause of a summary's rows: its sales, lines and payments sources (a transition table or the table). */
-function fromClause(s: Summary, sources: { sales: string; lines: string; payments: string }): string {
+/** The sales, lines and payments a summary's rows are read from: a transition table or the table. */
+export type Sources = { sales: string; lines: string; payments: string };
+
+/** FROM clause of a summary's rows: its sales, lines and payments sources. */
+export function fromClause(s: Summary, sources: Sources): string {
   if (s.from === 'sales') return `${sources.sales} s`;
   if (s.from === 'lines') return `${sources.lines} l JOIN ${sources.sales} s ON s.id = l.sale_id`;
   return `${sources.payments} p JOIN ${sources.sales} s ON s.id = p.sale_id`;
 }
 
-const groupBy = (s: Summary) => s.key.map((_, i) => i + 1).join(', ');
+export const groupBy = (s: Summary) => s.key.map((_, i) => i + 1).join(', ');
 
-/** Adds the rows' sums to the summary (the INSERT path), keys in order so concurrent writers lock alike. */
-function addRows(s: Summary, sources: { sales: string; lines: string; payments: string }, select = s.select) {
+/** The ON CONFLICT clause of an insert into the summary `t`: adds the sums, keeps the greatest of the maxes. */
+export function addOnConflict(s: Summary): string {
   const set = [
     ...s.sums.map((c) => `${c} = t.${c} + excluded.${c}`),
     ...(s.maxes ?? []).map((c) => `${c} = greatest(t.${c}, excluded.${c})`),
   ];
-  return `INSERT INTO ${s.table} AS t (${columnsOf(s).join(', ')})
-    SELECT ${select} FROM ${fromClause(s, sources)} WHERE s.is_deleted = 0 GROUP BY ${groupBy(s)} ORDER BY ${groupBy(s)}
-    ON CONFLICT (${s.key.join(', ')}) DO UPDATE SET ${set.join(', ')};`;
+  return `ON CONFLICT (${s.key.join(', ')}) DO UPDATE SET ${set.join(', ')}`;
 }
 
-const TABLES = { sales: 'sales', lines: 'sale_lines', payments: 'sale_payments' };
+/** Adds the rows' sums to the summary (the INSERT path), keys in order so concurrent writers lock alike. */
+function addRows(s: Summary, sources: Sources, select = s.select) {
+  return `INSERT INTO ${s.table} AS t (${columnsOf(s).join(', ')})
+    SELECT ${select} FROM ${fromClause(s, sources)} WHERE s.is_deleted = 0 GROUP BY ${groupBy(s)} ORDER BY ${groupBy(s)}
+    ${addOnConflict(s)};`;
+}
+
+export const TABLES = { sales: 'sales', lines: 'sale_lines', payments: 'sale_payments' };
 
 /**
  * A payment adds its sale to the method's count only if no earlier payment of that sale used the method
@@ -118,15 +126,16 @@ const NEW_PAYMENT_SELECT = `${HOUR}, p.method,
     WHERE o.sale_id = p.sale_id AND o.method = p.method AND o.id NOT IN (SELECT id FROM new_rows))),
   sum(p.base_amount)`;
 
-/** Recomputes every summary over the given UTC hours (and their days) from the tables. */
-const REFRESH = `CREATE FUNCTION report_refresh(hours TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  days TEXT[] := ARRAY(SELECT DISTINCT substr(h, 1, 10) FROM unnest(hours) h);
-  low TEXT := (SELECT min(h) FROM unnest(hours) h);
-  high TEXT := (SELECT max(h) FROM unnest(hours) h) || ';';
-BEGIN
-  IF low IS NULL THEN RETURN; END IF;
-${SUMMARIES.map((s) => {
+/** One summary's part of a refresh: its key column, the keys recomputed ('hours' or 'days'), the INSERT. */
+export interface RefreshPart {
+  s: Summary;
+  keyCol: string;
+  keys: string;
+  /** INSERT INTO the summary of its rows recomputed from the tables over the keys (no semicolon). */
+  recompute: string;
+}
+
+function refreshPart(s: Summary): RefreshPart {
   const keyCol = s.grain === 'hour' ? 'hour' : 'day';
   const keyOf = s.grain === 'hour' ? HOUR : DAY;
   const set = s.grain === 'hour' ? 'hours' : 'days';
@@ -134,12 +143,33 @@ ${SUMMARIES.map((s) => {
     s.grain === 'hour'
       ? 's.sold_at >= low AND s.sold_at < high'
       : "s.sold_at >= substr(low, 1, 10) AND s.sold_at < to_char(CAST(substr(high, 1, 10) AS date) + 1, 'YYYY-MM-DD')";
-  return `  DELETE FROM ${s.table} WHERE ${keyCol} = ANY(${set});
-  INSERT INTO ${s.table} (${columnsOf(s).join(', ')})
+  const recompute = `INSERT INTO ${s.table} (${columnsOf(s).join(', ')})
     SELECT ${s.select} FROM ${fromClause(s, TABLES)}
-    WHERE s.is_deleted = 0 AND ${range} AND ${keyOf} = ANY(${set}) GROUP BY ${groupBy(s)};`;
-}).join('\n')}
+    WHERE s.is_deleted = 0 AND ${range} AND ${keyOf} = ANY(${set}) GROUP BY ${groupBy(s)}`;
+  return { s, keyCol, keys: set, recompute };
+}
+
+/**
+ * report_refresh(hours): recomputes every summary over the given UTC hours (and their days) from the tables,
+ * `first` then each summary's `part`.
+ */
+export function refreshFunction(create: string, part: (p: RefreshPart) => string, first: string[] = []) {
+  return `${create} report_refresh(hours TEXT[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  days TEXT[] := ARRAY(SELECT DISTINCT substr(h, 1, 10) FROM unnest(hours) h);
+  low TEXT := (SELECT min(h) FROM unnest(hours) h);
+  high TEXT := (SELECT max(h) FROM unnest(hours) h) || ';';
+BEGIN
+  IF low IS NULL THEN RETURN; END IF;
+${[...first, ...SUMMARIES.map((s) => part(refreshPart(s)))].join('\n')}
 END $$`;
+}
+
+const REFRESH = refreshFunction(
+  'CREATE FUNCTION',
+  (p) => `  DELETE FROM ${p.s.table} WHERE ${p.keyCol} = ANY(${p.keys});
+  ${p.recompute};`,
+);
 
 const SALE_COLUMNS =
   's.sold_at, s.is_deleted, s.branch_id, s.user_id, s.base_total_amount, s.base_vat_amount, s.base_change_amount, s.currency_code, s.fx_rate_to_base';
@@ -148,7 +178,7 @@ const LINE_COLUMNS =
 const PAYMENT_COLUMNS = 's.sale_id, s.method, s.base_amount';
 
 /** The hours an update or delete touched: of the changed rows (summed columns differ), old and new. */
-function touchedHours(table: 'sales' | 'sale_lines' | 'sale_payments', event: 'UPDATE' | 'DELETE'): string {
+function touchedHours(table: SummaryTable, event: 'UPDATE' | 'DELETE'): string {
   const columns = table === 'sales' ? SALE_COLUMNS : table === 'sale_lines' ? LINE_COLUMNS : PAYMENT_COLUMNS;
   const saleOf = (rows: string) =>
     table === 'sales'
@@ -160,24 +190,33 @@ function touchedHours(table: 'sales' | 'sale_lines' | 'sale_payments', event: 'U
   return `SELECT substr(sold_at, 1, 13) FROM (${changed('old_rows', 'new_rows')} UNION ${changed('new_rows', 'old_rows')}) d`;
 }
 
-function triggers(table: 'sales' | 'sale_lines' | 'sale_payments'): string[] {
+export type SummaryTable = 'sales' | 'sale_lines' | 'sale_payments';
+
+/** What a write of `sources` adds to summary `s`: its grouped rows (`select`: the SELECT list to use). */
+export type AddRows = (s: Summary, sources: Sources, select?: string) => string;
+
+/** The body of a table's INSERT trigger: what its inserted rows add to each summary, written by `add`. */
+export function insertedBody(table: SummaryTable, add: AddRows): string {
   const kind = table === 'sales' ? 'sales' : table === 'sale_lines' ? 'lines' : 'payments';
   const own = SUMMARIES.filter((s) => s.from === kind);
-  const inserted =
-    table === 'sales'
-      ? // The sale's own sums, then lines and payments already stored before it (deferred foreign keys).
-        SUMMARIES.map((s) => addRows(s, { ...TABLES, sales: 'new_rows' })).join('\n')
-      : own
-          .map((s) =>
-            addRows(
-              s,
-              { ...TABLES, [kind]: 'new_rows' },
-              kind === 'payments' ? NEW_PAYMENT_SELECT : s.select,
-            ),
-          )
-          .join('\n');
-  const fn = (event: string, body: string) => `CREATE FUNCTION report_${table}_${event.toLowerCase()}()
+  return table === 'sales'
+    ? // The sale's own sums, then lines and payments already stored before it (deferred foreign keys).
+      SUMMARIES.map((s) => add(s, { ...TABLES, sales: 'new_rows' })).join('\n')
+    : own
+        .map((s) =>
+          add(s, { ...TABLES, [kind]: 'new_rows' }, kind === 'payments' ? NEW_PAYMENT_SELECT : s.select),
+        )
+        .join('\n');
+}
+
+/** A trigger function of the summaries (`create`: CREATE FUNCTION or CREATE OR REPLACE FUNCTION). */
+export const triggerFunction = (create: string, table: SummaryTable, event: string, body: string) =>
+  `${create} report_${table}_${event.toLowerCase()}()
     RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${body} RETURN NULL; END $$`;
+
+function triggers(table: SummaryTable): string[] {
+  const inserted = insertedBody(table, addRows);
+  const fn = (event: string, body: string) => triggerFunction('CREATE FUNCTION', table, event, body);
   const refresh = (event: 'UPDATE' | 'DELETE') =>
     `PERFORM report_refresh(ARRAY(SELECT DISTINCT h FROM (${touchedHours(table, event)}) t(h) WHERE h IS NOT NULL));`;
   const create = (event: string, referencing: string) => [

@@ -17,6 +17,7 @@ import { templatePaperWidth } from './0016_template_paper_width';
 import { transfersInTransit } from './0017_transfers_in_transit';
 import { medicinesListCovering } from './0018_medicines_list_covering';
 import { reportSummaries } from './0019_report_summaries';
+import { reportSummaryDeltas } from './0020_report_summary_deltas';
 import { centralChangeLog } from './0021_central_change_log';
 
 /**
@@ -42,5 +43,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017_transfers_in_transit': transfersInTransit,
   '0018_medicines_list_covering': medicinesListCovering,
   '0019_report_summaries': reportSummaries,
+  '0020_report_summary_deltas': reportSummaryDeltas,
   '0021_central_change_log': centralChangeLog,
 };

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor, mulDivRound } from '../../lib/money';
-import { hourlySales, mergeRows, overDays, summaryHours } from './summaries';
+import { hourlySales, mergeRows, overDays, summaryAndDeltas, summaryHours } from './summaries';
 import { baseConverter, bucketLocalDate, hourBucketSql, pct1, type ReportWindow, windowDays } from './window';
 
 /**
@@ -173,7 +173,7 @@ async function paymentTotals(app: AppContext, w: ReportWindow) {
   const hours = summaryHours(w);
   const { rows } = hours
     ? await sql<{ method: string; n: number; total: number }>`
-    SELECT method, sum(sales_count) AS n, sum(amount) AS total FROM report_payments_hourly
+    SELECT method, sum(sales_count) AS n, sum(amount) AS total FROM report_payments_hourly_all
     WHERE hour >= ${hours.from} AND hour < ${hours.to} GROUP BY method`.execute(app.db)
     : await sql<{ method: string; n: number; total: number }>`
     SELECT p.method, count(DISTINCT p.sale_id) AS n, sum(p.base_amount) AS total
@@ -204,14 +204,16 @@ async function medicineTotals(app: AppContext, w: ReportWindow): Promise<Medicin
     WHERE ${salesFilter(part)}
     GROUP BY l.medicine_id, s.currency_code, s.fx_rate_to_base`.execute(app.db)
     ).rows;
-  const summary = async (from: string, to: string) =>
-    (
-      await sql<MedicineRow>`
+  const summary = (from: string, to: string) =>
+    summaryAndDeltas(
+      app,
+      'report_medicines_daily',
+      (t) => sql<MedicineRow>`
     SELECT medicine_id, max(medicine_name) AS medicine_name, currency_code, fx_rate_to_base AS rate,
       sum(quantity) AS qty, sum(gross) AS gross, sum(net) AS net, sum(cost) AS cost
-    FROM report_medicines_daily WHERE day >= ${from} AND day < ${to}
-    GROUP BY medicine_id, currency_code, fx_rate_to_base`.execute(app.db)
-    ).rows;
+    FROM ${t} WHERE day >= ${from} AND day < ${to}
+    GROUP BY medicine_id, currency_code, fx_rate_to_base`,
+    );
   // Merged before conversion, so each (currency, rate) group is rounded once, as the live query's.
   return mergeRows(
     await overDays(w, live, summary),
@@ -237,14 +239,14 @@ async function sellerTotals(app: AppContext, w: ReportWindow): Promise<SellerRow
     SELECT s.user_id, s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue, sum(s.base_vat_amount) AS vat
     FROM ${salesFrom(part)} WHERE ${salesFilter(part)} GROUP BY s.user_id, s.branch_id`.execute(app.db)
     ).rows;
-  const summary = async (from: string, to: string) =>
-    (
-      await sql<SellerRow>`
+  const summary = (from: string, to: string) =>
+    summaryAndDeltas(
+      app,
+      'report_sellers_daily',
+      (t) => sql<SellerRow>`
     SELECT user_id, branch_id, sum(sales_count) AS n, sum(revenue) AS revenue, sum(vat) AS vat
-    FROM report_sellers_daily WHERE day >= ${from} AND day < ${to} GROUP BY user_id, branch_id`.execute(
-        app.db,
-      )
-    ).rows;
+    FROM ${t} WHERE day >= ${from} AND day < ${to} GROUP BY user_id, branch_id`,
+    );
   return mergeRows(await overDays(w, live, summary), (r) => `${r.user_id}\u0000${r.branch_id}`, [
     'n',
     'revenue',
@@ -261,12 +263,14 @@ export async function branchTotals(app: AppContext, w: ReportWindow) {
     SELECT s.branch_id, count(*) AS n, sum(s.base_total_amount) AS revenue
     FROM ${salesFrom(part)} WHERE ${salesFilter(part)} GROUP BY s.branch_id`.execute(app.db)
     ).rows;
-  const summary = async (from: string, to: string) =>
-    (
-      await sql<Row>`
+  const summary = (from: string, to: string) =>
+    summaryAndDeltas(
+      app,
+      'report_sellers_daily',
+      (t) => sql<Row>`
     SELECT branch_id, sum(sales_count) AS n, sum(revenue) AS revenue
-    FROM report_sellers_daily WHERE day >= ${from} AND day < ${to} GROUP BY branch_id`.execute(app.db)
-    ).rows;
+    FROM ${t} WHERE day >= ${from} AND day < ${to} GROUP BY branch_id`,
+    );
   return mergeRows(await overDays(w, live, summary), (r) => r.branch_id, ['n', 'revenue']);
 }
 

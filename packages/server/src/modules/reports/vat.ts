@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
 import { salesFilter, salesFrom } from './sales';
-import { hourlySales, summaryHours } from './summaries';
+import { hourlySales, mergeRows, summaryAndDeltas, summaryHours } from './summaries';
 import { baseConverter, bucketLocalDate, hourBucketSql, type ReportWindow, windowDays } from './window';
 
 interface RateBucket {
@@ -94,10 +94,18 @@ interface VatLineRow {
 async function vatRows(app: AppContext, w: ReportWindow) {
   const hours = summaryHours(w);
   if (hours) {
-    const lines = await sql<VatLineRow>`
+    const rows = await summaryAndDeltas(
+      app,
+      'report_vat_hourly',
+      (t) => sql<VatLineRow>`
       SELECT hour AS bucket, vat_rate, vat_category, currency_code, fx_rate_to_base AS rate, net, vat, gross
-      FROM report_vat_hourly WHERE hour >= ${hours.from} AND hour < ${hours.to}`.execute(app.db);
-    return { lines: lines.rows, counts: await hourlySales(app, hours) };
+      FROM ${t} WHERE hour >= ${hours.from} AND hour < ${hours.to}`,
+    );
+    // Merged before conversion, so each (currency, rate) group is rounded once, as the live query's.
+    const key = (r: VatLineRow) =>
+      [r.bucket, r.vat_rate, r.vat_category, r.currency_code, r.rate].join('\u0000');
+    const lines = mergeRows(rows, key, ['net', 'vat', 'gross']);
+    return { lines, counts: await hourlySales(app, hours) };
   }
   const bucket = sql.raw(hourBucketSql('s.sold_at', w));
   const [lines, counts] = await Promise.all([
