@@ -86,21 +86,42 @@ async function retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
  * its snapshot is taken after the previous holder committed (a transaction-scoped lock, taken by the first
  * statement, comes after that statement's snapshot: the waiter then reads a past its writes conflict with, and
  * PostgreSQL aborts it). Retried on conflicts like every transaction here.
+ * Callers of one process queue in memory first (inProcessTurn): twenty pushes waiting in pg_advisory_lock held
+ * twenty pool connections, and the holder, needing one more for a read outside its transaction, waited for
+ * one of them (2.6 s a turn in bench:ingest).
  */
 export function serializableInTurn<T>(
   db: Kysely<Database>,
   key: number,
   fn: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`SELECT pg_advisory_lock(${key})`.execute(conn);
-    try {
-      return await retryConflicts(() => conn.transaction().setIsolationLevel('serializable').execute(fn));
-    } finally {
-      // A connection that died took its session lock with it; the pool drops it.
-      await sql`SELECT pg_advisory_unlock(${key})`.execute(conn).catch(() => undefined);
-    }
+  return inProcessTurn(db, key, () =>
+    db.connection().execute(async (conn) => {
+      await sql`SELECT pg_advisory_lock(${key})`.execute(conn);
+      try {
+        return await retryConflicts(() => conn.transaction().setIsolationLevel('serializable').execute(fn));
+      } finally {
+        // A connection that died took its session lock with it; the pool drops it.
+        await sql`SELECT pg_advisory_unlock(${key})`.execute(conn).catch(() => undefined);
+      }
+    }),
+  );
+}
+
+const lastInTurn = new WeakMap<object, Map<number, Promise<unknown>>>();
+
+/** Runs `work` after the previous work of this process on the same pool and key has settled. */
+function inProcessTurn<T>(db: object, key: number, work: () => Promise<T>): Promise<T> {
+  const byKey = lastInTurn.get(db) ?? new Map<number, Promise<unknown>>();
+  lastInTurn.set(db, byKey);
+  const run = (byKey.get(key) ?? Promise.resolve()).then(work, work);
+  const settled = run.catch(() => undefined);
+  byKey.set(key, settled);
+  // The chain ends with the last caller: forget it, so an idle key holds nothing.
+  void settled.then(() => {
+    if (byKey.get(key) === settled) byKey.delete(key);
   });
+  return run;
 }
 
 export interface PostgresConnection {

@@ -275,7 +275,7 @@ async function testPostgresDatabase(overrides: Partial<ConfigInput>) {
     config: {
       mode: 'central' as const,
       databaseUrl: adminUrl.replace(/\/postgres$/, `/${name}`),
-      databasePoolSize: 4,
+      databasePoolSize: overrides.databasePoolSize ?? 4,
     },
     drop: () => dropTestDatabase(adminUrl, name),
   };
