@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { isPostgres } from '../../db/dialect';
+import { repeatInBackground } from '../../lib/background';
 import type { ReportWindow } from './window';
 
 /**
@@ -123,18 +124,7 @@ export async function foldSummaryDeltas(app: AppContext): Promise<boolean> {
  */
 export function startSummaryFolding(app: AppContext): void {
   if (app.config.mode !== 'central' || !isPostgres(app.db)) return;
-  let running: Promise<unknown> | null = null;
-  const fold = () => {
-    running ??= foldSummaryDeltas(app)
-      .catch((err: unknown) => app.log.error({ err }, 'reports: folding the summary deltas failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(fold, app.config.reportFoldIntervalMs);
-  timer.unref();
-  app.closers.push(async () => {
-    clearInterval(timer);
-    await running;
-  });
+  repeatInBackground(app, app.config.reportFoldIntervalMs, 'reports: folding the summary deltas failed', () =>
+    foldSummaryDeltas(app),
+  );
 }

@@ -15,6 +15,7 @@ import type { AppContext } from '../../app-context';
 import { onLocalChange } from '../../db/changes';
 import { publishSafeRevision } from '../../db/revision-order';
 import { AppError, Conflict, Invalid } from '../../http/errors';
+import { repeatInBackground } from '../../lib/background';
 import { VERSION } from '../../version';
 import { compactChangeLog } from './meta';
 import { ensureTestEntityTables } from './test-entities';
@@ -99,23 +100,6 @@ async function stopReplicator(till: TillSync): Promise<void> {
 /** How often central publishes the safe revision its read replica's pulls and snapshots read up to. */
 const PUBLISH_FOR_REPLICA_MS = 200;
 
-/** Central on PostgreSQL with a read replica: publishes the safe revision (db/revision-order.ts) for it. */
-function publishForReplica(app: AppContext): void {
-  let publishing = false;
-  const publish = () => {
-    if (publishing) return;
-    publishing = true;
-    publishSafeRevision(app.db)
-      .catch((err: unknown) => app.log.warn({ err }, 'sync: publishing the safe revision failed'))
-      .finally(() => {
-        publishing = false;
-      });
-  };
-  const timer = setInterval(publish, PUBLISH_FOR_REPLICA_MS);
-  timer.unref();
-  app.closers.push(() => clearInterval(timer));
-}
-
 /**
  * Called once by createServer. A till with CENTRAL_URL and a device credential starts its replicator (stopped
  * by close()); central compacts its change log past the tombstone retention once a day.
@@ -123,14 +107,14 @@ function publishForReplica(app: AppContext): void {
 export async function startSync(app: AppContext): Promise<void> {
   if (process.env.PHARMACY_SYNC_TEST_ENTITIES === '1') await ensureTestEntityTables(app);
   if (app.config.mode === 'central') {
-    const compact = () =>
-      compactChangeLog(app, app.config.syncTombstoneRetentionDays).catch((err: unknown) =>
-        app.log.error({ err }, 'sync: change log compaction failed'),
+    repeatInBackground(app, 24 * 3_600_000, 'sync: change log compaction failed', () =>
+      compactChangeLog(app, app.config.syncTombstoneRetentionDays),
+    );
+    // Central on PostgreSQL with a read replica publishes the safe revision for it (db/revision-order.ts).
+    if (app.readDb !== app.db)
+      repeatInBackground(app, PUBLISH_FOR_REPLICA_MS, 'sync: publishing the safe revision failed', () =>
+        publishSafeRevision(app.db),
       );
-    const timer = setInterval(compact, 24 * 3_600_000);
-    timer.unref();
-    app.closers.push(() => clearInterval(timer));
-    if (app.readDb !== app.db) publishForReplica(app);
     return;
   }
   const cred = deviceCredential(app);
