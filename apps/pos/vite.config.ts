@@ -1,7 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-/** The till UI. `vite build apps/pos` writes dist/, which the server serves from the same origin. */
+/**
+ * The till UI. `npm run build:pos` (scripts/build.ts) builds it into .builds/ and swaps it in as dist/, which the
+ * server serves from the same origin; outDir below is for a bare `vite build`.
+ */
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],

@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildTillUi } from '../../pos/scripts/build';
 import { bundleDesktop } from './bundle';
 
 /**
@@ -11,7 +12,6 @@ import { bundleDesktop } from './bundle';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const BIN = path.join(ROOT, 'node_modules/.bin');
 const wantDesktop = process.argv.includes('--desktop');
 
 /** The Electron executable if the npm package downloaded it; the package alone is not enough. */
@@ -22,11 +22,6 @@ export function electronBinary(): string | null {
   } catch {
     return null;
   }
-}
-
-function run(command: string, args: string[]): void {
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
 /** Runs a long-lived child, passing Ctrl+C and SIGTERM on and exiting with its code. */
@@ -66,7 +61,7 @@ if (wantDesktop && !electron) {
 }
 
 console.log('Building the till UI…');
-run(path.join(BIN, 'vite'), ['build', 'apps/pos', '--logLevel', 'warn']);
+await buildTillUi({ quiet: true });
 
 if (electron) {
   await bundleDesktop();

@@ -1,0 +1,3 @@
+import { buildTillUi } from './build';
+
+await buildTillUi();
