@@ -597,6 +597,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customers/possible-duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1CustomersPossibleDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dashboard/branch-comparison": {
         parameters: {
             query?: never;
@@ -4184,6 +4200,40 @@ export interface operations {
                         new_balance: string;
                         previous_balance: string;
                     };
+                };
+            };
+        };
+    };
+    getApiV1CustomersPossibleDuplicates: {
+        parameters: {
+            query?: {
+                exclude_id?: string;
+                name?: string;
+                phone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_at: string;
+                        credit_limit: string;
+                        current_balance: string;
+                        id: string;
+                        is_credit_allowed: boolean;
+                        name: string;
+                        national_id: string;
+                        notes: string;
+                        phone: string;
+                        updated_at: string;
+                    }[];
                 };
             };
         };

@@ -85,6 +85,7 @@ import type {
   CustomerLedgerRow,
   CustomerPaymentRequest,
   CustomerPaymentResult,
+  UpdateCustomerRequest,
   DispenseRequest,
   DispenseResult,
   EffectiveRate,
@@ -498,6 +499,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
         call('GET', '/customers/{customerId}', { params: { customerId } }),
       create: (body: z.input<typeof CreateCustomerRequest>): Promise<Customer> =>
         call('POST', '/customers', { body }),
+      update: (customerId: string, body: z.input<typeof UpdateCustomerRequest>): Promise<Customer> =>
+        call('PUT', '/customers/{customerId}', { params: { customerId }, body }),
+      possibleDuplicates: (query: Query<'GET', '/customers/possible-duplicates'>): Promise<Customer[]> =>
+        call('GET', '/customers/possible-duplicates', { query }),
       ledger: (
         customerId: string,
         query: Query<'GET', '/customers/{customerId}/ledger'> = {},

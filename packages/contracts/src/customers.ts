@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { DecimalString, Id, MoneyInput, OptionalText, PageQuery, Text, Timestamp } from './common';
 
+/** A phone number as compared for duplicates: its digits only ("0712 345-678" and "0712345678" are one). */
+export const phoneDigits = (phone: string): string => phone.replace(/\D/g, '');
+
 export type Customer = z.infer<typeof Customer>;
 export const Customer = z.object({
   id: z.string(),
@@ -39,6 +42,11 @@ export const CustomerListQuery = PageQuery.extend({
   search: z.string().trim().max(100).optional(),
 });
 export const CustomerParams = z.object({ customerId: Id });
+export const CustomerDuplicatesQuery = z.object({
+  name: z.string().trim().max(200).default(''),
+  phone: z.string().trim().max(40).default(''),
+  exclude_id: Id.optional().describe('the customer being edited, who is not their own duplicate'),
+});
 export type CustomerLedgerRow = z.infer<typeof CustomerLedgerRow>;
 export const CustomerLedgerRow = z.object({
   id: z.string(),

@@ -25,5 +25,6 @@ export * from './returns';
 export * from './parked';
 export * from './coupons';
 export * from './customers';
+export * from './roles';
 export * from './reports';
 export * from './dashboard';

@@ -5,6 +5,7 @@ import { api } from '../api';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, TextField } from '../ui/fields';
 import { useFormatMoney } from '../ui/money';
+import { DuplicateWarning, findDuplicates } from './DuplicateWarning';
 
 /** Find a customer by name, phone or national ID, or create one on the spot; `onPick` gets the choice. */
 export function CustomerPicker({
@@ -25,16 +26,29 @@ export function CustomerPicker({
     queryFn: () => api.customers.list({ search: deferred || undefined, page_size: 8 }),
     placeholderData: keepPreviousData,
   });
+  const [duplicates, setDuplicates] = useState<Customer[]>([]);
   const create = useMutation({
-    mutationFn: () => api.customers.create({ name, phone }),
-    onSuccess: (c) => {
+    // A first submit looks for the same phone or name; "Create anyway" skips the look.
+    mutationFn: async (anyway: boolean) => {
+      const found = anyway ? [] : await findDuplicates({ name, phone });
+      return found.length > 0
+        ? { duplicates: found }
+        : { customer: await api.customers.create({ name, phone }) };
+    },
+    onSuccess: (result) => {
+      setDuplicates(result.duplicates ?? []);
+      if (!result.customer) return;
       queryClient.invalidateQueries({ queryKey: ['customers'] });
-      onPick(c);
+      onPick(result.customer);
     },
   });
+  const edit = (set: (v: string) => void) => (v: string) => {
+    set(v);
+    setDuplicates([]);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    create.mutate();
+    create.mutate(false);
   };
   return (
     <div className="customer-picker">
@@ -68,19 +82,29 @@ export function CustomerPicker({
         <TextField
           label="Customer name"
           value={name}
-          onChange={setName}
+          onChange={edit(setName)}
           error={fieldError(create.error, 'name')}
         />
         <TextField
           label="Customer phone"
           type="tel"
           value={phone}
-          onChange={setPhone}
+          onChange={edit(setPhone)}
           error={fieldError(create.error, 'phone')}
         />
-        <button type="submit" disabled={create.isPending}>
-          Create customer
-        </button>
+        {duplicates.length > 0 ? (
+          <DuplicateWarning
+            duplicates={duplicates}
+            openLabel="Use existing"
+            onOpen={onPick}
+            proceedLabel="Create anyway"
+            onProceed={() => create.mutate(true)}
+          />
+        ) : (
+          <button type="submit" disabled={create.isPending}>
+            Create customer
+          </button>
+        )}
       </form>
     </div>
   );

@@ -8,6 +8,7 @@ import { fieldError, NumberField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
 import { CustomerPicker } from './CustomerPicker';
+import { EditCustomerDialog } from './EditCustomerDialog';
 
 const TYPE_LABELS: Record<string, string> = { SALE: 'Credit sale', PAYMENT: 'Payment', REFUND: 'Refund' };
 
@@ -15,6 +16,7 @@ function CustomerAccount({ customerId }: { customerId: string }) {
   const money = useFormatMoney();
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState(Number.NaN);
+  const [editing, setEditing] = useState(false);
   const customer = useQuery({
     queryKey: ['customer', customerId],
     queryFn: () => api.customers.get(customerId),
@@ -40,7 +42,13 @@ function CustomerAccount({ customerId }: { customerId: string }) {
   if (!c) return <ErrorNotice error={customer.error} />;
   return (
     <section className="card" aria-labelledby="account-title">
-      <h2 id="account-title">{c.name}</h2>
+      <div className="screen-header">
+        <h2 id="account-title">{c.name}</h2>
+        <button type="button" onClick={() => setEditing(true)}>
+          Edit customer
+        </button>
+      </div>
+      {editing && <EditCustomerDialog customer={c} onClose={() => setEditing(false)} />}
       <dl className="figures">
         <div className="figure">
           <dt>Phone</dt>
@@ -49,6 +57,10 @@ function CustomerAccount({ customerId }: { customerId: string }) {
         <div className="figure">
           <dt>Credit</dt>
           <dd>{c.is_credit_allowed ? `Allowed up to ${money(c.credit_limit)}` : 'Not allowed'}</dd>
+        </div>
+        <div className="figure">
+          <dt>National ID</dt>
+          <dd>{c.national_id || '—'}</dd>
         </div>
         <div className="figure big-figure">
           <dt>Balance</dt>

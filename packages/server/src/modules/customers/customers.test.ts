@@ -100,3 +100,44 @@ describe('customers and credit', () => {
     );
   });
 });
+
+describe('possible duplicates (issue 29)', () => {
+  it('names a customer with the same phone digits or the same name, never the one being edited', async () => {
+    const amina = await t.post<Body>(
+      '/api/v1/customers',
+      { name: 'Amina Hassan', phone: '0712 345-678' },
+      cashier.token,
+    );
+    const namesake = await t.post<Body>('/api/v1/customers', { name: ' amina HASSAN' }, cashier.token);
+    await t.post<Body>('/api/v1/customers', { name: 'Baraka Ali', phone: '0799000111' }, cashier.token);
+    const ids = async (query: string) =>
+      (await t.get<Body[]>(`/api/v1/customers/possible-duplicates?${query}`, cashier.token)).body.map(
+        (c) => c.id,
+      );
+    expect(await ids('name=Zawadi&phone=0712345678')).toEqual([amina.body.id]);
+    expect((await ids('name=Amina%20Hassan&phone=0700000000')).sort()).toEqual(
+      [amina.body.id, namesake.body.id].sort(),
+    );
+    expect(await ids(`name=Amina%20Hassan&phone=0712345678&exclude_id=${amina.body.id}`)).toEqual([
+      namesake.body.id,
+    ]);
+    expect(await ids('name=Someone%20Else&phone=')).toEqual([]);
+    expect(await ids('name=&phone=')).toEqual([]);
+    const bad = await t.get<Body>('/api/v1/customers/possible-duplicates?exclude_id=nope', cashier.token);
+    expect(bad.status).toBe(400);
+  });
+
+  it('leaves creating a duplicate to the person: the same customer twice is still created', async () => {
+    const first = await t.post<Body>(
+      '/api/v1/customers',
+      { name: 'Twin Case', phone: '0711' },
+      cashier.token,
+    );
+    const second = await t.post<Body>(
+      '/api/v1/customers',
+      { name: 'Twin Case', phone: '0711' },
+      cashier.token,
+    );
+    expect([first.status, second.status]).toEqual([201, 201]);
+  });
+});

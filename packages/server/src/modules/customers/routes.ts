@@ -1,6 +1,7 @@
 import {
   CreateCustomerRequest,
   Customer,
+  CustomerDuplicatesQuery,
   CustomerLedgerQuery,
   CustomerLedgerRow,
   CustomerListQuery,
@@ -10,6 +11,7 @@ import {
   pageOf,
   UpdateCustomerRequest,
 } from '@pharmacy/contracts';
+import { z } from 'zod';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { CUSTOMER_COUNTER } from './roles';
@@ -18,6 +20,7 @@ import {
   customerLedger,
   getCustomer,
   listCustomers,
+  possibleDuplicates,
   recordCustomerPayment,
   updateCustomer,
 } from './service';
@@ -53,6 +56,19 @@ export function customerRoutes(r: ApiRouter): void {
     },
     handler: async ({ app, user, body, requestId }) =>
       created(await createCustomer(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/customers/possible-duplicates',
+    tag: 'Customers',
+    summary: 'Customers a new or edited one may duplicate',
+    description:
+      'Any signed-in user. Customers with the same phone number (digits only: "0712 345-678" matches "0712345678") or the same name (case and surrounding spaces aside), at most 10, sorted by name; exclude_id leaves out the customer being edited. A warning for the counter before it creates or renames someone: creating a customer is never refused for it (two patients may share a name, a family a phone). Empty name and phone give an empty list.',
+    roles: 'any',
+    query: CustomerDuplicatesQuery,
+    responses: { 200: { description: 'Possible duplicates', schema: z.array(Customer) } },
+    handler: ({ app, query }) => possibleDuplicates(app, query),
   });
 
   r.route({

@@ -1,11 +1,13 @@
 import { paginate } from '../../db/paginate';
 import { containsText } from '../../db/like';
+import { sql } from 'kysely';
 import type { z } from 'zod';
-import type {
-  CreateCustomerRequest,
-  Customer,
-  CustomerLedgerRow,
-  UpdateCustomerRequest,
+import {
+  type CreateCustomerRequest,
+  type Customer,
+  type CustomerLedgerRow,
+  phoneDigits,
+  type UpdateCustomerRequest,
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -92,6 +94,45 @@ export async function listCustomers(
 
 export async function getCustomer(app: AppContext, id: string): Promise<Customer> {
   return toCustomer(await getCustomerRow(app.db, id), await baseExp(app));
+}
+
+/** phoneDigits in SQL, for the separators people type: spaces, dashes, dots, slashes, brackets and a plus. */
+const PHONE_DIGITS_SQL = [' ', '-', '.', '/', '(', ')', '+'].reduce(
+  (expr, separator) => `replace(${expr}, '${separator}', '')`,
+  'phone',
+);
+
+/** Most customers a duplicate check lists: enough to recognise the person, never a whole book. */
+const MAX_DUPLICATES = 10;
+
+/**
+ * Customers a new or edited one may duplicate: the same phone number (its digits, however it is spaced), or
+ * the same name (case and surrounding spaces aside). A warning for the counter, never a refusal: two patients may share a
+ * name, a family a phone.
+ */
+export async function possibleDuplicates(
+  app: AppContext,
+  f: { name: string; phone: string; exclude_id?: string },
+): Promise<Customer[]> {
+  const digits = phoneDigits(f.phone);
+  const name = f.name.trim().toLowerCase();
+  if (!digits && !name) return [];
+  const rows = await app.db
+    .selectFrom('customers')
+    .selectAll()
+    .where((eb) => {
+      const matches = [];
+      if (digits) matches.push(eb(sql<string>`${sql.raw(PHONE_DIGITS_SQL)}`, '=', digits));
+      if (name) matches.push(eb(sql<string>`lower(trim(name))`, '=', name));
+      return eb.or(matches);
+    })
+    .$if(f.exclude_id !== undefined, (q) => q.where('id', '!=', f.exclude_id!))
+    .orderBy('name')
+    .orderBy('id')
+    .limit(MAX_DUPLICATES)
+    .execute();
+  const exp = await baseExp(app);
+  return rows.map((r) => toCustomer(r, exp));
 }
 
 const CREDIT_ROLES: readonly string[] = ['admin', ...CREDIT_GRANTERS];
