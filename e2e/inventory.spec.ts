@@ -24,8 +24,17 @@ test('an inventory manager creates a medicine with a photo, receives two batches
 
   await page.goto('/');
   await signIn(page, MANAGER);
-  await page.getByRole('link', { name: /Back office/ }).click();
-  // An inventory manager lands on Medicines.
+  // An inventory manager lands on Medicines, and sees none of the counter's screens (issue 29).
+  await expect(page.getByRole('heading', { name: 'Medicines', level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/back-office\/medicines$/);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
+    /F3/,
+    /F4/,
+    /F9/,
+  ]);
+  await page.keyboard.press('F1');
+  await expect(page.getByRole('heading', { name: 'Medicines', level: 1 })).toBeVisible();
+  await page.goto('/sell');
   await expect(page.getByRole('heading', { name: 'Medicines', level: 1 })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Back office' }).getByRole('link')).toHaveText([
     'Medicines',

@@ -19,8 +19,17 @@ const SCREENS = [
 ];
 const SIZES = [
   { width: 1024, height: 600 },
+  { width: 1366, height: 768 },
   { width: 1920, height: 1080 },
 ];
+
+/** The rows the main navigation takes (its links' distinct tops): one on every screen size (issue 29). */
+function navRows(page: Page) {
+  return page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link')
+    .evaluateAll((links) => new Set(links.map((l) => Math.round(l.getBoundingClientRect().top))).size);
+}
 
 /** What sticks out past the right edge of the window, by its tag and text (empty: nothing). */
 function overflowing(page: Page) {
@@ -74,6 +83,7 @@ test('every till and set-up screen fits 1024×600 and 1920×1080 without horizon
       await page.goto(screen.path);
       await expect(page.getByRole('heading', { name: screen.heading, level: 1 })).toBeVisible();
       expect(await overflowing(page), `${screen.path} at ${size.width}×${size.height}`).toEqual([]);
+      expect(await navRows(page), `navigation rows at ${size.width}×${size.height}`).toBe(1);
       const name = screen.path.split('/').at(-1);
       await page.screenshot({ path: `e2e/screenshots/layout-${size.width}-${name}.png`, fullPage: true });
     }

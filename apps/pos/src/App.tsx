@@ -13,7 +13,7 @@ import { SellScreen } from './sell/SellScreen';
 import { safeNext } from './session/next-path';
 import { SessionProvider, useSession } from './session/SessionProvider';
 import { AppShell } from './shell/AppShell';
-import { BACK_OFFICE_ROLES } from './shell/nav';
+import { homePath, mayOpen } from './shell/nav';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -47,10 +47,12 @@ function TillRoutes() {
     return <LoginScreen expired={state.reason === 'expired'} />;
   }
   if (state.user.must_change_password) return <ChangePasswordScreen />;
-  if (location === '/login' || location === '/') {
-    return <Redirect to={safeNext(new URLSearchParams(search).get('next'))} replace />;
-  }
   const role = state.user.role;
+  if (location === '/login' || location === '/') {
+    return <Redirect to={safeNext(new URLSearchParams(search).get('next'), role)} replace />;
+  }
+  // A till screen this role may not use (an inventory manager on Sell): its home instead.
+  if (!mayOpen(role, location)) return <Redirect to={homePath(role)} replace />;
   return (
     <AppShell>
       <Switch>
@@ -62,11 +64,7 @@ function TillRoutes() {
           <PrescriptionsScreen />
         </Route>
         <Route path="/back-office" nest>
-          {role === 'admin' || BACK_OFFICE_ROLES.includes(role) ? (
-            <BackOffice />
-          ) : (
-            <ComingSoon title="Back office" detail="Your role has no back-office screens." />
-          )}
+          <BackOffice />
         </Route>
         <Route>
           <ComingSoon title="Not found" detail="This screen does not exist. Use the menu above." />

@@ -17,3 +17,8 @@ export const CREDIT_GRANTERS = ['branch_manager'] as const satisfies readonly Ro
 
 export const mayChangeCreditTerms = (role: Role): boolean =>
   role === 'admin' || (CREDIT_GRANTERS as readonly Role[]).includes(role);
+
+/** Who sells at the counter, takes returns and runs a cash session (admin always may). */
+export const SELLERS = ['cashier', 'pharmacist', 'branch_manager'] as const satisfies readonly Role[];
+
+export const maySell = (role: Role): boolean => role === 'admin' || (SELLERS as readonly Role[]).includes(role);

@@ -1,12 +1,19 @@
-/** Where to go after signing in: a path inside the till, never another site or the login page. */
-export function safeNext(next: string | null): string {
+import type { Role } from '@pharmacy/contracts';
+import { homePath, mayOpen } from '../shell/nav';
+
+/**
+ * Where to go after signing in: a path inside the till this role may open, never another site or the login
+ * page; otherwise the role's home.
+ */
+export function safeNext(next: string | null, role: Role): string {
   if (
     !next?.startsWith('/') ||
     next.startsWith('//') ||
     next.startsWith('/\\') ||
-    next.startsWith('/login')
+    next.startsWith('/login') ||
+    !mayOpen(role, next)
   ) {
-    return '/sell';
+    return homePath(role);
   }
   return next;
 }

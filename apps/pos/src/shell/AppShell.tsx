@@ -26,8 +26,11 @@ export function AppShell({ children }: { children: ReactNode }) {
                     className="nav-link"
                     aria-current={current ? 'page' : undefined}
                     aria-keyshortcuts={item.key}
+                    aria-label={`${item.key} ${item.label}`}
+                    title={item.label}
                   >
-                    <kbd>{item.key}</kbd> {item.label}
+                    <kbd>{item.key}</kbd> <span className="nav-label">{item.label}</span>
+                    <span className="nav-short">{item.short}</span>
                   </Link>
                 </li>
               );
