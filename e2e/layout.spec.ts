@@ -89,3 +89,71 @@ test('every till and set-up screen fits 1024×600 and 1920×1080 without horizon
     }
   }
 });
+
+/** An EAN-13 with its check digit, from its first twelve digits. */
+function ean13(first12: string): string {
+  const sum = [...first12].reduce((acc, d, i) => acc + Number(d) * (i % 2 ? 3 : 1), 0);
+  return `${first12}${(10 - (sum % 10)) % 10}`;
+}
+
+/** How far the page scrolls: 0 when everything fits the window. */
+const pageScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollHeight - document.documentElement.clientHeight);
+
+/** Whether an element lies wholly inside the window. */
+async function inWindow(page: Page, name: string, box: { y: number; height: number } | null) {
+  const viewport = page.viewportSize();
+  expect(box, `${name} is laid out`).not.toBeNull();
+  expect(box!.y, `${name} starts inside the window`).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height, `${name} ends inside the window`).toBeLessThanOrEqual(viewport!.height);
+}
+
+test('the sell flow fits a 1024×600 counter screen: six cart lines, the totals, Pay and Complete sale', async ({
+  page,
+  till,
+}) => {
+  const admin = await Api.admin(till);
+  const supplier = await admin.supplier();
+  const names = [
+    'Amoxicillin 250 mg capsules',
+    'Cetirizine 10 mg',
+    'Daypara 500',
+    'Ferrous sulfate',
+    'Gaviscon liquid 200 ml',
+    'Ibuprofen 400 mg tablets, pack of 24 (long name)',
+  ];
+  for (const [i, name] of names.entries())
+    await admin.medicine(supplier, { name, barcode: ean13(`4000000001${i}0`), price: 2 + i, stock: 50 });
+  await admin.call('POST', '/sessions/open', { opening_float: 20 });
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await page.goto('/');
+  await signIn(page, { email: ADMIN.email, password: NEW_ADMIN_PASSWORD });
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  for (const name of names) {
+    const search = page.getByRole('combobox', { name: 'Search medicines' });
+    await search.fill(name.slice(0, 8));
+    await expect(page.getByRole('option', { name: new RegExp(name.slice(0, 8)) })).toBeVisible();
+    await search.press('Enter');
+  }
+  await expect(page.getByRole('table', { name: 'Cart' }).getByRole('row')).toHaveCount(7);
+  expect(await pageScroll(page), 'the sell screen scrolls').toBe(0);
+  for (const row of await page.getByRole('table', { name: 'Cart' }).getByRole('row').all())
+    await inWindow(page, `cart row ${await row.textContent()}`, await row.boundingBox());
+  await inWindow(
+    page,
+    'Total',
+    await page
+      .getByRole('status', { name: 'Total' })
+      .or(page.getByLabel('Total', { exact: true }))
+      .first()
+      .boundingBox(),
+  );
+  const pay = page.getByRole('button', { name: /Pay/ });
+  await inWindow(page, 'Pay', await pay.boundingBox());
+  await page.screenshot({ path: 'e2e/screenshots/layout-1024x600-sell-six-lines.png' });
+  await pay.click();
+  const dialog = page.getByRole('dialog', { name: /Payment/ });
+  const complete = dialog.getByRole('button', { name: 'Complete sale' });
+  await inWindow(page, 'Complete sale', await complete.boundingBox());
+  await page.screenshot({ path: 'e2e/screenshots/layout-1024x600-payment.png' });
+});
