@@ -87,8 +87,12 @@ export function UsersScreen() {
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Branch</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last sign-in</th>
+            <th scope="col" className="secondary">
+              Status
+            </th>
+            <th scope="col" className="secondary">
+              Last sign-in
+            </th>
             {canManage && <th scope="col">Actions</th>}
           </tr>
         </thead>
@@ -96,11 +100,11 @@ export function UsersScreen() {
           {users.data?.items.map((u) => (
             <tr key={u.id}>
               <td>{u.full_name}</td>
-              <td>{u.email}</td>
+              <td className="breakable">{u.email}</td>
               <td>{ROLE_LABELS[u.role]}</td>
               <td>{u.branch_name}</td>
-              <td>{u.is_active ? 'Active' : 'Inactive'}</td>
-              <td>{formatDateTime(u.last_login_at)}</td>
+              <td className="secondary">{u.is_active ? 'Active' : 'Inactive'}</td>
+              <td className="secondary">{formatDateTime(u.last_login_at)}</td>
               {canManage && (
                 <td className="actions">
                   <button

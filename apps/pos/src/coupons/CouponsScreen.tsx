@@ -85,10 +85,17 @@ export function CouponsScreen() {
           {
             key: 'kind',
             header: 'Kind',
+            secondary: true,
             cell: (c) => (c.discount_type === 'percent' ? 'Percent' : 'Fixed amount'),
           },
           { key: 'value', header: 'Value', cell: value, align: 'end' },
-          { key: 'min', header: 'Min. basket', cell: (c) => money(c.min_subtotal), align: 'end' },
+          {
+            key: 'min',
+            header: 'Min. basket',
+            cell: (c) => money(c.min_subtotal),
+            align: 'end',
+            secondary: true,
+          },
           {
             key: 'valid',
             header: 'Valid',
@@ -100,6 +107,7 @@ export function CouponsScreen() {
             header: 'Per customer',
             cell: (c) => c.per_customer_limit ?? '—',
             align: 'end',
+            secondary: true,
           },
           { key: 'active', header: 'Active', cell: (c) => (c.is_active ? 'Active' : 'Inactive') },
           ...(canManage

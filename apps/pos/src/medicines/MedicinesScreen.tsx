@@ -140,11 +140,23 @@ function useColumns(open: (m: Medicine) => void, canEdit: boolean): Column<Medic
         </button>
       ),
     },
-    { key: 'generic_name', header: 'Generic name', sortable: true, cell: (m) => m.generic_name },
+    {
+      key: 'generic_name',
+      header: 'Generic name',
+      sortable: true,
+      secondary: true,
+      cell: (m) => m.generic_name,
+    },
     { key: 'strength', header: 'Strength', cell: (m) => m.strength },
-    { key: 'form', header: 'Form', cell: (m) => m.form },
-    { key: 'barcode', header: 'Barcode', cell: (m) => m.barcode ?? '—' },
-    { key: 'category', header: 'Category', sortable: true, cell: (m) => m.category ?? '—' },
+    { key: 'form', header: 'Form', secondary: true, cell: (m) => m.form },
+    { key: 'barcode', header: 'Barcode', secondary: true, cell: (m) => m.barcode ?? '—' },
+    {
+      key: 'category',
+      header: 'Category',
+      sortable: true,
+      secondary: true,
+      cell: (m) => m.category ?? '—',
+    },
     {
       key: 'selling_price',
       header: 'Price',
@@ -168,10 +180,14 @@ function useColumns(open: (m: Medicine) => void, canEdit: boolean): Column<Medic
       key: 'flags',
       header: 'Flags',
       cell: (m) =>
-        [m.requires_prescription && 'Rx', m.is_controlled && 'Controlled', m.requires_cold_chain && 'Cold']
+        [
+          m.requires_prescription && 'Rx',
+          m.is_controlled && 'Controlled',
+          m.requires_cold_chain && 'Cold',
+          !m.is_active && 'Inactive',
+        ]
           .filter(Boolean)
           .join(' · ') || '—',
     },
-    { key: 'is_active', header: 'Active', cell: (m) => (m.is_active ? 'Yes' : 'No') },
   ];
 }

@@ -8,7 +8,12 @@ export interface Column<Row> {
   /** Numbers and money are right-aligned. */
   align?: 'end';
   sortable?: boolean;
+  /** A column a narrow (1024-pixel) screen leaves out so the rest and the row actions fit. */
+  secondary?: boolean;
 }
+
+const cellClass = (c: { align?: 'end'; secondary?: boolean }) =>
+  [c.align === 'end' && 'num', c.secondary && 'secondary'].filter(Boolean).join(' ') || undefined;
 
 export interface Sort {
   key: string;
@@ -52,7 +57,7 @@ export function DataTable<Row>({
               <th
                 key={c.key}
                 scope="col"
-                className={c.align === 'end' ? 'num' : undefined}
+                className={cellClass(c)}
                 aria-sort={
                   sort?.key === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined
                 }
@@ -79,7 +84,7 @@ export function DataTable<Row>({
           {rows?.map((row) => (
             <tr key={rowKey(row)} className={rowClassName?.(row)}>
               {columns.map((c) => (
-                <td key={c.key} className={c.align === 'end' ? 'num' : undefined}>
+                <td key={c.key} className={cellClass(c)}>
                   {c.cell(row)}
                 </td>
               ))}

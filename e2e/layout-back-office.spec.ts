@@ -1,0 +1,96 @@
+import type { Page } from '@playwright/test';
+import { Api } from './api';
+import { ADMIN, expect, NEW_ADMIN_PASSWORD, signIn, test } from './fixtures';
+import { CASHIER, MANAGER } from './manager-api';
+
+/**
+ * Every back-office section at the two counter sizes (issue 29): no control or table cell outside the window
+ * horizontally, none covered by another element. Tables hold rows, with long names, so their actions show.
+ */
+const SIZES = [
+  { width: 1024, height: 600 },
+  { width: 1366, height: 768 },
+];
+
+/** Controls and cells that stick out past the right edge, or that another element covers at their centre. */
+function hiddenControls(page: Page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    // The screen scrolls between the header and the status bar: what lies outside that band is scrolled away.
+    const band = document.querySelector('main')!.getBoundingClientRect();
+    const out: string[] = [];
+    const nameOf = (el: Element) =>
+      `${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30)}"`;
+    const candidates = document.querySelectorAll(
+      'main button, main a, main input, main select, main textarea, main td, main th',
+    );
+    for (const el of candidates) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.right > width + 1 || r.left < -1) {
+        out.push(`${nameOf(el)} spans ${Math.round(r.left)}-${Math.round(r.right)}px of ${width}`);
+        continue;
+      }
+      // Covered: what the centre point hits, when the centre is on screen, is neither the element nor inside it.
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (y < band.top + 4 || y > band.bottom - 4) continue;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit !== el && !el.contains(hit) && !hit.contains(el))
+        out.push(`${nameOf(el)} is covered by ${nameOf(hit)}`);
+    }
+    return out.slice(0, 8);
+  });
+}
+
+test('every back-office section fits 1024×600 and 1366×768: no control or cell cut off or covered', async ({
+  page,
+  till,
+}) => {
+  test.setTimeout(180_000);
+  const admin = await Api.admin(till);
+  await admin.createUser(MANAGER);
+  await admin.createUser(CASHIER);
+  const supplier = await admin.call<{ id: string }>('POST', '/suppliers', {
+    name: 'Kilimanjaro Pharmaceutical Distributors and Wholesalers Limited',
+    contact_person: 'Bernadette Nyamwezi-Kaliwa',
+    phone: '+255 754 000 111',
+    email: 'orders.kilimanjaro-wholesale@example.com',
+  });
+  await admin.medicine(supplier.id, {
+    name: 'Amoxicillin and clavulanic acid 875/125 mg film-coated tablets',
+    generic_name: 'Co-amoxiclav',
+    strength: '875/125 mg',
+    form: 'tablet',
+    barcode: '4000000000037',
+    price: 12345.5,
+    stock: 5,
+  });
+  await admin.call('POST', '/coupons', {
+    code: 'WELCOME-LONG-CODE-2026',
+    discount_type: 'percent',
+    discount_value: 10,
+  });
+  await page.goto('/');
+  await signIn(page, { email: ADMIN.email, password: NEW_ADMIN_PASSWORD });
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  await page.goto('/back-office');
+  const nav = page.getByRole('navigation', { name: 'Back office' });
+  const labels = await nav.getByRole('link').allTextContents();
+  expect(labels.length).toBeGreaterThan(15);
+  const problems: string[] = [];
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    for (const label of labels) {
+      await nav.getByRole('link', { name: label, exact: true }).click();
+      await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      for (const p of await hiddenControls(page)) problems.push(`${label} at ${size.width}: ${p}`);
+      await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
+      await page.screenshot({
+        path: `e2e/screenshots/layout-${size.width}-back-office-${label.toLowerCase().replaceAll(' ', '-')}.png`,
+      });
+    }
+  }
+  expect(problems).toEqual([]);
+});
