@@ -75,9 +75,16 @@ test('the branch comparison ranks the branches by revenue, with their shares', a
     await expect(row.getByRole('cell').nth(2)).toHaveText(formatMoney(b.revenue, 2));
     await expect(row.getByRole('cell').nth(4)).toHaveText(`${b.share_pct.toFixed(1)} %`);
   }
-  await expect(
-    page.getByRole('figure', { name: 'Branch comparison, last 30 days' }).locator('canvas'),
-  ).toBeVisible();
+  const chart = page.getByRole('figure', { name: 'Branch comparison, last 30 days' });
+  await expect(chart.locator('canvas')).toBeVisible();
+  // Labelled axes, no legend for a single series, and the value of the bar under the cursor (issue 29).
+  await expect(chart.locator('.u-legend')).toHaveCount(0);
+  const plot = await chart.locator('.u-over').boundingBox();
+  await page.mouse.move(plot!.x + plot!.width * 0.25, plot!.y + plot!.height * 0.6);
+  const tip = chart.locator('output');
+  await expect(tip).toContainText(ranking.items[0]!.share_pct.toFixed(1));
+  await expect(tip).toContainText(formatMoney(ranking.items[0]!.revenue, 2));
+  await chart.screenshot({ path: 'e2e/screenshots/manager-02b-chart-hover.png' });
   // The organisation's figures, then one branch's.
   const today = page.getByRole('region', { name: 'Today' });
   await expect(figure(today, 'Sales')).toHaveText('3');

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type CategorySeries, compactNumber } from './shape';
@@ -8,7 +8,7 @@ interface ChartProps {
   title: string;
   data: CategorySeries;
   kind: 'line' | 'bars';
-  /** Legend names: what a category is ("Day") and what is measured ("Revenue"). */
+  /** The axes' titles: what a category is ("Day") and what is measured ("Revenue, USD"). */
   categoryLabel: string;
   valueLabel: string;
   /** The value under the cursor, in the legend (money in the currency's decimals). */
@@ -26,6 +26,7 @@ interface ChartProps {
 export function Chart(props: ChartProps) {
   const { title, data, kind, formatValue, height = 240, drawnMark, categoryLabel, valueLabel } = props;
   const box = useRef<HTMLDivElement>(null);
+  const [hovered, setHovered] = useState<{ index: number; left: number; top: number } | null>(null);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -33,11 +34,14 @@ export function Chart(props: ChartProps) {
     const plot = new uPlot(
       chartOptions(
         { data, kind, formatValue, height, width: Math.max(280, el.clientWidth), categoryLabel, valueLabel },
-        () => {
-          if (drawnMark && !marked) {
-            marked = true;
-            performance.mark(drawnMark);
-          }
+        {
+          onDraw: () => {
+            if (drawnMark && !marked) {
+              marked = true;
+              performance.mark(drawnMark);
+            }
+          },
+          onHover: setHovered,
         },
       ),
       [data.values.map((_, i) => i), data.values],
@@ -50,10 +54,22 @@ export function Chart(props: ChartProps) {
       plot.destroy();
     };
   }, [data, kind, formatValue, height, drawnMark, categoryLabel, valueLabel]);
+  const point = hovered && data.values[hovered.index] !== undefined ? hovered : null;
   return (
     <figure className="chart" aria-label={title}>
       <figcaption>{title}</figcaption>
-      <div ref={box} className="chart-canvas" role="img" aria-label={`${title} (chart)`} />
+      <div className="chart-box">
+        <div ref={box} className="chart-canvas" role="img" aria-label={`${title} (chart)`} />
+        {point && (
+          <output
+            className="chart-tip"
+            style={{ left: point.left, top: point.top }}
+            aria-label={`${title}: value`}
+          >
+            <span>{data.labels[point.index]}</span> <strong>{formatValue(data.values[point.index]!)}</strong>
+          </output>
+        )}
+      </div>
     </figure>
   );
 }
@@ -70,7 +86,11 @@ function chartOptions(
     categoryLabel: string;
     valueLabel: string;
   },
-  onDraw: () => void,
+  on: {
+    onDraw: () => void;
+    /** The category under the cursor and where its point is drawn (CSS pixels inside the chart), or none. */
+    onHover: (at: { index: number; left: number; top: number } | null) => void;
+  },
 ): uPlot.Options {
   const { labels } = o.data;
   const n = labels.length;
@@ -83,7 +103,8 @@ function chartOptions(
       x: { time: false, range: () => [-0.5, Math.max(0.5, n - 0.5)] },
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
     },
-    legend: { show: true },
+    // One series: its name is the value axis's title, and the hovered value shows beside the cursor.
+    legend: { show: false },
     cursor: { drag: { x: false, y: false } },
     axes: [
       {
@@ -91,8 +112,10 @@ function chartOptions(
         splits: (u) => tickIndexes(n, Math.max(2, Math.floor(u.width / labelSpace))),
         values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
         gap: 4,
+        label: o.categoryLabel,
+        labelSize: 24,
       },
-      { values: (_u, splits) => splits.map(compactNumber), size: 60 },
+      { values: (_u, splits) => splits.map(compactNumber), size: 60, label: o.valueLabel, labelSize: 24 },
     ],
     series: [
       { label: o.categoryLabel, value: (_u, i) => (i == null ? '' : (labels[i] ?? '')) },
@@ -107,7 +130,21 @@ function chartOptions(
           : { points: { show: n <= 40, size: 5 } }),
       },
     ],
-    hooks: { draw: [onDraw] },
+    hooks: {
+      draw: [on.onDraw],
+      setCursor: [
+        (u) => {
+          const index = u.cursor.idx;
+          const value = index == null ? undefined : u.data[1]?.[index];
+          if (index == null || value == null) return on.onHover(null);
+          on.onHover({
+            index,
+            left: u.over.offsetLeft + u.valToPos(index, 'x'),
+            top: u.over.offsetTop + u.valToPos(value, 'y'),
+          });
+        },
+      ],
+    },
   };
 }
 
