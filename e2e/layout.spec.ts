@@ -156,4 +156,11 @@ test('the sell flow fits a 1024×600 counter screen: six cart lines, the totals,
   const complete = dialog.getByRole('button', { name: 'Complete sale' });
   await inWindow(page, 'Complete sale', await complete.boundingBox());
   await page.screenshot({ path: 'e2e/screenshots/layout-1024x600-payment.png' });
+  // Raising a line above the stock on hand shows the shortfall as it is typed, before Pay.
+  await dialog.getByRole('button', { name: 'Back to cart' }).click();
+  await page.getByLabel('Quantity of Daypara 500').fill('60');
+  await expect(page.getByRole('row', { name: /Daypara 500/ }).getByRole('status')).toHaveText(
+    'Only 50 in stock: 10 short',
+  );
+  await page.screenshot({ path: 'e2e/screenshots/layout-1024x600-sell-shortfall.png' });
 });

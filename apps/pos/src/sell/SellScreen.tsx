@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { DraftNumberInput } from '../ui/DraftNumberInput';
-import { newMutationId } from './cart';
+import { newMutationId, shortfall } from './cart';
 import { MedicineSearch } from './MedicineSearch';
 import { PaymentDialog } from './PaymentDialog';
 import {
@@ -144,6 +144,11 @@ function CartTable({ sell }: { sell: Sell }) {
                       +
                     </button>
                   </div>
+                  {shortfall(l) > 0 && (
+                    <small className="field-error block" role="status">
+                      Only {l.stock_quantity} in stock: {shortfall(l)} short
+                    </small>
+                  )}
                 </td>
                 <td>
                   <DraftNumberInput

@@ -1,7 +1,7 @@
 import type { Medicine } from '@pharmacy/contracts';
 import { describe, expect, it } from 'vitest';
 import { couponTermsOf } from '@pharmacy/contracts/pricing';
-import { cartReducer, EMPTY_CART, estimateCart } from './cart';
+import { cartReducer, EMPTY_CART, estimateCart, shortfall } from './cart';
 
 const med = (id: string, price: string, vat: string): Medicine =>
   ({
@@ -28,6 +28,14 @@ describe('cart', () => {
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]?.quantity).toBe(2);
     expect(cart.checkout_id).toBeNull();
+  });
+
+  it('shows the shortfall of a line raised above the stock on hand as it is typed (issue 29)', () => {
+    let cart = cartReducer(EMPTY_CART, { type: 'add', medicine: med('a', '2.50', 'standard') });
+    expect(shortfall(cart.lines[0]!)).toBe(0);
+    cart = cartReducer(cart, { type: 'quantity', medicine_id: 'a', quantity: 14 });
+    expect(shortfall(cart.lines[0]!)).toBe(4);
+    expect(shortfall({ ...cart.lines[0]!, stock_quantity: undefined })).toBe(0);
   });
 
   it('estimates VAT-inclusive totals with line discounts, rounded half up per line', () => {

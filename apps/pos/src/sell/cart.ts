@@ -20,7 +20,13 @@ export interface CartLine {
   /** From a GS1 scan: the pack's batch and expiry (the server still sells first-expiry-first-out). */
   scanned_batch?: string | undefined;
   scanned_expiry?: string | undefined;
+  /** Units on hand in the branch when the line was added (absent on a cart parked before it was kept). */
+  stock_quantity?: number | undefined;
 }
+
+/** How many units of a line the branch lacks as it stood when added; 0 when it holds enough. */
+export const shortfall = (l: CartLine): number =>
+  l.stock_quantity === undefined ? 0 : Math.max(0, l.quantity - l.stock_quantity);
 
 export interface CartCustomer {
   id: string;
@@ -79,6 +85,7 @@ export function lineFromMedicine(m: Medicine, quantity = 1): CartLine {
     is_controlled: m.is_controlled,
     quantity,
     discount: 0,
+    stock_quantity: m.stock_quantity,
   };
 }
 
