@@ -133,7 +133,7 @@ test('an inventory manager creates a medicine with a photo, receives two batches
   await quarantine.getByLabel('Reason').fill('Supplier recall notice');
   await quarantine.getByRole('button', { name: 'Quarantine' }).click();
   await expect(quarantine).toBeHidden();
-  await expect(batches.getByRole('row', { name: /LOT-B2/ })).toContainText('quarantined');
+  await expect(batches.getByRole('row', { name: /LOT-B2/ })).toContainText('Quarantined');
 
   await page.getByRole('button', { name: 'Write off LOT-A1' }).click();
   const writeOff = page.getByRole('dialog', { name: /Write off from batch LOT-A1/ });

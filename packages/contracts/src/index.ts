@@ -26,5 +26,6 @@ export * from './parked';
 export * from './coupons';
 export * from './customers';
 export * from './roles';
+export * from './plain-words';
 export * from './reports';
 export * from './dashboard';

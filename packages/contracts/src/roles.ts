@@ -21,4 +21,5 @@ export const mayChangeCreditTerms = (role: Role): boolean =>
 /** Who sells at the counter, takes returns and runs a cash session (admin always may). */
 export const SELLERS = ['cashier', 'pharmacist', 'branch_manager'] as const satisfies readonly Role[];
 
-export const maySell = (role: Role): boolean => role === 'admin' || (SELLERS as readonly Role[]).includes(role);
+export const maySell = (role: Role): boolean =>
+  role === 'admin' || (SELLERS as readonly Role[]).includes(role);

@@ -9,6 +9,7 @@ import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { EXPIRY_LABELS, expiryLevel, todayIn } from '../stock/expiry';
 import { useBranches } from '../backoffice/useBranches';
+import { labelOf } from '@pharmacy/contracts/plain-words';
 
 type Low = z.infer<typeof LowStockAlert>;
 type Expiry = z.infer<typeof ExpiryAlert>;
@@ -70,7 +71,7 @@ export function AlertsScreen() {
     },
     { key: 'days', header: 'Days left', align: 'end', cell: (a) => a.days_to_expiry },
     { key: 'qty', header: 'On hand', align: 'end', cell: (a) => a.qty_on_hand },
-    { key: 'status', header: 'Status', cell: (a) => a.regulator_status },
+    { key: 'status', header: 'Status', cell: (a) => labelOf(a.regulator_status) },
     {
       key: 'action',
       header: 'Action',

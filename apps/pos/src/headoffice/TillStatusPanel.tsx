@@ -7,6 +7,7 @@ import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { formatDateTime } from '../ui/format';
 import { bootstrapFraction, bootstrapText } from './sync-text';
+import { plainWords } from '@pharmacy/contracts/plain-words';
 
 function DisconnectDialog({ status, onClose }: { status: SyncStatus; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -98,7 +99,7 @@ export function TillStatusPanel({ status }: { status: SyncStatus }) {
         <dt>Rejected changes</dt>
         <dd>{status.rejected}</dd>
         <dt>Last error</dt>
-        <dd>{status.last_error ? `${status.last_error.code}: ${status.last_error.message}` : 'None'}</dd>
+        <dd>{status.last_error ? plainWords(status.last_error.message) : 'None'}</dd>
       </dl>
       <ErrorNotice error={now.error} />
       <div className="toolbar">

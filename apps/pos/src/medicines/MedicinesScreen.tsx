@@ -11,6 +11,7 @@ import { SelectField, TextField } from '../ui/fields';
 import { useFormatMoney } from '../ui/money';
 import { CategoriesDialog } from './CategoriesDialog';
 import { MedicineDialog } from './MedicineDialog';
+import { labelOf } from '@pharmacy/contracts/plain-words';
 
 const PAGE_SIZE = 50;
 type Editing = { kind: 'create' } | { kind: 'edit'; medicine: Medicine } | { kind: 'categories' } | null;
@@ -164,7 +165,7 @@ function useColumns(open: (m: Medicine) => void, canEdit: boolean): Column<Medic
       align: 'end',
       cell: (m) => money(m.selling_price),
     },
-    { key: 'vat_category', header: 'VAT', cell: (m) => m.vat_category },
+    { key: 'vat_category', header: 'VAT', cell: (m) => labelOf(m.vat_category) },
     {
       key: 'stock_quantity',
       header: 'Stock',

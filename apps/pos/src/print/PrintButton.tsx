@@ -2,6 +2,7 @@ import type { PrintDocumentType, PrintJob } from '@pharmacy/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import { describeError } from '../ui/ErrorNotice';
+import { plainWords } from '@pharmacy/contracts/plain-words';
 
 const STATUS_TEXT: Record<PrintJob['status'], string> = {
   queued: 'Print job queued',
@@ -43,7 +44,7 @@ export function PrintButton({
   else if (create.isError) text = `Could not queue the print job: ${describeError(create.error)}`;
   else if (current) {
     text = STATUS_TEXT[current.status];
-    if (current.last_error) text += ` (${current.last_error})`;
+    if (current.last_error) text += ` (${plainWords(current.last_error)})`;
   }
   return (
     <div className="print-action">

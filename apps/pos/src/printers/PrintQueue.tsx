@@ -6,6 +6,7 @@ import { Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { SelectField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
+import { labelOf, plainWords } from '@pharmacy/contracts/plain-words';
 
 const DOCUMENT_NAMES: Record<string, string> = {
   receipt: 'Receipt',
@@ -85,9 +86,9 @@ export function PrintQueue() {
                 {j.copies > 1 && ` ×${j.copies}`}
               </td>
               <td>{nameOf(j.printer_id)}</td>
-              <td>{j.status}</td>
+              <td>{labelOf(j.status)}</td>
               <td className="num">{j.attempts}</td>
-              <td className="wrap-anywhere">{j.last_error ?? ''}</td>
+              <td className="wrap-anywhere">{j.last_error ? plainWords(j.last_error) : ''}</td>
               <td className="actions">
                 {j.status === 'queued' && (
                   <button

@@ -7,6 +7,7 @@ import { useWedgeScanner } from '../sell/useWedgeScanner';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
+import { plainWords } from '@pharmacy/contracts/plain-words';
 
 const BAUDS = ['9600', '19200', '38400', '57600', '115200', '4800', '2400', '1200'];
 
@@ -118,7 +119,7 @@ export function ScannersScreen() {
             <tr key={s.path}>
               <td className="wrap-anywhere">{s.path}</td>
               <td>{s.baud_rate}</td>
-              <td>{s.open ? 'Open' : `Not open${s.last_error ? `: ${s.last_error}` : ''}`}</td>
+              <td>{s.open ? 'Open' : `Not open${s.last_error ? `: ${plainWords(s.last_error)}` : ''}`}</td>
               <td>{formatDateTime(s.last_scan_at)}</td>
               {!fromEnv && (
                 <td className="actions">

@@ -10,6 +10,7 @@ import { useSlashFocus } from '../ui/useSlashFocus';
 import { applyScan, countedQty, countSummary, type SheetLine } from './count-sheet';
 import { ReviewDialog } from './ReviewDialog';
 import { useCountDraft } from './useCountDraft';
+import { labelOf } from '@pharmacy/contracts/plain-words';
 
 const PAGE_SIZE = 50;
 type Show = 'all' | 'uncounted' | 'variances';
@@ -316,7 +317,7 @@ function countColumns(
     {
       key: 'status',
       header: 'Status',
-      cell: (l) => (l.regulator_status === 'active' ? '' : l.regulator_status),
+      cell: (l) => (l.regulator_status === 'active' ? '' : labelOf(l.regulator_status)),
     },
     { key: 'expected', header: 'Expected', align: 'end', sortable: true, cell: (l) => l.expected_qty },
     {

@@ -14,6 +14,7 @@ import { useFormatMoney } from '../ui/money';
 import { type BatchAction, BatchActionDialog } from './BatchDialogs';
 import { EXPIRY_LABELS, expiryLevel, todayIn } from './expiry';
 import { Ledger } from './Ledger';
+import { labelOf } from '@pharmacy/contracts/plain-words';
 
 /** Stock of a medicine in the branch: its batches colour-coded by expiry, their actions and the ledger. */
 export function StockScreen() {
@@ -182,7 +183,7 @@ function useBatchColumns(
     { key: 'qty_on_hand', header: 'On hand', align: 'end', cell: (b) => b.qty_on_hand },
     { key: 'unit_cost', header: 'Unit cost', align: 'end', cell: (b) => money(b.unit_cost) },
     { key: 'supplier', header: 'Supplier', cell: (b) => b.supplier_name ?? '—' },
-    { key: 'regulator_status', header: 'Status', cell: (b) => b.regulator_status },
+    { key: 'regulator_status', header: 'Status', cell: (b) => labelOf(b.regulator_status) },
     {
       key: 'actions',
       header: 'Actions',

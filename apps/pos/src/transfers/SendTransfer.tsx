@@ -11,6 +11,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextAreaField } from '../ui/fields';
 import { parseQty } from '../purchase-orders/order-draft';
 import { fefoPreview, type TransferLine, transferItems } from './transfer-draft';
+import { labelOf } from '@pharmacy/contracts/plain-words';
 
 /** Sends stock from `fromBranchId` to another branch: each line FEFO by default, or from a chosen batch. */
 export function SendTransfer({
@@ -182,7 +183,7 @@ function BatchChoice({
         {items.map((b) => (
           <option key={b.id} value={b.id}>
             {b.batch_number} · exp {b.expiry_date} · {b.qty_on_hand} on hand
-            {b.regulator_status === 'active' ? '' : ` · ${b.regulator_status}`}
+            {b.regulator_status === 'active' ? '' : ` · ${labelOf(b.regulator_status)}`}
           </option>
         ))}
       </select>

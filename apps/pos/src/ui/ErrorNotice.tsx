@@ -1,11 +1,12 @@
 import { ApiError } from '@pharmacy/contracts/client';
+import { describeProblem } from '@pharmacy/contracts/plain-words';
 
 /** A sentence a cashier can act on, from whatever a request failed with. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.isNetworkError) return `${error.detail} Check that the till is running, then try again.`;
-    if (error.status === 403) return `Not allowed: ${error.detail}`;
-    return error.detail;
+    const sentence = describeProblem(error);
+    return error.status === 403 ? `Not allowed: ${sentence}` : sentence;
   }
   return error instanceof Error ? error.message : 'Something went wrong.';
 }

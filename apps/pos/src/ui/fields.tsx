@@ -1,9 +1,11 @@
 import { ApiError } from '@pharmacy/contracts/client';
+import { plainWords } from '@pharmacy/contracts/plain-words';
 import { type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, useId } from 'react';
 
 /** The server's message for one form field, when the last request failed validation on it. */
 export function fieldError(error: unknown, path: string): string | undefined {
-  return error instanceof ApiError ? error.fieldError(path) : undefined;
+  const message = error instanceof ApiError ? error.fieldError(path) : undefined;
+  return message === undefined ? undefined : plainWords(message);
 }
 
 interface FieldShellProps {
