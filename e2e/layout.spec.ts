@@ -62,6 +62,7 @@ test('every till and set-up screen fits 1024×600 and 1920×1080 without horizon
   page,
   till,
 }) => {
+  test.setTimeout(150_000);
   const admin = await Api.admin(till);
   const supplier = await admin.supplier();
   await admin.medicine(supplier, {
