@@ -65,6 +65,7 @@ export {
   codePageForLanguage,
   isCodePage,
   encodeForCodePage,
+  printableText,
   type CodePage,
   type CommandSet,
 } from './render/code-pages';
