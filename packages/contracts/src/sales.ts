@@ -147,6 +147,15 @@ export const SaleListQuery = PageQuery.extend({
 });
 export const SaleParams = z.object({ saleId: Id });
 
+export const SaleReceiptQuery = z.object({
+  paper: z.enum(['58mm', '80mm']).default('80mm').describe('Paper width the text is laid out for'),
+});
+export const SaleReceiptText = z.object({
+  sale_id: z.string(),
+  text: z.string().describe('The receipt as the printer prints it, one line per printed line'),
+});
+export type SaleReceiptText = z.infer<typeof SaleReceiptText>;
+
 export const SaleInvoice = z.object({
   sale_id: z.string(),
   invoice_number: z.string(),
