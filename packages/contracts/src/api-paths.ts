@@ -8031,6 +8031,7 @@ export interface operations {
                 "application/json": {
                     approval_id?: string | null;
                     client_mutation_id?: string;
+                    confirm_large_cash?: boolean;
                     coupon_code?: string | null;
                     currency_code?: string;
                     customer_id?: string | null;

@@ -37,6 +37,12 @@ export const CreateSaleRequest = z.object({
   prescription_id: Id.nullish(),
   client_mutation_id: MutationId.optional(),
   approval_id: Id.nullish(),
+  confirm_large_cash: z
+    .boolean()
+    .optional()
+    .describe(
+      'the cashier confirmed a cash tender above 20 times the total (never below one largest note, never above 100 of them); without it such a sale is 400 CASH_TENDER_UNCONFIRMED',
+    ),
   print_receipt: z
     .boolean()
     .optional()
