@@ -40,7 +40,7 @@ function ScanGapForm() {
     setSaved(true);
   };
   return (
-    <form onSubmit={save} noValidate aria-label="Keyboard scanner timing" className="inline-add">
+    <form onSubmit={save} noValidate aria-label="Keyboard scanner timing">
       <NumberField
         label="Slowest gap between a scan's keys (ms)"
         value={gap}
@@ -51,7 +51,7 @@ function ScanGapForm() {
         min={MIN_SCAN_GAP_MS}
         max={MAX_SCAN_GAP_MS}
         step={1}
-        hint={`Keys closer together than this, ending in Enter, are a scan. Default ${DEFAULT_SCAN_GAP_MS} ms; raise it for a slow scanner (see Test scan below).`}
+        hint={`Keys closer together than this, ending in Enter, are a scan. Default ${DEFAULT_SCAN_GAP_MS} ms; raise it for a slow scanner: each scan below shows how fast its keys came.`}
         error={valid ? undefined : `Enter a whole number from ${MIN_SCAN_GAP_MS} to ${MAX_SCAN_GAP_MS}.`}
       />
       <button type="submit" disabled={!valid}>

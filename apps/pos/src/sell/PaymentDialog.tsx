@@ -7,7 +7,7 @@ import {
   parseMoneyInput,
 } from '@pharmacy/contracts/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -236,7 +236,7 @@ function ScanBlockedNotice() {
   const code = useBlockedScan();
   if (!code) return null;
   return (
-    <p role="alert" className="notice warn">
+    <p role="alert" className="notice error">
       A scan ({code}) was read while paying: it was not taken as an amount. To sell that item, go back to the
       cart.
     </p>
@@ -266,8 +266,13 @@ function LargeCashConfirm({
   confirmLabel: string;
   onConfirm: () => void;
 }) {
+  // On a small screen the question sits below the fold of the dialog: bring it into view.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   return (
-    <div role="alert" className="notice warn">
+    <div role="alert" className="notice error" ref={ref}>
       <p>{text}</p>
       <button type="button" onClick={onConfirm}>
         {confirmLabel}
