@@ -1541,6 +1541,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sales/{saleId}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1SalesSaleIdReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/scanners": {
         parameters: {
             query?: never;
@@ -8065,6 +8081,7 @@ export interface operations {
                 "application/json": {
                     approval_id?: string | null;
                     client_mutation_id?: string;
+                    confirm_large_cash?: boolean;
                     coupon_code?: string | null;
                     currency_code?: string;
                     customer_id?: string | null;
@@ -8412,6 +8429,32 @@ export interface operations {
                         total_amount: string;
                         uuid: string;
                         vat_amount: string;
+                    };
+                };
+            };
+        };
+    };
+    getApiV1SalesSaleIdReceipt: {
+        parameters: {
+            query?: {
+                paper?: "58mm" | "80mm";
+            };
+            header?: never;
+            path: {
+                saleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sale_id: string;
+                        text: string;
                     };
                 };
             };

@@ -102,6 +102,7 @@ import type {
   ReturnLookup,
   Sale,
   SaleDetail,
+  SaleReceiptText,
   SaleReturn,
   SessionSales,
   TenderDeclaration,
@@ -461,6 +462,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
     sales: {
       list: (query: Query<'GET', '/sales'> = {}): Promise<Page<Sale>> => call('GET', '/sales', { query }),
       get: (saleId: string): Promise<SaleDetail> => call('GET', '/sales/{saleId}', { params: { saleId } }),
+      receipt: (
+        saleId: string,
+        query: Query<'GET', '/sales/{saleId}/receipt'> = {},
+      ): Promise<SaleReceiptText> => call('GET', '/sales/{saleId}/receipt', { params: { saleId }, query }),
       create: (body: z.input<typeof CreateSaleRequest>): Promise<SaleDetail> =>
         call('POST', '/sales', { body }),
     },

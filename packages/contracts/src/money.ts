@@ -258,3 +258,61 @@ export function toBase(minor: number, rate: bigint, exp: number, baseExp: number
 export function fromBase(baseMinor: number, rate: bigint, exp: number, baseExp: number): number {
   return mulDivRound(baseMinor, RATE_ONE * 10n ** BigInt(exp), rate * 10n ** BigInt(baseExp));
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Cash tender sanity (issue 27 finding 9): one rule for the payment dialog and the sale route.
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A cash tender above this many times the amount due needs the cashier's confirmation (the payment dialog asks;
+ * the sale route refuses it without `confirm_large_cash`). A scanned barcode typed into the cash field is
+ * thousands of times the total; a customer's largest note for a small sale is not, so the threshold never
+ * falls below one largest note and never rises above a hundred of them.
+ */
+export const CASH_TENDER_CONFIRM_MULTIPLE = 20;
+
+/** The largest banknote in common use, in major units, for the currencies a till is likely to hold. */
+const LARGEST_NOTE: ReadonlyMap<string, number> = new Map([
+  ['USD', 100],
+  ['EUR', 500],
+  ['GBP', 50],
+  ['CHF', 1000],
+  ['CAD', 100],
+  ['AUD', 100],
+  ['JPY', 10000],
+  ['KES', 1000],
+  ['TZS', 10000],
+  ['UGX', 50000],
+  ['RWF', 5000],
+  ['ETB', 200],
+  ['NGN', 1000],
+  ['GHS', 200],
+  ['ZAR', 200],
+  ['XOF', 10000],
+  ['XAF', 10000],
+  ['MAD', 200],
+  ['EGP', 200],
+  ['SAR', 500],
+  ['AED', 1000],
+  ['INR', 500],
+  ['PKR', 5000],
+  ['BDT', 1000],
+]);
+/** For a currency not in the table: 100 major units as its "largest note". */
+const DEFAULT_LARGEST_NOTE = 100;
+
+/** Minor units above which a cash tender needs confirmation, for an amount due in `currency`. */
+export function cashConfirmThreshold(dueMinor: number, currency: string, exponent: number): number {
+  const note = (LARGEST_NOTE.get(currency.toUpperCase()) ?? DEFAULT_LARGEST_NOTE) * 10 ** exponent;
+  return Math.min(Math.max(dueMinor * CASH_TENDER_CONFIRM_MULTIPLE, note), note * 100);
+}
+
+/** True when `cashMinor` is more cash than a customer plausibly hands over for `dueMinor`. */
+export function cashNeedsConfirmation(
+  cashMinor: number,
+  dueMinor: number,
+  currency: string,
+  exponent: number,
+): boolean {
+  return cashMinor > cashConfirmThreshold(dueMinor, currency, exponent);
+}

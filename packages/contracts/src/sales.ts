@@ -37,6 +37,12 @@ export const CreateSaleRequest = z.object({
   prescription_id: Id.nullish(),
   client_mutation_id: MutationId.optional(),
   approval_id: Id.nullish(),
+  confirm_large_cash: z
+    .boolean()
+    .optional()
+    .describe(
+      'the cashier confirmed a cash tender above 20 times the total (never below one largest note, never above 100 of them); without it such a sale is 400 CASH_TENDER_UNCONFIRMED',
+    ),
   print_receipt: z
     .boolean()
     .optional()
@@ -146,6 +152,15 @@ export const SaleListQuery = PageQuery.extend({
   to: IsoDate.optional(),
 });
 export const SaleParams = z.object({ saleId: Id });
+
+export const SaleReceiptQuery = z.object({
+  paper: z.enum(['58mm', '80mm']).default('80mm').describe('Paper width the text is laid out for'),
+});
+export const SaleReceiptText = z.object({
+  sale_id: z.string(),
+  text: z.string().describe('The receipt as the printer prints it, one line per printed line'),
+});
+export type SaleReceiptText = z.infer<typeof SaleReceiptText>;
 
 export const SaleInvoice = z.object({
   sale_id: z.string(),

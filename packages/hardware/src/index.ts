@@ -56,6 +56,7 @@ export {
 // Layout and rendering
 export { PAPER_COLUMNS, paperColumns, type Block, type PaperWidth } from './layout/blocks';
 export { layoutDocument } from './layout/layout-document';
+export { markCopy } from './receipt/copy-mark';
 export { renderText } from './render/text-renderer';
 export { renderEscPos } from './render/escpos-renderer';
 export { shouldOpenDrawer, type EscPosRenderOptions, type TextRenderOptions } from './render/render-options';
@@ -65,6 +66,7 @@ export {
   codePageForLanguage,
   isCodePage,
   encodeForCodePage,
+  printableText,
   type CodePage,
   type CommandSet,
 } from './render/code-pages';

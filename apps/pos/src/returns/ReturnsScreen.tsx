@@ -1,7 +1,7 @@
 import type { SaleReturn } from '@pharmacy/contracts';
 import { ApiError } from '@pharmacy/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Dispatch, type FormEvent, type SetStateAction, useState } from 'react';
+import { type Dispatch, type FormEvent, type SetStateAction, useRef, useState } from 'react';
 import { api } from '../api';
 import { PrintButton } from '../print/PrintButton';
 import { newMutationId } from '../sell/cart';
@@ -33,6 +33,8 @@ export function ReturnsScreen() {
   const [reason, setReason] = useState('');
   const [mutationId, setMutationId] = useState(newMutationId);
   const [done, setDone] = useState<SaleReturn | null>(null);
+  /** Set from the first submit until its answer: a second click or Enter before React re-renders sends nothing. */
+  const inFlight = useRef(false);
   const sale = useQuery({
     queryKey: ['return-lookup', lookedUp],
     queryFn: () => api.returns.lookup(lookedUp),
@@ -68,8 +70,15 @@ export function ReturnsScreen() {
         client_mutation_id: mutationId,
       }),
     onSuccess: (r) => {
+      // The return is made: the form goes away and the credit note shows; another return starts from a new look-up.
       setDone(r);
       setMutationId(newMutationId());
+      setQty({});
+      setCondition({});
+      setRefund('');
+      setReason('');
+      setInvoice('');
+      setLookedUp('');
       queryClient.invalidateQueries({ queryKey: ['return-lookup'] });
       queryClient.invalidateQueries({ queryKey: ['z-report'] });
       queryClient.invalidateQueries({ queryKey: ['cash-session'] });
@@ -79,9 +88,16 @@ export function ReturnsScreen() {
     e.preventDefault();
     find(invoice);
   };
+  /** One return per click: the same client key on a retry, so the server answers the first credit note again. */
   const submitReturn = (e: FormEvent) => {
     e.preventDefault();
-    if (chosen.length > 0) make.mutate();
+    if (inFlight.current || chosen.length === 0) return;
+    inFlight.current = true;
+    make.mutate(undefined, {
+      onSettled: () => {
+        inFlight.current = false;
+      },
+    });
   };
   const notFound = sale.error instanceof ApiError && sale.error.status === 404;
 
@@ -144,7 +160,7 @@ export function ReturnsScreen() {
           </div>
           <ErrorNotice error={make.error} title="Nothing was returned." />
           <button type="submit" className="primary big" disabled={chosen.length === 0 || make.isPending}>
-            Make return
+            {make.isPending ? 'Making the return…' : 'Make return'}
           </button>
         </form>
       )}

@@ -2,10 +2,18 @@ import type { ClassifiedScan } from '@pharmacy/contracts/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
+import {
+  DEFAULT_SCAN_GAP_MS,
+  MAX_SCAN_GAP_MS,
+  MIN_SCAN_GAP_MS,
+  setScanGapMs,
+  useScanGapMs,
+} from '../sell/scanner-timing';
 import { useSerialScanner } from '../sell/useSerialScanner';
 import { useWedgeScanner } from '../sell/useWedgeScanner';
+import type { ScanTiming } from '../sell/wedge-detector';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { fieldError, SelectField, TextField } from '../ui/fields';
+import { fieldError, NumberField, SelectField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { plainWords } from '@pharmacy/contracts/plain-words';
 
@@ -14,6 +22,45 @@ const BAUDS = ['9600', '19200', '38400', '57600', '115200', '4800', '2400', '120
 interface Seen extends ClassifiedScan {
   source: 'serial' | 'keyboard';
   at: string;
+  timing?: ScanTiming;
+}
+
+const timingText = (code: string, t: ScanTiming) =>
+  `${code.length} keys in ${Math.round(t.durationMs)} ms, slowest gap ${Math.round(t.slowestGapMs)} ms`;
+
+/** The keyboard scanner's timing: the slowest gap between two keys of one scan, stored for this till. */
+function ScanGapForm() {
+  const stored = useScanGapMs();
+  const [gap, setGap] = useState(stored);
+  const [saved, setSaved] = useState(false);
+  const valid = Number.isInteger(gap) && gap >= MIN_SCAN_GAP_MS && gap <= MAX_SCAN_GAP_MS;
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    if (!valid) return;
+    setScanGapMs(gap);
+    setSaved(true);
+  };
+  return (
+    <form onSubmit={save} noValidate aria-label="Keyboard scanner timing">
+      <NumberField
+        label="Slowest gap between a scan's keys (ms)"
+        value={gap}
+        onChange={(v) => {
+          setGap(v);
+          setSaved(false);
+        }}
+        min={MIN_SCAN_GAP_MS}
+        max={MAX_SCAN_GAP_MS}
+        step={1}
+        hint={`Keys closer together than this, ending in Enter, are a scan. Default ${DEFAULT_SCAN_GAP_MS} ms; raise it for a slow scanner: each scan below shows how fast its keys came.`}
+        error={valid ? undefined : `Enter a whole number from ${MIN_SCAN_GAP_MS} to ${MAX_SCAN_GAP_MS}.`}
+      />
+      <button type="submit" disabled={!valid}>
+        Save timing
+      </button>
+      {saved && <output className="notice ok">Saved: scans are up to {stored} ms between keys.</output>}
+    </form>
+  );
 }
 
 function ScanFields({ scan }: { scan: Seen }) {
@@ -42,16 +89,21 @@ function ScanFields({ scan }: { scan: Seen }) {
 /** The last scans, serial and keyboard-wedge, with the server's parse of each. */
 function TestScanPanel() {
   const [seen, setSeen] = useState<Seen[]>([]);
-  const classify = async (code: string, source: Seen['source']) => {
+  const classify = async (code: string, source: Seen['source'], timing?: ScanTiming) => {
     const classification = await api.scanners.classify({ code });
-    setSeen((prev) => [{ code, classification, source, at: new Date().toISOString() }, ...prev].slice(0, 10));
+    const at = new Date().toISOString();
+    setSeen((prev) => [{ code, classification, source, at, timing }, ...prev].slice(0, 10));
   };
   useSerialScanner((code) => void classify(code, 'serial'));
-  useWedgeScanner((code) => void classify(code, 'keyboard'));
+  useWedgeScanner((code, _startedAt, timing) => void classify(code, 'keyboard', timing));
   return (
     <section aria-labelledby="test-scan-title" className="card">
       <h2 id="test-scan-title">Test scan</h2>
-      <p className="muted">Scan a pack with any scanner: it shows here with what the till reads from it.</p>
+      <p className="muted">
+        Scan a pack with any scanner: it shows here with what the till reads from it and, for a keyboard
+        scanner, how fast its keys came.
+      </p>
+      <ScanGapForm />
       {seen.length === 0 && <p>No scan yet.</p>}
       <ul className="scan-log" aria-label="Last scans">
         {seen.map((s) => (
@@ -60,6 +112,7 @@ function TestScanPanel() {
             <span className="muted">
               {s.source === 'serial' ? 'serial scanner' : 'keyboard scanner'} · {formatDateTime(s.at)}
             </span>
+            {s.timing && <p className="scan-timing">{timingText(s.code, s.timing)}</p>}
             <ScanFields scan={s} />
           </li>
         ))}

@@ -15,10 +15,13 @@ export function MedicineSearch({
   onPick,
   inputRef,
   label = 'Search medicines',
+  sellSearch = false,
 }: {
   onPick: (medicine: Medicine) => void;
   inputRef?: Ref<HTMLInputElement>;
   label?: string;
+  /** Sell's own search box: the one F1 puts the cursor in. */
+  sellSearch?: boolean;
 }) {
   const money = useFormatMoney();
   const id = useId();
@@ -77,6 +80,7 @@ export function MedicineSearch({
       <input
         ref={inputRef}
         id={`${id}-input`}
+        data-sell-search={sellSearch ? '' : undefined}
         type="search"
         role="combobox"
         autoComplete="off"

@@ -1,15 +1,21 @@
 import type { SaleDetail } from '@pharmacy/contracts';
 import { ApiError } from '@pharmacy/contracts/client';
-import { formatMinor, minorToNumber, parseMoneyInput } from '@pharmacy/contracts/money';
+import {
+  cashNeedsConfirmation,
+  formatMinor,
+  minorToNumber,
+  parseMoneyInput,
+} from '@pharmacy/contracts/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { NumberField, SelectField } from '../ui/fields';
 import { useCurrencyExponents } from '../ui/money';
-import { tenderFigures } from './tender';
+import { type TenderFigures, tenderFigures } from './tender';
 import { ApprovalRequest } from './ApprovalRequest';
+import { useBlockedScan } from './scan-guard';
 import type { Cart } from './cart';
 
 type Method = 'cash' | 'card' | 'mobile_money' | 'credit';
@@ -83,23 +89,15 @@ export function PaymentDialog({
   };
   const methods = METHODS.filter((m) => m.method !== 'credit' || cart.customer?.is_credit_allowed);
 
+  const cash = tender.minor.cash ?? 0;
+  const large = useCashConfirmation(cash, due, cur, exp);
   const pay = useMutation({
-    mutationFn: () =>
+    mutationFn: (confirmLargeCash: boolean) =>
       api.sales.create({
-        items: cart.lines.map((l) => ({
-          medicine_id: l.medicine_id,
-          quantity: l.quantity,
-          ...(l.discount > 0 ? { discount: convert(l.discount) } : {}),
-        })),
-        payment_lines: methods
-          .filter((m) => (tender.minor[m.method] ?? 0) > 0)
-          .map((m) => ({ method: m.method, amount: minorToNumber(tender.minor[m.method] ?? 0, exp) })),
-        customer_id: cart.customer?.id ?? null,
-        coupon_code: cart.coupon?.code ?? null,
-        prescription_id: cart.prescription?.id ?? null,
+        ...saleRequest(cart, methods, tender, exp, convert),
         ...(foreign ? { currency_code: currency } : {}),
-        client_mutation_id: cart.checkout_id ?? undefined,
         approval_id: approvalId,
+        ...(confirmLargeCash ? { confirm_large_cash: true } : {}),
       }),
     onSuccess: onPaid,
     onError: (error) => {
@@ -108,10 +106,12 @@ export function PaymentDialog({
     },
   });
   const set = (method: Method) => (value: number) => setAmounts((a) => ({ ...a, [method]: value }));
+  const invalid = Object.keys(tender.problems).length > 0;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (paid <= 0 || remaining === null || remaining > 0 || overpaid || pay.isPending) return;
-    pay.mutate();
+    if (paid <= 0 || remaining === null || remaining > 0 || overpaid || invalid || pay.isPending) return;
+    if (large.needed) large.ask();
+    else pay.mutate(large.confirmed);
   };
 
   return (
@@ -137,14 +137,26 @@ export function PaymentDialog({
           </p>
         )}
         <ErrorNotice error={rate.error} />
+        <ScanBlockedNotice />
         <TenderInputs
           methods={methods}
           amounts={amounts}
           set={set}
           exp={exp}
+          problems={tender.problems}
           rest={{ cash: tender.minor.cash ?? 0, card: tender.minor.card ?? 0, remaining }}
         />
         <TenderTotals money={money} paid={paid} remaining={remaining} change={change} />
+        {large.asking && (
+          <LargeCashConfirm
+            text={`Cash received ${money(cash)} ${cur} is far more than the total of ${money(due)}. Is that what the customer handed over?`}
+            confirmLabel={`Yes, ${money(cash)} received`}
+            onConfirm={() => {
+              large.confirm();
+              pay.mutate(true);
+            }}
+          />
+        )}
         {overpaid && (
           <p role="alert" className="notice error">
             Card, mobile money and credit may not exceed the total; change is given from cash only.
@@ -163,20 +175,109 @@ export function PaymentDialog({
         {pay.error instanceof ApiError && pay.error.isNetworkError && (
           <p className="muted">Trying again sends the same sale: it will never be recorded twice.</p>
         )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Back to cart
-          </button>
-          <button
-            type="submit"
-            className="primary big"
-            disabled={pay.isPending || paid <= 0 || remaining === null || remaining > 0 || overpaid}
-          >
-            {pay.isPending ? 'Recording…' : pay.isError ? 'Try again' : 'Complete sale'}
-          </button>
-        </div>
+        <PaymentActions
+          onClose={onClose}
+          pending={pay.isPending}
+          failed={pay.isError}
+          ready={paid > 0 && remaining === 0 && !overpaid && !invalid}
+        />
       </form>
     </Dialog>
+  );
+}
+
+/** The sale's lines and tenders as the request sends them (checkout id: a retry never sells twice). */
+function saleRequest(
+  cart: Cart,
+  methods: typeof METHODS,
+  tender: TenderFigures,
+  exp: number,
+  convert: (baseAmount: number) => number,
+) {
+  return {
+    items: cart.lines.map((l) => ({
+      medicine_id: l.medicine_id,
+      quantity: l.quantity,
+      ...(l.discount > 0 ? { discount: convert(l.discount) } : {}),
+    })),
+    payment_lines: methods
+      .filter((m) => (tender.minor[m.method] ?? 0) > 0)
+      .map((m) => ({ method: m.method, amount: minorToNumber(tender.minor[m.method] ?? 0, exp) })),
+    customer_id: cart.customer?.id ?? null,
+    coupon_code: cart.coupon?.code ?? null,
+    prescription_id: cart.prescription?.id ?? null,
+    client_mutation_id: cart.checkout_id ?? undefined,
+  };
+}
+
+/**
+ * Cash far above the total (contracts' `cashNeedsConfirmation`: 20x the total, never below one largest note,
+ * never above a hundred) is asked about once; the confirmation holds for that amount only.
+ */
+function useCashConfirmation(cash: number, due: number | null, currency: string, exp: number) {
+  const [confirmedCash, setConfirmedCash] = useState<number | null>(null);
+  const [asking, setAsking] = useState(false);
+  const confirmed = confirmedCash !== null && confirmedCash === cash;
+  const needed = due !== null && cashNeedsConfirmation(cash, due, currency, exp) && !confirmed;
+  return {
+    confirmed,
+    needed,
+    asking: asking && needed,
+    ask: () => setAsking(true),
+    confirm: () => {
+      setConfirmedCash(cash);
+      setAsking(false);
+    },
+  };
+}
+
+/** Says that a scan was taken back out of an amount field while the dialog is open. */
+function ScanBlockedNotice() {
+  const code = useBlockedScan();
+  if (!code) return null;
+  return (
+    <p role="alert" className="notice error">
+      A scan ({code}) was read while paying: it was not taken as an amount. To sell that item, go back to the
+      cart.
+    </p>
+  );
+}
+
+function PaymentActions(props: { onClose: () => void; pending: boolean; failed: boolean; ready: boolean }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" onClick={props.onClose}>
+        Back to cart
+      </button>
+      <button type="submit" className="primary big" disabled={props.pending || !props.ready}>
+        {props.pending ? 'Recording…' : props.failed ? 'Try again' : 'Complete sale'}
+      </button>
+    </div>
+  );
+}
+
+/** A cash tender far above the total (a scanned barcode, a slip of the finger) is confirmed before it is sent. */
+function LargeCashConfirm({
+  text,
+  confirmLabel,
+  onConfirm,
+}: {
+  text: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+}) {
+  // On a small screen the question sits below the fold of the dialog: bring it into view.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
+  return (
+    <div role="alert" className="notice error" ref={ref}>
+      <p>{text}</p>
+      <button type="button" onClick={onConfirm}>
+        {confirmLabel}
+      </button>
+    </div>
   );
 }
 
@@ -186,12 +287,14 @@ function TenderInputs({
   amounts,
   set,
   exp,
+  problems,
   rest,
 }: {
   methods: typeof METHODS;
   amounts: Record<Method, number>;
   set: (method: Method) => (value: number) => void;
   exp: number;
+  problems: TenderFigures['problems'];
   /** What cash and card hold now and what remains, in minor units of the sale's currency. */
   rest: { cash: number; card: number; remaining: number | null };
 }) {
@@ -207,7 +310,8 @@ function TenderInputs({
             onChange={set(m.method)}
             min={0}
             step={exp === 0 ? '1' : `0.${'0'.repeat(exp - 1)}1`}
-            autoFocus={i === 0}
+            error={problems[m.method]}
+            data-autofocus={i === 0 ? '' : undefined}
           />
         ))}
       </div>

@@ -52,7 +52,7 @@ export function SellScreen() {
         ))}
       <div className="sell-layout">
         <div className="sell-main">
-          <MedicineSearch inputRef={searchRef} onPick={(m) => addMedicine(m)} />
+          <MedicineSearch inputRef={searchRef} onPick={(m) => addMedicine(m)} sellSearch />
           <CartTable sell={sell} />
         </div>
         <TotalsPanel sell={sell} />

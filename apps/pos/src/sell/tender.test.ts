@@ -57,3 +57,28 @@ describe('tender figures in minor units', () => {
     expect(f).toMatchObject({ paid: 600, overpaid: true });
   });
 });
+
+describe('27.9: money fields hold only what the currency can', () => {
+  it('27.9: more decimals than the currency has, or an absurd figure, is a plain problem and counts nothing', () => {
+    const f = tenderFigures({
+      estimateTotalMinor: 150,
+      rate: null,
+      exp: 2,
+      baseExp: 2,
+      amounts: { ...none, cash: 1.505, card: 5_000_000_000 },
+    });
+    expect(f.problems).toEqual({
+      cash: 'This currency has 2 decimal places: enter at most 2 after the point.',
+      card: 'That is more than any payment at this till: enter less than 1,000,000,000.',
+    });
+    expect(f.paid).toBe(0);
+    const whole = tenderFigures({
+      estimateTotalMinor: 150,
+      rate: null,
+      exp: 0,
+      baseExp: 0,
+      amounts: { ...none, cash: 2.5 },
+    });
+    expect(whole.problems.cash).toBe('This currency has no cents: enter a whole amount.');
+  });
+});

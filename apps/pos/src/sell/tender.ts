@@ -2,6 +2,21 @@ import { fromBase, parseMoneyInput, parseScaled } from '@pharmacy/contracts/mone
 
 export type TenderMethod = 'cash' | 'card' | 'mobile_money' | 'credit';
 
+/** No one tender at a till is this many major units or more: a larger figure is a typing or scanning slip. */
+export const MAX_TENDER_MAJOR = 1_000_000_000;
+
+/** What is wrong with a typed tender amount, in plain words; null when the currency can hold it. */
+export function tenderProblem(value: number, exp: number): string | null {
+  if (!Number.isFinite(value) || value === 0) return null;
+  if (value < 0) return 'Enter an amount of 0 or more.';
+  if (value >= MAX_TENDER_MAJOR)
+    return `That is more than any payment at this till: enter less than ${MAX_TENDER_MAJOR.toLocaleString('en')}.`;
+  if (parseMoneyInput(String(value), exp) !== null) return null;
+  return exp === 0
+    ? 'This currency has no cents: enter a whole amount.'
+    : `This currency has ${exp} decimal places: enter at most ${exp} after the point.`;
+}
+
 export interface TenderFigures {
   /** What each method pays, minor units of the tender currency (typed amounts that are no amount count 0). */
   minor: Partial<Record<TenderMethod, number>>;
@@ -12,6 +27,8 @@ export interface TenderFigures {
   change: number;
   /** Card, mobile money and credit together pay more than is due: change comes from cash only. */
   overpaid: boolean;
+  /** Amounts the currency cannot hold (too many decimals, absurdly large), by method: not counted. */
+  problems: Partial<Record<TenderMethod, string>>;
   fromBase: (baseMinor: number) => number;
 }
 
@@ -34,7 +51,13 @@ export function tenderFigures(input: {
   const waitingForRate = input.rate === undefined;
   const due = waitingForRate ? null : convert(input.estimateTotalMinor);
   const minor: Partial<Record<TenderMethod, number>> = {};
+  const problems: Partial<Record<TenderMethod, string>> = {};
   for (const [method, value] of Object.entries(input.amounts) as Array<[TenderMethod, number]>) {
+    const problem = tenderProblem(value, exp);
+    if (problem) {
+      problems[method] = problem;
+      continue;
+    }
     const parsed = Number.isFinite(value) && value > 0 ? parseMoneyInput(String(value), exp) : null;
     if (parsed !== null && parsed > 0) minor[method] = parsed;
   }
@@ -47,6 +70,7 @@ export function tenderFigures(input: {
     remaining: due === null ? null : Math.max(0, due - paid),
     change: due === null ? 0 : Math.max(0, paid - due),
     overpaid: due !== null && nonCash > due,
+    problems,
     fromBase: convert,
   };
 }

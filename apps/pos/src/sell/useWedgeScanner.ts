@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { DEFAULT_WEDGE_OPTIONS, WedgeDetector, type WedgeOptions } from './wedge-detector';
+import { useScanGapMs } from './scanner-timing';
+import { DEFAULT_WEDGE_OPTIONS, type ScanTiming, WedgeDetector, type WedgeOptions } from './wedge-detector';
 
 export interface WedgeScannerOptions extends Partial<WedgeOptions> {
   /** False pauses the listener (a dialog is open, the screen is not active). */
@@ -8,7 +9,7 @@ export interface WedgeScannerOptions extends Partial<WedgeOptions> {
   now?: () => number;
 }
 
-function isTextEntry(target: EventTarget | null): target is HTMLInputElement | HTMLTextAreaElement {
+export function isTextEntry(target: EventTarget | null): target is HTMLInputElement | HTMLTextAreaElement {
   if (target instanceof HTMLTextAreaElement) return true;
   return (
     target instanceof HTMLInputElement &&
@@ -20,7 +21,7 @@ function isTextEntry(target: EventTarget | null): target is HTMLInputElement | H
  * Removes a scanned code the scanner typed into a text field, through the native setter and an
  * input event, so a controlled React input sees the change too.
  */
-function stripScan(field: HTMLInputElement | HTMLTextAreaElement, code: string): void {
+export function stripScan(field: HTMLInputElement | HTMLTextAreaElement, code: string): void {
   if (!field.value.endsWith(code)) return;
   const proto =
     field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
@@ -36,7 +37,7 @@ function stripScan(field: HTMLInputElement | HTMLTextAreaElement, code: string):
  * Typing, however fast its single keys, is left alone.
  */
 export function useWedgeScanner(
-  onScan: (code: string, startedAt: number) => void,
+  onScan: (code: string, startedAt: number, timing: ScanTiming) => void,
   options: WedgeScannerOptions = {},
 ): void {
   // By default each key counts at its event's timeStamp (when it arrived, on the performance.now()
@@ -46,7 +47,8 @@ export function useWedgeScanner(
   onScanRef.current = onScan;
   const nowRef = useRef(now);
   nowRef.current = now;
-  const maxGapMs = wedge.maxGapMs ?? DEFAULT_WEDGE_OPTIONS.maxGapMs;
+  const storedGap = useScanGapMs();
+  const maxGapMs = wedge.maxGapMs ?? storedGap;
   const minLength = wedge.minLength ?? DEFAULT_WEDGE_OPTIONS.minLength;
 
   useEffect(() => {
@@ -64,7 +66,7 @@ export function useWedgeScanner(
       event.preventDefault();
       event.stopPropagation();
       if (isTextEntry(event.target)) stripScan(event.target, result.code);
-      onScanRef.current(result.code, startedAt);
+      onScanRef.current(result.code, startedAt, result.timing);
     };
     // Capture phase: the scan's Enter is stopped before a focused form or button acts on it.
     window.addEventListener('keydown', onKeyDown, true);

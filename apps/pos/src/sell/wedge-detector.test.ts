@@ -8,7 +8,20 @@ function type(detector: WedgeDetector, keys: string[], gapMs: number, start = 0)
 describe('WedgeDetector', () => {
   it('reports a fast burst ending in Enter as a scan', () => {
     const results = type(new WedgeDetector(), [...'5012345678900', 'Enter'], 8);
-    expect(results.at(-1)).toEqual({ kind: 'scan', code: '5012345678900' });
+    expect(results.at(-1)).toEqual({
+      kind: 'scan',
+      code: '5012345678900',
+      timing: { slowestGapMs: 8, durationMs: 8 * 13 },
+    });
+  });
+
+  it('29: a slow scanner (60 ms per key) is a scan at the default 80 ms; 90 ms per key is typing', () => {
+    expect(type(new WedgeDetector(), [...'501234567890', 'Enter'], 60).at(-1)).toMatchObject({
+      kind: 'scan',
+      code: '501234567890',
+      timing: { slowestGapMs: 60 },
+    });
+    expect(type(new WedgeDetector(), [...'501234567890', 'Enter'], 90).at(-1)).toEqual({ kind: 'ignored' });
   });
 
   it('leaves typing at human speed alone', () => {
@@ -24,7 +37,7 @@ describe('WedgeDetector', () => {
     const d = new WedgeDetector();
     type(d, [...'abc'], 150);
     const results = type(d, [...'ABC123456', 'Enter'], 10, 10_000);
-    expect(results.at(-1)).toEqual({ kind: 'scan', code: 'ABC123456' });
+    expect(results.at(-1)).toMatchObject({ kind: 'scan', code: 'ABC123456' });
   });
 
   it('is not fooled by a slow Enter after a fast burst', () => {
@@ -35,7 +48,7 @@ describe('WedgeDetector', () => {
 
   it('lets Shift through (capitals) but breaks the burst on editing keys', () => {
     const d = new WedgeDetector();
-    expect(type(d, ['Shift', 'A', 'Shift', 'B', ...'123456', 'Enter'], 5).at(-1)).toEqual({
+    expect(type(d, ['Shift', 'A', 'Shift', 'B', ...'123456', 'Enter'], 5).at(-1)).toMatchObject({
       kind: 'scan',
       code: 'AB123456',
     });
@@ -44,7 +57,7 @@ describe('WedgeDetector', () => {
 
   it('honours custom thresholds', () => {
     const d = new WedgeDetector({ maxGapMs: 20, minLength: 3 });
-    expect(type(d, [...'123', 'Enter'], 15).at(-1)).toEqual({ kind: 'scan', code: '123' });
+    expect(type(d, [...'123', 'Enter'], 15).at(-1)).toMatchObject({ kind: 'scan', code: '123' });
     expect(type(d, [...'123', 'Enter'], 25, 1_000).at(-1)).toEqual({ kind: 'ignored' });
   });
 });

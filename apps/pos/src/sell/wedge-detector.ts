@@ -1,7 +1,7 @@
 /**
  * Tells a keyboard-wedge scanner from a person typing. A scanner "types" its code as a burst of
- * keys a few milliseconds apart and ends it with Enter; people leave 80 ms or more between keys
- * and rarely type several characters in a row faster than that.
+ * keys a few milliseconds apart (slow ones up to 60 ms) and ends it with Enter; people rarely type six
+ * characters and Enter with every gap under 80 ms (the default, set per till on the Scanners screen).
  */
 export interface WedgeOptions {
   /** Longest pause between two keys of one scan, in ms. */
@@ -10,9 +10,18 @@ export interface WedgeOptions {
   minLength: number;
 }
 
-export const DEFAULT_WEDGE_OPTIONS: WedgeOptions = { maxGapMs: 50, minLength: 6 };
+export const DEFAULT_WEDGE_OPTIONS: WedgeOptions = { maxGapMs: 80, minLength: 6 };
 
-export type WedgeResult = { kind: 'char' } | { kind: 'scan'; code: string } | { kind: 'ignored' };
+/** How a scan was typed: its slowest gap between keys (Enter included) and first key to Enter, in ms. */
+export interface ScanTiming {
+  slowestGapMs: number;
+  durationMs: number;
+}
+
+export type WedgeResult =
+  | { kind: 'char' }
+  | { kind: 'scan'; code: string; timing: ScanTiming }
+  | { kind: 'ignored' };
 
 /** Keys a scanner may send between characters without breaking the burst (Shift for capitals). */
 const NEUTRAL_KEYS = new Set(['Shift', 'CapsLock']);
@@ -21,6 +30,7 @@ export class WedgeDetector {
   private buffer = '';
   private lastAt = Number.NEGATIVE_INFINITY;
   private firstAt = Number.NEGATIVE_INFINITY;
+  private slowest = 0;
 
   constructor(private readonly options: WedgeOptions = DEFAULT_WEDGE_OPTIONS) {}
 
@@ -40,8 +50,9 @@ export class WedgeDetector {
     if (key === 'Enter') {
       const code = this.buffer;
       const isScan = code.length >= this.options.minLength && gap <= this.options.maxGapMs;
+      const timing = { slowestGapMs: Math.max(this.slowest, gap), durationMs: at - this.firstAt };
       this.reset();
-      return isScan ? { kind: 'scan', code } : { kind: 'ignored' };
+      return isScan ? { kind: 'scan', code, timing } : { kind: 'ignored' };
     }
     if (NEUTRAL_KEYS.has(key)) return { kind: 'ignored' };
     if (key.length !== 1) {
@@ -50,7 +61,10 @@ export class WedgeDetector {
       return { kind: 'ignored' };
     }
     if (gap > this.options.maxGapMs) this.buffer = '';
-    if (!this.buffer) this.firstAt = at;
+    if (!this.buffer) {
+      this.firstAt = at;
+      this.slowest = 0;
+    } else this.slowest = Math.max(this.slowest, gap);
     this.buffer += key;
     this.lastAt = at;
     return { kind: 'char' };
@@ -58,6 +72,7 @@ export class WedgeDetector {
 
   reset(): void {
     this.buffer = '';
+    this.slowest = 0;
     this.lastAt = Number.NEGATIVE_INFINITY;
     this.firstAt = Number.NEGATIVE_INFINITY;
   }

@@ -1,16 +1,38 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useAmountFieldScanGuard } from '../sell/scan-guard';
 import { useSession, useUser } from '../session/SessionProvider';
 import { visibleNav } from './nav';
 import { StatusBar } from './StatusBar';
 import { useShortcuts } from './useShortcuts';
+
+/** F1 always leaves the cursor in Sell's search box, whether Sell was open or is being opened. */
+function focusSellSearch(frames = 20): void {
+  const search = document.querySelector<HTMLInputElement>('input[data-sell-search]');
+  if (search) {
+    search.focus();
+    return;
+  }
+  if (frames > 0) requestAnimationFrame(() => focusSellSearch(frames - 1));
+}
 
 export function AppShell({ children }: { children: ReactNode }) {
   const user = useUser();
   const { signOut } = useSession();
   const [location, navigate] = useLocation();
   const items = visibleNav(user.role);
-  useShortcuts(Object.fromEntries(items.map((item) => [item.key, () => navigate(item.path)])));
+  useAmountFieldScanGuard();
+  useShortcuts(
+    Object.fromEntries(
+      items.map((item) => [
+        item.key,
+        () => {
+          navigate(item.path);
+          if (item.path === '/sell') focusSellSearch();
+        },
+      ]),
+    ),
+  );
 
   return (
     <div className="shell">

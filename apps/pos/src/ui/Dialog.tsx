@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 /**
  * A modal on the native <dialog>: focus is trapped, Escape closes it, and it has the role
- * "dialog" named by its title.
+ * "dialog" named by its title. Focus starts on the element marked `data-autofocus`, if any.
  */
 export function Dialog({
   title,
@@ -17,7 +17,11 @@ export function Dialog({
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // The dialog's main field, when it names one: never the close button, which a scanner's Enter would press.
+      dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     return () => dialog?.close();
   }, []);
   return (

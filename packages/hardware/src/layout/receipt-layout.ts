@@ -1,18 +1,41 @@
 import { isZeroDecimal } from '@pharmacy/contracts/money';
-import type { CreditNote, ReceiptLine, SaleReceipt } from '../receipt/document-types';
+import type { CreditNote, DocumentLabels, ReceiptLine, SaleReceipt } from '../receipt/document-types';
 import type { Block } from './blocks';
 import { layoutFields, layoutOrganisationHeader, layoutVatBreakdown, minus } from './header-layout';
 import { BLANK, leftRight, rule, textBlocks } from './text-layout';
 
-function layoutLines(lines: readonly ReceiptLine[], discountLabel: string, width: number): Block[] {
+function layoutLines(lines: readonly ReceiptLine[], labels: DocumentLabels, width: number): Block[] {
   return lines.flatMap((line) => {
     const blocks = textBlocks(line.name, width);
-    const total = line.vatCategory ? `${line.lineTotal} ${line.vatCategory}` : line.lineTotal;
-    blocks.push(...leftRight(`  ${line.quantity} x ${line.unitPrice}`, total, width));
+    const rate = line.vatRate ? `  ${labels.vat} ${line.vatRate}%` : '';
+    blocks.push(...leftRight(`  ${line.quantity} x ${line.unitPrice}${rate}`, line.amount, width));
     if (!isZeroDecimal(line.discount))
-      blocks.push(...leftRight(`  ${discountLabel}`, minus(line.discount), width));
+      blocks.push(...leftRight(`  ${labels.lineDiscount}`, minus(line.discount), width));
     return blocks;
   });
+}
+
+/** "COPY" in large type: at the top and the bottom of a reprint, so neither half passes as the original. */
+function copyMark(copy: boolean | undefined, labels: DocumentLabels, width: number): Block[] {
+  return copy ? textBlocks(`*** ${labels.copy} ***`, width, { align: 'center', bold: true, tall: true }) : [];
+}
+
+/**
+ * Subtotal (the lines after their own discounts), each basket discount once, then VAT: added before the total
+ * when prices exclude it, "of which" after the total when they include it. The printed figures add up.
+ */
+function layoutTotals(receipt: SaleReceipt, width: number): Block[] {
+  const { labels } = receipt;
+  const blocks: Block[] = [
+    ...leftRight(labels.subtotal, receipt.subtotal, width),
+    ...receipt.discounts.flatMap((row) => leftRight(row.label, minus(row.amount), width)),
+  ];
+  if (!receipt.vatIncluded) blocks.push(...leftRight(labels.vat, receipt.vatTotal, width));
+  blocks.push(
+    ...leftRight(`${labels.total} ${receipt.currency}`, receipt.total, width, { bold: true, tall: true }),
+  );
+  if (receipt.vatIncluded) blocks.push(...leftRight(labels.vatIncluded, receipt.vatTotal, width));
+  return blocks;
 }
 
 function layoutClosing(
@@ -33,6 +56,7 @@ export function layoutSaleReceipt(receipt: SaleReceipt, width: number): Block[] 
   const { labels } = receipt;
   const blocks: Block[] = [
     ...layoutOrganisationHeader(receipt.header, labels, width),
+    ...copyMark(receipt.copy, labels, width),
     rule(),
     ...layoutFields(
       [
@@ -44,12 +68,9 @@ export function layoutSaleReceipt(receipt: SaleReceipt, width: number): Block[] 
       width,
     ),
     rule(),
-    ...layoutLines(receipt.lines, labels.lineDiscount, width),
+    ...layoutLines(receipt.lines, labels, width),
     rule(),
-    ...leftRight(labels.subtotal, receipt.subtotal, width),
-    ...receipt.discounts.flatMap((row) => leftRight(row.label, minus(row.amount), width)),
-    ...leftRight(labels.vat, receipt.vatTotal, width),
-    ...leftRight(`${labels.total} ${receipt.currency}`, receipt.total, width, { bold: true, tall: true }),
+    ...layoutTotals(receipt, width),
   ];
   if (receipt.baseCurrency) {
     const base = receipt.baseCurrency;
@@ -67,6 +88,7 @@ export function layoutSaleReceipt(receipt: SaleReceipt, width: number): Block[] 
   }
   blocks.push(...layoutVatBreakdown(receipt.vatBreakdown, labels, width));
   blocks.push(...layoutClosing(receipt.footer, receipt.returnPolicy, receipt.qrPayload, width));
+  blocks.push(...copyMark(receipt.copy, labels, width));
   return blocks;
 }
 
@@ -74,6 +96,7 @@ export function layoutCreditNote(note: CreditNote, width: number): Block[] {
   const { labels } = note;
   return [
     ...layoutOrganisationHeader(note.header, labels, width),
+    ...copyMark(note.copy, labels, width),
     rule(),
     ...textBlocks(labels.creditNote.toUpperCase(), width, { align: 'center', bold: true, tall: true }),
     ...layoutFields(
@@ -88,14 +111,15 @@ export function layoutCreditNote(note: CreditNote, width: number): Block[] {
       width,
     ),
     rule(),
-    ...layoutLines(note.lines, labels.lineDiscount, width),
+    ...layoutLines(note.lines, labels, width),
     rule(),
-    ...leftRight(labels.subtotal, minus(note.subtotal), width),
-    ...leftRight(labels.vat, minus(note.vatTotal), width),
+    ...(note.vatIncluded ? [] : leftRight(labels.vat, minus(note.vatTotal), width)),
     ...leftRight(`${labels.total} ${note.currency}`, minus(note.total), width, { bold: true, tall: true }),
+    ...(note.vatIncluded ? leftRight(labels.vatIncluded, minus(note.vatTotal), width) : []),
     rule(),
     ...leftRight(`${labels.refund} (${note.refund.label})`, note.refund.amount, width, { bold: true }),
     ...layoutVatBreakdown(note.vatBreakdown, labels, width),
     ...layoutClosing(note.footer, undefined, note.qrPayload, width),
+    ...copyMark(note.copy, labels, width),
   ];
 }

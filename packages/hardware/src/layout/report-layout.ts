@@ -10,6 +10,9 @@ export function layoutZReport(report: ZReport, width: number): Block[] {
     ...layoutOrganisationHeader(report.header, labels, width),
     rule(),
     ...textBlocks(`${labels.zReport} #${report.zNumber}`, width, { align: 'center', bold: true, tall: true }),
+    ...(report.copy
+      ? textBlocks(`*** ${labels.copy} ***`, width, { align: 'center', bold: true, tall: true })
+      : []),
     ...layoutFields(
       [
         [labels.branch, report.branchName],

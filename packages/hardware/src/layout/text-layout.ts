@@ -1,3 +1,4 @@
+import { printableText } from '../render/code-pages';
 import type { Align, Block } from './blocks';
 
 /** Code points, not UTF-16 units, so one accented letter is one column. */
@@ -16,7 +17,7 @@ export function wrapText(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.normalize('NFC').split(/\r?\n/)) {
     let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+    for (const word of printableText(paragraph).split(/\s+/).filter(Boolean)) {
       let rest = word;
       while (columnWidth(rest) > width) {
         if (line) {
@@ -56,7 +57,9 @@ export function textBlocks(text: string, width: number, style: TextStyle = {}): 
 }
 
 /** Label on the left, value on the right; the label wraps above when both do not fit. */
-export function leftRight(left: string, right: string, width: number, style: TextStyle = {}): Block[] {
+export function leftRight(rawLeft: string, rawRight: string, width: number, style: TextStyle = {}): Block[] {
+  const left = printableText(rawLeft);
+  const right = printableText(rawRight);
   const rightWidth = columnWidth(right);
   if (rightWidth >= width)
     return [...textBlocks(left, width, style), ...textBlocks(right, width, { ...style, align: 'right' })];
@@ -78,6 +81,7 @@ export function leftRight(left: string, right: string, width: number, style: Tex
 /** Fixed columns, each right-aligned except the first; truncates rather than overflow. */
 export function columns(cells: readonly string[], widths: readonly number[], style: TextStyle = {}): Block {
   const text = cells
+    .map(printableText)
     .map((cell, index) => {
       const width = widths[index] ?? 0;
       const fitted = columnWidth(cell) > width ? sliceColumns(cell, 0, width) : cell;
@@ -91,7 +95,7 @@ export function columns(cells: readonly string[], widths: readonly number[], sty
 export function textLine(text: string, style: TextStyle = {}): Block {
   return {
     type: 'text',
-    text,
+    text: printableText(text),
     align: style.align ?? 'left',
     bold: style.bold ?? false,
     tall: style.tall ?? false,

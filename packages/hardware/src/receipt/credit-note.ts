@@ -1,14 +1,13 @@
-import { currencyExponent, normaliseDecimal } from '@pharmacy/contracts/money';
+import { addDecimals, compareDecimals, normaliseDecimal } from '@pharmacy/contracts/money';
 import type { CreditNote } from './document-types';
 import { encodeFiscalQr } from './fiscal-qr';
 import { paymentMethodLabel, resolveLabels } from './labels';
 import { formatLocalDateTime } from './local-time';
 import { type OrganisationFields, buildOrganisationHeader, present } from './organisation-input';
-import type { DocumentBuildOptions } from './sale-receipt';
+import { type DocumentBuildOptions, moneyScaleOf } from './sale-receipt';
 import {
   type SaleItemInput,
   type VatBreakdownInput,
-  assignVatCategories,
   buildReceiptLines,
   buildVatBreakdown,
 } from './sale-lines';
@@ -37,11 +36,15 @@ export interface CreditNoteInput extends OrganisationFields {
 
 export function buildCreditNote(input: CreditNoteInput, options: DocumentBuildOptions): CreditNote {
   const labels = resolveLabels(options.labels);
-  const scale = currencyExponent(input.currency_code);
+  const scale = moneyScaleOf(input.currency_code, options);
   const money = (amount: string) => normaliseDecimal(amount, scale);
-  const categories = assignVatCategories(input.items, input.vat_breakdown);
   const total = money(input.total_amount);
   const vatTotal = money(input.vat_amount);
+  const lines = buildReceiptLines(input.items, scale);
+  const linesTotal = addDecimals(
+    lines.map((line) => line.lineTotal),
+    scale,
+  );
   return {
     kind: 'credit-note',
     labels,
@@ -55,10 +58,12 @@ export function buildCreditNote(input: CreditNoteInput, options: DocumentBuildOp
     customerName: present(input.customer_display_name),
     reason: present(input.reason),
     currency: input.currency_code,
-    lines: buildReceiptLines(input.items, categories, scale),
-    vatBreakdown: buildVatBreakdown(input.vat_breakdown, categories, scale),
+    copy: options.copy === true,
+    lines,
+    vatBreakdown: buildVatBreakdown(input.vat_breakdown, scale),
     subtotal: money(input.subtotal_amount),
     vatTotal,
+    vatIncluded: compareDecimals(linesTotal, total) === 0,
     total,
     refund: {
       method: input.refund_method,

@@ -18,14 +18,18 @@ export interface ReceiptLine {
   name: string;
   quantity: string;
   unitPrice: string;
-  /** "0.00" when none. */
+  /** quantity x unit price, before any discount. */
+  amount: string;
+  /** The line's own discount, "0.00" when none. A basket discount (global, coupon) prints once, below. */
   discount: string;
+  /** amount - discount: the lines' totals add up to the subtotal. */
   lineTotal: string;
-  /** Letter tying the line to a row of the VAT breakdown. */
-  vatCategory: string;
+  /** The line's VAT rate in percent, e.g. "18" or "5.5"; "" when unknown. */
+  vatRate: string;
 }
 
 export interface VatBreakdownRow {
+  /** A letter the Z-report may print beside the rate. */
   category?: string;
   /** Percent, e.g. "15" or "5.5". */
   rate: string;
@@ -62,8 +66,11 @@ export interface DocumentLabels {
   lineDiscount: string;
   orderDiscount: string;
   coupon: string;
-  lineDiscounts: string;
   vat: string;
+  /** "of which VAT": the VAT already inside prices that include it. */
+  vatIncluded: string;
+  /** Printed at the top and bottom of every reprint and every extra copy. */
+  copy: string;
   taxable: string;
   total: string;
   totalInBase: string;
@@ -102,13 +109,18 @@ export interface SaleReceipt {
   cashierName?: string;
   customerName?: string;
   currency: string;
+  /** A reprint or an extra copy: printed "COPY". */
+  copy?: boolean;
   lines: ReceiptLine[];
   vatBreakdown: VatBreakdownRow[];
+  /** The lines' totals added up (after each line's own discount). */
   subtotal: string;
-  /** Order-level discounts (global, coupon); line discounts are on the lines. */
+  /** Basket discounts, each once and named (the cashier's discount, the coupon with its code). */
   discounts: AmountRow[];
   discountTotal: string;
   vatTotal: string;
+  /** True when prices include VAT (subtotal - discounts = total): VAT prints as "of which", not added. */
+  vatIncluded: boolean;
   total: string;
   baseCurrency?: BaseCurrencyTotal;
   payments: PaymentRow[];
@@ -134,10 +146,14 @@ export interface CreditNote {
   customerName?: string;
   reason?: string;
   currency: string;
+  /** A reprint or an extra copy: printed "COPY". */
+  copy?: boolean;
   lines: ReceiptLine[];
   vatBreakdown: VatBreakdownRow[];
   subtotal: string;
   vatTotal: string;
+  /** True when the lines add up to the total (VAT inside them): VAT prints as "of which". */
+  vatIncluded: boolean;
   total: string;
   refund: PaymentRow;
   footer?: string;
@@ -152,6 +168,8 @@ export interface ZReport {
   kind: 'z-report';
   labels: DocumentLabels;
   header: OrganisationHeader;
+  /** A reprint or an extra copy: printed "COPY". */
+  copy?: boolean;
   zNumber: string;
   branchName?: string;
   cashierName?: string;

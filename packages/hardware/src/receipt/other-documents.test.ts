@@ -17,8 +17,8 @@ describe('credit notes', () => {
       total: '8.05',
       refund: { method: 'cash', label: 'Cash', amount: '8.05' },
     });
-    expect(note.lines[0]?.vatCategory).toBe('S');
-    expect(note.vatBreakdown[0]?.category).toBe('S');
+    expect(note.lines[0]?.vatRate).toBe('15');
+    expect(note.vatBreakdown[0]?.rate).toBe('15');
   });
 });
 

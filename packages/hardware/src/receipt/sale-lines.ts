@@ -1,9 +1,9 @@
 import {
-  addDecimals,
   formatDecimal,
   isZeroDecimal,
   normaliseDecimal,
   parseDecimal,
+  subtractDecimals,
 } from '@pharmacy/contracts/money';
 import type { ReceiptLine, VatBreakdownRow } from './document-types';
 import { present } from './organisation-input';
@@ -12,9 +12,15 @@ export interface SaleItemInput {
   name: string;
   quantity: string | number;
   unit_price: string;
+  /**
+   * The line's own discount. A sale line's `discount` also holds its share of the basket discounts; pass
+   * `line_discount` then, so each discount prints once.
+   */
   discount?: string | null;
+  line_discount?: string | null;
+  /** quantity x unit price before discounts; computed when absent (a credit note passes what it refunds). */
+  amount?: string | null;
   line_total: string;
-  vat_category?: string | null;
   /** Percent, e.g. "15". */
   vat_rate?: string | number | null;
 }
@@ -36,80 +42,52 @@ export function canonicalRate(rate: string | number): string {
   return formatDecimal({ units, scale });
 }
 
-const CATEGORY_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-/**
- * Gives every VAT rate one letter: the item's own category when the server sent one, otherwise
- * A, B, C... in breakdown order, so lines and breakdown rows always match up on paper.
- */
-export function assignVatCategories(
-  items: readonly SaleItemInput[],
-  breakdown: readonly VatBreakdownInput[],
-): Map<string, string> {
-  const byRate = new Map<string, string>();
-  for (const item of items) {
-    const category = present(item.vat_category);
-    if (category && item.vat_rate !== undefined && item.vat_rate !== null) {
-      const rate = canonicalRate(item.vat_rate);
-      if (!byRate.has(rate)) byRate.set(rate, category);
-    }
-  }
-  const used = new Set(byRate.values());
-  const rates = [
-    ...breakdown.map((row) => canonicalRate(row.rate)),
-    ...items.flatMap((item) =>
-      item.vat_rate === undefined || item.vat_rate === null ? [] : [canonicalRate(item.vat_rate)],
-    ),
-  ];
-  for (const rate of rates) {
-    if (byRate.has(rate)) continue;
-    const letter = [...CATEGORY_LETTERS].find((l) => !used.has(l)) ?? '?';
-    byRate.set(rate, letter);
-    used.add(letter);
-  }
-  return byRate;
+/** quantity x unit price, exactly; null when the quantity is not a whole number. */
+function extended(quantity: string | number, unitPrice: string, moneyScale: number): string | null {
+  const text = String(quantity);
+  if (!/^\d+$/.test(text)) return null;
+  const price = parseDecimal(unitPrice);
+  return normaliseDecimal(
+    formatDecimal({ units: price.units * BigInt(text), scale: price.scale }),
+    moneyScale,
+  );
 }
 
-export function buildReceiptLines(
-  items: readonly SaleItemInput[],
-  categories: Map<string, string>,
-  moneyScale: number,
-): ReceiptLine[] {
+export function buildReceiptLines(items: readonly SaleItemInput[], moneyScale: number): ReceiptLine[] {
   return items.map((item) => {
-    const rate =
-      item.vat_rate === undefined || item.vat_rate === null ? undefined : canonicalRate(item.vat_rate);
+    const discount = normaliseDecimal(
+      present(item.line_discount) ?? present(item.discount) ?? '0',
+      moneyScale,
+    );
+    const given = present(item.amount);
+    const amount = given
+      ? normaliseDecimal(given, moneyScale)
+      : (extended(item.quantity, item.unit_price, moneyScale) ??
+        normaliseDecimal(item.line_total, moneyScale));
     return {
       name: item.name,
       quantity: String(item.quantity),
       unitPrice: normaliseDecimal(item.unit_price, moneyScale),
-      discount: normaliseDecimal(present(item.discount) ?? '0', moneyScale),
-      lineTotal: normaliseDecimal(item.line_total, moneyScale),
-      vatCategory: present(item.vat_category) ?? (rate === undefined ? '' : (categories.get(rate) ?? '')),
+      amount,
+      discount,
+      lineTotal: subtractDecimals(amount, discount, moneyScale),
+      vatRate: item.vat_rate === undefined || item.vat_rate === null ? '' : canonicalRate(item.vat_rate),
     };
   });
 }
 
+/** One row per rate, highest rate first. */
 export function buildVatBreakdown(
   breakdown: readonly VatBreakdownInput[],
-  categories: Map<string, string>,
   moneyScale: number,
 ): VatBreakdownRow[] {
-  return breakdown.map((row) => {
-    const rate = canonicalRate(row.rate);
-    return {
-      category: categories.get(rate),
-      rate,
+  return breakdown
+    .map((row) => ({
+      rate: canonicalRate(row.rate),
       taxableAmount: normaliseDecimal(row.taxable_amount, moneyScale),
       vatAmount: normaliseDecimal(row.vat_amount, moneyScale),
-    };
-  });
-}
-
-export function sumLineDiscounts(lines: readonly ReceiptLine[], moneyScale: number): string {
-  return addDecimals(
-    lines.map((line) => line.discount),
-    moneyScale,
-  );
+    }))
+    .sort((a, b) => Number(b.rate) - Number(a.rate));
 }
 
 export function nonZero(amount: string): boolean {

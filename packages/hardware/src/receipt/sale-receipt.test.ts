@@ -22,14 +22,15 @@ describe('buildSaleReceipt', () => {
       name: 'Paracetamol 500 mg tablets x24',
       quantity: '1',
       unitPrice: '3.50',
+      amount: '3.50',
       discount: '0.00',
       lineTotal: '3.50',
-      vatCategory: 'A',
+      vatRate: '15',
     });
-    expect(receipt.lines[1]?.vatCategory).toBe('B');
+    expect(receipt.lines[1]?.vatRate).toBe('0');
     expect(receipt.vatBreakdown.map((row) => [row.category, row.rate])).toEqual([
-      ['A', '15'],
-      ['B', '0'],
+      [undefined, '15'],
+      [undefined, '0'],
     ]);
     expect(receipt.baseCurrency).toEqual({ currency: 'USD', total: expect.any(String), fxRate: '0.2667' });
   });
@@ -64,7 +65,7 @@ describe('buildSaleReceipt', () => {
     expect(receipt.baseCurrency).toBeUndefined();
   });
 
-  it('collects order and line discounts', () => {
+  it('collects the basket discounts; a line discount stays on its line', () => {
     const receipt = buildSaleReceipt(
       sampleSaleInput(5, { global_discount: '2.00', coupon_discount: '1.5' }),
       OPTIONS,
@@ -72,9 +73,9 @@ describe('buildSaleReceipt', () => {
     expect(receipt.discounts).toEqual([
       { label: 'Discount', amount: '2.00' },
       { label: 'Coupon', amount: '1.50' },
-      { label: 'Line discounts', amount: '0.50' },
     ]);
-    expect(receipt.discountTotal).toBe('4.00');
+    expect(receipt.discountTotal).toBe('3.50');
+    expect(receipt.lines[4]).toMatchObject({ amount: '7.00', discount: '0.50', lineTotal: '6.50' });
   });
 
   it('carries the fiscal data in a ZATCA TLV QR payload', () => {

@@ -13,11 +13,9 @@ import { type OrganisationFields, buildOrganisationHeader, present } from './org
 import {
   type SaleItemInput,
   type VatBreakdownInput,
-  assignVatCategories,
   buildReceiptLines,
   buildVatBreakdown,
   nonZero,
-  sumLineDiscounts,
 } from './sale-lines';
 
 export interface PaymentLineInput {
@@ -40,6 +38,8 @@ export interface SaleReceiptInput extends OrganisationFields {
   total_amount: string;
   global_discount?: string | null;
   coupon_discount?: string | null;
+  /** The coupon's code, printed beside its discount. */
+  coupon_code?: string | null;
   vat_breakdown: VatBreakdownInput[];
   payment_lines: PaymentLineInput[];
   /** When absent, change is what was tendered beyond the total. */
@@ -58,23 +58,43 @@ export interface DocumentBuildOptions {
   labels?: LabelOverrides;
   /** Fiscal QR layout; "none" leaves the QR off. Defaults to ZATCA TLV. */
   qrFormat?: FiscalQrFormat | 'none';
+  /**
+   * Decimals of the document's currency and of the base currency, as the organisation's currency table holds
+   * them (the server passes its database's); the ISO 4217 table only when absent.
+   */
+  currencyExponent?: number;
+  baseCurrencyExponent?: number;
+  /** A reprint or an extra copy: the document prints "COPY". */
+  copy?: boolean;
 }
+
+/** The document currency's decimals: the caller's (the database's), else ISO 4217. */
+export const moneyScaleOf = (currency: string, options: DocumentBuildOptions): number =>
+  options.currencyExponent ?? currencyExponent(currency);
 
 export function buildSaleReceipt(input: SaleReceiptInput, options: DocumentBuildOptions): SaleReceipt {
   const labels = resolveLabels(options.labels);
-  const scale = currencyExponent(input.currency_code);
+  const scale = moneyScaleOf(input.currency_code, options);
   const money = (amount: string) => normaliseDecimal(amount, scale);
-  const categories = assignVatCategories(input.items, input.vat_breakdown);
-  const lines = buildReceiptLines(input.items, categories, scale);
+  const lines = buildReceiptLines(input.items, scale);
 
   const discounts: AmountRow[] = [];
   const globalDiscount = present(input.global_discount);
   if (globalDiscount && nonZero(globalDiscount))
     discounts.push({ label: labels.orderDiscount, amount: money(globalDiscount) });
   const coupon = present(input.coupon_discount);
-  if (coupon && nonZero(coupon)) discounts.push({ label: labels.coupon, amount: money(coupon) });
-  const lineDiscounts = sumLineDiscounts(lines, scale);
-  if (nonZero(lineDiscounts)) discounts.push({ label: labels.lineDiscounts, amount: lineDiscounts });
+  if (coupon && nonZero(coupon)) {
+    const code = present(input.coupon_code);
+    discounts.push({ label: code ? `${labels.coupon} ${code}` : labels.coupon, amount: money(coupon) });
+  }
+  const subtotal = addDecimals(
+    lines.map((line) => line.lineTotal),
+    scale,
+  );
+  const discountTotal = addDecimals(
+    discounts.map((row) => row.amount),
+    scale,
+  );
 
   const payments: PaymentRow[] = input.payment_lines.map((line) => ({
     method: line.method,
@@ -97,17 +117,16 @@ export function buildSaleReceipt(input: SaleReceiptInput, options: DocumentBuild
     cashierName: present(input.pharmacist_name),
     customerName: present(input.customer_display_name),
     currency: input.currency_code,
+    copy: options.copy === true,
     lines,
-    vatBreakdown: buildVatBreakdown(input.vat_breakdown, categories, scale),
-    subtotal: money(input.subtotal_amount),
+    vatBreakdown: buildVatBreakdown(input.vat_breakdown, scale),
+    subtotal,
     discounts,
-    discountTotal: addDecimals(
-      discounts.map((row) => row.amount),
-      scale,
-    ),
+    discountTotal,
     vatTotal,
+    vatIncluded: compareDecimals(subtractDecimals(subtotal, discountTotal, scale), total) === 0,
     total,
-    baseCurrency: baseCurrencyTotal(input),
+    baseCurrency: baseCurrencyTotal(input, options),
     payments,
     change: changeDue(input, payments, total, scale),
     footer: present(input.receipt_footer),
@@ -129,13 +148,16 @@ export function buildSaleReceipt(input: SaleReceiptInput, options: DocumentBuild
   };
 }
 
-function baseCurrencyTotal(input: SaleReceiptInput): SaleReceipt['baseCurrency'] {
+function baseCurrencyTotal(
+  input: SaleReceiptInput,
+  options: DocumentBuildOptions,
+): SaleReceipt['baseCurrency'] {
   const baseCurrency = present(input.base_currency_code);
   const baseTotal = present(input.base_total_amount);
   if (!baseCurrency || !baseTotal || baseCurrency === input.currency_code) return undefined;
   return {
     currency: baseCurrency,
-    total: normaliseDecimal(baseTotal, currencyExponent(baseCurrency)),
+    total: normaliseDecimal(baseTotal, options.baseCurrencyExponent ?? currencyExponent(baseCurrency)),
     fxRate: present(input.fx_rate_to_base) ?? '',
   };
 }

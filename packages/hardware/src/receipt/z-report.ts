@@ -1,10 +1,10 @@
-import { addDecimals, currencyExponent, normaliseDecimal, subtractDecimals } from '@pharmacy/contracts/money';
+import { addDecimals, normaliseDecimal, subtractDecimals } from '@pharmacy/contracts/money';
 import type { ZReport } from './document-types';
 import { paymentMethodLabel, resolveLabels } from './labels';
 import { formatLocalDateTime } from './local-time';
 import { type OrganisationFields, buildOrganisationHeader, present } from './organisation-input';
-import type { DocumentBuildOptions } from './sale-receipt';
-import { type VatBreakdownInput, assignVatCategories, buildVatBreakdown } from './sale-lines';
+import { type DocumentBuildOptions, moneyScaleOf } from './sale-receipt';
+import { type VatBreakdownInput, buildVatBreakdown } from './sale-lines';
 
 export interface PaymentTotalInput {
   method: string;
@@ -39,7 +39,7 @@ export interface ZReportInput extends OrganisationFields {
 
 export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOptions, 'qrFormat'>): ZReport {
   const labels = resolveLabels(options.labels);
-  const scale = currencyExponent(input.currency_code);
+  const scale = moneyScaleOf(input.currency_code, options);
   const money = (amount: string) => normaliseDecimal(amount, scale);
   const cashTaken = input.payment_totals.filter((row) => row.method === 'cash').map((row) => row.amount);
   const expectedCash = money(
@@ -70,7 +70,7 @@ export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOpt
       count: row.count,
       amount: money(row.amount),
     })),
-    vatBreakdown: buildVatBreakdown(input.vat_breakdown, assignVatCategories([], input.vat_breakdown), scale),
+    vatBreakdown: buildVatBreakdown(input.vat_breakdown, scale),
     grossSales: gross,
     discountTotal,
     returnsTotal,

@@ -62,15 +62,27 @@ export function codePageByNumber(commandSet: CommandSet, number: number): CodePa
 
 const encodableCache = new Map<string, string>();
 
+/** C0 controls, DEL and C1 controls: bytes a printer reads as commands. */
+const CONTROL_CHARACTERS = /\p{Cc}/gu;
+
 /**
- * Encodes for the printer; characters the page lacks lose their accents (NFKD) or become "?",
- * so one column stays one byte and the layout holds.
+ * Drops every control character from printed text. Text on a document is data (a customer's name, a
+ * medicine, a footer) whatever its source, so it can never carry a command: an ESC p in a name would kick the
+ * drawer, a GS V would cut the paper. The renderers emit their own commands outside the text.
  */
-export function encodeForCodePage(text: string, codePage: CodePage): Buffer {
+export function printableText(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, '');
+}
+
+/**
+ * Encodes for the printer; control characters are dropped (`printableText`), characters the page lacks lose
+ * their accents (NFKD) or become "?", so one column stays one byte and the layout holds.
+ */
+export function encodeForCodePage(raw: string, codePage: CodePage): Buffer {
   const encoding = CODE_PAGES[codePage].iconv;
-  if (/^[\x20-\x7e]*$/.test(text)) return Buffer.from(text, 'latin1');
+  if (/^[\x20-\x7e]*$/.test(raw)) return Buffer.from(raw, 'latin1');
   let safe = '';
-  for (const char of text.normalize('NFC')) {
+  for (const char of printableText(raw).normalize('NFC')) {
     if (char.charCodeAt(0) < 0x80) {
       safe += char;
       continue;

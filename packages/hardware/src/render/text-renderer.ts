@@ -2,6 +2,7 @@ import { type Block, paperColumns } from '../layout/blocks';
 import { layoutDocument } from '../layout/layout-document';
 import { columnWidth } from '../layout/text-layout';
 import type { PrintableDocument } from '../receipt/document-types';
+import { printableText } from './code-pages';
 import type { TextRenderOptions } from './render-options';
 
 function placeholder(block: Block): string | undefined {
@@ -23,7 +24,7 @@ export function renderText(document: PrintableDocument, options: TextRenderOptio
   const width = paperColumns(options.paper ?? '80mm');
   const lines: string[] = [];
   for (const block of layoutDocument(document, width)) {
-    if (block.type === 'text') lines.push(align(block.text, block.align, width));
+    if (block.type === 'text') lines.push(align(printableText(block.text), block.align, width));
     else if (block.type === 'rule') lines.push(block.char.repeat(width));
     else if (block.type === 'blank') lines.push('');
     else {

@@ -7,6 +7,7 @@ import {
   assertPrinterReady,
   backoffDelay,
   isPrinterError,
+  markCopy,
   openTransport,
   printDocument,
   renderEscPos,
@@ -288,7 +289,10 @@ export class PrintWorker {
     }
   }
 
-  /** The document's bytes, every copy in one stream; the drawer opens once, for a cash sale, never on a reprint. */
+  /**
+   * The document's bytes, every copy in one stream; the drawer opens once, for a cash sale, never on a reprint.
+   * A reprint prints COPY on every copy, and so does every copy after the first of a job.
+   */
   private async render(job: PrintJobsTable, printer: PrintersTable): Promise<Buffer> {
     const source = documentSourceFor(job.document_type);
     if (!source)
@@ -315,10 +319,11 @@ export class PrintWorker {
         codePage: (printer.code_page ?? undefined) as CodePage | undefined,
         language: printer.language ?? undefined,
       };
-      const drawer = printer.open_drawer === 1 && job.reprint_of === null && shouldOpenDrawer(document);
-      const first = renderEscPos(document, { ...options, openDrawer: drawer });
+      const reprint = job.reprint_of !== null;
+      const drawer = printer.open_drawer === 1 && !reprint && shouldOpenDrawer(document);
+      const first = renderEscPos(reprint ? markCopy(document) : document, { ...options, openDrawer: drawer });
       if (job.copies === 1) return first;
-      const copy = drawer ? renderEscPos(document, options) : first;
+      const copy = renderEscPos(markCopy(document), options);
       return Buffer.concat([first, ...Array.from({ length: job.copies - 1 }, () => copy)]);
     } catch (error) {
       throw new PrintFailure('RENDER_ERROR', error instanceof Error ? error.message : String(error), false);

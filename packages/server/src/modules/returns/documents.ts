@@ -42,6 +42,7 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
           mulDivRound(parseDecimalToMinor(l.refund_amount, exp), 1n, BigInt(l.quantity)),
           exp,
         ),
+        amount: l.refund_amount,
         line_total: l.refund_amount,
         vat_rate: l.vat_rate,
       })),
@@ -49,6 +50,6 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
       pharmacist_name: ret.user_name,
       fiscal_hash: ret.fiscal_hash,
     },
-    { timeZone: await branchTimeZone(app, ret.branch_id) },
+    { timeZone: await branchTimeZone(app, ret.branch_id), currencyExponent: exp },
   );
 };

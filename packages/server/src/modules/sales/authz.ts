@@ -8,4 +8,5 @@ export const salesAuthz: AuthzRow[] = [
   { method: 'POST', path: '/sales', body: {}, expect: only(TILL, 400) },
   { method: 'GET', path: '/sales/{saleId}', expect: anyRole(404) },
   { method: 'GET', path: '/sales/{saleId}/invoice', expect: anyRole(404) },
+  { method: 'GET', path: '/sales/{saleId}/receipt', expect: anyRole(404) },
 ];

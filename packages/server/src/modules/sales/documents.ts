@@ -1,21 +1,26 @@
-import { buildSaleReceipt, type SaleItemInput, type VatBreakdownInput } from '@pharmacy/hardware';
+import { buildSaleReceipt, renderText, type SaleItemInput, type VatBreakdownInput } from '@pharmacy/hardware';
+import type { SaleReceipt } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
+import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { formatMinor, toMinor } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
-import {
-  assertJobBranch,
-  branchTimeZone,
-  type DocumentSource,
-  type PrintJobForSource,
-} from '../printing/sources';
+import { assertJobBranch, branchTimeZone, type DocumentSource } from '../printing/sources';
 import { loadSaleForReceipt } from './read';
 
 /** The spec fixes vat_breakdown and payment_lines as numbers; receipts want exact decimal strings. */
 const decimal = (n: number, exponent: number) => formatMinor(toMinor(n, exponent), exponent);
 
-async function saleDocument(app: AppContext, job: PrintJobForSource) {
-  const sale = await loadSaleForReceipt(app, job.reference_id);
-  assertJobBranch(job, sale.branch_id, 'Sale');
+/**
+ * A sale as its receipt: the one model the printer prints and the till shows (`GET /sales/{id}/receipt`), built
+ * from the sale record's own figures. Each line carries its own discount only (the coupon and the cashier's
+ * discount print once, under the subtotal), the coupon its code, and every amount the currency's decimals
+ * from the currency table.
+ */
+export async function saleReceiptDocument(
+  app: AppContext,
+  saleId: string,
+): Promise<SaleReceipt & { branchId: string }> {
+  const sale = await loadSaleForReceipt(app, saleId);
   const exp = await currencyExponent(app, sale.currency_code);
   const vat: VatBreakdownInput[] = sale.vat_breakdown.map((r) => ({
     rate: r.rate,
@@ -26,24 +31,45 @@ async function saleDocument(app: AppContext, job: PrintJobForSource) {
     name: l.medicine_name,
     quantity: l.quantity,
     unit_price: l.unit_price,
-    discount: l.discount,
+    line_discount: l.line_discount,
     line_total: l.line_total,
-    vat_category: l.vat_category,
     vat_rate: l.vat_rate,
   }));
-  return { sale, exp, vat, items, timeZone: await branchTimeZone(app, sale.branch_id) };
-}
-
-/** A sale as its receipt; the same document serves an invoice. */
-export const saleReceiptSource: DocumentSource = async (app, job) => {
-  const { sale, exp, vat, items, timeZone } = await saleDocument(app, job);
-  return buildSaleReceipt(
+  const coupon = sale.coupon_id
+    ? await app.db.selectFrom('coupons').select('code').where('id', '=', sale.coupon_id).executeTakeFirst()
+    : undefined;
+  const receipt = buildSaleReceipt(
     {
       ...sale,
+      coupon_code: coupon?.code ?? null,
       vat_breakdown: vat,
       items,
       payment_lines: sale.payment_lines.map((p) => ({ method: p.method, amount: decimal(p.amount, exp) })),
     },
-    { timeZone },
+    {
+      timeZone: await branchTimeZone(app, sale.branch_id),
+      currencyExponent: exp,
+      baseCurrencyExponent: await currencyExponent(app, sale.base_currency_code),
+    },
   );
+  return { ...receipt, branchId: sale.branch_id };
+}
+
+/** The print source of a receipt (and an invoice): the same document. */
+export const saleReceiptSource: DocumentSource = async (app, job) => {
+  const { branchId, ...receipt } = await saleReceiptDocument(app, job.reference_id);
+  assertJobBranch(job, branchId, 'Sale');
+  return receipt;
 };
+
+/** GET /sales/{id}/receipt: the receipt as text, laid out for the paper width the till shows. */
+export async function saleReceiptText(
+  app: AppContext,
+  user: AuthUser,
+  saleId: string,
+  paper: '58mm' | '80mm',
+) {
+  const { branchId, ...receipt } = await saleReceiptDocument(app, saleId);
+  assertBranchAccess(user, branchId, 'sale');
+  return { sale_id: saleId, text: renderText(receipt, { paper }) };
+}

@@ -6,9 +6,12 @@ import {
   SaleInvoice,
   SaleListQuery,
   SaleParams,
+  SaleReceiptQuery,
+  SaleReceiptText,
 } from '@pharmacy/contracts';
 import { type ApiRouter, created, Reply } from '../../http/route';
 import { actorOf } from '../audit/service';
+import { saleReceiptText } from './documents';
 import { listSales, readSale, saleInvoice } from './read';
 import { createSale } from './service';
 
@@ -97,5 +100,23 @@ export function saleRoutes(r: ApiRouter): void {
       404: { description: 'Unknown sale' },
     },
     handler: ({ app, user, params }) => saleInvoice(app, user, params.saleId),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/sales/:saleId/receipt',
+    tag: 'Sales',
+    summary: 'The receipt as text: the document the printer prints, for the screen',
+    description:
+      'The same receipt model the print queue renders (lines with their VAT rate, the VAT summary by rate, each discount once and named, the currency decimals of the currency table), laid out in the columns of the paper. Branch-bound roles only their own branch (403).',
+    roles: 'any',
+    params: SaleParams,
+    query: SaleReceiptQuery,
+    responses: {
+      200: { description: 'The receipt text', schema: SaleReceiptText },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown sale' },
+    },
+    handler: ({ app, user, params, query }) => saleReceiptText(app, user, params.saleId, query.paper),
   });
 }

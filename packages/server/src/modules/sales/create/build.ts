@@ -198,7 +198,7 @@ export async function buildSale(
   const money = await saleMoney(app, body, settings, branch);
   const cart = await priceSale(app, user, body, settings, money);
   const total = cart.priced.total;
-  const tenders = checkTenders(body, total, money.exp, cart.customer !== null);
+  const tenders = checkTenders(body, total, money, cart.customer !== null);
   return {
     body,
     settings,

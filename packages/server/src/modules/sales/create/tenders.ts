@@ -1,4 +1,5 @@
 import type { CreateSaleRequest } from '@pharmacy/contracts';
+import { cashConfirmThreshold } from '@pharmacy/contracts/money';
 import { Invalid } from '../../../http/errors';
 import { formatMinor, toMinor } from '../../../lib/money';
 
@@ -6,7 +7,13 @@ import { formatMinor, toMinor } from '../../../lib/money';
  * The sale's tenders in minor units, checked against its total: they must cover it, only cash gives change,
  * credit needs a customer. One line of payment_method (or cash) when the request sends no lines.
  */
-export function checkTenders(body: CreateSaleRequest, total: number, exp: number, hasCustomer: boolean) {
+export function checkTenders(
+  body: CreateSaleRequest,
+  total: number,
+  money: { exp: number; currency: string },
+  hasCustomer: boolean,
+) {
+  const { exp } = money;
   const fmt = (n: number) => formatMinor(n, exp);
   const payments = (
     body.payment_lines ??
@@ -29,6 +36,14 @@ export function checkTenders(body: CreateSaleRequest, total: number, exp: number
       `Non-cash payments of ${fmt(nonCash)} exceed the total of ${fmt(total)}; only cash gives change.`,
       [{ path: 'payment_lines', message: 'non-cash payments exceed the total' }],
       'OVERPAYMENT',
+    );
+  const cash = payments.filter((p) => p.method === 'cash').reduce((a, p) => a + p.amount, 0);
+  const threshold = cashConfirmThreshold(total, money.currency, exp);
+  if (cash > threshold && body.confirm_large_cash !== true)
+    throw new Invalid(
+      `Cash received of ${fmt(cash)} ${money.currency} is far more than the total of ${fmt(total)}: check the amount (a scanned barcode may have landed in it), or confirm it.`,
+      [{ path: 'payment_lines', message: `cash above ${fmt(threshold)} needs confirmation` }],
+      'CASH_TENDER_UNCONFIRMED',
     );
   const change = paid - total;
   const credit = payments.filter((p) => p.method === 'credit').reduce((a, p) => a + p.amount, 0);

@@ -1,0 +1,223 @@
+import type { Page } from '@playwright/test';
+import { Api } from './api';
+import { ADMIN, expect, NEW_ADMIN_PASSWORD, type Till, signIn, test } from './fixtures';
+import { scan } from './till';
+
+/** Issue 27 items 8-9 and issue 29's payment dialog, scanner timing and F1, at the counter's 1024x600. */
+
+const CASHIER = {
+  email: 'cora@pharmacy.local',
+  password: 'Cora#2026-till!',
+  full_name: 'Cora Counter',
+  role: 'cashier',
+};
+const SYRUP = '4000000000037';
+const BARCODE_12 = '123456789050';
+
+test.use({ viewport: { width: 1024, height: 600 } });
+
+/** A cashier with an open session, one medicine at 1.50 in stock; signed in on Sell. */
+async function counter(page: Page, till: Till): Promise<{ admin: Api; cashier: Api }> {
+  const admin = await Api.admin(till);
+  await admin.createUser(CASHIER);
+  const supplier = await admin.supplier();
+  await admin.medicine(supplier, { name: 'Tusscalm Syrup', barcode: SYRUP, price: 1.5, stock: 20 });
+  const cashier = await Api.login(till, CASHIER);
+  await cashier.call('POST', '/sessions/open', { opening_float: 50 });
+  await page.goto('/');
+  await signIn(page, CASHIER);
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  return { admin, cashier };
+}
+
+/**
+ * A keyboard-wedge scanner sending one key every `gapMs`: keydown events at the focused element, each stamped
+ * `gapMs` after the one before (the till times keys by their event's timeStamp). On a loaded machine neither
+ * Playwright's typing nor page timers keep a 60 ms rhythm, so the rhythm is set on the events themselves.
+ */
+async function scanEvery(page: Page, code: string, gapMs: number): Promise<void> {
+  await page.evaluate(
+    ([text, gap]) => {
+      const target = document.activeElement ?? document.body;
+      const start = performance.now();
+      const keys = [...(text as string), 'Enter'];
+      keys.forEach((key, i) => {
+        const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+        Object.defineProperty(event, 'timeStamp', { value: start + i * (gap as number) });
+        const allowed = target.dispatchEvent(event);
+        // What the browser does with a key nobody stopped: a character goes into the focused field, Enter
+        // submits the field's form.
+        if (!allowed || !(target instanceof HTMLInputElement)) return;
+        if (key === 'Enter') target.form?.requestSubmit();
+        else {
+          const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+          setter?.call(target, target.value + key);
+          target.dispatchEvent(new Event('input', { bubbles: true }));
+        }
+      });
+    },
+    [code, gapMs] as const,
+  );
+}
+
+async function sales(api: Api): Promise<Array<{ payment_lines: Array<{ method: string; amount: number }> }>> {
+  return (
+    await api.call<{ items: Array<{ payment_lines: Array<{ method: string; amount: number }> }> }>(
+      'GET',
+      '/sales',
+    )
+  ).items;
+}
+
+test('27.9: a 12-digit barcode scanned while the payment dialog is open records no cash', async ({
+  page,
+  till,
+}) => {
+  const { cashier } = await counter(page, till);
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, SYRUP);
+  await page.keyboard.press('F8');
+  const pay = page.getByRole('dialog', { name: 'Payment' });
+  const cash = pay.getByLabel('Cash received');
+  await expect(cash).toBeFocused();
+  // The scanner types into the focused cash field (8 ms per key) and ends with Enter.
+  await scanEvery(page, BARCODE_12, 8);
+  await expect(pay.getByRole('alert')).toContainText(`A scan (${BARCODE_12}) was read while paying`);
+  await expect(cash).toHaveValue('');
+  await expect(pay).toBeVisible();
+  await expect(pay.getByRole('status', { name: 'Change' })).toHaveText('0.00');
+  await page.screenshot({ path: 'e2e/screenshots/counter-27.9-scan-in-payment.png' });
+  expect(await sales(cashier)).toEqual([]);
+
+  // Typed by hand, the same figure is asked about before anything is sent.
+  await cash.fill('5000');
+  await page.keyboard.press('Enter');
+  const ask = pay.getByRole('alert').filter({ hasText: 'far more than the total' });
+  await expect(ask).toContainText('Cash received 5000.00 USD is far more than the total of 1.50');
+  await expect(ask.getByRole('button', { name: 'Yes, 5000.00 received' })).toBeInViewport();
+  await page.screenshot({ path: 'e2e/screenshots/counter-27.9-confirm-large-cash.png' });
+  expect(await sales(cashier)).toEqual([]);
+  await cash.fill('2');
+  await expect(ask).toBeHidden();
+  // A cent more than the currency holds gets a plain message and is not counted.
+  await cash.fill('1.505');
+  await expect(
+    pay.getByText('This currency has 2 decimal places: enter at most 2 after the point.'),
+  ).toBeVisible();
+  await expect(pay.getByRole('button', { name: 'Complete sale' })).toBeDisabled();
+});
+
+test('29: payment dialog focus lands on the tender amount and Enter completes an exactly paid cash sale', async ({
+  page,
+  till,
+}) => {
+  const { cashier } = await counter(page, till);
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, SYRUP);
+  await page.keyboard.press('F8');
+  const pay = page.getByRole('dialog', { name: 'Payment' });
+  await expect(pay.getByLabel('Cash received')).toBeFocused();
+  await expect(pay.getByRole('button', { name: 'Close' })).not.toBeFocused();
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-payment-focus.png' });
+  await page.keyboard.type('1.50');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: /^Sale / })).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Receipt preview' })).toContainText(/VAT \d+%/);
+  await expect(page.getByRole('button', { name: 'New sale' })).toBeFocused();
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-paid-by-enter.png' });
+  expect((await sales(cashier))[0]?.payment_lines).toEqual([{ method: 'cash', amount: 1.5 }]);
+});
+
+test('29: F1 always puts the cursor in the Sell search box', async ({ page, till }) => {
+  await counter(page, till);
+  const search = page.getByRole('combobox', { name: 'Search medicines' });
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await expect(search).not.toBeFocused();
+  await page.keyboard.press('F1');
+  await expect(search).toBeFocused();
+  await page.keyboard.press('F2');
+  await expect(page.getByRole('heading', { name: 'Returns', level: 1 })).toBeVisible();
+  await page.getByLabel('Invoice number').focus();
+  await page.keyboard.press('F1');
+  await expect(search).toBeFocused();
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-f1-search.png' });
+});
+
+test('29: a slow scanner (60 ms per key) is a scan; Scanners sets the timing and Test scan shows it', async ({
+  page,
+  till,
+}) => {
+  await counter(page, till);
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scanEvery(page, SYRUP, 60);
+  await expect(
+    page.getByRole('table', { name: 'Cart' }).getByRole('row', { name: /Tusscalm Syrup/ }),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn(page, { email: ADMIN.email, password: NEW_ADMIN_PASSWORD });
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await page.goto('/back-office/scanners');
+  await expect(page.getByRole('heading', { name: 'Scanners', level: 1 })).toBeVisible();
+  const gap = page.getByLabel("Slowest gap between a scan's keys (ms)");
+  await expect(gap).toHaveValue('80');
+  await page.getByRole('heading', { name: 'Test scan' }).click();
+  await scanEvery(page, SYRUP, 40);
+  const log = page.getByRole('list', { name: 'Last scans' });
+  await expect(log).toContainText(SYRUP);
+  await expect(log).toContainText(/13 keys in \d+ ms, slowest gap \d+ ms/);
+  await gap.fill('30');
+  await page.getByRole('button', { name: 'Save timing' }).click();
+  await expect(page.getByText('Saved: scans are up to 30 ms between keys.')).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-scanner-timing.png', fullPage: true });
+  // At 30 ms, the same 40 ms-per-key scanner is typing, not a scan.
+  await page.getByRole('heading', { name: 'Test scan' }).click();
+  await scanEvery(page, '4000000000044', 40);
+  await page.waitForTimeout(300);
+  await expect(log).not.toContainText('4000000000044');
+});
+
+test('27.8: the return form submits once, is disabled while in flight, then resets to show the credit note', async ({
+  page,
+  till,
+}) => {
+  const { cashier } = await counter(page, till);
+  const medicines = await cashier.call<{ items: Array<{ id: string }> }>('GET', `/medicines?search=${SYRUP}`);
+  const sale = await cashier.call<{ id: string; invoice_number: string }>('POST', '/sales', {
+    items: [{ medicine_id: medicines.items[0]!.id, quantity: 2 }],
+    payment_lines: [{ method: 'cash', amount: 3 }],
+    print_receipt: false,
+  });
+  await page.keyboard.press('F2');
+  await page.getByLabel('Invoice number').fill(sale.invoice_number);
+  await page.getByRole('button', { name: 'Find sale' }).click();
+  await page.getByLabel('Return quantity of Tusscalm Syrup').fill('1');
+  await page.getByLabel('Return quantity of Tusscalm Syrup').blur();
+  // Hold the answer so the in-flight state can be seen, and count what reaches the server.
+  let posts = 0;
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/v1/returns', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    posts++;
+    await held;
+    await route.continue();
+  });
+  const make = page.getByRole('button', { name: 'Make return' });
+  await make.click();
+  const busy = page.getByRole('button', { name: 'Making the return…' });
+  await expect(busy).toBeDisabled();
+  await busy.click({ force: true });
+  await page.keyboard.press('Enter');
+  await page.screenshot({ path: 'e2e/screenshots/counter-27.8-return-in-flight.png' });
+  release();
+  const note = page.getByRole('status').filter({ hasText: 'Credit note' });
+  await expect(note).toContainText('1.50 USD refunded by cash');
+  await expect(page.getByRole('form', { name: 'Return lines' })).toBeHidden();
+  await expect(page.getByLabel('Invoice number')).toHaveValue('');
+  await page.screenshot({ path: 'e2e/screenshots/counter-27.8-credit-note.png' });
+  expect(posts).toBe(1);
+  const returns = await cashier.call<{ items: unknown[] }>('GET', `/returns?sale_id=${sale.id}`);
+  expect(returns.items).toHaveLength(1);
+});
