@@ -64,7 +64,7 @@ test('a CSV download is a real file whose rows match the table', async ({ page, 
   await openReports(page, 'Sales');
   const table = page.getByRole('table', { name: 'Sales by day' });
   await expect(table.getByRole('row')).toHaveCount(31);
-  await expect(page.getByRole('figure', { name: 'Revenue by day' }).locator('canvas')).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Net revenue by day' }).locator('canvas')).toBeVisible();
   await expect(page.getByRole('figure', { name: 'Payment mix' }).locator('canvas')).toBeVisible();
   await page.screenshot({ path: 'e2e/screenshots/manager-04-sales-report.png', fullPage: true });
 
