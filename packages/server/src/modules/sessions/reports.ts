@@ -239,9 +239,9 @@ async function returnTotals(app: AppContext, id: string, conv: ToBase) {
   return ret;
 }
 
-/** The exponent of every currency the tender lines name. */
-async function exponentsOf(app: AppContext, lines: readonly TenderLine[]) {
-  const exps = new Map<string, number>();
+/** The exponent of the base currency and of every currency the tender lines name. */
+async function exponentsOf(app: AppContext, lines: readonly TenderLine[], base: { code: string; exp: number }) {
+  const exps = new Map([[base.code, base.exp]]);
   for (const l of lines)
     if (!exps.has(l.currency_code)) exps.set(l.currency_code, await currencyExponent(app, l.currency_code));
   return exps;
@@ -303,7 +303,7 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
   const expected = s.status === 'closed' ? (s.expected_cash ?? 0) : expectedCashOf(s, t);
   const tenders = await tendersByCurrency(app, id, base.code);
   const account = Object.entries(t.accountPayments).sort(([a], [b]) => (a < b ? -1 : 1));
-  const currencyExp = await exponentsOf(app, tenders);
+  const currencyExp = await exponentsOf(app, tenders, base);
   return {
     session_id: s.id,
     z_number: s.z_number,
