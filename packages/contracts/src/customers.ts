@@ -68,7 +68,7 @@ export const CustomerPaymentRequest = z.object({
   method: z
     .enum(ACCOUNT_PAYMENT_TENDERS)
     .default('cash')
-    .describe('the tender, in the base currency; cash counts in the session\'s expected cash'),
+    .describe("the tender, in the base currency; cash counts in the session's expected cash"),
   notes: OptionalText(500).default(''),
 });
 export const CustomerPaymentResult = z.object({

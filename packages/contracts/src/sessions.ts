@@ -114,7 +114,9 @@ export const ZReport = z.object({
   sales_count: z.number().int(),
   gross_sales: DecimalString.describe('total of sales, VAT included'),
   net_sales: DecimalString.describe('gross sales minus refunds'),
-  vat_total: DecimalString.describe("VAT of the session's sales minus the VAT of the credit notes refunded in it"),
+  vat_total: DecimalString.describe(
+    "VAT of the session's sales minus the VAT of the credit notes refunded in it",
+  ),
   gross_vat: DecimalString.describe("VAT of the session's sales, before refunds"),
   by_payment: z.array(z.object({ method: z.string(), count: z.number().int(), amount: DecimalString })),
   vat_by_rate: z.array(
@@ -156,14 +158,16 @@ export const ZReport = z.object({
       z.object({
         currency_code: z.string(),
         rate: z.string(),
-        expected: DecimalString.describe("the cash the drawer should hold in this currency (the base's includes the float)"),
+        expected: DecimalString.describe(
+          "the cash the drawer should hold in this currency (the base's includes the float)",
+        ),
         expected_base: DecimalString,
       }),
     )
     .describe('expected cash per currency; the base equivalents add up to expected_cash'),
   opening_float: DecimalString,
   cash_sales: DecimalString.describe('cash tendered minus change given'),
-  cash_account_payments: DecimalString.describe('cash paid on customers\' accounts (in expected_cash)'),
+  cash_account_payments: DecimalString.describe("cash paid on customers' accounts (in expected_cash)"),
   cash_refunds: DecimalString,
   expected_cash: DecimalString,
   counted_cash: DecimalString.nullable(),

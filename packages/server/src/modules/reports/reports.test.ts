@@ -4,7 +4,14 @@ import { startTestServer, type TestServer } from '../../testing/harness';
 import { addDays, localDate } from '../stock/dates';
 import type { SyntheticLine } from './synthetic-sales';
 import { testSaleWriter } from '../../testing/sale-writer';
-import { inDays, makeCategory, makeMedicine, makeSupplier, openSessionFor, receive } from '../../testing/factory';
+import {
+  inDays,
+  makeCategory,
+  makeMedicine,
+  makeSupplier,
+  openSessionFor,
+  receive,
+} from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;

@@ -58,7 +58,9 @@ export async function returnHeaders(app: AppContext, w: ReportWindow): Promise<R
       sum(r.base_total_amount) AS base_total, sum(r.vat_amount) AS vat
     FROM returns r JOIN sales s ON s.id = r.sale_id
     WHERE ${returnsFilter(w)}
-    GROUP BY bucket, r.branch_id, s.user_id, r.refund_method, s.currency_code, s.fx_rate_to_base`.execute(app.db);
+    GROUP BY bucket, r.branch_id, s.user_id, r.refund_method, s.currency_code, s.fx_rate_to_base`.execute(
+    app.db,
+  );
   return rows.map((r) => ({
     ...r,
     day: bucketLocalDate(r.bucket, w),
@@ -72,9 +74,7 @@ export async function returnHeaders(app: AppContext, w: ReportWindow): Promise<R
 /** The returned lines of the window, one row per credit-note line, with the cost they take back. */
 export async function returnLines(app: AppContext, w: ReportWindow): Promise<ReturnLine[]> {
   const bucket = sql.raw(hourBucketSql('r.created_at', w));
-  const { rows } = await sql<
-    Omit<ReturnLine, 'cost'> & { sold_qty: number; sold_cost: number }
-  >`
+  const { rows } = await sql<Omit<ReturnLine, 'cost'> & { sold_qty: number; sold_cost: number }>`
     SELECT ${bucket} AS bucket, rl.medicine_id, rl.medicine_name, rl.vat_rate, sl.vat_category,
       s.currency_code, s.fx_rate_to_base AS rate, rl.quantity AS qty, rl.net_amount AS net,
       rl.vat_amount AS vat, rl.refund_amount AS refund, sl.quantity AS sold_qty, sl.cost_amount AS sold_cost
@@ -98,7 +98,7 @@ export async function returnsBy(
   key: (h: ReturnHeader) => string,
 ) {
   const conv = await baseConverter(app);
-  const groups = new Map<string, { currency: string; rate: string; vat: number }>();
+  const groups = new Map<string, { key: string; currency: string; rate: string; vat: number }>();
   const out = new Map<string, { n: number; total: number; vat: number }>();
   for (const h of headers) {
     const k = key(h);
@@ -107,13 +107,10 @@ export async function returnsBy(
     o.total += h.base_total;
     out.set(k, o);
     const gk = `${k}\u0000${h.currency_code}\u0000${h.rate}`;
-    const g = groups.get(gk) ?? { currency: h.currency_code, rate: h.rate, vat: 0 };
+    const g = groups.get(gk) ?? { key: k, currency: h.currency_code, rate: h.rate, vat: 0 };
     g.vat += h.vat;
     groups.set(gk, g);
   }
-  for (const [gk, g] of groups) {
-    const o = out.get(gk.split('\u0000')[0]!)!;
-    o.vat += await conv.toBase(g.vat, g.currency, g.rate);
-  }
+  for (const g of groups.values()) out.get(g.key)!.vat += await conv.toBase(g.vat, g.currency, g.rate);
   return out;
 }

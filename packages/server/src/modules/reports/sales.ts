@@ -189,7 +189,10 @@ async function topSellers(
   returned: Awaited<ReturnType<typeof returnLines>>,
   conv: Awaited<ReturnType<typeof baseConverter>>,
 ) {
-  const byMedicine = new Map<string, { id: string; name: string; qty: number; gross: number; net: number; cost: number }>();
+  const byMedicine = new Map<
+    string,
+    { id: string; name: string; qty: number; gross: number; net: number; cost: number }
+  >();
   const at = (id: string, name: string) => {
     const m = byMedicine.get(id) ?? { id, name, qty: 0, gross: 0, net: 0, cost: 0 };
     byMedicine.set(id, m);

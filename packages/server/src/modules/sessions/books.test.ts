@@ -30,7 +30,10 @@ describe('money taken at the till belongs to an open cash session', () => {
   it('28.5: a branch manager and an admin cannot sell outside an open session of their own on this till', async () => {
     const med = await makeMedicineId(t, { price: 5 });
     await addStock(t, med, 10);
-    const body = { items: [{ medicine_id: med, quantity: 1 }], payment_lines: [{ method: 'cash', amount: 5 }] };
+    const body = {
+      items: [{ medicine_id: med, quantity: 1 }],
+      payment_lines: [{ method: 'cash', amount: 5 }],
+    };
     const sales = await t.count('sales');
     for (const token of [manager.token, admin]) {
       const refused = await t.post<Json>('/api/v1/sales', body, token);
@@ -98,7 +101,8 @@ describe('money taken at the till belongs to an open cash session', () => {
       manager.token,
     );
     expect(credit.status).toBe(201);
-    const pay = (body: Json) => t.post<Json>(`/api/v1/customers/${customer.body.id}/payments`, body, cashier.token);
+    const pay = (body: Json) =>
+      t.post<Json>(`/api/v1/customers/${customer.body.id}/payments`, body, cashier.token);
 
     const ledger = await t.count('customer_ledger');
     const refused = await pay({ amount: 10 });
@@ -110,7 +114,12 @@ describe('money taken at the till belongs to an open cash session', () => {
     const session = await openSessionFor(t, cashier.token, 20);
     const cash = await pay({ amount: 10 });
     expect(cash.status).toBe(200);
-    expect(cash.body).toMatchObject({ session_id: session, method: 'cash', amount_paid: '10.00', new_balance: '20.00' });
+    expect(cash.body).toMatchObject({
+      session_id: session,
+      method: 'cash',
+      amount_paid: '10.00',
+      new_balance: '20.00',
+    });
     expect((await pay({ amount: 5, method: 'card' })).status).toBe(200);
     expect((await pay({ amount: 1, method: 'credit' })).status).toBe(400);
 
@@ -138,7 +147,11 @@ describe('money taken at the till belongs to an open cash session', () => {
     const closed = await t.post<Json>('/api/v1/sessions/close', { counted_cash: 30 }, cashier.token);
     expect(closed.body).toMatchObject({ expected_cash: '30.00', variance: '0.00', z_number: 1 });
     const z = await t.get<Json>(`/api/v1/sessions/${session}/z-report`, cashier.token);
-    expect(z.body).toMatchObject({ is_final: true, expected_cash: '30.00', account_payments: x.account_payments });
+    expect(z.body).toMatchObject({
+      is_final: true,
+      expected_cash: '30.00',
+      account_payments: x.account_payments,
+    });
   });
 
   it('27.4: the Z lists cash per currency at the rate used and its VAT is net of the refunds in the session', async () => {
@@ -171,7 +184,11 @@ describe('money taken at the till belongs to an open cash session', () => {
       cashier.token,
     );
     // 11.80 USD at 1.25 = 9.44 EUR, change 0.56 EUR
-    expect(eur.body).toMatchObject({ total_amount: '9.44', base_total_amount: '11.80', change_amount: '0.56' });
+    expect(eur.body).toMatchObject({
+      total_amount: '9.44',
+      base_total_amount: '11.80',
+      change_amount: '0.56',
+    });
     const line = (usd.body.items as Json[])[0]!;
     const refund = await t.post<Json>(
       '/api/v1/returns',

@@ -240,7 +240,11 @@ async function returnTotals(app: AppContext, id: string, conv: ToBase) {
 }
 
 /** The exponent of the base currency and of every currency the tender lines name. */
-async function exponentsOf(app: AppContext, lines: readonly TenderLine[], base: { code: string; exp: number }) {
+async function exponentsOf(
+  app: AppContext,
+  lines: readonly TenderLine[],
+  base: { code: string; exp: number },
+) {
   const exps = new Map([[base.code, base.exp]]);
   for (const l of lines)
     if (!exps.has(l.currency_code)) exps.set(l.currency_code, await currencyExponent(app, l.currency_code));
@@ -253,7 +257,12 @@ async function exponentsOf(app: AppContext, lines: readonly TenderLine[], base: 
  */
 function cashByCurrency(lines: readonly TenderLine[], s: { opening_float: number }, base: string) {
   const cash = lines.filter((l) => l.method === 'cash');
-  const out = cash.map((l) => ({ currency_code: l.currency_code, rate: l.rate, expected: l.amount, base: l.base }));
+  const out = cash.map((l) => ({
+    currency_code: l.currency_code,
+    rate: l.rate,
+    expected: l.amount,
+    base: l.base,
+  }));
   const own = out.find((c) => c.currency_code === base);
   if (own) {
     own.expected += s.opening_float;

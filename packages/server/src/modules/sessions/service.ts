@@ -46,7 +46,10 @@ export function takingSession<S extends Pick<CashSessionsTable, 'status' | 'devi
 ): S {
   if (!session) throw new NoOpenSession();
   if (session.status === 'on_break')
-    throw new Conflict('Your cash session is on a break; end the break before taking money.', 'SESSION_ON_BREAK');
+    throw new Conflict(
+      'Your cash session is on a break; end the break before taking money.',
+      'SESSION_ON_BREAK',
+    );
   if (session.device_id !== deviceId)
     throw new Conflict(
       'Your open cash session is on another till; take money there, or close that session and open one here.',
