@@ -64,7 +64,7 @@ test('a CSV download is a real file whose rows match the table', async ({ page, 
   await openReports(page, 'Sales');
   const table = page.getByRole('table', { name: 'Sales by day' });
   await expect(table.getByRole('row')).toHaveCount(31);
-  await expect(page.getByRole('figure', { name: 'Revenue by day' }).locator('canvas')).toBeVisible();
+  await expect(page.getByRole('figure', { name: 'Net revenue by day' }).locator('canvas')).toBeVisible();
   await expect(page.getByRole('figure', { name: 'Payment mix' }).locator('canvas')).toBeVisible();
   await page.screenshot({ path: 'e2e/screenshots/manager-04-sales-report.png', fullPage: true });
 
@@ -74,7 +74,7 @@ test('a CSV download is a real file whose rows match the table', async ({ page, 
   expect(download.suggestedFilename()).toMatch(/^sales-by_day-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
   const file = await download.path();
   const rows = parseCsv(fs.readFileSync(file, 'utf8'));
-  expect(rows[0]).toEqual(['date', 'sales_count', 'revenue', 'vat']);
+  expect(rows[0]).toEqual(['date', 'sales_count', 'gross_revenue', 'returns', 'net_revenue', 'vat']);
   const body = rows.slice(1);
   expect(body).toHaveLength(30);
   const shown = await table
@@ -83,7 +83,14 @@ test('a CSV download is a real file whose rows match the table', async ({ page, 
       trs.slice(1).map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
     );
   expect(shown).toEqual(
-    body.map(([date, n, revenue, vat]) => [date, n, formatMoney(revenue, 2), formatMoney(vat, 2)]),
+    body.map(([date, n, gross, returns, net, vat]) => [
+      date,
+      n,
+      formatMoney(gross, 2),
+      formatMoney(returns, 2),
+      formatMoney(net, 2),
+      formatMoney(vat, 2),
+    ]),
   );
   expect(body.reduce((n, r) => n + Number(r[1]), 0)).toBe(6);
   await expect(page.getByRole('status').filter({ hasText: /Saved sales-by_day.*\(30 rows\)/ })).toBeVisible();
@@ -92,7 +99,7 @@ test('a CSV download is a real file whose rows match the table', async ({ page, 
   const second = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download CSV of Sales by payment method' }).click();
   const mix = parseCsv(fs.readFileSync(await (await second).path(), 'utf8'));
-  expect(mix[0]).toEqual(['method', 'sales_count', 'total']);
+  expect(mix[0]).toEqual(['method', 'sales_count', 'refunds', 'total']);
   await expect(page.getByRole('table', { name: 'Sales by payment method' }).getByRole('row')).toHaveCount(
     mix.length,
   );

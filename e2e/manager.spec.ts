@@ -11,7 +11,7 @@ type Summary = {
   low_stock_count: number;
   expiring_90_count: number;
 };
-type Totals = { totals: { revenue: string; sales_count: number; vat: string; average_sale: string } };
+type Totals = { totals: { net_revenue: string; sales_count: number; vat: string; average_sale: string } };
 
 test("a branch manager lands on the dashboard, whose figures are the API's", async ({ page, till }) => {
   const shop = await seedShop(till);
@@ -33,11 +33,11 @@ test("a branch manager lands on the dashboard, whose figures are the API's", asy
   await openBackOffice(page);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   const today = page.getByRole('region', { name: 'Today' });
-  await expect(figure(today, 'Revenue')).toHaveText(formatMoney(summary.today_revenue, 2));
+  await expect(figure(today, 'Net revenue')).toHaveText(formatMoney(summary.today_revenue, 2));
   await expect(figure(today, 'Sales')).toHaveText(String(summary.today_sales_count));
   await expect(figure(today, 'VAT')).toHaveText(formatMoney(summary.today_vat, 2));
   const thisMonth = page.getByRole('region', { name: 'This month' });
-  await expect(figure(thisMonth, 'Revenue')).toHaveText(formatMoney(month.totals.revenue, 2));
+  await expect(figure(thisMonth, 'Net revenue')).toHaveText(formatMoney(month.totals.net_revenue, 2));
   await expect(figure(thisMonth, 'Sales')).toHaveText(String(month.totals.sales_count));
   await expect(figure(thisMonth, 'Average basket')).toHaveText(formatMoney(month.totals.average_sale, 2));
   await expect(figure(thisMonth, 'VAT')).toHaveText(formatMoney(month.totals.vat, 2));

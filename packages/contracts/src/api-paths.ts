@@ -4199,6 +4199,11 @@ export interface operations {
             content: {
                 "application/json": {
                     amount: number;
+                    /**
+                     * @default cash
+                     * @enum {string}
+                     */
+                    method?: "cash" | "card" | "mobile_money" | "bank_transfer";
                     /** @default  */
                     notes?: string;
                 };
@@ -4213,8 +4218,11 @@ export interface operations {
                     "application/json": {
                         amount_paid: string;
                         ledger_id: string;
+                        /** @enum {string} */
+                        method: "cash" | "card" | "mobile_money" | "bank_transfer";
                         new_balance: string;
                         previous_balance: string;
+                        session_id: string;
                     };
                 };
             };
@@ -4321,6 +4329,8 @@ export interface operations {
                             sales_count: number;
                         }[];
                         timezone: string;
+                        today_gross_revenue: string;
+                        today_returns: string;
                         today_revenue: string;
                         today_sales_count: number;
                         today_vat: string;
@@ -7453,12 +7463,15 @@ export interface operations {
                         branch_id: string | null;
                         by_day: {
                             date: string;
-                            revenue: string;
+                            gross_revenue: string;
+                            net_revenue: string;
+                            returns: string;
                             sales_count: number;
                             vat: string;
                         }[];
                         by_payment: {
                             method: string;
+                            refunds: string;
                             sales_count: number;
                             total: string;
                         }[];
@@ -7487,10 +7500,12 @@ export interface operations {
                         }[];
                         totals: {
                             average_sale: string;
+                            gross_revenue: string;
+                            gross_vat: string;
                             net_revenue: string;
                             returns_count: number;
                             returns_total: string;
-                            revenue: string;
+                            returns_vat: string;
                             sales_count: number;
                             vat: string;
                         };
@@ -7569,6 +7584,9 @@ export interface operations {
                             exempt: string;
                             grand_total: string;
                             month: string;
+                            returns_count: number;
+                            returns_total: string;
+                            returns_vat: string;
                             sales_count: number;
                             taxable_0: string;
                             taxable_15: string;
@@ -8658,6 +8676,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        account_payments: {
+                            by_method: {
+                                amount: string;
+                                count: number;
+                                method: string;
+                            }[];
+                            count: number;
+                            total: string;
+                        };
                         branch_id: string;
                         branch_name: string;
                         break_minutes: number;
@@ -8665,6 +8692,13 @@ export interface operations {
                             amount: string;
                             count: number;
                             method: string;
+                        }[];
+                        cash_account_payments: string;
+                        cash_by_currency: {
+                            currency_code: string;
+                            expected: string;
+                            expected_base: string;
+                            rate: string;
                         }[];
                         cash_refunds: string;
                         cash_sales: string;
@@ -8681,6 +8715,7 @@ export interface operations {
                         expected_cash: string;
                         generated_at: string;
                         gross_sales: string;
+                        gross_vat: string;
                         is_final: boolean;
                         net_sales: string;
                         opened_at: string;
@@ -8696,6 +8731,14 @@ export interface operations {
                         sales_count: number;
                         session_id: string;
                         tender_declarations: number;
+                        tenders_by_currency: {
+                            amount: string;
+                            base_amount: string;
+                            count: number;
+                            currency_code: string;
+                            method: string;
+                            rate: string;
+                        }[];
                         user_id: string;
                         user_name: string;
                         variance: string | null;

@@ -68,12 +68,21 @@ export const CustomerLedgerQuery = z.object({
   page: PageQuery.shape.page,
   page_size: PageQuery.shape.page_size.default(20),
 });
+/** How a customer pays on account at the till (credit cannot pay off credit). */
+export const ACCOUNT_PAYMENT_TENDERS = ['cash', 'card', 'mobile_money', 'bank_transfer'] as const;
+export type AccountPaymentTender = (typeof ACCOUNT_PAYMENT_TENDERS)[number];
 export const CustomerPaymentRequest = z.object({
   amount: MoneyInput,
+  method: z
+    .enum(ACCOUNT_PAYMENT_TENDERS)
+    .default('cash')
+    .describe("the tender, in the base currency; cash counts in the session's expected cash"),
   notes: OptionalText(500).default(''),
 });
 export const CustomerPaymentResult = z.object({
   ledger_id: z.string(),
+  session_id: z.string().describe('the cash session the payment was taken in'),
+  method: z.enum(ACCOUNT_PAYMENT_TENDERS),
   amount_paid: DecimalString,
   previous_balance: DecimalString,
   new_balance: DecimalString,

@@ -12,14 +12,22 @@ export const DashboardSummary = z.object({
   date: z.string().describe("today in the branch's (or organisation's) time zone"),
   timezone: z.string(),
   today_sales_count: z.number().int(),
-  today_revenue: DecimalString,
-  today_vat: DecimalString,
-  yesterday_revenue: DecimalString,
+  today_gross_revenue: DecimalString.describe("today's sales, VAT included"),
+  today_returns: DecimalString.describe('credit notes refunded today, VAT included'),
+  today_revenue: DecimalString.describe('today_gross_revenue - today_returns (net of returns, VAT included)'),
+  today_vat: DecimalString.describe("VAT of today's sales minus VAT of today's credit notes"),
+  yesterday_revenue: DecimalString.describe('net of returns'),
   revenue_trend: z
     .number()
     .describe('% change against yesterday, one decimal; 0 when yesterday had no revenue'),
   sparkline_30d: z
-    .array(z.object({ date: z.string(), revenue: DecimalString, sales_count: z.number().int() }))
+    .array(
+      z.object({
+        date: z.string(),
+        revenue: DecimalString.describe('net of the returns refunded that day'),
+        sales_count: z.number().int(),
+      }),
+    )
     .describe('the last 30 days, oldest first, today included'),
   low_stock_count: z
     .number()

@@ -38,25 +38,41 @@ const ReportWindow = z.object({
 export const SalesReport = ReportWindow.extend({
   totals: z.object({
     sales_count: z.number().int(),
-    revenue: DecimalString.describe('VAT included, after discounts, in the base currency'),
-    vat: DecimalString,
-    net_revenue: DecimalString.describe('revenue - vat'),
-    average_sale: DecimalString,
-    returns_count: z.number().int(),
-    returns_total: DecimalString,
+    gross_revenue: DecimalString.describe('the sales, VAT included, after discounts, in the base currency'),
+    returns_count: z.number().int().describe('credit notes refunded in the window'),
+    returns_total: DecimalString.describe('what they refunded, VAT included'),
+    net_revenue: DecimalString.describe('gross_revenue - returns_total (VAT included; VAT apart in vat)'),
+    gross_vat: DecimalString.describe('VAT of the sales'),
+    returns_vat: DecimalString.describe('VAT of the credit notes'),
+    vat: DecimalString.describe('gross_vat - returns_vat: the VAT the window collected'),
+    average_sale: DecimalString.describe('gross_revenue / sales_count'),
   }),
   by_day: z.array(
-    z.object({ date: z.string(), sales_count: z.number().int(), revenue: DecimalString, vat: DecimalString }),
+    z.object({
+      date: z.string(),
+      sales_count: z.number().int(),
+      gross_revenue: DecimalString,
+      returns: DecimalString.describe('credit notes refunded that day'),
+      net_revenue: DecimalString.describe('gross_revenue - returns'),
+      vat: DecimalString.describe('net of the returns'),
+    }),
   ),
-  by_payment: z.array(z.object({ method: z.string(), sales_count: z.number().int(), total: DecimalString })),
+  by_payment: z.array(
+    z.object({
+      method: z.string(),
+      sales_count: z.number().int(),
+      refunds: DecimalString.describe('credit notes refunded in this tender'),
+      total: DecimalString.describe('kept: tendered (cash net of change) minus refunds'),
+    }),
+  ),
   top_selling: z.array(
     z.object({
       medicine_id: z.string(),
       medicine_name: z.string(),
       quantity: z.number().int(),
-      revenue: DecimalString,
-      net_revenue: DecimalString,
-      cost: DecimalString,
+      revenue: DecimalString.describe('VAT included, net of returns (a fully refunded medicine has 0)'),
+      net_revenue: DecimalString.describe('without VAT, net of returns'),
+      cost: DecimalString.describe('FEFO cost of the units sold, minus that of the units returned'),
       gross_profit: DecimalString.describe('net_revenue - cost'),
       margin_pct: z.number().describe('gross_profit / net_revenue x 100, one decimal; 0 for zero revenue'),
     }),
@@ -149,7 +165,7 @@ export const VatReport = ReportWindow.extend({
       taxable_0: DecimalString.describe('net amount of zero-rated lines (VAT rate 0 %, not exempt)'),
       exempt: DecimalString.describe('net amount of exempt lines'),
       taxable_18: DecimalString.describe('net amount of lines charged VAT at exactly 18 %'),
-      taxable_15: DecimalString.describe('net amount of lines charged VAT at exactly 15 %'),
+      taxable_15: DecimalString.describe("the spec's alias of taxable_18"),
       by_rate: z
         .array(
           z.object({
@@ -159,8 +175,11 @@ export const VatReport = ReportWindow.extend({
           }),
         )
         .describe('one bucket per VAT rate charged in the month (zero-rated under 0), highest rate first'),
-      vat_collected: DecimalString,
-      grand_total: DecimalString,
+      returns_count: z.number().int().describe('credit notes refunded in the month'),
+      returns_total: DecimalString.describe('what they refunded, VAT included'),
+      returns_vat: DecimalString.describe('their VAT (already taken off vat_collected)'),
+      vat_collected: DecimalString.describe('VAT of the sales minus VAT of the credit notes'),
+      grand_total: DecimalString.describe('sales minus credit notes, VAT included'),
     }),
   ),
 });

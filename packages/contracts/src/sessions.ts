@@ -114,7 +114,10 @@ export const ZReport = z.object({
   sales_count: z.number().int(),
   gross_sales: DecimalString.describe('total of sales, VAT included'),
   net_sales: DecimalString.describe('gross sales minus refunds'),
-  vat_total: DecimalString,
+  vat_total: DecimalString.describe(
+    "VAT of the session's sales minus the VAT of the credit notes refunded in it",
+  ),
+  gross_vat: DecimalString.describe("VAT of the session's sales, before refunds"),
   by_payment: z.array(z.object({ method: z.string(), count: z.number().int(), amount: DecimalString })),
   vat_by_rate: z.array(
     z.object({ rate: z.number(), taxable_amount: DecimalString, vat_amount: DecimalString }),
@@ -131,8 +134,40 @@ export const ZReport = z.object({
     vat: DecimalString,
     by_method: MoneyByKey,
   }),
+  account_payments: z
+    .object({
+      count: z.number().int(),
+      total: DecimalString,
+      by_method: z.array(z.object({ method: z.string(), count: z.number().int(), amount: DecimalString })),
+    })
+    .describe("payments on customers' accounts taken in the session, by tender (not sales: no VAT)"),
+  tenders_by_currency: z
+    .array(
+      z.object({
+        currency_code: z.string(),
+        method: z.string(),
+        rate: z.string().describe('the rate to the base currency the amounts were converted at'),
+        count: z.number().int(),
+        amount: DecimalString.describe("in the tender's currency: taken, minus change and refunds"),
+        base_amount: DecimalString.describe('the same in the base currency'),
+      }),
+    )
+    .describe('what the session kept per currency, rate and tender (sales, refunds, payments on account)'),
+  cash_by_currency: z
+    .array(
+      z.object({
+        currency_code: z.string(),
+        rate: z.string(),
+        expected: DecimalString.describe(
+          "the cash the drawer should hold in this currency (the base's includes the float)",
+        ),
+        expected_base: DecimalString,
+      }),
+    )
+    .describe('expected cash per currency; the base equivalents add up to expected_cash'),
   opening_float: DecimalString,
   cash_sales: DecimalString.describe('cash tendered minus change given'),
+  cash_account_payments: DecimalString.describe("cash paid on customers' accounts (in expected_cash)"),
   cash_refunds: DecimalString,
   expected_cash: DecimalString,
   counted_cash: DecimalString.nullable(),

@@ -3,6 +3,7 @@ import { PrintButton } from '../print/PrintButton';
 import { methodLabel } from '../sell/receipt';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
+import { ZTakings } from './ZTakings';
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -34,7 +35,7 @@ export function ZReportView({ report }: { report: ZReport }) {
         <Figure label={`Gross sales (${cur})`} value={money(report.gross_sales)} />
         <Figure label="Returns" value={`${report.returns.count} · ${money(report.returns.total)}`} />
         <Figure label="Net sales" value={money(report.net_sales)} />
-        <Figure label="VAT" value={money(report.vat_total)} />
+        <Figure label="VAT (net of refunds)" value={money(report.vat_total)} />
       </dl>
       <div className="z-grid">
         <table aria-label="Sales by payment method">
@@ -110,6 +111,7 @@ export function ZReportView({ report }: { report: ZReport }) {
             ))}
           </tbody>
         </table>
+        <ZTakings report={report} />
         <table aria-label="Cash drawer">
           <tbody>
             <tr>
@@ -119,6 +121,10 @@ export function ZReportView({ report }: { report: ZReport }) {
             <tr>
               <th scope="row">Cash sales</th>
               <td className="num">{money(report.cash_sales)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Cash paid on account</th>
+              <td className="num">{money(report.cash_account_payments)}</td>
             </tr>
             <tr>
               <th scope="row">Cash refunds</th>

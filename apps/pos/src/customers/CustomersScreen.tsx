@@ -1,14 +1,18 @@
-import type { Customer } from '@pharmacy/contracts';
+import type { AccountPaymentTender, Customer } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useDeferredValue, useState } from 'react';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { fieldError, NumberField, TextField } from '../ui/fields';
+import { fieldError, NumberField, SelectField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
+import { methodLabel } from '../sell/receipt';
 import { CustomerPicker } from './CustomerPicker';
 import { EditCustomerDialog } from './EditCustomerDialog';
+
+/** How a customer pays on account (the contracts' ACCOUNT_PAYMENT_TENDERS; tsc checks each against it). */
+const TENDERS: readonly AccountPaymentTender[] = ['cash', 'card', 'mobile_money', 'bank_transfer'];
 
 const TYPE_LABELS: Record<string, string> = { SALE: 'Credit sale', PAYMENT: 'Payment', REFUND: 'Refund' };
 
@@ -17,6 +21,7 @@ function CustomerAccount({ customerId }: { customerId: string }) {
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState(Number.NaN);
   const [editing, setEditing] = useState(false);
+  const [method, setMethod] = useState<AccountPaymentTender>('cash');
   const customer = useQuery({
     queryKey: ['customer', customerId],
     queryFn: () => api.customers.get(customerId),
@@ -26,12 +31,15 @@ function CustomerAccount({ customerId }: { customerId: string }) {
     queryFn: () => api.customers.ledger(customerId, { page_size: 50 }),
   });
   const pay = useMutation({
-    mutationFn: () => api.customers.pay(customerId, { amount }),
+    mutationFn: () => api.customers.pay(customerId, { amount, method }),
     onSuccess: () => {
       setAmount(Number.NaN);
       queryClient.invalidateQueries({ queryKey: ['customer', customerId] });
       queryClient.invalidateQueries({ queryKey: ['customer-ledger', customerId] });
       queryClient.invalidateQueries({ queryKey: ['customers'] });
+      // the payment is in the open cash session: its X-report and expected cash change
+      queryClient.invalidateQueries({ queryKey: ['cash-session'] });
+      queryClient.invalidateQueries({ queryKey: ['z-report'] });
     },
   });
   const submit = (e: FormEvent) => {
@@ -82,6 +90,12 @@ function CustomerAccount({ customerId }: { customerId: string }) {
           min={0}
           step="0.01"
           error={fieldError(pay.error, 'amount')}
+        />
+        <SelectField
+          label="Paid by"
+          value={method}
+          onChange={(v) => setMethod(v as AccountPaymentTender)}
+          options={TENDERS.map((m) => ({ value: m, label: methodLabel(m) }))}
         />
         <button type="submit" className="primary" disabled={pay.isPending || !Number.isFinite(amount)}>
           Record payment

@@ -63,9 +63,11 @@ export function DashboardScreen() {
           title="Today"
           rows={
             s && [
-              ['Revenue', money(s.today_revenue)],
+              ['Gross revenue', money(s.today_gross_revenue)],
+              ['Returns', money(s.today_returns)],
+              ['Net revenue', money(s.today_revenue)],
               ['Sales', String(s.today_sales_count)],
-              ['Average basket', money(averageOf(s.today_revenue, s.today_sales_count, exponent))],
+              ['Average basket', money(averageOf(s.today_gross_revenue, s.today_sales_count, exponent))],
               ['VAT', money(s.today_vat)],
             ]
           }
@@ -74,7 +76,9 @@ export function DashboardScreen() {
           title="This month"
           rows={
             m && [
-              ['Revenue', money(m.totals.revenue)],
+              ['Gross revenue', money(m.totals.gross_revenue)],
+              ['Returns', money(m.totals.returns_total)],
+              ['Net revenue', money(m.totals.net_revenue)],
               ['Sales', String(m.totals.sales_count)],
               ['Average basket', money(m.totals.average_sale)],
               ['VAT', money(m.totals.vat)],

@@ -20,7 +20,7 @@ export function SalesReportView({ filters }: { filters: ReportFilters }) {
   const fmt = useCallback((v: number) => money(v), [money]);
   const when = useOrgDateTime();
   const r = report.data;
-  const byDay = useMemo(() => seriesByDay(r?.by_day ?? [], 'revenue'), [r?.by_day]);
+  const byDay = useMemo(() => seriesByDay(r?.by_day ?? [], 'net_revenue'), [r?.by_day]);
   const mix = useMemo(() => paymentMix(r?.by_payment ?? []), [r?.by_payment]);
   const common = { kind: 'sales' as const, filters };
   return (
@@ -31,11 +31,11 @@ export function SalesReportView({ filters }: { filters: ReportFilters }) {
           label="Sales totals"
           rows={[
             ['Sales', r.totals.sales_count],
-            ['Revenue', money(r.totals.revenue)],
-            ['VAT', money(r.totals.vat)],
-            ['Net revenue', money(r.totals.net_revenue)],
-            ['Average sale', money(r.totals.average_sale)],
+            ['Gross revenue', money(r.totals.gross_revenue)],
             [`Returns (${r.totals.returns_count})`, money(r.totals.returns_total)],
+            ['Net revenue', money(r.totals.net_revenue)],
+            ['VAT (net of returns)', money(r.totals.vat)],
+            ['Average sale', money(r.totals.average_sale)],
           ]}
         />
       )}
@@ -43,10 +43,10 @@ export function SalesReportView({ filters }: { filters: ReportFilters }) {
         <div className="card">
           {r && (
             <Chart
-              title="Revenue by day"
+              title="Net revenue by day"
               kind="bars"
               categoryLabel="Day"
-              valueLabel="Revenue"
+              valueLabel="Net revenue"
               data={byDay}
               formatValue={fmt}
             />
@@ -73,7 +73,9 @@ export function SalesReportView({ filters }: { filters: ReportFilters }) {
           columns={[
             { key: 'date', header: 'Date', cell: (d) => d.date },
             { key: 'sales_count', header: 'Sales', cell: (d) => d.sales_count, align: 'end' },
-            { key: 'revenue', header: 'Revenue', cell: (d) => money(d.revenue), align: 'end' },
+            { key: 'gross_revenue', header: 'Gross', cell: (d) => money(d.gross_revenue), align: 'end' },
+            { key: 'returns', header: 'Returns', cell: (d) => money(d.returns), align: 'end' },
+            { key: 'net_revenue', header: 'Net revenue', cell: (d) => money(d.net_revenue), align: 'end' },
             { key: 'vat', header: 'VAT', cell: (d) => money(d.vat), align: 'end' },
           ]}
         />
@@ -87,7 +89,8 @@ export function SalesReportView({ filters }: { filters: ReportFilters }) {
           columns={[
             { key: 'method', header: 'Method', cell: (p) => methodLabel(p.method) },
             { key: 'sales_count', header: 'Sales', cell: (p) => p.sales_count, align: 'end' },
-            { key: 'total', header: 'Total', cell: (p) => money(p.total), align: 'end' },
+            { key: 'refunds', header: 'Refunds', cell: (p) => money(p.refunds), align: 'end' },
+            { key: 'total', header: 'Kept', cell: (p) => money(p.total), align: 'end' },
           ]}
         />
       </ReportSection>

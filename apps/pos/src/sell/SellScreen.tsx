@@ -16,7 +16,7 @@ type Sell = ReturnType<typeof useSell>;
 
 export function SellScreen() {
   const sell = useSell();
-  const { setOpen, session, tillRole, message, searchRef, addMedicine } = sell;
+  const { setOpen, session, message, searchRef, addMedicine } = sell;
   return (
     <section aria-labelledby="screen-title" className="sell">
       <div className="screen-header">
@@ -30,7 +30,7 @@ export function SellScreen() {
           </button>
         </div>
       </div>
-      {tillRole && session === null && (
+      {session === null && (
         <p className="notice info">
           No cash session is open. <Link href="/cash">Open one (F6)</Link> before taking payment.
         </p>

@@ -92,7 +92,6 @@ export function useSell() {
   useShortcuts({ F7: openCustomer, F8: startPayment, F10: openPark });
 
   const session = cash.data;
-  const tillRole = user.role !== 'admin' && user.role !== 'branch_manager';
   const done = (sale: SaleDetail) => {
     dispatch({ type: 'clear' });
     setMessage(null);
@@ -124,7 +123,6 @@ export function useSell() {
     onOutOfStock,
     validateCoupon,
     session,
-    tillRole,
     done,
   };
 }

@@ -1,4 +1,5 @@
 import type { ShelfLabel, ZReport } from '../receipt/document-types';
+import { paymentMethodLabel } from '../receipt/labels';
 import type { Block } from './blocks';
 import { layoutFields, layoutOrganisationHeader, layoutVatBreakdown, minus } from './header-layout';
 import { leftRight, rule, textBlocks } from './text-layout';
@@ -31,13 +32,33 @@ export function layoutZReport(report: ZReport, width: number): Block[] {
     ...money(`${labels.netSales} ${report.currency}`, report.netSales, true),
     rule(),
     ...report.byPaymentMethod.flatMap((row) => money(`${row.label} (${row.count})`, row.amount)),
+    ...report.accountPayments.flatMap((row) =>
+      money(`${paymentMethodLabel(labels, 'credit')}: ${row.label} (${row.count})`, row.amount),
+    ),
     ...layoutVatBreakdown(report.vatBreakdown, labels, width),
     rule(),
     ...money(labels.openingFloat, report.openingFloat),
+    ...layoutCashByCurrency(report, width),
     ...money(labels.expectedCash, report.expectedCash),
     ...money(labels.countedCash, report.countedCash),
     ...money(labels.variance, report.variance, true),
   ];
+}
+
+/**
+ * Expected cash per currency when the drawer holds several: the amount in the currency, then its base
+ * equivalent at the rate used ("Expected cash EUR @1.25  13.44", "  = USD  16.80").
+ */
+function layoutCashByCurrency(report: ZReport, width: number): Block[] {
+  if (!report.cashByCurrency.some((c) => c.currency !== report.currency)) return [];
+  return report.cashByCurrency.flatMap((c) =>
+    c.currency === report.currency
+      ? leftRight(`${report.labels.expectedCash} ${c.currency}`, c.expected, width)
+      : [
+          ...leftRight(`${report.labels.expectedCash} ${c.currency} @${c.rate}`, c.expected, width),
+          ...leftRight(`  = ${report.currency}`, c.expectedBase, width),
+        ],
+  );
 }
 
 export function layoutShelfLabel(label: ShelfLabel, width: number): Block[] {

@@ -188,9 +188,22 @@ export interface ZReport {
   netSales: string;
   openingFloat: string;
   expectedCash: string;
+  /** Payments on customers' accounts taken in the session, by tender. */
+  accountPayments: PaymentMethodTotal[];
+  /** The cash the drawer should hold per currency (the base's includes the float), when it holds several. */
+  cashByCurrency: ZCashByCurrency[];
   countedCash: string;
   /** counted - expected; negative means cash is missing. */
   variance: string;
+}
+
+export interface ZCashByCurrency {
+  currency: string;
+  /** The rate to the base currency the amount was converted at. */
+  rate: string;
+  expected: string;
+  /** The same in the base currency. */
+  expectedBase: string;
 }
 
 export type LabelBarcodeSymbology = 'ean13' | 'code128';

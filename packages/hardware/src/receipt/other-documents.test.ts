@@ -3,6 +3,8 @@ import { sampleCreditNoteInput, sampleZReportInput } from './sample-documents';
 import { buildCreditNote } from './credit-note';
 import { encodeZatcaQr } from './fiscal-qr';
 import { buildShelfLabel, chooseLabelBarcode } from './shelf-label';
+import { renderEscPos } from '../render/escpos-renderer';
+import { renderText } from '../render/text-renderer';
 import { buildZReport } from './z-report';
 
 describe('credit notes', () => {
@@ -40,6 +42,32 @@ describe('Z reports', () => {
       count: 2,
       amount: '380.10',
     });
+  });
+
+  it('27.4: prints expected cash per currency with its base equivalent at the rate used, and payments on account', () => {
+    const report = buildZReport(
+      {
+        ...sampleZReportInput(),
+        currency_code: 'USD',
+        expected_cash: '61.80',
+        account_payments: [{ method: 'cash', count: 1, amount: '5' }],
+        cash_by_currency: [
+          { currency_code: 'USD', rate: '1', expected: '50', expected_base: '50' },
+          { currency_code: 'EUR', rate: '1.25', expected: '9.44', expected_base: '11.8' },
+        ],
+      },
+      { timeZone: 'UTC' },
+    );
+    const text = renderText(report, { paper: '80mm' });
+    expect(text).toMatch(/On account: Cash \(1\) +5\.00/);
+    expect(text).toMatch(/Expected cash USD +50\.00/);
+    expect(text).toMatch(/Expected cash EUR @1\.25 +9\.44/);
+    expect(text).toMatch(/ {2}= USD +11\.80/);
+    const bytes = Buffer.from(renderEscPos(report, { paper: '80mm' })).toString('latin1');
+    expect(bytes).toContain('Expected cash EUR @1.25');
+    // one currency only: no per-currency lines
+    const plain = renderText(buildZReport(sampleZReportInput(), { timeZone: 'UTC' }), { paper: '80mm' });
+    expect(plain).not.toContain('Expected cash SAR');
   });
 
   it('keeps server-provided figures', () => {

@@ -35,6 +35,10 @@ export interface ZReportInput extends OrganisationFields {
   counted_cash: string;
   /** Default: counted - expected. */
   variance?: string | null;
+  /** Payments on customers' accounts in the session, by tender (base currency). */
+  account_payments?: PaymentTotalInput[];
+  /** Expected cash per currency; printed when the drawer holds more than the base currency. */
+  cash_by_currency?: Array<{ currency_code: string; rate: string; expected: string; expected_base: string }>;
 }
 
 export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOptions, 'qrFormat'>): ZReport {
@@ -79,6 +83,19 @@ export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOpt
     ),
     openingFloat: money(input.opening_float),
     expectedCash,
+    accountPayments: (input.account_payments ?? []).map((row) => ({
+      method: row.method,
+      label: paymentMethodLabel(labels, row.method),
+      count: row.count,
+      amount: money(row.amount),
+    })),
+    cashByCurrency: (input.cash_by_currency ?? []).map((row) => ({
+      currency: row.currency_code,
+      rate: row.rate,
+      // Already in the currency's own decimals (the server formats it from its currency registry).
+      expected: row.expected,
+      expectedBase: money(row.expected_base),
+    })),
     countedCash,
     variance: money(present(input.variance) ?? subtractDecimals(countedCash, expectedCash)),
   };

@@ -27,6 +27,9 @@ export interface CustomerLedgerTable {
   notes: string;
   created_by: string | null;
   created_at: string;
+  /** PAYMENT rows: the cash session the money was taken in, and its tender; null on other rows. */
+  session_id?: string | null;
+  tender?: string | null;
 }
 
 export interface CustomerTables {

@@ -9,6 +9,7 @@ import {
   makeRx,
   makeSupplier,
   medicineOnHand,
+  openSessionFor,
   receive,
 } from '../../testing/factory';
 
@@ -25,6 +26,7 @@ let northPharmacist: string;
 beforeAll(async () => {
   t = await startTestServer();
   admin = await t.adminToken();
+  await openSessionFor(t, admin);
   main = await t.mainBranchId();
   north = await t.createBranch('NORTH');
   supplierId = (await makeSupplier(t)).id;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicineId } from '../../testing/factory';
+import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 type Body = Record<string, unknown>;
 let t: TestServer;
@@ -11,6 +11,7 @@ beforeAll(async () => {
   t = await startTestServer();
   cashier = await t.userWithRole('cashier');
   manager = await t.userWithRole('branch_manager');
+  await openSessionFor(t, manager.token);
 });
 afterAll(() => t.close());
 

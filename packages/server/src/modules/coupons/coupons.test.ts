@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addStock, makeMedicineId } from '../../testing/factory';
+import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 
 type Body = Record<string, unknown>;
 let t: TestServer;
@@ -9,6 +9,7 @@ let manager: { id: string; token: string };
 beforeAll(async () => {
   t = await startTestServer();
   manager = await t.userWithRole('branch_manager');
+  await openSessionFor(t, manager.token);
 });
 afterAll(() => t.close());
 

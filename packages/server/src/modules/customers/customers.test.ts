@@ -73,6 +73,8 @@ describe('customers and credit', () => {
     expect(
       (await t.post<Body>(`/api/v1/customers/${c.body.id}/payments`, { amount: 0 }, cashier.token)).status,
     ).toBe(400);
+    // a payment on account is money taken at the till: it needs the cashier's open session (27.3)
+    await openSessionFor(t, cashier.token);
     const changes = await t.count('change_log');
     const pay = await t.post<Body>(
       `/api/v1/customers/${c.body.id}/payments`,

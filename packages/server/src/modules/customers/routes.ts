@@ -128,7 +128,7 @@ export function customerRoutes(r: ApiRouter): void {
     tag: 'Customers',
     summary: 'Record a payment on account',
     description:
-      'Roles: admin, branch_manager, pharmacist, cashier. amount must be above 0 and at most current_balance, else 400 INVALID_PAYMENT_AMOUNT naming both figures. In one transaction: the balance goes down, a PAYMENT ledger row with balance_after is written, and two sync changes (customer, customer_ledger) are recorded. The payment is not part of a cash session.',
+      "Roles: admin, branch_manager, pharmacist, cashier. amount must be above 0 and at most current_balance, else 400 INVALID_PAYMENT_AMOUNT naming both figures. method is the tender (cash, card, mobile_money, bank_transfer; default cash). The payment is money taken at the till: it belongs to the caller's open cash session on this till (409 NO_OPEN_SESSION, SESSION_ON_BREAK, SESSION_ON_OTHER_TILL, as a sale) and appears in that session's X and Z (account_payments, by tender); cash adds to its expected cash. In one transaction: the balance goes down, a PAYMENT ledger row with balance_after, the session and the tender is written, and two sync changes (customer, customer_ledger) are recorded.",
     roles: CUSTOMER_COUNTER,
     params: CustomerParams,
     body: CustomerPaymentRequest,
@@ -136,6 +136,7 @@ export function customerRoutes(r: ApiRouter): void {
       200: { description: 'The payment result', schema: CustomerPaymentResult },
       400: { description: 'Invalid amount' },
       404: { description: 'Unknown customer' },
+      409: { description: 'No open cash session of the caller on this till' },
     },
     handler: ({ app, user, params, body, requestId }) =>
       recordCustomerPayment(app, user, actorOf(user, requestId), params.customerId, body),

@@ -3,6 +3,7 @@ import { containsText } from '../../db/like';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import {
+  type AccountPaymentTender,
   type CreateCustomerRequest,
   type Customer,
   type CustomerLedgerRow,
@@ -19,6 +20,8 @@ import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { currencyExponent } from '../currency/service';
+import { getLocalDeviceId } from '../fiscal/device';
+import { findActiveSession, takingSession } from '../sessions/service';
 import { getSettings } from '../settings/service';
 import { CREDIT_GRANTERS } from './roles';
 import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/customers';
@@ -354,17 +357,23 @@ export async function refundCustomerCredit(trx: Db, m: CreditMovement): Promise<
   return ledger;
 }
 
-/** A payment on account: amount > 0 and at most the balance (400 naming both), PAYMENT ledger row, two changes. */
+/**
+ * A payment on account: money taken at the till, so it belongs to the taker's open session on this till (the
+ * rule of a sale: 409 NO_OPEN_SESSION, SESSION_ON_BREAK, SESSION_ON_OTHER_TILL) and its X/Z list it by tender.
+ * amount > 0 and at most the balance (400 naming both), PAYMENT ledger row with the session and tender, two
+ * changes.
+ */
 export async function recordCustomerPayment(
   app: AppContext,
   user: AuthUser,
   actor: Actor,
   id: string,
-  input: { amount: number; notes: string },
+  input: { amount: number; method: AccountPaymentTender; notes: string },
 ) {
   const exp = await baseExp(app);
   const amount = toMinor(input.amount, exp, 'amount');
   const f = (n: number) => formatMinor(n, exp);
+  const deviceId = await getLocalDeviceId(app.db);
   return app.db.transaction().execute(async (trx) => {
     const before = await getCustomerRow(trx, id);
     if (amount <= 0 || amount > before.current_balance) {
@@ -374,6 +383,7 @@ export async function recordCustomerPayment(
         'INVALID_PAYMENT_AMOUNT',
       );
     }
+    const session = takingSession(await findActiveSession(trx, user.id), deviceId);
     const at = nowIso();
     const res = await trx
       .updateTable('customers')
@@ -401,6 +411,8 @@ export async function recordCustomerPayment(
       notes: input.notes,
       created_by: user.id,
       created_at: at,
+      session_id: session.id,
+      tender: input.method,
     };
     await insertLedger(trx, ledger);
     await writeAudit(trx, actor, {
@@ -409,10 +421,12 @@ export async function recordCustomerPayment(
       entityId: id,
       branchId: user.branchId,
       before: { current_balance: before.current_balance },
-      after: { current_balance: after.current_balance, ledger_id: ledger.id, amount },
+      after: { current_balance: after.current_balance, ledger_id: ledger.id, amount, tender: input.method },
     });
     return {
       ledger_id: ledger.id,
+      session_id: session.id,
+      method: input.method,
       amount_paid: f(amount),
       previous_balance: f(before.current_balance),
       new_balance: f(after.current_balance),

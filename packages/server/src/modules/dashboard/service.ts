@@ -9,7 +9,8 @@ import { addDays, localDate } from '../stock/dates';
 
 /**
  * Today's figures for a branch (or the whole organisation) in its local day, against yesterday, with a 30-day
- * sparkline and the stock and expiry counts of the same scope.
+ * sparkline and the stock and expiry counts of the same scope. Revenue and VAT are net of the credit notes
+ * refunded that day (reports/sales.ts dailyTotals, the same figures as the sales report).
  */
 export async function dashboardSummary(app: AppContext, branchId: string | undefined) {
   const timezone = await reportTimeZone(app, branchId);
@@ -18,7 +19,7 @@ export async function dashboardSummary(app: AppContext, branchId: string | undef
   const exponent = await baseExponent(app);
   const fmt = (m: number) => formatMinor(m, exponent);
   const { days } = await dailyTotals(app, w);
-  const zero = { n: 0, revenue: 0, vat: 0 };
+  const zero = { n: 0, gross: 0, grossVat: 0, returns: 0, returnsVat: 0, revenue: 0, vat: 0 };
   const now = days.get(today) ?? zero;
   const before = days.get(addDays(today, -1)) ?? zero;
 
@@ -36,6 +37,8 @@ export async function dashboardSummary(app: AppContext, branchId: string | undef
     date: today,
     timezone,
     today_sales_count: now.n,
+    today_gross_revenue: fmt(now.gross),
+    today_returns: fmt(now.returns),
     today_revenue: fmt(now.revenue),
     today_vat: fmt(now.vat),
     yesterday_revenue: fmt(before.revenue),

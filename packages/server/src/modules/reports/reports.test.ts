@@ -4,7 +4,14 @@ import { startTestServer, type TestServer } from '../../testing/harness';
 import { addDays, localDate } from '../stock/dates';
 import type { SyntheticLine } from './synthetic-sales';
 import { testSaleWriter } from '../../testing/sale-writer';
-import { inDays, makeCategory, makeMedicine, makeSupplier, receive } from '../../testing/factory';
+import {
+  inDays,
+  makeCategory,
+  makeMedicine,
+  makeSupplier,
+  openSessionFor,
+  receive,
+} from '../../testing/factory';
 
 let t: TestServer;
 let admin: string;
@@ -154,20 +161,29 @@ describe('GET /reports/sales', () => {
     // 1180 + 100 + 200 + 0 + 590
     expect(r.totals).toMatchObject({
       sales_count: 3,
-      revenue: '20.70',
+      gross_revenue: '20.70',
       returns_count: 0,
       returns_total: '0.00',
+      gross_vat: '2.70',
+      returns_vat: '0.00',
     });
     expect(r.totals.vat).toBe('2.70'); // 180 + 90
-    expect(r.totals.net_revenue).toBe('18.00');
+    expect(r.totals.net_revenue).toBe('20.70'); // no returns: net of returns = gross
     expect(r.totals.average_sale).toBe('6.90');
     expect(r.by_day).toHaveLength(30);
-    expect(r.by_day.at(-1)).toEqual({ date: today(), sales_count: 2, revenue: '14.80', vat: '1.80' });
-    expect(r.by_day.at(-2)).toMatchObject({ sales_count: 1, revenue: '5.90' });
+    expect(r.by_day.at(-1)).toEqual({
+      date: today(),
+      sales_count: 2,
+      gross_revenue: '14.80',
+      returns: '0.00',
+      net_revenue: '14.80',
+      vat: '1.80',
+    });
+    expect(r.by_day.at(-2)).toMatchObject({ sales_count: 1, net_revenue: '5.90' });
     // cash: 1500 tendered - 220 change + 100 + 590; card 100
     expect(r.by_payment).toEqual([
-      { method: 'cash', sales_count: 3, total: '19.70' },
-      { method: 'card', sales_count: 1, total: '1.00' },
+      { method: 'cash', sales_count: 3, refunds: '0.00', total: '19.70' },
+      { method: 'card', sales_count: 1, refunds: '0.00', total: '1.00' },
     ]);
     const para = r.top_selling.find((x: Json) => x.medicine_id === std.medicineId);
     expect(para).toMatchObject({
@@ -201,7 +217,7 @@ describe('GET /reports/sales', () => {
       `/api/v1/reports/sales?branch_id=${main}&from_date=${addDays(d, -45)}&to_date=${addDays(d, -35)}`,
       admin,
     );
-    expect(res.body.totals).toMatchObject({ sales_count: 1, revenue: '118.00' });
+    expect(res.body.totals).toMatchObject({ sales_count: 1, net_revenue: '118.00' });
     expect(res.body.by_day).toHaveLength(11);
     const free = await sell(main, cashier.id, at(addDays(d, -60)), [freebie]);
     expect(free).toBeTruthy();
@@ -261,7 +277,7 @@ describe('GET /reports/sales', () => {
     expect(byDay.status).toBe(200);
     expect(byDay.headers.get('content-type')).toMatch(/^text\/csv/);
     const rows = String(byDay.body).trim().split('\r\n');
-    expect(rows[0]).toBe('date,sales_count,revenue,vat');
+    expect(rows[0]).toBe('date,sales_count,gross_revenue,returns,net_revenue,vat');
     expect(rows).toHaveLength(31);
     const top = await t.request(
       'GET',
@@ -317,7 +333,7 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
     ]);
   });
 
-  it('splits VAT by month and rate, newest month first (every line here at 18 %, none at 15 %)', async () => {
+  it('splits VAT by month and rate, newest month first (every line here at 18 %; taxable_15 is its alias)', async () => {
     const d = today();
     const res = await t.get<Json>(
       `/api/v1/reports/vat?branch_id=${main}&from_date=${addDays(d, -45)}`,
@@ -331,7 +347,7 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
       res.body.items.reduce((a: number, m: Json) => a + Math.round(Number(m[k]) * 100), 0);
     // 10 + 5 + 100 units of 1.18 (0.18 VAT each) = 135.70; zero 1.00; exempt 2.00
     expect(sum('taxable_18')).toBe(11_500);
-    expect(sum('taxable_15')).toBe(0);
+    expect(sum('taxable_15')).toBe(11_500);
     expect(sum('taxable_0')).toBe(100);
     expect(sum('exempt')).toBe(200);
     expect(sum('vat_collected')).toBe(2_070);
@@ -340,7 +356,7 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
     expect(res.body.items[0].by_rate.map((r: Json) => r.rate)).toEqual([18, 0]);
   });
 
-  it('L8: a line at another rate (5 %) gets its own by_rate bucket and is not folded into taxable_18 or taxable_15', async () => {
+  it('L8, 27.5: a line at another rate (5 %, 15 %) gets its own by_rate bucket only; taxable_15 is the alias of taxable_18; the CSV has no column twice', async () => {
     const branch = await t.createBranch('VAT5');
     const d = today();
     const reduced = { ...std, unitPrice: 105, vatRate: 5, vatCategory: 'reduced' };
@@ -352,7 +368,7 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
       expect.objectContaining({
         month: d.slice(0, 7),
         taxable_18: '2.00',
-        taxable_15: '1.00',
+        taxable_15: '2.00',
         taxable_0: '0.50',
         exempt: '2.00',
         by_rate: [
@@ -368,10 +384,11 @@ describe('GET /reports/sales/by-pharmacist and /reports/vat', () => {
       token: auditor,
     });
     const [header, row] = String(csv.body).trim().split('\r\n');
-    expect(header).toMatch(
-      /,taxable_18pct,vat_18pct,taxable_15pct,vat_15pct,taxable_5pct,vat_5pct,taxable_0pct,vat_0pct$/,
-    );
-    expect(row).toMatch(/,2\.00,0\.36,1\.00,0\.15,1\.00,0\.05,0\.50,0\.00$/);
+    const names = header!.split(',');
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain('taxable_15');
+    expect(header).toMatch(/,vat_18pct,taxable_15pct,vat_15pct,taxable_5pct,vat_5pct,vat_0pct$/);
+    expect(row).toMatch(/,0\.36,1\.00,0\.15,1\.00,0\.05,0\.00$/);
   });
 });
 
@@ -489,6 +506,7 @@ describe('a sale made at the till', () => {
     const supplier = (await makeSupplier(t)).id;
     await receive(t, std.medicineId, supplier, { branch_id: branch, qty_received: 20, unit_cost: 0.4 });
     const manager = await t.userWithRole('branch_manager', branch);
+    await openSessionFor(t, manager.token);
     const sale = await t.post<Json>(
       '/api/v1/sales',
       { items: [{ medicine_id: std.medicineId, quantity: 3 }], payment_method: 'cash' },
@@ -498,7 +516,7 @@ describe('a sale made at the till', () => {
     const report = await t.get<Json>('/api/v1/reports/sales', manager.token);
     expect(report.body).toMatchObject({
       branch_id: branch,
-      totals: { sales_count: 1, revenue: '3.54', vat: '0.54' },
+      totals: { sales_count: 1, net_revenue: '3.54', vat: '0.54' },
     });
     expect(report.body.top_selling[0]).toMatchObject({
       quantity: 3,

@@ -43,7 +43,7 @@ export function reportRoutes(r: ApiRouter): void {
     path: '/reports/sales',
     tag: TAG,
     summary: 'Sales report: totals, by day, by payment method, top sellers, recent sales',
-    description: `${WINDOW} ${COMMON} totals: sales_count, revenue (VAT included, after discounts), vat, net_revenue, average_sale, and the returns (credit notes) of the window. by_day has every day of the window. by_payment: sales using the method and the amount kept (cash net of change). top_selling: top 10 by revenue with quantity, net_revenue, cost (FEFO batch costs), gross_profit = net_revenue - cost and margin_pct (of net revenue, 0 when it is 0). recent: the 8 latest sales with the seller's name. ${CSV('section = by_day (default), by_payment, top_selling or recent')}`,
+    description: `${WINDOW} ${COMMON} Every revenue and VAT figure is net of the credit notes refunded in the window (dated when refunded). totals: sales_count, gross_revenue (the sales, VAT included, after discounts), returns_count and returns_total, net_revenue = gross_revenue - returns_total (VAT included), gross_vat, returns_vat and vat (net), average_sale (gross per sale). by_day has every day of the window with gross_revenue, returns, net_revenue and vat. by_payment: sales using the method, refunds in it and the amount kept (cash net of change, minus refunds). top_selling: top 10 by revenue net of returns (a fully refunded medicine has 0) with quantity, net_revenue (without VAT), cost (FEFO batch costs of the units kept), gross_profit = net_revenue - cost and margin_pct (of net revenue, 0 when it is 0). recent: the 8 latest sales with the seller's name. ${CSV('section = by_day (default), by_payment, top_selling or recent')}`,
     roles: ROLES,
     reads: 'replica',
     query: SalesReportQuery,
@@ -129,7 +129,7 @@ export function reportRoutes(r: ApiRouter): void {
     path: '/reports/vat',
     tag: TAG,
     summary: 'VAT by month',
-    description: `${WINDOW} ${COMMON} One row per local month of the window (YYYY-MM, newest first, months without sales included): by_rate has one bucket per VAT rate actually charged (rate in percent, taxable net amount, vat; zero-rated lines under rate 0, highest rate first); taxable_0, taxable_18 and taxable_15 are the spec's named buckets, the net of lines at exactly 0 %, 18 % and 15 % (a line at 5 % or 10 % is only in by_rate); exempt (net of exempt lines), vat_collected and grand_total (VAT included). ${CSV('the months, by_rate as a taxable_<rate>pct and vat_<rate>pct column pair per rate')}`,
+    description: `${WINDOW} ${COMMON} One row per local month of the window (YYYY-MM, newest first, months without sales included): by_rate has one bucket per VAT rate actually charged (rate in percent, taxable net amount, vat; zero-rated lines under rate 0, highest rate first); taxable_0 and taxable_18 are the spec's named buckets, the net of lines at exactly 0 % and 18 %; taxable_15 is the spec's alias of taxable_18 (a line at 5 %, 10 % or 15 % is only in by_rate); exempt (net of exempt lines), vat_collected and grand_total (VAT included). Every figure is net of the credit notes refunded in the month (their lines come off their rate's bucket), with returns_count, returns_total and returns_vat shown. ${CSV('the months without taxable_15 (the alias), by_rate as a vat_<rate>pct column per rate and a taxable_<rate>pct column for the rates other than 0 and 18')}`,
     roles: ROLES,
     reads: 'replica',
     query: ReportWindowQuery,
@@ -142,22 +142,29 @@ export function reportRoutes(r: ApiRouter): void {
       const report = { ...windowInfo(w), ...(await vatReport(app, w)) };
       if (query.format !== 'csv') return report;
       const { rows, columns: rateColumns } = vatCsvRows(report.items);
-      const base = columns(VatReport, 'items').filter((c) => c !== 'by_rate');
+      // taxable_15 is the spec's alias of taxable_18: one column, no duplicate
+      const base = columns(VatReport, 'items').filter((c) => c !== 'by_rate' && c !== 'taxable_15');
       return sendCsv(res, 'vat', rows, [...base, ...rateColumns]);
     },
   });
 }
 
-/** The VAT months as flat CSV rows: a taxable and a vat column per rate charged in any month, highest first. */
+/**
+ * The VAT months as flat CSV rows: per rate charged in any month (highest first) a vat column, and a taxable
+ * column for the rates the named columns do not already hold (taxable_0, taxable_18): no column twice.
+ */
 function vatCsvRows(
   items: ReadonlyArray<{ by_rate: Array<{ rate: number; taxable: string; vat: string }> }>,
 ) {
   const rates = [...new Set(items.flatMap((m) => m.by_rate.map((r) => r.rate)))].sort((a, b) => b - a);
-  const columns = rates.flatMap((rate) => [`taxable_${rate}pct`, `vat_${rate}pct`]);
+  const named = (rate: number) => rate === 0 || rate === 18;
+  const columns = rates.flatMap((rate) =>
+    named(rate) ? [`vat_${rate}pct`] : [`taxable_${rate}pct`, `vat_${rate}pct`],
+  );
   const rows = items.map(({ by_rate, ...month }) => {
     const cells: Record<string, unknown> = { ...month };
     for (const r of by_rate) {
-      cells[`taxable_${r.rate}pct`] = r.taxable;
+      if (!named(r.rate)) cells[`taxable_${r.rate}pct`] = r.taxable;
       cells[`vat_${r.rate}pct`] = r.vat;
     }
     return cells;

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor, mulDivRound } from '../../lib/money';
+import { type ReturnHeader, returnHeaders, returnLines, returnsBy } from './returns';
 import { hourlySales, mergeRows, overDays, summaryAndDeltas, summaryHours } from './summaries';
 import { baseConverter, bucketLocalDate, hourBucketSql, pct1, type ReportWindow, windowDays } from './window';
 
@@ -36,8 +37,44 @@ interface DayRow {
   change: number;
 }
 
-/** Daily totals over the window, every day present (zeros included), oldest first. */
+/** A day's figures: sales before returns (gross), the credit notes refunded that day, and the net of both. */
+export interface DayTotals {
+  n: number;
+  gross: number;
+  grossVat: number;
+  returns: number;
+  returnsVat: number;
+  /** gross - returns, VAT included */
+  revenue: number;
+  /** grossVat - returnsVat */
+  vat: number;
+}
+
+/**
+ * Daily totals over the window, every day present (zeros included), oldest first: the sales of the day and
+ * the credit notes refunded that day, so revenue and VAT are net of returns. Also the window's change given
+ * and its credit notes (for the callers that break them down further).
+ */
 export async function dailyTotals(app: AppContext, w: ReportWindow) {
+  const [sold, refunded] = await Promise.all([dailySales(app, w), returnHeaders(app, w)]);
+  const days = new Map<string, DayTotals>();
+  for (const [day, d] of sold.days)
+    days.set(day, { ...d, gross: d.revenue, grossVat: d.vat, returns: 0, returnsVat: 0 });
+  for (const [day, r] of await returnsBy(app, refunded, (h) => h.day)) {
+    const d = days.get(day);
+    if (!d) continue;
+    d.returns += r.total;
+    d.returnsVat += r.vat;
+  }
+  for (const d of days.values()) {
+    d.revenue = d.gross - d.returns;
+    d.vat = d.grossVat - d.returnsVat;
+  }
+  return { days, change: sold.change, refunded };
+}
+
+/** The sales per day of the window (before returns) and the change they gave. */
+async function dailySales(app: AppContext, w: ReportWindow) {
   const hours = summaryHours(w);
   const rows = hours
     ? await hourlySales(app, hours)
@@ -64,48 +101,51 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
   const fmt = (m: number) => formatMinor(m, conv.baseExp);
   // Independent reads: on PostgreSQL each runs on its own pooled connection at the same time.
-  const [{ days, change }, returned, payments, lines, recent] = await Promise.all([
+  const [{ days, change, refunded }, payments, lines, returned, recent] = await Promise.all([
     dailyTotals(app, w),
-    returnTotals(app, w),
     paymentTotals(app, w),
     medicineTotals(app, w),
+    returnLines(app, w),
     recentSales(app, w),
   ]);
-  let count = 0;
-  let revenue = 0;
-  let vat = 0;
+  const t = { n: 0, gross: 0, grossVat: 0, returns: 0, returnsVat: 0 };
   for (const d of days.values()) {
-    count += d.n;
-    revenue += d.revenue;
-    vat += d.vat;
+    t.n += d.n;
+    t.gross += d.gross;
+    t.grossVat += d.grossVat;
+    t.returns += d.returns;
+    t.returnsVat += d.returnsVat;
   }
-  const byPayment = payments
-    .map((p) => ({
-      method: p.method,
-      sales_count: Number(p.n),
-      // Cash tendered includes the change handed back: only what stayed in the drawer counts.
-      minor: Number(p.total) - (p.method === 'cash' ? change : 0),
-    }))
-    .sort((a, b) => b.minor - a.minor || a.method.localeCompare(b.method))
-    .map(({ minor, ...p }) => ({ ...p, total: fmt(minor) }));
+  const byPayment = await paymentsNetOfRefunds(app, payments, change, refunded);
+  const topSelling = await topSellers(lines, returned, conv);
 
-  const byMedicine = new Map<
-    string,
-    { name: string; qty: number; gross: number; net: number; cost: number }
-  >();
-  for (const r of lines) {
-    const m = byMedicine.get(r.medicine_id) ?? { name: r.medicine_name, qty: 0, gross: 0, net: 0, cost: 0 };
-    m.qty += Number(r.qty);
-    m.gross += await conv.toBase(Number(r.gross), r.currency_code, r.rate);
-    m.net += await conv.toBase(Number(r.net), r.currency_code, r.rate);
-    m.cost += Number(r.cost);
-    byMedicine.set(r.medicine_id, m);
-  }
-  const topSelling = [...byMedicine.entries()]
-    .sort(([ia, a], [ib, b]) => b.gross - a.gross || b.qty - a.qty || ia.localeCompare(ib))
-    .slice(0, 10)
-    .map(([id, m]) => ({
-      medicine_id: id,
+  return {
+    totals: {
+      sales_count: t.n,
+      gross_revenue: fmt(t.gross),
+      returns_count: refunded.reduce((a, h) => a + h.n, 0),
+      returns_total: fmt(t.returns),
+      net_revenue: fmt(t.gross - t.returns),
+      gross_vat: fmt(t.grossVat),
+      returns_vat: fmt(t.returnsVat),
+      vat: fmt(t.grossVat - t.returnsVat),
+      average_sale: fmt(avg(t.gross, t.n)),
+    },
+    by_day: [...days.entries()].map(([date, d]) => ({
+      date,
+      sales_count: d.n,
+      gross_revenue: fmt(d.gross),
+      returns: fmt(d.returns),
+      net_revenue: fmt(d.revenue),
+      vat: fmt(d.vat),
+    })),
+    by_payment: byPayment.map(({ minor, refunds, ...p }) => ({
+      ...p,
+      refunds: fmt(refunds),
+      total: fmt(minor),
+    })),
+    top_selling: topSelling.map((m) => ({
+      medicine_id: m.id,
       medicine_name: m.name,
       quantity: m.qty,
       revenue: fmt(m.gross),
@@ -113,34 +153,80 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
       cost: fmt(m.cost),
       gross_profit: fmt(m.net - m.cost),
       margin_pct: pct1(m.net - m.cost, m.net),
-    }));
-
-  return {
-    totals: {
-      sales_count: count,
-      revenue: fmt(revenue),
-      vat: fmt(vat),
-      net_revenue: fmt(revenue - vat),
-      average_sale: fmt(avg(revenue, count)),
-      returns_count: Number(returned.n),
-      returns_total: fmt(Number(returned.total ?? 0)),
-    },
-    by_day: [...days.entries()].map(([date, d]) => ({
-      date,
-      sales_count: d.n,
-      revenue: fmt(d.revenue),
-      vat: fmt(d.vat),
     })),
-    by_payment: byPayment,
-    top_selling: topSelling,
     recent: recent.map(({ total, ...r }) => ({ ...r, total_amount: fmt(Number(total)) })),
   };
+}
+
+/**
+ * Per tender: the sales that used it and the amount kept (cash net of the change handed back), minus the
+ * credit notes refunded in that tender; highest first.
+ */
+async function paymentsNetOfRefunds(
+  app: AppContext,
+  payments: ReadonlyArray<{ method: string; n: number; total: number }>,
+  change: number,
+  refunded: readonly ReturnHeader[],
+) {
+  const refunds = await returnsBy(app, refunded, (h) => h.refund_method);
+  const methods = new Set([...payments.map((p) => p.method), ...refunds.keys()]);
+  return [...methods]
+    .map((method) => {
+      const p = payments.find((x) => x.method === method);
+      const back = refunds.get(method)?.total ?? 0;
+      const kept = Number(p?.total ?? 0) - (method === 'cash' ? change : 0);
+      return { method, sales_count: Number(p?.n ?? 0), refunds: back, minor: kept - back };
+    })
+    .sort((a, b) => b.minor - a.minor || a.method.localeCompare(b.method));
+}
+
+/**
+ * The top 10 medicines by revenue net of returns: sold quantities and amounts minus the returned ones (and the
+ * cost those units took back), so a fully refunded medicine has 0.
+ */
+async function topSellers(
+  lines: readonly MedicineRow[],
+  returned: Awaited<ReturnType<typeof returnLines>>,
+  conv: Awaited<ReturnType<typeof baseConverter>>,
+) {
+  const byMedicine = new Map<
+    string,
+    { id: string; name: string; qty: number; gross: number; net: number; cost: number }
+  >();
+  const at = (id: string, name: string) => {
+    const m = byMedicine.get(id) ?? { id, name, qty: 0, gross: 0, net: 0, cost: 0 };
+    byMedicine.set(id, m);
+    return m;
+  };
+  for (const r of lines) {
+    const m = at(r.medicine_id, r.medicine_name);
+    m.qty += Number(r.qty);
+    m.gross += await conv.toBase(Number(r.gross), r.currency_code, r.rate);
+    m.net += await conv.toBase(Number(r.net), r.currency_code, r.rate);
+    m.cost += Number(r.cost);
+  }
+  const back = mergeRows(
+    returned.map((r) => ({ ...r })),
+    (r) => `${r.medicine_id}\u0000${r.currency_code}\u0000${r.rate}`,
+    ['qty', 'net', 'refund', 'cost'],
+  );
+  for (const r of back) {
+    const m = at(r.medicine_id, r.medicine_name);
+    m.qty -= r.qty;
+    m.gross -= await conv.toBase(r.refund, r.currency_code, r.rate);
+    m.net -= await conv.toBase(r.net, r.currency_code, r.rate);
+    m.cost -= r.cost;
+  }
+  return [...byMedicine.values()]
+    .sort((a, b) => b.gross - a.gross || b.qty - a.qty || a.id.localeCompare(b.id))
+    .slice(0, 10);
 }
 
 export async function pharmacistReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
   const fmt = (m: number) => formatMinor(m, conv.baseExp);
-  const rows = await sellerTotals(app, w);
+  const [sold, refunded] = await Promise.all([sellerTotals(app, w), returnHeaders(app, w)]);
+  const rows = await netOfReturns(app, sold, refunded);
   const users = rows.length
     ? await app.db
         .selectFrom('users')
@@ -254,8 +340,39 @@ async function sellerTotals(app: AppContext, w: ReportWindow): Promise<SellerRow
   ]);
 }
 
-/** Sales count and revenue per branch (the dashboard's branch comparison). */
+/**
+ * Sellers' rows net of the credit notes of their sales refunded in the window (a seller with only refunds in
+ * the window gets a row of their own).
+ */
+async function netOfReturns(app: AppContext, sold: SellerRow[], refunded: readonly ReturnHeader[]) {
+  const key = (userId: string, branchId: string) => `${userId}\u0000${branchId}`;
+  const back = await returnsBy(app, refunded, (h) => key(h.seller_id, h.branch_id));
+  const rows = new Map(sold.map((r) => [key(r.user_id, r.branch_id), { ...r }]));
+  for (const [k, r] of back) {
+    const [user_id, branch_id] = k.split('\u0000') as [string, string];
+    const row = rows.get(k) ?? { user_id, branch_id, n: 0, revenue: 0, vat: 0 };
+    row.revenue = Number(row.revenue) - r.total;
+    row.vat = Number(row.vat) - r.vat;
+    rows.set(k, row);
+  }
+  return [...rows.values()];
+}
+
+/** Sales count and revenue net of returns per branch (the dashboard's branch comparison). */
 export async function branchTotals(app: AppContext, w: ReportWindow) {
+  const [sold, refunded] = await Promise.all([branchSales(app, w), returnHeaders(app, w)]);
+  const back = await returnsBy(app, refunded, (h) => h.branch_id);
+  const rows = new Map(sold.map((r) => [r.branch_id, { ...r, revenue: Number(r.revenue) }]));
+  for (const [branch_id, r] of back) {
+    const row = rows.get(branch_id) ?? { branch_id, n: 0, revenue: 0 };
+    row.revenue -= r.total;
+    rows.set(branch_id, row);
+  }
+  return [...rows.values()];
+}
+
+/** Sales count and revenue per branch, before returns. */
+async function branchSales(app: AppContext, w: ReportWindow) {
   type Row = { branch_id: string; n: number; revenue: number };
   const live = async (part: ReportWindow) =>
     (
@@ -272,15 +389,6 @@ export async function branchTotals(app: AppContext, w: ReportWindow) {
     FROM ${t} WHERE day >= ${from} AND day < ${to} GROUP BY branch_id`,
     );
   return mergeRows(await overDays(w, live, summary), (r) => r.branch_id, ['n', 'revenue']);
-}
-
-/** The credit notes of the window: count and base-currency total. */
-async function returnTotals(app: AppContext, w: ReportWindow) {
-  const returnsBranch = w.branchId ? sql` AND branch_id = ${w.branchId}` : sql``;
-  const { rows } = await sql<{ n: number; total: number | null }>`
-    SELECT count(*) AS n, sum(base_total_amount) AS total FROM returns
-    WHERE created_at >= ${w.startIso} AND created_at < ${w.endIso}${returnsBranch}`.execute(app.db);
-  return rows[0]!;
 }
 
 /** The 8 latest sales of the window with the seller's name. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
+import { returnHeaders, returnLines, returnsBy } from './returns';
 import { salesFilter, salesFrom } from './sales';
 import { hourlySales, mergeRows, summaryAndDeltas, summaryHours } from './summaries';
 import { baseConverter, bucketLocalDate, hourBucketSql, type ReportWindow, windowDays } from './window';
@@ -17,9 +18,17 @@ interface Month {
   rates: Map<number, RateBucket>;
   vat: number;
   gross: number;
+  returns: { n: number; total: number; vat: number };
 }
 
-const emptyMonth = (): Month => ({ sales: 0, exempt: 0, rates: new Map(), vat: 0, gross: 0 });
+const emptyMonth = (): Month => ({
+  sales: 0,
+  exempt: 0,
+  rates: new Map(),
+  vat: 0,
+  gross: 0,
+  returns: { n: 0, total: 0, vat: 0 },
+});
 
 function addToRate(m: Month, rate: number, taxable: number, vat: number): void {
   const bucket = m.rates.get(rate) ?? { taxable: 0, vat: 0 };
@@ -31,12 +40,17 @@ function addToRate(m: Month, rate: number, taxable: number, vat: number): void {
 /**
  * VAT by local month, newest first, in the base currency: the net amounts of the sold lines per VAT rate
  * actually charged (`by_rate`, highest rate first; zero-rated lines under rate 0), exempt lines apart, the VAT
- * and the gross total. The spec's named buckets are the lines at exactly that rate: taxable_0 at 0 %,
- * taxable_18 at 18 %, taxable_15 at 15 %; a line at another rate (5 %, 10 %) appears only in by_rate.
+ * and the gross total, each net of the credit-note lines refunded in the month (the month of the refund). The
+ * spec's named buckets: taxable_0 at 0 %, taxable_18 at 18 %, and taxable_15, the spec's alias of taxable_18;
+ * a line at another rate (5 %, 10 %, 15 %) appears only in by_rate.
  */
 export async function vatReport(app: AppContext, w: ReportWindow) {
   const conv = await baseConverter(app);
-  const { lines, counts } = await vatRows(app, w);
+  const [{ lines, counts }, returned, headers] = await Promise.all([
+    vatRows(app, w),
+    returnLines(app, w),
+    returnHeaders(app, w),
+  ]);
   const months = new Map<string, Month>();
   for (const day of windowDays(w)) {
     const key = day.slice(0, 7);
@@ -58,6 +72,11 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
     m.vat += vat;
     m.gross += await conv.toBase(Number(l.gross), l.currency_code, l.rate);
   }
+  await takeOffReturns(returned, monthOf, conv);
+  for (const [month, r] of await returnsBy(app, headers, (h) => h.day.slice(0, 7))) {
+    const m = months.get(month);
+    if (m) m.returns = r;
+  }
   const fmt = (minor: number) => formatMinor(minor, conv.baseExp);
   const taxableAt = (m: Month, rate: number) => fmt(m.rates.get(rate)?.taxable ?? 0);
   return {
@@ -69,14 +88,46 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
         taxable_0: taxableAt(m, 0),
         exempt: fmt(m.exempt),
         taxable_18: taxableAt(m, 18),
-        taxable_15: taxableAt(m, 15),
+        taxable_15: taxableAt(m, 18),
         by_rate: [...m.rates.entries()]
           .sort(([a], [b]) => b - a)
           .map(([rate, r]) => ({ rate, taxable: fmt(r.taxable), vat: fmt(r.vat) })),
+        returns_count: m.returns.n,
+        returns_total: fmt(m.returns.total),
+        returns_vat: fmt(m.returns.vat),
         vat_collected: fmt(m.vat),
         grand_total: fmt(m.gross),
       })),
   };
+}
+
+/**
+ * Takes the credit-note lines off their month's buckets, grouped like the sold lines (hour, rate, category,
+ * currency and rate) so each group is converted once: the VAT, the rate's taxable amount (or exempt) and the
+ * gross total go down by what was refunded.
+ */
+async function takeOffReturns(
+  returned: Awaited<ReturnType<typeof returnLines>>,
+  monthOf: (bucket: string) => Month | undefined,
+  conv: Awaited<ReturnType<typeof baseConverter>>,
+) {
+  const key = (r: (typeof returned)[number]) =>
+    [r.bucket, r.vat_rate, r.vat_category, r.currency_code, r.rate].join('\u0000');
+  for (const r of mergeRows(
+    returned.map((x) => ({ ...x })),
+    key,
+    ['net', 'vat', 'refund'],
+  )) {
+    const m = monthOf(r.bucket);
+    if (!m) continue;
+    const net = await conv.toBase(r.net, r.currency_code, r.rate);
+    const vat = await conv.toBase(r.vat, r.currency_code, r.rate);
+    const rate = Number(r.vat_rate);
+    if (rate === 0 && r.vat_category === 'exempt') m.exempt -= net;
+    else addToRate(m, rate, -net, -vat);
+    m.vat -= vat;
+    m.gross -= await conv.toBase(r.refund, r.currency_code, r.rate);
+  }
 }
 
 interface VatLineRow {

@@ -39,6 +39,8 @@ export const zReportSource: DocumentSource = async (app, job) => {
       cash_refunds: z.cash_refunds,
       counted_cash: z.counted_cash ?? '0',
       variance: z.variance,
+      account_payments: z.account_payments.by_method,
+      cash_by_currency: z.cash_by_currency,
     },
     { timeZone: await branchTimeZone(app, z.branch_id) },
   );

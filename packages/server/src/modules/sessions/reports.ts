@@ -51,7 +51,10 @@ function baseConverter(app: AppContext, base: { code: string; exp: number }): To
   };
 }
 
-/** Taxable amount and VAT per VAT rate, grouped by (currency, rate) before converting. */
+/**
+ * Taxable amount and VAT per VAT rate, grouped by (currency, rate) before converting: the session's sold lines
+ * minus the lines of the credit notes refunded in the session.
+ */
 async function vatByRate(app: AppContext, id: string, conv: ToBase) {
   const vatRows = await app.db
     .selectFrom('sale_lines as l')
@@ -74,7 +77,116 @@ async function vatByRate(app: AppContext, id: string, conv: ToBase) {
     row.vat += await conv(Number(r.vat), r.currency_code, r.fx_rate_to_base);
     byRate.set(r.vat_rate, row);
   }
+  const returnRows = await app.db
+    .selectFrom('return_lines as l')
+    .innerJoin('returns as r', 'r.id', 'l.return_id')
+    .innerJoin('sales as s', 's.id', 'r.sale_id')
+    .select((eb) => [
+      's.currency_code',
+      's.fx_rate_to_base',
+      'l.vat_rate',
+      eb.fn.sum<number>('l.net_amount').as('taxable'),
+      eb.fn.sum<number>('l.vat_amount').as('vat'),
+    ])
+    .where('r.session_id', '=', id)
+    .groupBy(['s.currency_code', 's.fx_rate_to_base', 'l.vat_rate'])
+    .execute();
+  for (const r of returnRows) {
+    const row = byRate.get(r.vat_rate) ?? { taxable: 0, vat: 0 };
+    row.taxable -= await conv(Number(r.taxable), r.currency_code, r.fx_rate_to_base);
+    row.vat -= await conv(Number(r.vat), r.currency_code, r.fx_rate_to_base);
+    byRate.set(r.vat_rate, row);
+  }
   return byRate;
+}
+
+interface TenderLine {
+  currency_code: string;
+  rate: string;
+  method: string;
+  count: number;
+  /** In the tender's currency. */
+  amount: number;
+  /** In the base currency, at the rate of each sale. */
+  base: number;
+}
+
+/**
+ * What the session took and paid out per currency, rate and tender: sale tenders (cash net of the change,
+ * given in the sale's currency), minus refunds in the same tender and currency, plus payments on account (base
+ * currency). Rows of one currency at several rates stay apart, so each shows the rate it was converted at.
+ */
+async function tendersByCurrency(app: AppContext, id: string, base: string): Promise<TenderLine[]> {
+  const paid = await app.db
+    .selectFrom('sale_payments as p')
+    .innerJoin('sales as s', 's.id', 'p.sale_id')
+    .select((eb) => [
+      's.currency_code',
+      's.fx_rate_to_base as rate',
+      'p.method',
+      eb.fn.count<number>('p.sale_id').distinct().as('n'),
+      eb.fn.sum<number>('p.amount').as('amount'),
+      eb.fn.sum<number>('p.base_amount').as('base'),
+    ])
+    .where('s.session_id', '=', id)
+    .where('s.is_deleted', '=', 0)
+    .groupBy(['s.currency_code', 's.fx_rate_to_base', 'p.method'])
+    .execute();
+  const change = await app.db
+    .selectFrom('sales')
+    .select((eb) => [
+      'currency_code',
+      'fx_rate_to_base as rate',
+      eb.fn.sum<number>('change_amount').as('amount'),
+      eb.fn.sum<number>('base_change_amount').as('base'),
+    ])
+    .where('session_id', '=', id)
+    .where('is_deleted', '=', 0)
+    .groupBy(['currency_code', 'fx_rate_to_base'])
+    .execute();
+  const refunds = await app.db
+    .selectFrom('returns as r')
+    .innerJoin('sales as s', 's.id', 'r.sale_id')
+    .select((eb) => [
+      's.currency_code',
+      's.fx_rate_to_base as rate',
+      'r.refund_method as method',
+      eb.fn.sum<number>('r.total_amount').as('amount'),
+      eb.fn.sum<number>('r.base_total_amount').as('base'),
+    ])
+    .where('r.session_id', '=', id)
+    .groupBy(['s.currency_code', 's.fx_rate_to_base', 'r.refund_method'])
+    .execute();
+  const account = await app.db
+    .selectFrom('customer_ledger')
+    .select((eb) => ['tender', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('amount')])
+    .where('session_id', '=', id)
+    .where('transaction_type', '=', 'PAYMENT')
+    .groupBy('tender')
+    .execute();
+  const lines = new Map<string, TenderLine>();
+  const add = (currency: string, rate: string, method: string, n: number, amount: number, inBase: number) => {
+    const key = `${currency}\u0000${rate}\u0000${method}`;
+    const l = lines.get(key) ?? { currency_code: currency, rate, method, count: 0, amount: 0, base: 0 };
+    l.count += n;
+    l.amount += amount;
+    l.base += inBase;
+    lines.set(key, l);
+  };
+  for (const p of paid) add(p.currency_code, p.rate, p.method, Number(p.n), Number(p.amount), Number(p.base));
+  for (const c of change) add(c.currency_code, c.rate, 'cash', 0, -Number(c.amount), -Number(c.base));
+  for (const r of refunds) add(r.currency_code, r.rate, r.method, 0, -Number(r.amount), -Number(r.base));
+  for (const a of account)
+    add(base, '1', a.tender ?? 'cash', Number(a.n), Number(a.amount), Number(a.amount));
+  return [...lines.values()]
+    .filter((l) => l.count > 0 || l.amount !== 0)
+    .sort(
+      (a, b) =>
+        Number(b.currency_code === base) - Number(a.currency_code === base) ||
+        a.currency_code.localeCompare(b.currency_code) ||
+        a.rate.localeCompare(b.rate) ||
+        a.method.localeCompare(b.method),
+    );
 }
 
 /** Line, global and coupon discounts of the session's sales. */
@@ -127,6 +239,38 @@ async function returnTotals(app: AppContext, id: string, conv: ToBase) {
   return ret;
 }
 
+/** The exponent of the base currency and of every currency the tender lines name. */
+async function exponentsOf(
+  app: AppContext,
+  lines: readonly TenderLine[],
+  base: { code: string; exp: number },
+) {
+  const exps = new Map([[base.code, base.exp]]);
+  for (const l of lines)
+    if (!exps.has(l.currency_code)) exps.set(l.currency_code, await currencyExponent(app, l.currency_code));
+  return exps;
+}
+
+/**
+ * The cash the drawer should hold per currency and rate: the cash tender lines, the opening float with the
+ * base currency's line. The base-currency equivalents add up to expected_cash while the session is open.
+ */
+function cashByCurrency(lines: readonly TenderLine[], s: { opening_float: number }, base: string) {
+  const cash = lines.filter((l) => l.method === 'cash');
+  const out = cash.map((l) => ({
+    currency_code: l.currency_code,
+    rate: l.rate,
+    expected: l.amount,
+    base: l.base,
+  }));
+  const own = out.find((c) => c.currency_code === base);
+  if (own) {
+    own.expected += s.opening_float;
+    own.base += s.opening_float;
+  } else out.unshift({ currency_code: base, rate: '1', expected: s.opening_float, base: s.opening_float });
+  return out;
+}
+
 /** How many tender declarations the session has, its branch's name and its cashier's name. */
 async function sessionLabels(app: AppContext, s: { id: string; branch_id: string; user_id: string }) {
   const tenders = await app.db
@@ -166,6 +310,9 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
   const ret = await returnTotals(app, id, conv);
   const labels = await sessionLabels(app, { id, branch_id: s.branch_id, user_id: s.user_id });
   const expected = s.status === 'closed' ? (s.expected_cash ?? 0) : expectedCashOf(s, t);
+  const tenders = await tendersByCurrency(app, id, base.code);
+  const account = Object.entries(t.accountPayments).sort(([a], [b]) => (a < b ? -1 : 1));
+  const currencyExp = await exponentsOf(app, tenders, base);
   return {
     session_id: s.id,
     z_number: s.z_number,
@@ -182,7 +329,8 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     sales_count: t.count,
     gross_sales: f(t.revenue),
     net_sales: f(t.revenue - ret.total),
-    vat_total: f(t.vat),
+    vat_total: f(t.vat - ret.vat),
+    gross_vat: f(t.vat),
     by_payment: Object.entries(t.byMethod)
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([method, amount]) => ({ method, count: t.countByMethod[method] ?? 0, amount: f(amount) })),
@@ -201,8 +349,28 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
       vat: f(ret.vat),
       by_method: Object.fromEntries(Object.entries(ret.by).map(([k, v]) => [k, f(v)])),
     },
+    account_payments: {
+      count: account.reduce((a, [, v]) => a + v.count, 0),
+      total: f(account.reduce((a, [, v]) => a + v.amount, 0)),
+      by_method: account.map(([method, v]) => ({ method, count: v.count, amount: f(v.amount) })),
+    },
+    tenders_by_currency: tenders.map((l) => ({
+      currency_code: l.currency_code,
+      method: l.method,
+      rate: l.rate,
+      count: l.count,
+      amount: formatMinor(l.amount, currencyExp.get(l.currency_code)!),
+      base_amount: f(l.base),
+    })),
+    cash_by_currency: cashByCurrency(tenders, s, base.code).map((c) => ({
+      currency_code: c.currency_code,
+      rate: c.rate,
+      expected: formatMinor(c.expected, currencyExp.get(c.currency_code)!),
+      expected_base: f(c.base),
+    })),
     opening_float: f(s.opening_float),
     cash_sales: f(t.cashTaken - t.change),
+    cash_account_payments: f(t.accountPayments.cash?.amount ?? 0),
     cash_refunds: f(t.cashRefunds),
     expected_cash: f(expected),
     counted_cash: s.counted_cash === null ? null : f(s.counted_cash),

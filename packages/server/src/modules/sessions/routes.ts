@@ -162,7 +162,7 @@ export function sessionRoutes(r: ApiRouter): void {
     tag: 'Sessions',
     summary: 'Z-report of a session (X-report while it is open)',
     description:
-      'Any signed-in user with access to the session (as for its sales). Sequential z_number per branch and device (device_id: the till the session was opened on) assigned at close (null and is_final false while open). Counts and totals by payment method, VAT by rate, discounts, returns refunded in the session, opening float, expected versus counted cash, variance; base currency.',
+      'Any signed-in user with access to the session (as for its sales). Sequential z_number per branch and device (device_id: the till the session was opened on) assigned at close (null and is_final false while open). Counts and totals by payment method, VAT by rate and vat_total net of the credit notes refunded in the session (gross_vat before them), discounts, returns refunded in the session, payments on account taken in it (account_payments, by tender), tenders_by_currency (per currency, rate and tender: taken minus change and refunds, with the base equivalent at the rate used), cash_by_currency (expected cash per currency; the base equivalents add up to expected_cash), opening float, expected (float + cash kept from sales + cash paid on account - cash refunds) versus counted cash, variance; base currency. docs/FIGURES.md says which record each figure comes from.',
     roles: 'any',
     params: SessionParams,
     responses: {

@@ -19,15 +19,43 @@ import type { CashSessionsTable } from '../../db/tables/sessions';
 /**
  * Cash sessions: a user's shift at a till, in the base currency. Status `open` -> `on_break` -> `open` … ->
  * `closed`. One session not closed per user (a partial unique index makes it hold under races). Figures
- * (total_sales, revenue, VAT, payment_breakdown, expected cash) are derived from the session's sales and returns,
+ * (total_sales, revenue, VAT, payment_breakdown, expected cash) are derived from the session's sales, returns
+ * and payments on account,
  * never stored as running counters, so they cannot drift; close freezes expected/counted/variance and the Z number, sequential per branch and device (the till the
  * session was opened on), so tills closing offline never collide.
  */
 
 export class NoOpenSession extends AppError {
   constructor() {
-    super(409, 'NO_OPEN_SESSION', 'You have no open cash session; open one with POST /sessions/open first.');
+    super(
+      409,
+      'NO_OPEN_SESSION',
+      'No cash session of yours is open on this till; open one on the Cash session screen before taking money.',
+    );
   }
+}
+
+/**
+ * The one rule for taking money at the till (a sale, a payment on account), whoever takes it: it belongs to the
+ * taker's open session on this till (device). None open: 409 NO_OPEN_SESSION; on a break: 409 SESSION_ON_BREAK;
+ * the session is open on another till: 409 SESSION_ON_OTHER_TILL.
+ */
+export function takingSession<S extends Pick<CashSessionsTable, 'status' | 'device_id'>>(
+  session: S | undefined,
+  deviceId: string,
+): S {
+  if (!session) throw new NoOpenSession();
+  if (session.status === 'on_break')
+    throw new Conflict(
+      'Your cash session is on a break; end the break before taking money.',
+      'SESSION_ON_BREAK',
+    );
+  if (session.device_id !== deviceId)
+    throw new Conflict(
+      'Your open cash session is on another till; take money there, or close that session and open one here.',
+      'SESSION_ON_OTHER_TILL',
+    );
+  return session;
 }
 
 export async function baseCurrency(app: AppContext): Promise<{ code: string; exp: number }> {
@@ -61,6 +89,8 @@ export interface SessionTotals {
   cashTaken: number;
   change: number;
   cashRefunds: number;
+  /** Payments on customers' accounts taken in the session: tender -> count and base minor units. */
+  accountPayments: Record<string, { count: number; amount: number }>;
 }
 
 const emptyTotals = (): SessionTotals => ({
@@ -72,6 +102,7 @@ const emptyTotals = (): SessionTotals => ({
   cashTaken: 0,
   change: 0,
   cashRefunds: 0,
+  accountPayments: {},
 });
 
 /** Figures of several sessions in three grouped queries. */
@@ -126,11 +157,29 @@ export async function sessionTotals(db: Db, ids: string[]): Promise<Map<string, 
     .groupBy('session_id')
     .execute();
   for (const r of refunds) out.get(r.session_id!)!.cashRefunds = Number(r.amount);
+  const account = await db
+    .selectFrom('customer_ledger')
+    .select((eb) => [
+      'session_id',
+      'tender',
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>('amount').as('amount'),
+    ])
+    .where('session_id', 'in', ids)
+    .where('transaction_type', '=', 'PAYMENT')
+    .groupBy(['session_id', 'tender'])
+    .execute();
+  for (const r of account)
+    out.get(r.session_id!)!.accountPayments[r.tender ?? 'cash'] = {
+      count: Number(r.n),
+      amount: Number(r.amount),
+    };
   return out;
 }
 
+/** Opening float + cash kept from sales (tendered − change) + cash paid on accounts − cash refunds. */
 export const expectedCashOf = (s: Pick<CashSessionsTable, 'opening_float'>, t: SessionTotals): number =>
-  s.opening_float + t.cashTaken - t.change - t.cashRefunds;
+  s.opening_float + t.cashTaken - t.change + (t.accountPayments.cash?.amount ?? 0) - t.cashRefunds;
 
 export function toSession(
   s: CashSessionsTable,

@@ -202,6 +202,9 @@ describe('a sale pulled onto another till of the branch', () => {
     tillA = await startTestServer({ mode: 'till' });
     const med = await makeMedicineId(tillA, { price: 10, name: 'Returnable' });
     const batch = await addStock(tillA, med, 10);
+    // Every sale is made in an open cash session (28.5); till B's copy holds it, as it would have pulled it.
+    const sellerA = await tillA.userWithRole('cashier');
+    expect((await tillA.post('/api/v1/sessions/open', { opening_float: 0 }, sellerA.token)).status).toBe(201);
     // Till B: another till of the same branch holding the same data (a copy of till A's database).
     const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
     await tillA.sqlite.backup(path.join(dirB, 'pharmacy.db'));
@@ -209,7 +212,7 @@ describe('a sale pulled onto another till of the branch', () => {
     tillB = await startTestServer({ mode: 'till', dataDir: dirB });
     await tillB.exec("DELETE FROM local_state WHERE key = 'device_id'");
 
-    const tokenA = await tillA.adminToken();
+    const tokenA = sellerA.token;
     const sold = await tillA.post<{ id: string; invoice_number: string; icv: number; lines: unknown[] }>(
       '/api/v1/sales',
       { items: [{ medicine_id: med, quantity: 4 }], payment_lines: [{ method: 'cash', amount: 100 }] },

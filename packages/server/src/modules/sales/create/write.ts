@@ -6,7 +6,7 @@ import type { Db } from '../../../db/connection';
 import { prepared, preparedInsert } from '../../../db/prepared';
 import type { SaleLinesTable, SalesTable } from '../../../db/tables/sales';
 import type { AuthUser } from '../../../http/auth';
-import { Conflict, Forbidden } from '../../../http/errors';
+import { Forbidden } from '../../../http/errors';
 import { consumeApproval } from '../../approvals/service';
 import { type Actor, writeAudit } from '../../audit/service';
 import { redeemCoupon } from '../../coupons/service';
@@ -15,7 +15,7 @@ import { appendFiscalEntry, invoiceHash, nextFiscalPosition } from '../../fiscal
 import { invoiceNumberOf } from '../../fiscal/device';
 import { dispenseForSale } from '../../prescriptions/for-sale';
 import { defaultPrinter, enqueuePrintJob } from '../../printing/service';
-import { NoOpenSession } from '../../sessions/service';
+import { takingSession } from '../../sessions/service';
 import { consumeFefo } from '../../stock/ledger';
 import { saleAnswer } from '../read';
 import { type SalePlan, saleFiscalFields, saleLineRow, salePaymentRows, saleRow } from './build';
@@ -28,8 +28,6 @@ import { DISPENSING_ROLES } from './lines';
  * movement, no ledger row, no ICV consumed.
  */
 
-const SESSION_REQUIRED_ROLES = ['cashier', 'pharmacist'];
-
 // The statements every sale runs, compiled once (see db/prepared.ts).
 export const saleByMutation = prepared((db, p: { cmid: string }) =>
   db.selectFrom('sales').select(['id', 'payload_hash']).where('client_mutation_id', '=', p.cmid),
@@ -37,7 +35,7 @@ export const saleByMutation = prepared((db, p: { cmid: string }) =>
 const openSessionOf = prepared((db, p: { userId: string }) =>
   db
     .selectFrom('cash_sessions')
-    .select(['id', 'status', 'branch_id'])
+    .select(['id', 'status', 'branch_id', 'device_id'])
     .where('user_id', '=', p.userId)
     .where('status', '!=', sql.lit('closed')),
 );
@@ -58,13 +56,9 @@ export interface SaleRequestId {
   hash: string;
 }
 
-/** The seller's open session (none for a role that may sell without one); refused on a break. */
-async function sellingSession(trx: Db, user: AuthUser) {
-  const session = await openSessionOf.first(trx, { userId: user.id });
-  if (session?.status === 'on_break')
-    throw new Conflict('Your cash session is on a break; end the break before selling.', 'SESSION_ON_BREAK');
-  if (!session && SESSION_REQUIRED_ROLES.includes(user.role)) throw new NoOpenSession();
-  return session;
+/** The seller's open session on this till, whoever sells: no cash is taken outside a session. */
+async function sellingSession(trx: Db, user: AuthUser, deviceId: string) {
+  return takingSession(await openSessionOf.first(trx, { userId: user.id }), deviceId);
 }
 
 /** Takes each line's units FEFO and makes its row with the batches taken. */
@@ -202,7 +196,7 @@ export async function writeSale(
       const existing = await saleByMutation.first(trx, { cmid: req.cmid });
       if (existing) throw new Replay(existing);
     }
-    const session = await sellingSession(trx, user);
+    const session = await sellingSession(trx, user, plan.deviceId);
     const { lines, movementIds } = await takeStock(trx, plan, user);
     if (body.prescription_id) await dispensePrescription(trx, plan, user, body.prescription_id);
     await chargeCreditAndCoupon(trx, plan, user);
@@ -219,7 +213,7 @@ export async function writeSale(
       fiscal,
       fiscalHash,
       lines,
-      sessionId: session?.id ?? null,
+      sessionId: session.id,
       userId: user.id,
       ...req,
     });

@@ -1,0 +1,84 @@
+import { Api } from './api';
+import { expect, signIn, test } from './fixtures';
+
+const CASHIER = {
+  email: 'cash.fx@pharmacy.local',
+  password: 'Cash#2026-fx-till!',
+  full_name: 'Faraji Cash',
+  role: 'cashier',
+};
+
+test('27.3, 27.4: the Cash session screen shows takings and expected cash per currency and payments on account', async ({
+  page,
+  till,
+}, testInfo) => {
+  const admin = await Api.admin(till);
+  await admin.createUser(CASHIER);
+  await admin.call('POST', '/currency/rates', {
+    from_code: 'EUR',
+    rate: '1.25',
+    effective_at: '2026-01-01T00:00:00Z',
+  });
+  const supplier = await admin.supplier();
+  const med = await admin.medicine(supplier, {
+    name: 'Panadol FX',
+    barcode: '4000000000105',
+    price: 11.8,
+    stock: 20,
+  });
+  const customer = await admin.call<{ id: string }>('POST', '/customers', {
+    name: 'Zawadi Account',
+    credit_limit: 100,
+    is_credit_allowed: true,
+  });
+  const cashier = await Api.login(till, CASHIER);
+  await cashier.call('POST', '/sessions/open', { opening_float: 50 });
+  const items = [{ medicine_id: med, quantity: 1 }];
+  await cashier.call('POST', '/sales', {
+    items,
+    payment_lines: [{ method: 'cash', amount: 20 }],
+    print_receipt: false,
+  });
+  await cashier.call('POST', '/sales', {
+    items,
+    currency_code: 'EUR',
+    payment_lines: [{ method: 'cash', amount: 10 }],
+    print_receipt: false,
+  });
+  await cashier.call('POST', '/sales', {
+    items,
+    customer_id: customer.id,
+    payment_lines: [{ method: 'credit', amount: 11.8 }],
+    print_receipt: false,
+  });
+  await cashier.call('POST', `/customers/${customer.id}/payments`, { amount: 5, method: 'cash' });
+
+  await page.setViewportSize({ width: 1024, height: 600 });
+  await page.goto('/');
+  await signIn(page, CASHIER);
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  await page.keyboard.press('F6');
+  await expect(page.getByRole('heading', { name: 'Cash session', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'X-report (session still open)' })).toBeVisible();
+
+  const takings = page.getByRole('table', { name: 'Takings by currency' });
+  // 20.00 tendered - 8.20 change; 10.00 EUR - 0.56 EUR change = 9.44 EUR = 11.80 USD at 1.25; 5.00 on account
+  await expect(takings.getByRole('row', { name: /Cash USD/ })).toContainText('16.80');
+  const eur = takings.getByRole('row', { name: /Cash EUR/ });
+  await expect(eur).toContainText('1.25');
+  await expect(eur).toContainText('9.44');
+  await expect(eur).toContainText('11.80');
+  await expect(takings.getByRole('row', { name: /Customer credit USD/ })).toContainText('11.80');
+  const expected = page.getByRole('table', { name: 'Expected cash by currency' });
+  await expect(expected.getByRole('row', { name: /^USD/ })).toContainText('66.80');
+  await expect(expected.getByRole('row', { name: /EUR at 1\.25/ })).toContainText('9.44');
+  const account = page.getByRole('table', { name: 'Payments on account' });
+  await expect(account.getByRole('row', { name: /Paid on account \(1\)/ })).toContainText('5.00');
+  const drawer = page.getByRole('table', { name: 'Cash drawer' });
+  await expect(drawer.getByRole('row', { name: /Cash paid on account/ })).toContainText('5.00');
+  // 50.00 float + 11.80 USD + 11.80 (the EUR at its rate) + 5.00 paid on account
+  await expect(drawer.getByRole('row', { name: /Expected cash/ })).toContainText('78.60');
+  await takings.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e/screenshots/cash-currencies-1024x600.png' });
+  await page.screenshot({ path: testInfo.outputPath('cash-currencies-full.png'), fullPage: true });
+});
