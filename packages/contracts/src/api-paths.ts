@@ -7466,6 +7466,7 @@ export interface operations {
                             gross_revenue: string;
                             net_revenue: string;
                             returns: string;
+                            revenue: string;
                             sales_count: number;
                             vat: string;
                         }[];
@@ -7506,6 +7507,7 @@ export interface operations {
                             returns_count: number;
                             returns_total: string;
                             returns_vat: string;
+                            revenue: string;
                             sales_count: number;
                             vat: string;
                         };

@@ -42,6 +42,9 @@ export const SalesReport = ReportWindow.extend({
     returns_count: z.number().int().describe('credit notes refunded in the window'),
     returns_total: DecimalString.describe('what they refunded, VAT included'),
     net_revenue: DecimalString.describe('gross_revenue - returns_total (VAT included; VAT apart in vat)'),
+    revenue: DecimalString.describe(
+      "the spec's revenue: net_revenue (every revenue figure is net of the returns refunded in the window)",
+    ),
     gross_vat: DecimalString.describe('VAT of the sales'),
     returns_vat: DecimalString.describe('VAT of the credit notes'),
     vat: DecimalString.describe('gross_vat - returns_vat: the VAT the window collected'),
@@ -54,6 +57,7 @@ export const SalesReport = ReportWindow.extend({
       gross_revenue: DecimalString,
       returns: DecimalString.describe('credit notes refunded that day'),
       net_revenue: DecimalString.describe('gross_revenue - returns'),
+      revenue: DecimalString.describe("the spec's daily total: net_revenue"),
       vat: DecimalString.describe('net of the returns'),
     }),
   ),

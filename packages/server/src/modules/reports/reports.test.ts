@@ -177,6 +177,7 @@ describe('GET /reports/sales', () => {
       gross_revenue: '14.80',
       returns: '0.00',
       net_revenue: '14.80',
+      revenue: '14.80',
       vat: '1.80',
     });
     expect(r.by_day.at(-2)).toMatchObject({ sales_count: 1, net_revenue: '5.90' });

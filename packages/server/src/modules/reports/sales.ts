@@ -126,6 +126,7 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
       returns_count: refunded.reduce((a, h) => a + h.n, 0),
       returns_total: fmt(t.returns),
       net_revenue: fmt(t.gross - t.returns),
+      revenue: fmt(t.gross - t.returns),
       gross_vat: fmt(t.grossVat),
       returns_vat: fmt(t.returnsVat),
       vat: fmt(t.grossVat - t.returnsVat),
@@ -137,6 +138,7 @@ export async function salesReport(app: AppContext, w: ReportWindow) {
       gross_revenue: fmt(d.gross),
       returns: fmt(d.returns),
       net_revenue: fmt(d.revenue),
+      revenue: fmt(d.revenue),
       vat: fmt(d.vat),
     })),
     by_payment: byPayment.map(({ minor, refunds, ...p }) => ({
