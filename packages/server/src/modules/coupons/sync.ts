@@ -1,7 +1,16 @@
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { insertRowIfAbsent, type Payload, type EntityRegistration, upsertRow } from '../sync/registry';
+import { CouponRedemptionPayload } from '@pharmacy/contracts';
+import { heldOrPushed, PushForbidden } from '../sync/push-actors';
+import {
+  type EntityRegistration,
+  insertRowIfAbsent,
+  type Payload,
+  type PushedChange,
+  type Pusher,
+  upsertRow,
+} from '../sync/registry';
 
 /**
  * Coupons: central-owned, every till. `used_count` is derived, never copied: redemptions replicate
@@ -38,9 +47,24 @@ const couponEntity: EntityRegistration = {
   },
 };
 
+/**
+ * A redemption uses up a coupon for every branch, so it must be the coupon discount of a sale of the device's
+ * branch (held on central or carried by the same push): the sale names the coupon and took a discount.
+ */
+async function authoriseRedemption(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
+  const p = change.payload;
+  const sale = await heldOrPushed(trx, pusher, { entity: 'sale', table: 'sales', id: String(p.sale_id) });
+  if (!sale || sale.row.branch_id !== pusher.device.branch_id)
+    throw new PushForbidden("A coupon redemption must belong to a sale of the device's branch.");
+  if (sale.row.coupon_id !== p.coupon_id || !(Number(sale.row.coupon_discount) > 0))
+    throw new PushForbidden('A coupon redemption must belong to a sale that took that coupon’s discount.');
+}
+
 const couponRedemptionEntity: EntityRegistration = {
   entity: 'coupon_redemption',
-  push: 'till-owned',
+  push: authoriseRedemption,
+  rest: [{ method: 'post', path: '/sales' }],
+  payloadSchema: CouponRedemptionPayload,
   owner: 'till',
   scope: 'organisation',
   table: 'coupon_redemptions',

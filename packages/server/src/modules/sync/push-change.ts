@@ -10,6 +10,7 @@ import type { SyncDevicesTable, SyncMutationsTable } from '../../db/tables/sync'
 import type { AuthUser } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
+import { judgeChange } from './gate';
 import {
   type EntityDefinition,
   getEntity,
@@ -148,6 +149,10 @@ export async function assertDeviceBranch(
       );
 }
 
+/**
+ * Applies one pushed change once the gate (gate.ts) lets its pusher make it; a till's edit of a central-owned
+ * row that central changed since the till last saw it is refused as an edit conflict for a manager.
+ */
 export async function applyOne(
   trx: Db,
   app: AppContext,
@@ -155,23 +160,8 @@ export async function applyOne(
   pusher: Pusher,
 ): Promise<{ id: string; invoice_number?: string; icv?: number }> {
   const { device } = pusher;
-  const def = getEntity(change.entity);
-  if (!def)
-    throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
-  if (def.push === 'central-only')
-    throw new Rejection(
-      'CENTRAL_ONLY',
-      `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
-    );
-  await assertDeviceBranch(trx, def, change, device);
-  if (typeof def.push === 'function') await def.push(trx, change, pusher);
+  const def = await judgeChange(trx, change, pusher);
   if (def.owner === 'central') {
-    const head = await currentRevision(trx);
-    if ((change.baseRevision ?? 0) > head)
-      throw new Rejection(
-        'BAD_BASE_REVISION',
-        `The change says it was made against revision ${change.baseRevision}, but central is at revision ${head}; a till's cursor is never ahead of central.`,
-      );
     // A till edit of a central-owned row: refused as a conflict when central changed the row after the
     // revision the till had seen (by anyone but this device).
     const latest = await trx
@@ -193,11 +183,6 @@ export async function applyOne(
         },
       );
     }
-  } else if (change.op === 'delete') {
-    throw new Rejection(
-      'IMMUTABLE',
-      `A ${change.entity} is created at a till and is never deleted once pushed.`,
-    );
   }
   return def.applyPush(trx, change, device, app);
 }
@@ -244,6 +229,8 @@ export interface PushOutcome {
 export interface PushSource {
   device: SyncDevicesTable;
   user: AuthUser | null;
+  /** The whole push, for rules that look ahead (a ledger row travels before its sale). */
+  batch?: readonly unknown[];
 }
 
 /** A change that does not parse: rejected, nothing stored (it has no trustworthy mutation id). */
@@ -318,7 +305,13 @@ export function applyAsDevice(
   return withChangeOrigin(
     trx,
     { originDeviceId: from.device.id, clientMutationId: c.client_mutation_id },
-    () => applyOne(trx, app, pushedChange(c, entityId), { device: from.device, user: from.user }),
+    () =>
+      applyOne(trx, app, pushedChange(c, entityId), {
+        device: from.device,
+        user: from.user,
+        via: 'push',
+        batch: from.batch,
+      }),
   );
 }
 

@@ -7,7 +7,6 @@ import type { SyncMutationsTable } from '../../db/tables/sync';
 import { nowIso } from '../../lib/time';
 import {
   acceptedItem,
-  assertDeviceBranch,
   branchesReadAhead,
   entityIdOf,
   currentRevision,
@@ -21,6 +20,7 @@ import {
   replayStored,
   resultKey,
 } from './push-change';
+import { judgeChange } from './gate';
 import { type EntityDefinition, getEntity, type PushedChange, tableColumns } from './registry';
 
 /** The batch holds a change the set-wise path does not answer alone: apply it again one change at a time. */
@@ -107,8 +107,8 @@ async function applyAll(trx: Db, from: PushSource, rawChanges: unknown[]): Promi
     if (inBatch.has(c.client_mutation_id)) throw new OneByOne();
     inBatch.add(c.client_mutation_id);
     const change = pushedChange(c, key.entityId);
-    await assertDeviceBranch(trx, def, change, from.device).catch(() => {
-      throw new OneByOne();
+    await judgeChange(trx, change, { ...from, via: 'push' }).catch((err: unknown) => {
+      throw isTemporary(err) ? err : new OneByOne();
     });
     // Answered in batch order; filled in once applied.
     const item = acceptedItem(c, { id: key.entityId }, 0);

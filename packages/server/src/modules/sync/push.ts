@@ -160,7 +160,7 @@ export async function pushChanges(
   rawChanges: unknown[],
   appVersion: string | null,
 ): Promise<SyncPushResponse> {
-  const from = { device, user };
+  const from = { device, user, batch: rawChanges };
   const out = isPostgres(app.db)
     ? await pushInRuns(app, from, rawChanges, appVersion)
     : await pushOneByOne(app, from, rawChanges, appVersion);

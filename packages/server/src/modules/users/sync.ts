@@ -1,12 +1,15 @@
 import { BRANCH_BOUND_ROLES } from '@pharmacy/contracts';
 import type { UsersTable } from '../../db/schema';
 import type { EntityRegistration } from '../sync/registry';
-import { authoriseOwnPasswordChange } from './password-sync';
 import { writeUser } from './service';
 
+/**
+ * Users are head office's: a till never pushes one (a password hash never travels from a till to central). A
+ * password is changed online, through POST /auth/change-password on central.
+ */
 const userEntity: EntityRegistration = {
   entity: 'user',
-  push: authoriseOwnPasswordChange,
+  push: 'central-only',
   owner: 'central',
   scope: 'branch',
   table: 'users',
