@@ -32,7 +32,17 @@ export async function saleTemplate(
     const id = newId();
     const lines = (template.lines as Row[]).map((l) => ({ ...l, id: newId(), sale_id: id }));
     const payments = o.credit
-      ? [{ id: newId(), sale_id: id, line_no: 1, method: 'credit', amount: o.credit, base_amount: o.credit, reference: '' }]
+      ? [
+          {
+            id: newId(),
+            sale_id: id,
+            line_no: 1,
+            method: 'credit',
+            amount: o.credit,
+            base_amount: o.credit,
+            reference: '',
+          },
+        ]
       : (template.payments as Row[]).map((p) => ({ ...p, id: newId(), sale_id: id }));
     return {
       ...template,
