@@ -65,6 +65,7 @@ const couponRedemptionEntity: EntityRegistration = {
   push: authoriseRedemption,
   rest: [{ method: 'post', path: '/sales' }],
   payloadSchema: CouponRedemptionPayload,
+  references: [{ field: 'sale_id', table: 'sales' }],
   owner: 'till',
   scope: 'organisation',
   table: 'coupon_redemptions',

@@ -148,6 +148,8 @@ const customerLedgerEntity: EntityRegistration = {
     { method: 'post', path: '/customers/:customerId/payments' },
   ],
   payloadSchema: CustomerLedgerPayload,
+  // Organisation-wide, but written by one branch: the branch it names is the device's (a branch's own row).
+  references: [{ field: 'branch_id', table: 'branches', branchColumn: 'id' }],
   fromRow: (row) => ({ ...row, created_by: null }),
   write: async (trx, payload: Payload) => {
     let row = payload;

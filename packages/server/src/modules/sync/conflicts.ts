@@ -48,7 +48,8 @@ const REFUSED = new Set(['CENTRAL_ONLY', 'FORBIDDEN_ROLE', 'OTHER_BRANCH', 'IMMU
 /** Why a chosen version was not applied, as a 403 or 409 naming it; a temporary failure is thrown as it is. */
 function refusedResolution(err: unknown): never {
   if (isTemporary(err)) throw err;
-  const { code, message } = err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
+  const { code, message } =
+    err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
   if (REFUSED.has(code) || (err instanceof AppError && err.status === 403))
     throw new AppError(403, code, `The chosen version cannot be applied: ${message}`);
   throw new Conflict(`The chosen version cannot be applied: ${message}`, 'RESOLUTION_FAILED');

@@ -17,40 +17,46 @@ import {
  * make this change, whichever path it arrives by — a till's push (one by one or set-wise) or a manager's
  * resolution of a conflict. In order:
  * 1. policy: the entity is replicated, a till may change it (not central-only), a till-owned row is never deleted;
- * 2. shape: the payload's key is the change's entity_id, its texts are plain (no control characters), and it
- *    passes the entity's payload schema (the REST body's rules); a base_revision is never ahead of central;
- * 3. branch: the row, the row it would overwrite, its child rows and every branch-scoped row it names are of
- *    the device's branch, read on central in the caller's transaction;
- * 4. actor: a person's token (a bearer push, a resolver) carries a role the entity's REST routes allow, and
+ * 2. actor: a person's token (a bearer push, a resolver) carries a role the entity's REST routes allow, and
  *    names only that person in every `*_by` field (a resolver may keep the people the till's version named);
+ * 3. branch: the payload's key is the change's entity_id; the row, the row it would overwrite, its child rows
+ *    and every branch-scoped row it names are of the device's branch, read on central in the caller's
+ *    transaction;
+ * 4. shape: the payload's texts are plain (no control characters), it passes the entity's payload schema (the
+ *    REST body's rules), and its base_revision is never ahead of central;
  * 5. the entity's own rule (registry `push`): the people a device's change names, the effects it must match.
  * Throws a Rejection (or the entity rule's AppError); returns the entity's definition when the change may apply.
  */
 export async function judgeChange(trx: Db, change: PushedChange, actor: Pusher): Promise<EntityDefinition> {
   const def = judgePolicy(change);
-  judgeShape(def, change);
-  await judgeBaseRevision(trx, change);
+  judgeActor(def, change, actor);
+  judgeKey(def, change);
   await assertDeviceBranch(trx, def, change, actor.device);
   if (change.op === 'upsert') await judgeReferences(trx, def, change, actor);
-  judgeActor(def, change, actor);
+  judgePayload(def, change);
+  await judgeBaseRevision(trx, change);
   if (typeof def.push === 'function') await def.push(trx, change, actor);
   return def;
 }
 
 function judgePolicy(change: PushedChange): EntityDefinition {
   const def = getEntity(change.entity);
-  if (!def) throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
+  if (!def)
+    throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
   if (def.push === 'central-only')
     throw new Rejection(
       'CENTRAL_ONLY',
       `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
     );
   if (def.owner === 'till' && change.op === 'delete')
-    throw new Rejection('IMMUTABLE', `A ${change.entity} is created at a till and is never deleted once pushed.`);
+    throw new Rejection(
+      'IMMUTABLE',
+      `A ${change.entity} is created at a till and is never deleted once pushed.`,
+    );
   return def;
 }
 
-function judgeShape(def: EntityDefinition, change: PushedChange): void {
+function judgeKey(def: EntityDefinition, change: PushedChange): void {
   if (change.op !== 'upsert') return;
   const key = change.payload[def.key];
   if (key === undefined || String(key) !== change.entityId)
@@ -58,6 +64,10 @@ function judgeShape(def: EntityDefinition, change: PushedChange): void {
       'ENTITY_ID_MISMATCH',
       `The change names ${change.entity} ${change.entityId}, but its row is ${String(key ?? 'missing')}; a change writes only the row it names.`,
     );
+}
+
+function judgePayload(def: EntityDefinition, change: PushedChange): void {
+  if (change.op !== 'upsert') return;
   const text = payloadTextProblem(change.payload);
   if (text) throw new Rejection('VALIDATION', `The ${change.entity}'s ${text.path} ${text.message}.`);
   const parsed = def.payloadSchema?.safeParse(change.payload);
@@ -97,7 +107,9 @@ function valuesOf(payload: Payload, ref: Pick<Reference, 'field' | 'in'>): strin
 
 async function branchOfReference(trx: Db, ref: Reference, id: string): Promise<string | null | undefined> {
   const { rows } = ref.branchSql
-    ? await sql<{ b: string | null }>`${sql.raw(ref.branchSql.split('?')[0] ?? '')}${id}${sql.raw(ref.branchSql.split('?')[1] ?? '')}`.execute(
+    ? await sql<{
+        b: string | null;
+      }>`${sql.raw(ref.branchSql.split('?')[0] ?? '')}${id}${sql.raw(ref.branchSql.split('?')[1] ?? '')}`.execute(
         trx,
       )
     : await sql<{ b: string | null }>`SELECT ${sql.ref(ref.branchColumn ?? 'branch_id')} AS b

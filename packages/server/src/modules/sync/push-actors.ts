@@ -76,7 +76,9 @@ export async function heldOrPushed(
   pusher: Pusher,
   ref: { entity: string; table: string; id: string },
 ): Promise<{ row: Payload; held: boolean } | undefined> {
-  const { rows } = await sql<Payload>`SELECT * FROM ${sql.table(ref.table)} WHERE id = ${ref.id}`.execute(trx);
+  const { rows } = await sql<Payload>`SELECT * FROM ${sql.table(ref.table)} WHERE id = ${ref.id}`.execute(
+    trx,
+  );
   if (rows[0]) return { row: rows[0], held: true };
   for (const raw of pusher.batch ?? []) {
     const c = raw as { entity?: unknown; op?: unknown; payload?: unknown } | null;

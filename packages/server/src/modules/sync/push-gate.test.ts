@@ -210,7 +210,7 @@ describe("H3: a device writes only its own branch's rows", () => {
   });
 
   it("H3: A's return naming B's sale, or B's sale lines, is OTHER_BRANCH and sets no returned quantity", async () => {
-    const theirs = { ...sale({ branchId: other }), session_id: null };
+    const theirs: Row = { ...sale({ branchId: other }), session_id: null };
     expect((await push([change('sale', theirs)], tillB)).rejected).toEqual([]);
     const line = (theirs.lines as Row[])[0]!;
     const ret = (saleId: string) => {

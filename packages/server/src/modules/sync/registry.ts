@@ -380,7 +380,9 @@ export function bindRestAccess(docs: readonly RouteDoc[]): void {
     for (const route of def.rest) {
       const doc = docs.find((d) => d.method === route.method && d.path === route.path);
       if (!doc || doc.access === 'public')
-        throw new Error(`sync: ${def.entity} names ${route.method} ${route.path}, which is no signed-in route`);
+        throw new Error(
+          `sync: ${def.entity} names ${route.method} ${route.path}, which is no signed-in route`,
+        );
       if (doc.access === 'any') any = true;
       else for (const r of doc.access) roles.add(r);
     }

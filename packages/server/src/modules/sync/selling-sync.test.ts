@@ -142,7 +142,12 @@ describe('customer balance', () => {
     };
     const sale = await saleTemplate(central, await central.adminToken());
     const sales = [3000, 2000].map((credit) => sale({ customerId: customer.id, credit }));
-    const ledger = (amount: number, type: string, balanceAfter: number, saleRow?: Record<string, unknown>) => ({
+    const ledger = (
+      amount: number,
+      type: string,
+      balanceAfter: number,
+      saleRow?: Record<string, unknown>,
+    ) => ({
       id: newId(),
       customer_id: customer.id,
       branch_id: branchId,
