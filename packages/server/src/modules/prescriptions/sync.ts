@@ -37,7 +37,10 @@ const willCallEntity: EntityRegistration = {
   scope: 'branch',
   table: 'will_calls',
   order: 302,
-  rest: [{ method: 'post', path: '/dispensing/will-call' }, { method: 'put', path: '/dispensing/will-call/:willCallId/pickup' }],
+  rest: [
+    { method: 'post', path: '/dispensing/will-call' },
+    { method: 'put', path: '/dispensing/will-call/:willCallId/pickup' },
+  ],
   references: [OF_PRESCRIPTION],
 };
 const dispensingEntity: EntityRegistration = {
