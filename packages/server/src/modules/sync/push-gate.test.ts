@@ -9,7 +9,8 @@ import {
   openSessionFor,
   receive,
 } from '../../testing/factory';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
+import { TillStore } from './till-store';
 import { saleTemplate } from '../../testing/pushed-sale';
 
 /**
@@ -123,6 +124,27 @@ describe('C2: a password hash never travels from a till to central', () => {
       expect(body.rejected[0]?.code).toBe('CENTRAL_ONLY');
     }
     expect((await rowOf('users', manager.id)).password_hash).toBe(stored.password_hash);
+  });
+});
+
+describe('C2: a till keeps its users to itself', () => {
+  it('C2: a password changed at a till never enters its outbox', async () => {
+    const till = await startTestServer({ mode: 'till' });
+    try {
+      const user = await till.userWithRole('cashier');
+      const changed = await till.post(
+        '/api/v1/auth/change-password',
+        { current_password: USER_PASSWORD, new_password: 'Till-only-password-9' },
+        user.token,
+      );
+      expect(changed.status).toBe(200);
+      await till.exec("INSERT INTO sync_meta (key, value) VALUES ('bootstrapped', '1')");
+      const outbox = await new TillStore(till.context).outbox(1000, 10_000_000);
+      expect(outbox.map((o) => o.change.entity)).not.toContain('user');
+      expect((await new TillStore(till.context).counts()).pending).toBe(outbox.length);
+    } finally {
+      await till.close();
+    }
   });
 });
 

@@ -140,6 +140,11 @@ export interface EntityDefinition {
    * the run back to the one-by-one path, which finds the failing change.
    */
   applyPushMany?(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]>;
+  /**
+   * A till never sends this entity's local changes (they are skipped in its outbox): a user row carries a
+   * password hash, which never travels from a till to central.
+   */
+  keptAtTill: boolean;
   /** The REST routes through which a person makes this entity's rows (none for central-only entities). */
   rest: readonly RestRoute[];
   /** The roles those routes allow, read from the route table at start-up (bindRestAccess); [] for none. */
@@ -345,6 +350,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     afterApply: reg.afterApply,
     push: reg.push,
     applyPushMany: reg.applyPushMany,
+    keptAtTill: reg.keptAtTill ?? false,
     rest: reg.rest ?? [],
     restAccess: [],
     payloadSchema: reg.payloadSchema,

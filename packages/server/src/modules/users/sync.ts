@@ -4,12 +4,13 @@ import type { EntityRegistration } from '../sync/registry';
 import { writeUser } from './service';
 
 /**
- * Users are head office's: a till never pushes one (a password hash never travels from a till to central). A
- * password is changed online, through POST /auth/change-password on central.
+ * Users are head office's: central refuses a pushed one, and a till never sends its local user changes (a
+ * password hash never travels from a till to central). A password is changed online, on central.
  */
 const userEntity: EntityRegistration = {
   entity: 'user',
   push: 'central-only',
+  keptAtTill: true,
   owner: 'central',
   scope: 'branch',
   table: 'users',
