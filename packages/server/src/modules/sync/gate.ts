@@ -105,7 +105,40 @@ function valuesOf(payload: Payload, ref: Pick<Reference, 'field' | 'in'>): strin
   });
 }
 
+/**
+ * The branches of the rows a set-wise run's changes reference, read in one query per table before it applies
+ * (push-setwise.ts): `table.column` -> id -> branch; an id absent from its map is a row central does not hold.
+ */
+export const referencesReadAhead = new WeakMap<Db, Map<string, Map<string, string | null>>>();
+
+/** One query per referenced table for the branches of every row the changes name (referencesReadAhead). */
+export async function readReferencesAhead(trx: Db, changes: PushedChange[]): Promise<void> {
+  const idsByTable = new Map<string, { ref: Reference; ids: Set<string> }>();
+  for (const change of changes) {
+    const def = getEntity(change.entity);
+    for (const ref of def?.references ?? []) {
+      if (ref.branchSql) continue;
+      const key = `${ref.table}.${ref.branchColumn ?? 'branch_id'}`;
+      const entry = idsByTable.get(key) ?? { ref, ids: new Set<string>() };
+      for (const id of valuesOf(change.payload, ref)) entry.ids.add(id);
+      idsByTable.set(key, entry);
+    }
+  }
+  const byTable = new Map<string, Map<string, string | null>>();
+  for (const [key, { ref, ids }] of idsByTable) {
+    if (ids.size === 0) continue;
+    const { rows } = await sql<{ k: string; b: string | null }>`SELECT id AS k,
+      ${sql.ref(ref.branchColumn ?? 'branch_id')} AS b FROM ${sql.table(ref.table)} WHERE id = ANY(${[...ids]})`.execute(
+      trx,
+    );
+    byTable.set(key, new Map(rows.map((r) => [r.k, r.b])));
+  }
+  referencesReadAhead.set(trx, byTable);
+}
+
 async function branchOfReference(trx: Db, ref: Reference, id: string): Promise<string | null | undefined> {
+  const readAhead = referencesReadAhead.get(trx)?.get(`${ref.table}.${ref.branchColumn ?? 'branch_id'}`);
+  if (readAhead) return readAhead.has(id) ? readAhead.get(id) : undefined;
   const { rows } = ref.branchSql
     ? await sql<{
         b: string | null;

@@ -20,7 +20,7 @@ import {
   replayStored,
   resultKey,
 } from './push-change';
-import { judgeChange } from './gate';
+import { judgeChange, readReferencesAhead } from './gate';
 import { type EntityDefinition, getEntity, type PushedChange, tableColumns } from './registry';
 
 /** The batch holds a change the set-wise path does not answer alone: apply it again one change at a time. */
@@ -82,9 +82,11 @@ async function applyAll(trx: Db, from: PushSource, rawChanges: unknown[]): Promi
   const parsed = rawChanges.map((raw) => SyncChange.safeParse(raw));
   const cmids = parsed.flatMap((p) => (p.success ? [p.data.client_mutation_id] : []));
   const stored = await storedResults(trx, from.device.id, cmids);
-  await readBranchesAhead(
+  const valid = parsed.flatMap((p) => (p.success ? [p.data] : []));
+  await readBranchesAhead(trx, valid);
+  await readReferencesAhead(
     trx,
-    parsed.flatMap((p) => (p.success ? [p.data] : [])),
+    valid.map((c) => pushedChange(c, entityIdOf(c))),
   );
   const out: PushOutcome = { accepted: [], rejected: [] };
   const groups = new Map<EntityDefinition, Pending[]>();
