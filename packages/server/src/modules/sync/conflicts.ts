@@ -8,8 +8,8 @@ import { type AuthUser, assertBranchAccess } from '../../http/auth';
 import { AppError, Conflict, NotFound } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { judgeChange } from './gate';
-import { isTemporary, permanentError, Rejection } from './push-change';
+import { Rejection, judgeChange } from './gate';
+import { isTemporary, permanentError } from './push-change';
 import { getEntity, type Payload } from './registry';
 import type { SyncConflictsTable } from '../../db/tables/sync';
 

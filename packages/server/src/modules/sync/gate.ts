@@ -2,15 +2,72 @@ import { payloadTextProblem } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { roleAllowed, roleRefusal } from '../../http/route';
-import { assertDeviceBranch, currentRevision, Rejection } from './push-change';
+import { prepared } from '../../db/prepared';
 import {
   type EntityDefinition,
   getEntity,
+  type SyncDevice,
+  tableColumns,
   type Payload,
   type PushedChange,
   type Pusher,
   type Reference,
 } from './registry';
+
+/** A permanent refusal of one change: its code and plain-words detail (an edit conflict carries central's row). */
+export class Rejection extends Error {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+    readonly conflict?: { kind: 'edit_conflict'; centralPayload: unknown; centralRevision: number },
+  ) {
+    super(detail);
+  }
+}
+
+const maxRevision = prepared((db) =>
+  db.selectFrom('change_log').select((eb) => eb.fn.max('revision').as('r')),
+);
+
+export async function currentRevision(trx: Db): Promise<number> {
+  return Number((await maxRevision.first(trx, {}))?.r ?? 0);
+}
+
+/**
+ * The branches of rows a set-wise run (push-setwise.ts) names, read in one query per table before it applies:
+ * table -> key -> branch; a key absent from a table's map is a row central does not hold.
+ */
+export const branchesReadAhead = new WeakMap<Db, Map<string, Map<string, string | null>>>();
+
+/** The branch a branch-scoped row already has on central, or undefined when central has no such row. */
+async function storedBranch(trx: Db, def: EntityDefinition, id: string): Promise<string | null | undefined> {
+  const readAhead = branchesReadAhead.get(trx)?.get(def.table);
+  if (readAhead) return readAhead.has(id) ? readAhead.get(id) : undefined;
+  const { rows } = await sql<{ b: string | null }>`SELECT ${sql.ref(def.branchColumn)} AS b
+    FROM ${sql.table(def.table)} WHERE ${sql.ref(def.key)} = ${id}`.execute(trx);
+  return rows[0] ? rows[0].b : undefined;
+}
+
+/**
+ * A device writes only its own branch's rows: the branch a pushed row names, and the branch of the row it
+ * would overwrite on central (a till must not take over another branch's batch by reusing its id).
+ */
+export async function assertDeviceBranch(
+  trx: Db,
+  def: EntityDefinition,
+  change: PushedChange,
+  device: SyncDevice,
+) {
+  if (def.scope !== 'branch' || !(await tableColumns(trx, def.table)).includes(def.branchColumn)) return;
+  const named = change.op === 'upsert' ? change.payload[def.branchColumn] : undefined;
+  const stored = await storedBranch(trx, def, change.entityId);
+  for (const branch of [named, stored])
+    if (branch !== undefined && branch !== device.branch_id)
+      throw new Rejection(
+        'OTHER_BRANCH',
+        `This ${change.entity} belongs to another branch than the device's.`,
+      );
+}
 
 /**
  * The one door for replicated writes (docs/SECURITY.md, "Sync trust model — writes"): whether this caller may

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { SyncAcceptedItem, SyncChange, SyncRejectedItem } from '@pharmacy/contracts';
-import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { withChangeOrigin } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -10,15 +9,8 @@ import type { SyncDevicesTable, SyncMutationsTable } from '../../db/tables/sync'
 import type { AuthUser } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
-import { judgeChange } from './gate';
-import {
-  type EntityDefinition,
-  getEntity,
-  type PushedChange,
-  type Pusher,
-  type SyncDevice,
-  tableColumns,
-} from './registry';
+import { judgeChange, Rejection } from './gate';
+import { getEntity, type PushedChange, type Pusher } from './registry';
 
 /**
  * What applying one pushed change takes, whichever way the batch is applied (push.ts: a savepoint per change;
@@ -72,24 +64,6 @@ export function permanentError(err: unknown): { code: string; message: string } 
   return { code: 'APPLY_FAILED', message: `The change could not be applied: ${message}` };
 }
 
-export class Rejection extends Error {
-  constructor(
-    readonly code: string,
-    readonly detail: string,
-    readonly conflict?: { kind: 'edit_conflict'; centralPayload: unknown; centralRevision: number },
-  ) {
-    super(detail);
-  }
-}
-
-const maxRevision = prepared((db) =>
-  db.selectFrom('change_log').select((eb) => eb.fn.max('revision').as('r')),
-);
-
-export async function currentRevision(trx: Db): Promise<number> {
-  return Number((await maxRevision.first(trx, {}))?.r ?? 0);
-}
-
 export const storedResult = prepared((db, p: { deviceId: string; cmid: string }) =>
   db
     .selectFrom('sync_mutations')
@@ -112,42 +86,6 @@ export const insertResult = prepared((db, row: SyncMutationsTable) =>
     created_at: row.created_at,
   }),
 );
-
-/**
- * The branches of rows a set-wise run (push-setwise.ts) names, read in one query per table before it applies:
- * table -> key -> branch; a key absent from a table's map is a row central does not hold.
- */
-export const branchesReadAhead = new WeakMap<Db, Map<string, Map<string, string | null>>>();
-
-/** The branch a branch-scoped row already has on central, or undefined when central has no such row. */
-async function storedBranch(trx: Db, def: EntityDefinition, id: string): Promise<string | null | undefined> {
-  const readAhead = branchesReadAhead.get(trx)?.get(def.table);
-  if (readAhead) return readAhead.has(id) ? readAhead.get(id) : undefined;
-  const { rows } = await sql<{ b: string | null }>`SELECT ${sql.ref(def.branchColumn)} AS b
-    FROM ${sql.table(def.table)} WHERE ${sql.ref(def.key)} = ${id}`.execute(trx);
-  return rows[0] ? rows[0].b : undefined;
-}
-
-/**
- * A device writes only its own branch's rows: the branch a pushed row names, and the branch of the row it
- * would overwrite on central (a till must not take over another branch's batch by reusing its id).
- */
-export async function assertDeviceBranch(
-  trx: Db,
-  def: EntityDefinition,
-  change: PushedChange,
-  device: SyncDevice,
-) {
-  if (def.scope !== 'branch' || !(await tableColumns(trx, def.table)).includes(def.branchColumn)) return;
-  const named = change.op === 'upsert' ? change.payload[def.branchColumn] : undefined;
-  const stored = await storedBranch(trx, def, change.entityId);
-  for (const branch of [named, stored])
-    if (branch !== undefined && branch !== device.branch_id)
-      throw new Rejection(
-        'OTHER_BRANCH',
-        `This ${change.entity} belongs to another branch than the device's.`,
-      );
-}
 
 /**
  * Applies one pushed change once the gate (gate.ts) lets its pusher make it; a till's edit of a central-owned

@@ -7,9 +7,7 @@ import type { SyncMutationsTable } from '../../db/tables/sync';
 import { nowIso } from '../../lib/time';
 import {
   acceptedItem,
-  branchesReadAhead,
   entityIdOf,
-  currentRevision,
   isTemporary,
   malformedItem,
   markPushed,
@@ -20,7 +18,7 @@ import {
   replayStored,
   resultKey,
 } from './push-change';
-import { judgeChange, readReferencesAhead } from './gate';
+import { branchesReadAhead, currentRevision, judgeChange, readReferencesAhead } from './gate';
 import { type EntityDefinition, getEntity, type PushedChange, tableColumns } from './registry';
 
 /** The batch holds a change the set-wise path does not answer alone: apply it again one change at a time. */

@@ -13,17 +13,16 @@ import type { SyncDevicesTable } from '../../db/tables/sync';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { currentRevision, Rejection } from './gate';
 import {
   acceptedItem,
   applyAsDevice,
-  currentRevision,
   isTemporary,
   malformedItem,
   markPushed,
   permanentError,
   type PushOutcome,
   type PushSource,
-  Rejection,
   type ResultKey,
   replayStored,
   resultKey,
