@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { dialectOf, smallerOf } from '../../db/dialect';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { CouponRedemptionPayload } from '@pharmacy/contracts';
@@ -20,9 +21,9 @@ import {
  * converges on every server whatever the order, instead of last-writer-wins between tills.
  */
 async function recountCoupon(trx: Db, couponId: string): Promise<void> {
-  await sql`UPDATE coupons SET used_count = min(
-      (SELECT count(*) FROM coupon_redemptions WHERE coupon_id = ${couponId}),
-      coalesce(usage_limit, 9223372036854775807))
+  const redeemed = sql`(SELECT count(*) FROM coupon_redemptions WHERE coupon_id = ${couponId})`;
+  const limit = sql`coalesce(usage_limit, 9223372036854775807)`;
+  await sql`UPDATE coupons SET used_count = ${smallerOf(dialectOf(trx), redeemed, limit)}
     WHERE id = ${couponId}`.execute(trx);
 }
 
