@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, PageQuery, Text, Timestamp } from './common';
+import { SyncPayload } from './sync-payloads';
 
 /** Header carrying the device credential of a registered till (alternative to a user bearer token). */
 export const DEVICE_TOKEN_HEADER = 'x-device-token';
@@ -14,7 +15,7 @@ export const SyncChange = z.object({
   client_mutation_id: z.string().min(1).max(100),
   entity: z.string().min(1).max(64),
   op: SyncOp,
-  payload: z.record(z.string(), z.unknown()),
+  payload: SyncPayload,
   entity_id: z.string().min(1).max(200).optional().describe('defaults to the entity key field of payload'),
   seq: z.number().int().nonnegative().optional().describe("the device's own monotonic sequence number"),
   base_revision: z

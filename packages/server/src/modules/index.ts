@@ -55,7 +55,7 @@ import { supplierFinanceRoutes } from './supplier-finance/routes';
 import { supplierFinanceEntities } from './supplier-finance/sync';
 import { supplierRoutes } from './suppliers/routes';
 import { suppliersEntities } from './suppliers/sync';
-import { registerEntity } from './sync/registry';
+import { bindRestAccess, registerEntity } from './sync/registry';
 import { syncRoutes } from './sync/routes';
 import { transferRoutes } from './transfers/routes';
 import { transfersEntities } from './transfers/sync';
@@ -130,4 +130,5 @@ export function registerAreaParts(): void {
 export function registerModules(r: ApiRouter): void {
   registerAreaParts();
   for (const area of AREAS) area.routes?.(r);
+  bindRestAccess(r.docs);
 }

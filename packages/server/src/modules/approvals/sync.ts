@@ -1,3 +1,4 @@
+import { ApprovalPayload } from '@pharmacy/contracts';
 import type { Db } from '../../db/connection';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
 import type { PushedChange, Pusher, EntityRegistration } from '../sync/registry';
@@ -35,6 +36,11 @@ const approvalEntity: EntityRegistration = {
   scope: 'branch',
   table: 'approvals',
   order: 420,
+  rest: [
+    { method: 'post', path: '/approvals' },
+    { method: 'put', path: '/approvals/:approvalId' },
+  ],
+  payloadSchema: ApprovalPayload,
 };
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */

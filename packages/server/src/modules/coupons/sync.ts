@@ -1,7 +1,17 @@
 import { sql } from 'kysely';
+import { dialectOf, smallerOf } from '../../db/dialect';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { insertRowIfAbsent, type Payload, type EntityRegistration, upsertRow } from '../sync/registry';
+import { CouponRedemptionPayload } from '@pharmacy/contracts';
+import { heldOrPushed, PushForbidden } from '../sync/push-actors';
+import {
+  type EntityRegistration,
+  insertRowIfAbsent,
+  type Payload,
+  type PushedChange,
+  type Pusher,
+  upsertRow,
+} from '../sync/registry';
 
 /**
  * Coupons: central-owned, every till. `used_count` is derived, never copied: redemptions replicate
@@ -11,9 +21,9 @@ import { insertRowIfAbsent, type Payload, type EntityRegistration, upsertRow } f
  * converges on every server whatever the order, instead of last-writer-wins between tills.
  */
 async function recountCoupon(trx: Db, couponId: string): Promise<void> {
-  await sql`UPDATE coupons SET used_count = min(
-      (SELECT count(*) FROM coupon_redemptions WHERE coupon_id = ${couponId}),
-      coalesce(usage_limit, 9223372036854775807))
+  const redeemed = sql`(SELECT count(*) FROM coupon_redemptions WHERE coupon_id = ${couponId})`;
+  const limit = sql`coalesce(usage_limit, 9223372036854775807)`;
+  await sql`UPDATE coupons SET used_count = ${smallerOf(dialectOf(trx), redeemed, limit)}
     WHERE id = ${couponId}`.execute(trx);
 }
 
@@ -38,9 +48,25 @@ const couponEntity: EntityRegistration = {
   },
 };
 
+/**
+ * A redemption uses up a coupon for every branch, so it must be the coupon discount of a sale of the device's
+ * branch (held on central or carried by the same push): the sale names the coupon and took a discount.
+ */
+async function authoriseRedemption(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
+  const p = change.payload;
+  const sale = await heldOrPushed(trx, pusher, { entity: 'sale', table: 'sales', id: String(p.sale_id) });
+  if (!sale || sale.row.branch_id !== pusher.device.branch_id)
+    throw new PushForbidden("A coupon redemption must belong to a sale of the device's branch.");
+  if (sale.row.coupon_id !== p.coupon_id || !(Number(sale.row.coupon_discount) > 0))
+    throw new PushForbidden('A coupon redemption must belong to a sale that took that coupon’s discount.');
+}
+
 const couponRedemptionEntity: EntityRegistration = {
   entity: 'coupon_redemption',
-  push: 'till-owned',
+  push: authoriseRedemption,
+  rest: [{ method: 'post', path: '/sales' }],
+  payloadSchema: CouponRedemptionPayload,
+  references: [{ field: 'sale_id', table: 'sales' }],
   owner: 'till',
   scope: 'organisation',
   table: 'coupon_redemptions',

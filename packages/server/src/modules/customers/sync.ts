@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
-import { assertNamedUserMay } from '../sync/push-actors';
+import { CustomerLedgerPayload, CustomerPayload } from '@pharmacy/contracts';
+import { assertNamedUserMay, heldOrPushed, PushForbidden } from '../sync/push-actors';
 import {
   insertRowIfAbsent,
   type Payload,
@@ -59,6 +60,55 @@ async function authoriseCustomer(trx: Db, change: PushedChange, pusher: Pusher):
   });
 }
 
+const customerBalance = prepared((db, p: { id: string }) =>
+  db.selectFrom('customers').select('current_balance').where('id', '=', p.id),
+);
+
+/** What a sale charged to a customer's account: its credit tenders in the base currency, and how many. */
+function creditOf(sale: Payload, payments: Payload[]): { amount: number; lines: number } {
+  const credit = payments.filter((p) => p.method === 'credit' && p.sale_id === sale.id);
+  return { amount: credit.reduce((a, p) => a + Number(p.base_amount ?? 0), 0), lines: credit.length };
+}
+
+/**
+ * A ledger row moves a customer's balance, so it must be the effect of a document of the device's branch, as
+ * REST writes it (customers/service.ts): a SALE charge is the credit tender of a sale of that customer, a
+ * REFUND the credit refund of a return of theirs (the document held on central or carried by the same push),
+ * and a PAYMENT takes at most the balance central holds. Nothing else moves a balance through sync.
+ */
+async function authoriseLedger(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
+  const p = change.payload;
+  const refuse = (why: string) => new PushForbidden(`A customer account entry ${why}.`);
+  if (p.branch_id !== pusher.device.branch_id) throw refuse("must be of the device's branch");
+  const amount = Number(p.amount);
+  if (p.transaction_type === 'PAYMENT') {
+    const held = await customerBalance.first(trx, { id: String(p.customer_id) });
+    if (!held || amount > held.current_balance)
+      throw refuse('for a payment must not exceed what the customer owes at head office');
+    return;
+  }
+  const isSale = p.transaction_type === 'SALE';
+  const doc = await heldOrPushed(trx, pusher, {
+    entity: isSale ? 'sale' : 'return',
+    table: isSale ? 'sales' : 'returns',
+    id: String(p.reference_id ?? ''),
+  });
+  const kind = isSale ? 'sale' : 'return';
+  if (p.reference_type !== kind || !doc || doc.row.branch_id !== pusher.device.branch_id)
+    throw refuse(`of type ${String(p.transaction_type)} must come from a ${kind} of the device's branch`);
+  if (doc.row.customer_id !== p.customer_id) throw refuse(`must be for the customer of its ${kind}`);
+  if (isSale) {
+    const payments = doc.held
+      ? ((await sql<Payload>`SELECT * FROM sale_payments WHERE sale_id = ${doc.row.id}`.execute(trx))
+          .rows as Payload[])
+      : ((doc.row.payments as Payload[] | undefined) ?? []);
+    const credit = creditOf(doc.row, payments);
+    if (credit.lines === 0 || Math.abs(amount - credit.amount) > credit.lines)
+      throw refuse('must match the credit its sale charged');
+  } else if (doc.row.refund_method !== 'credit' || amount > Number(doc.row.base_total_amount))
+    throw refuse('must match the credit its return refunded');
+}
+
 const customerEntity: EntityRegistration = {
   entity: 'customer',
   push: authoriseCustomer,
@@ -66,6 +116,11 @@ const customerEntity: EntityRegistration = {
   scope: 'organisation',
   table: 'customers',
   order: 170,
+  rest: [
+    { method: 'post', path: '/customers' },
+    { method: 'put', path: '/customers/:customerId' },
+  ],
+  payloadSchema: CustomerPayload,
   write: async (trx, payload) => {
     const { current_balance: _, ...row } = payload;
     await upsertRow(trx, 'customers', 'id', row);
@@ -82,11 +137,19 @@ const customerEntity: EntityRegistration = {
 
 const customerLedgerEntity: EntityRegistration = {
   entity: 'customer_ledger',
-  push: 'till-owned',
+  push: authoriseLedger,
   owner: 'till',
   scope: 'organisation',
   table: 'customer_ledger',
   order: 175,
+  rest: [
+    { method: 'post', path: '/sales' },
+    { method: 'post', path: '/returns' },
+    { method: 'post', path: '/customers/:customerId/payments' },
+  ],
+  payloadSchema: CustomerLedgerPayload,
+  // Organisation-wide, but written by one branch: the branch it names is the device's (a branch's own row).
+  references: [{ field: 'branch_id', table: 'branches', branchColumn: 'id' }],
   fromRow: (row) => ({ ...row, created_by: null }),
   write: async (trx, payload: Payload) => {
     let row = payload;

@@ -8,6 +8,11 @@ const parkedCartEntity: EntityRegistration = {
   scope: 'branch',
   table: 'parked_carts',
   order: 220,
+  rest: [
+    { method: 'post', path: '/parked' },
+    { method: 'post', path: '/parked/:parkedId/recall' },
+    { method: 'post', path: '/parked/:parkedId/void' },
+  ],
 };
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */

@@ -1,4 +1,4 @@
-import type { EntityRegistration } from '../sync/registry';
+import type { EntityRegistration, Reference } from '../sync/registry';
 
 /**
  * Replication of prescriptions (docs/CONVENTIONS.md, "Sync"): till-owned, branch-scoped rows, one entity per
@@ -7,6 +7,10 @@ import type { EntityRegistration } from '../sync/registry';
  * upsert + recordChange applies them on central and on the tills of the branch. Stock itself replicates as the
  * ledger's movements (reference {type: 'dispense' | 'sale', id}).
  */
+const RX_CREATE = { method: 'post', path: '/prescriptions' } as const;
+const RX_DISPENSE = { method: 'post', path: '/prescriptions/:prescriptionId/dispense' } as const;
+const OF_PRESCRIPTION: Reference = { field: 'prescription_id', table: 'prescriptions' };
+
 const prescriptionEntity: EntityRegistration = {
   entity: 'prescription',
   push: 'till-owned',
@@ -14,6 +18,7 @@ const prescriptionEntity: EntityRegistration = {
   scope: 'branch',
   table: 'prescriptions',
   order: 300,
+  rest: [RX_CREATE, RX_DISPENSE, { method: 'post', path: '/prescriptions/:prescriptionId/cancel' }],
 };
 const prescriptionItemEntity: EntityRegistration = {
   entity: 'prescription_item',
@@ -22,6 +27,8 @@ const prescriptionItemEntity: EntityRegistration = {
   scope: 'branch',
   table: 'prescription_items',
   order: 301,
+  rest: [RX_CREATE, RX_DISPENSE],
+  references: [OF_PRESCRIPTION],
 };
 const willCallEntity: EntityRegistration = {
   entity: 'will_call',
@@ -30,6 +37,11 @@ const willCallEntity: EntityRegistration = {
   scope: 'branch',
   table: 'will_calls',
   order: 302,
+  rest: [
+    { method: 'post', path: '/dispensing/will-call' },
+    { method: 'put', path: '/dispensing/will-call/:willCallId/pickup' },
+  ],
+  references: [OF_PRESCRIPTION],
 };
 const dispensingEntity: EntityRegistration = {
   entity: 'dispensing',
@@ -38,6 +50,13 @@ const dispensingEntity: EntityRegistration = {
   scope: 'branch',
   table: 'dispensings',
   order: 303,
+  rest: [RX_DISPENSE],
+  references: [
+    OF_PRESCRIPTION,
+    { field: 'batch_id', table: 'batches' },
+    { field: 'sale_id', table: 'sales' },
+    { field: 'will_call_id', table: 'will_calls' },
+  ],
 };
 const refillReminderEntity: EntityRegistration = {
   entity: 'refill_reminder',
@@ -46,6 +65,8 @@ const refillReminderEntity: EntityRegistration = {
   scope: 'branch',
   table: 'refill_reminders',
   order: 304,
+  rest: [{ method: 'post', path: '/dispensing/refills' }],
+  references: [OF_PRESCRIPTION],
 };
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */

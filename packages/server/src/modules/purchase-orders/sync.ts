@@ -51,6 +51,11 @@ const purchaseOrderEntity: EntityRegistration = {
   scope: 'branch',
   table: 'purchase_orders',
   order: 400,
+  rest: [
+    { method: 'post', path: '/purchase-orders' },
+    { method: 'put', path: '/purchase-orders/:purchaseOrderId/status' },
+    { method: 'post', path: '/purchase-orders/:purchaseOrderId/receive' },
+  ],
 };
 const purchaseOrderItemEntity: EntityRegistration = {
   entity: 'purchase_order_item',
@@ -59,6 +64,11 @@ const purchaseOrderItemEntity: EntityRegistration = {
   scope: 'branch',
   table: 'purchase_order_items',
   order: 401,
+  rest: [
+    { method: 'post', path: '/purchase-orders' },
+    { method: 'put', path: '/purchase-orders/:purchaseOrderId/status' },
+    { method: 'post', path: '/purchase-orders/:purchaseOrderId/receive' },
+  ],
 };
 const purchaseOrderReceiptEntity: EntityRegistration = {
   entity: 'purchase_order_receipt',
@@ -67,6 +77,8 @@ const purchaseOrderReceiptEntity: EntityRegistration = {
   scope: 'branch',
   table: 'purchase_order_receipts',
   order: 402,
+  rest: [{ method: 'post', path: '/purchase-orders/:purchaseOrderId/receive' }],
+  references: [{ field: 'batch_id', table: 'batches' }],
 };
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */

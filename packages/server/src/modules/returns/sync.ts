@@ -40,6 +40,18 @@ const returnEntity: EntityRegistration = {
   scope: 'branch',
   table: 'returns',
   order: 210,
+  rest: [{ method: 'post', path: '/returns' }],
+  children: { lines: 'return_id' },
+  references: [
+    { field: 'sale_id', table: 'sales' },
+    { field: 'session_id', table: 'cash_sessions' },
+    {
+      field: 'sale_line_id',
+      in: 'lines',
+      table: 'sale_lines',
+      branchSql: 'SELECT s.branch_id AS b FROM sale_lines l JOIN sales s ON s.id = l.sale_id WHERE l.id = ?',
+    },
+  ],
   applyPush: async (trx, change) => {
     await writeReturn(trx, change.payload);
     const r = change.payload as unknown as ReturnsTable;
@@ -50,10 +62,10 @@ const returnEntity: EntityRegistration = {
   },
 };
 
-/** Snapshot only (lines travel inside the return's change): the lines of the branch's returns. */
+/** Snapshot only (lines travel inside the return's change): the lines of the branch's returns; never pushed alone. */
 const returnLineEntity: EntityRegistration = {
   entity: 'return_line',
-  push: 'till-owned',
+  push: 'central-only',
   owner: 'till',
   scope: 'branch',
   table: 'return_lines',

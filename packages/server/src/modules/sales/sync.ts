@@ -100,6 +100,13 @@ const saleEntity: EntityRegistration = {
   scope: 'branch',
   table: 'sales',
   order: 200,
+  rest: [{ method: 'post', path: '/sales' }],
+  children: { lines: 'sale_id', payments: 'sale_id' },
+  references: [
+    { field: 'session_id', table: 'cash_sessions' },
+    { field: 'approval_id', table: 'approvals' },
+    { field: 'prescription_id', table: 'prescriptions' },
+  ],
   applyPush: async (trx, change) => {
     await insertSaleIfAbsent(trx, change.payload);
     const s = change.payload as unknown as SalesTable;
@@ -110,10 +117,13 @@ const saleEntity: EntityRegistration = {
   },
 };
 
-/** Snapshot only (lines and payments travel inside the sale's change): those of the branch's sales. */
+/**
+ * Snapshot only (lines and payments travel inside the sale's change): those of the branch's sales. A till never
+ * pushes one on its own.
+ */
 const saleLineEntity: EntityRegistration = {
   entity: 'sale_line',
-  push: 'till-owned',
+  push: 'central-only',
   owner: 'till',
   scope: 'branch',
   table: 'sale_lines',
@@ -122,7 +132,7 @@ const saleLineEntity: EntityRegistration = {
 };
 const salePaymentEntity: EntityRegistration = {
   entity: 'sale_payment',
-  push: 'till-owned',
+  push: 'central-only',
   owner: 'till',
   scope: 'branch',
   table: 'sale_payments',

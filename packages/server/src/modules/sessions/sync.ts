@@ -12,6 +12,12 @@ const cashSessionEntity: EntityRegistration = {
   scope: 'branch',
   table: 'cash_sessions',
   order: 190,
+  rest: [
+    { method: 'post', path: '/sessions/open' },
+    { method: 'post', path: '/sessions/break/start' },
+    { method: 'post', path: '/sessions/break/end' },
+    { method: 'post', path: '/sessions/close' },
+  ],
 };
 const tenderDeclarationEntity: EntityRegistration = {
   entity: 'tender_declaration',
@@ -20,6 +26,8 @@ const tenderDeclarationEntity: EntityRegistration = {
   scope: 'branch',
   table: 'tender_declarations',
   order: 195,
+  rest: [{ method: 'post', path: '/sessions/tender' }],
+  references: [{ field: 'session_id', table: 'cash_sessions' }],
 };
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */

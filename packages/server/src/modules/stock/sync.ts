@@ -1,10 +1,12 @@
+import { BatchPayload } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import { type Change, recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { Invalid } from '../../http/errors';
 import { BATCH_RECEIVERS } from './roles';
-import { assertNamedUserMay } from '../sync/push-actors';
+import { roleAllowed } from '../../http/route';
+import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
 import {
   type ApplyResult,
   insertRowIfAbsent,
@@ -139,12 +141,37 @@ async function applyMovements(trx: Db, changes: PushedChange[], device: SyncDevi
 async function authoriseBatch(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
   if (change.op !== 'upsert')
     throw new Invalid('A batch is never deleted by a till.', undefined, 'IMMUTABLE');
+  await assertRegulatorStatusMay(trx, change, pusher);
   await assertNamedUserMay(trx, change, pusher, {
     field: 'received_by',
     roles: BATCH_RECEIVERS,
     what: 'receives a batch',
     optional: true,
   });
+}
+
+const storedStatus = prepared((db, p: { id: string }) =>
+  db.selectFrom('batches').select('regulator_status').where('id', '=', p.id),
+);
+
+/** The REST route that sets a batch's regulator status (quarantine, recall, release). */
+const REGULATOR_ROUTE = { method: 'post', path: '/supplier-finance/batches/:batchId/quarantine' } as const;
+const REGULATOR_ROLES = ['branch_manager', 'inventory_manager'] as const;
+
+/**
+ * Regulator status is head office's decision: a till's change may keep a batch's status or report a quarantine
+ * it made (active -> quarantined), never release a quarantine or lift or set a recall. A manager resolving a
+ * conflict on central may make the change REST lets them make (the regulator-status route's roles).
+ */
+async function assertRegulatorStatusMay(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
+  const held = await storedStatus.first(trx, { id: change.entityId });
+  const to = change.payload.regulator_status ?? held?.regulator_status ?? 'active';
+  const from = held?.regulator_status ?? 'active';
+  if (to === from || (from === 'active' && to === 'quarantined')) return;
+  if (pusher.via === 'resolve' && pusher.user && roleAllowed(REGULATOR_ROLES, pusher.user.role)) return;
+  throw new PushForbidden(
+    `A batch's regulator status is decided at head office: a till may not make a ${from} batch ${String(to)}.`,
+  );
 }
 
 const batchEntity: EntityRegistration = {
@@ -154,6 +181,13 @@ const batchEntity: EntityRegistration = {
   scope: 'branch',
   table: 'batches',
   order: 80,
+  rest: [
+    { method: 'post', path: '/purchases' },
+    { method: 'post', path: '/transfers/:transferId/receive' },
+    { method: 'post', path: '/purchase-orders/:purchaseOrderId/receive' },
+    REGULATOR_ROUTE,
+  ],
+  payloadSchema: BatchPayload,
   write: writeBatch,
 };
 
@@ -165,6 +199,20 @@ const stockMovementEntity: EntityRegistration = {
   scope: 'branch',
   table: 'stock_movements',
   order: 90,
+  rest: [
+    { method: 'post', path: '/sales' },
+    { method: 'post', path: '/returns' },
+    { method: 'post', path: '/purchases' },
+    { method: 'put', path: '/purchases/:batchId/write-off' },
+    { method: 'post', path: '/stockcount/submit' },
+    { method: 'post', path: '/transfers' },
+    { method: 'post', path: '/transfers/batch' },
+    { method: 'post', path: '/transfers/:transferId/receive' },
+    { method: 'post', path: '/transfers/:transferId/cancel' },
+    { method: 'post', path: '/purchase-orders/:purchaseOrderId/receive' },
+    { method: 'post', path: '/prescriptions/:prescriptionId/dispense' },
+  ],
+  references: [{ field: 'batch_id', table: 'batches' }],
   write: async (trx, payload) => {
     await applyMovement(trx, payload as unknown as StockMovementsTable);
   },

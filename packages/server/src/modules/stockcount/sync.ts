@@ -31,13 +31,16 @@ const stockCountEntity: EntityRegistration = {
   scope: 'branch',
   table: 'stock_counts',
   order: 110,
+  rest: [{ method: 'post', path: '/stockcount/submit' }],
+  children: { lines: 'stock_count_id' },
+  references: [{ field: 'batch_id', in: 'lines', table: 'batches' }],
   write: writeStockCount,
 };
 
 /** Snapshot only (a count's lines travel inside its change): the lines of the branch's counts. */
 const stockCountLineEntity: EntityRegistration = {
   entity: 'stock_count_line',
-  push: 'till-owned',
+  push: 'central-only',
   owner: 'till',
   scope: 'branch',
   table: 'stock_count_lines',

@@ -3,7 +3,12 @@ import { type AuthzRow, anyRole, only } from '../../testing/authz';
 /** Who may call each sync route (the authorisation table in src/authz.test.ts). */
 export const syncAuthz: AuthzRow[] = [
   { method: 'POST', path: '/sync/devices/register', body: {}, expect: only(['branch_manager'], 400) },
-  { method: 'POST', path: '/sync/push', body: {}, expect: only(['cashier'], 400) },
+  {
+    method: 'POST',
+    path: '/sync/push',
+    body: {},
+    expect: only(['cashier', 'pharmacist', 'branch_manager', 'inventory_manager'], 400),
+  },
   { method: 'GET', path: '/sync/pull', expect: only(['cashier'], 400) },
   { method: 'GET', path: '/sync/snapshot', expect: only(['cashier'], 400) },
   { method: 'GET', path: '/sync/conflicts', expect: only(['branch_manager', 'auditor'], 200) },

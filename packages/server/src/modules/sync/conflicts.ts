@@ -8,6 +8,8 @@ import { type AuthUser, assertBranchAccess } from '../../http/auth';
 import { AppError, Conflict, NotFound } from '../../http/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
+import { Rejection, judgeChange } from './gate';
+import { isTemporary, permanentError } from './push-change';
 import { getEntity, type Payload } from './registry';
 import type { SyncConflictsTable } from '../../db/tables/sync';
 
@@ -38,6 +40,19 @@ export async function listConflicts(
 async function currentRow(trx: Db, table: string, key: string, id: string): Promise<Payload | undefined> {
   const r = await sql<Payload>`SELECT * FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ${id}`.execute(trx);
   return r.rows[0];
+}
+
+/** The codes of a change its maker may not make at all (403), as opposed to one that cannot apply now (409). */
+const REFUSED = new Set(['CENTRAL_ONLY', 'FORBIDDEN_ROLE', 'OTHER_BRANCH', 'IMMUTABLE', 'UNKNOWN_ENTITY']);
+
+/** Why a chosen version was not applied, as a 403 or 409 naming it; a temporary failure is thrown as it is. */
+function refusedResolution(err: unknown): never {
+  if (isTemporary(err)) throw err;
+  const { code, message } =
+    err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
+  if (REFUSED.has(code) || (err instanceof AppError && err.status === 403))
+    throw new AppError(403, code, `The chosen version cannot be applied: ${message}`);
+  throw new Conflict(`The chosen version cannot be applied: ${message}`, 'RESOLUTION_FAILED');
 }
 
 /**
@@ -81,20 +96,23 @@ export async function resolveConflict(
       await withChangeOrigin(trx, {}, async () => {
         if (chosen) {
           if (!device) throw new Conflict('The device of this conflict no longer exists.', 'NO_DEVICE');
-          await def.applyPush(
-            trx,
-            {
-              clientMutationId: `resolve:${id}`,
-              entity: before.entity,
-              entityId: before.entity_id!,
-              op: 'upsert',
-              payload: chosen,
-              seq: null,
-              baseRevision: null,
-            },
+          const change = {
+            clientMutationId: `resolve:${id}`,
+            entity: before.entity,
+            entityId: before.entity_id!,
+            op: 'upsert' as const,
+            payload: chosen,
+            seq: null,
+            baseRevision: null,
+          };
+          // The same door as a push, with the resolver as the actor (gate.ts).
+          await judgeChange(trx, change, {
             device,
-            app,
-          );
+            user,
+            via: 'resolve',
+            vouched: parse(before.till_payload) as Payload | null,
+          });
+          await def.applyPush(trx, change, device, app);
         } else if (def.owner === 'central') {
           const row = await currentRow(trx, def.table, def.key, before.entity_id!);
           if (row) {
@@ -107,11 +125,7 @@ export async function resolveConflict(
             });
           }
         }
-      }).catch((err: unknown) => {
-        if (err instanceof AppError)
-          throw new Conflict(`The chosen version cannot be applied: ${err.detail}`, 'RESOLUTION_FAILED');
-        throw err;
-      });
+      }).catch(refusedResolution);
     }
     const revision = Number(
       (await sql<{ r: number | null }>`SELECT max(revision) AS r FROM change_log`.execute(trx)).rows[0]?.r ??

@@ -1,4 +1,5 @@
 import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { AppError } from '../../http/errors';
@@ -63,4 +64,26 @@ export async function assertNamedUserMay(
 function namedUser(payload: Payload, field: string): string | null {
   const value = Object.hasOwn(payload, field) ? payload[field] : null;
   return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * A row a pushed change names, as central holds it or, when central does not hold it yet, as a change of the
+ * same push carries it (a sale's ledger row and coupon redemption travel before the sale). Undefined when
+ * neither.
+ */
+export async function heldOrPushed(
+  trx: Db,
+  pusher: Pusher,
+  ref: { entity: string; table: string; id: string },
+): Promise<{ row: Payload; held: boolean } | undefined> {
+  const { rows } = await sql<Payload>`SELECT * FROM ${sql.table(ref.table)} WHERE id = ${ref.id}`.execute(
+    trx,
+  );
+  if (rows[0]) return { row: rows[0], held: true };
+  for (const raw of pusher.batch ?? []) {
+    const c = raw as { entity?: unknown; op?: unknown; payload?: unknown } | null;
+    const p = c?.payload as Payload | undefined;
+    if (c?.entity === ref.entity && c.op === 'upsert' && p?.id === ref.id) return { row: p, held: false };
+  }
+  return undefined;
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { SyncAcceptedItem, SyncChange, SyncRejectedItem } from '@pharmacy/contracts';
-import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { withChangeOrigin } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -10,14 +9,8 @@ import type { SyncDevicesTable, SyncMutationsTable } from '../../db/tables/sync'
 import type { AuthUser } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
-import {
-  type EntityDefinition,
-  getEntity,
-  type PushedChange,
-  type Pusher,
-  type SyncDevice,
-  tableColumns,
-} from './registry';
+import { judgeChange, Rejection } from './gate';
+import { getEntity, type PushedChange, type Pusher } from './registry';
 
 /**
  * What applying one pushed change takes, whichever way the batch is applied (push.ts: a savepoint per change;
@@ -71,24 +64,6 @@ export function permanentError(err: unknown): { code: string; message: string } 
   return { code: 'APPLY_FAILED', message: `The change could not be applied: ${message}` };
 }
 
-export class Rejection extends Error {
-  constructor(
-    readonly code: string,
-    readonly detail: string,
-    readonly conflict?: { kind: 'edit_conflict'; centralPayload: unknown; centralRevision: number },
-  ) {
-    super(detail);
-  }
-}
-
-const maxRevision = prepared((db) =>
-  db.selectFrom('change_log').select((eb) => eb.fn.max('revision').as('r')),
-);
-
-export async function currentRevision(trx: Db): Promise<number> {
-  return Number((await maxRevision.first(trx, {}))?.r ?? 0);
-}
-
 export const storedResult = prepared((db, p: { deviceId: string; cmid: string }) =>
   db
     .selectFrom('sync_mutations')
@@ -113,41 +88,9 @@ export const insertResult = prepared((db, row: SyncMutationsTable) =>
 );
 
 /**
- * The branches of rows a set-wise run (push-setwise.ts) names, read in one query per table before it applies:
- * table -> key -> branch; a key absent from a table's map is a row central does not hold.
+ * Applies one pushed change once the gate (gate.ts) lets its pusher make it; a till's edit of a central-owned
+ * row that central changed since the till last saw it is refused as an edit conflict for a manager.
  */
-export const branchesReadAhead = new WeakMap<Db, Map<string, Map<string, string | null>>>();
-
-/** The branch a branch-scoped row already has on central, or undefined when central has no such row. */
-async function storedBranch(trx: Db, def: EntityDefinition, id: string): Promise<string | null | undefined> {
-  const readAhead = branchesReadAhead.get(trx)?.get(def.table);
-  if (readAhead) return readAhead.has(id) ? readAhead.get(id) : undefined;
-  const { rows } = await sql<{ b: string | null }>`SELECT ${sql.ref(def.branchColumn)} AS b
-    FROM ${sql.table(def.table)} WHERE ${sql.ref(def.key)} = ${id}`.execute(trx);
-  return rows[0] ? rows[0].b : undefined;
-}
-
-/**
- * A device writes only its own branch's rows: the branch a pushed row names, and the branch of the row it
- * would overwrite on central (a till must not take over another branch's batch by reusing its id).
- */
-export async function assertDeviceBranch(
-  trx: Db,
-  def: EntityDefinition,
-  change: PushedChange,
-  device: SyncDevice,
-) {
-  if (def.scope !== 'branch' || !(await tableColumns(trx, def.table)).includes(def.branchColumn)) return;
-  const named = change.op === 'upsert' ? change.payload[def.branchColumn] : undefined;
-  const stored = await storedBranch(trx, def, change.entityId);
-  for (const branch of [named, stored])
-    if (branch !== undefined && branch !== device.branch_id)
-      throw new Rejection(
-        'OTHER_BRANCH',
-        `This ${change.entity} belongs to another branch than the device's.`,
-      );
-}
-
 export async function applyOne(
   trx: Db,
   app: AppContext,
@@ -155,23 +98,8 @@ export async function applyOne(
   pusher: Pusher,
 ): Promise<{ id: string; invoice_number?: string; icv?: number }> {
   const { device } = pusher;
-  const def = getEntity(change.entity);
-  if (!def)
-    throw new Rejection('UNKNOWN_ENTITY', `Entity ${change.entity} is not replicated by this server.`);
-  if (def.push === 'central-only')
-    throw new Rejection(
-      'CENTRAL_ONLY',
-      `A ${change.entity} is changed only at head office; a till's change to it is refused (make the change on central).`,
-    );
-  await assertDeviceBranch(trx, def, change, device);
-  if (typeof def.push === 'function') await def.push(trx, change, pusher);
+  const def = await judgeChange(trx, change, pusher);
   if (def.owner === 'central') {
-    const head = await currentRevision(trx);
-    if ((change.baseRevision ?? 0) > head)
-      throw new Rejection(
-        'BAD_BASE_REVISION',
-        `The change says it was made against revision ${change.baseRevision}, but central is at revision ${head}; a till's cursor is never ahead of central.`,
-      );
     // A till edit of a central-owned row: refused as a conflict when central changed the row after the
     // revision the till had seen (by anyone but this device).
     const latest = await trx
@@ -193,11 +121,6 @@ export async function applyOne(
         },
       );
     }
-  } else if (change.op === 'delete') {
-    throw new Rejection(
-      'IMMUTABLE',
-      `A ${change.entity} is created at a till and is never deleted once pushed.`,
-    );
   }
   return def.applyPush(trx, change, device, app);
 }
@@ -244,6 +167,8 @@ export interface PushOutcome {
 export interface PushSource {
   device: SyncDevicesTable;
   user: AuthUser | null;
+  /** The whole push, for rules that look ahead (a ledger row travels before its sale). */
+  batch?: readonly unknown[];
 }
 
 /** A change that does not parse: rejected, nothing stored (it has no trustworthy mutation id). */
@@ -318,7 +243,13 @@ export function applyAsDevice(
   return withChangeOrigin(
     trx,
     { originDeviceId: from.device.id, clientMutationId: c.client_mutation_id },
-    () => applyOne(trx, app, pushedChange(c, entityId), { device: from.device, user: from.user }),
+    () =>
+      applyOne(trx, app, pushedChange(c, entityId), {
+        device: from.device,
+        user: from.user,
+        via: 'push',
+        batch: from.batch,
+      }),
   );
 }
 

@@ -7,10 +7,7 @@ import type { SyncMutationsTable } from '../../db/tables/sync';
 import { nowIso } from '../../lib/time';
 import {
   acceptedItem,
-  assertDeviceBranch,
-  branchesReadAhead,
   entityIdOf,
-  currentRevision,
   isTemporary,
   malformedItem,
   markPushed,
@@ -21,6 +18,7 @@ import {
   replayStored,
   resultKey,
 } from './push-change';
+import { branchesReadAhead, currentRevision, judgeChange, readReferencesAhead } from './gate';
 import { type EntityDefinition, getEntity, type PushedChange, tableColumns } from './registry';
 
 /** The batch holds a change the set-wise path does not answer alone: apply it again one change at a time. */
@@ -82,9 +80,11 @@ async function applyAll(trx: Db, from: PushSource, rawChanges: unknown[]): Promi
   const parsed = rawChanges.map((raw) => SyncChange.safeParse(raw));
   const cmids = parsed.flatMap((p) => (p.success ? [p.data.client_mutation_id] : []));
   const stored = await storedResults(trx, from.device.id, cmids);
-  await readBranchesAhead(
+  const valid = parsed.flatMap((p) => (p.success ? [p.data] : []));
+  await readBranchesAhead(trx, valid);
+  await readReferencesAhead(
     trx,
-    parsed.flatMap((p) => (p.success ? [p.data] : [])),
+    valid.map((c) => pushedChange(c, entityIdOf(c))),
   );
   const out: PushOutcome = { accepted: [], rejected: [] };
   const groups = new Map<EntityDefinition, Pending[]>();
@@ -107,8 +107,8 @@ async function applyAll(trx: Db, from: PushSource, rawChanges: unknown[]): Promi
     if (inBatch.has(c.client_mutation_id)) throw new OneByOne();
     inBatch.add(c.client_mutation_id);
     const change = pushedChange(c, key.entityId);
-    await assertDeviceBranch(trx, def, change, from.device).catch(() => {
-      throw new OneByOne();
+    await judgeChange(trx, change, { ...from, via: 'push' }).catch((err: unknown) => {
+      throw isTemporary(err) ? err : new OneByOne();
     });
     // Answered in batch order; filled in once applied.
     const item = acceptedItem(c, { id: key.entityId }, 0);

@@ -13,17 +13,16 @@ import type { SyncDevicesTable } from '../../db/tables/sync';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
+import { currentRevision, Rejection } from './gate';
 import {
   acceptedItem,
   applyAsDevice,
-  currentRevision,
   isTemporary,
   malformedItem,
   markPushed,
   permanentError,
   type PushOutcome,
   type PushSource,
-  Rejection,
   type ResultKey,
   replayStored,
   resultKey,
@@ -160,7 +159,7 @@ export async function pushChanges(
   rawChanges: unknown[],
   appVersion: string | null,
 ): Promise<SyncPushResponse> {
-  const from = { device, user };
+  const from = { device, user, batch: rawChanges };
   const out = isPostgres(app.db)
     ? await pushInRuns(app, from, rawChanges, appVersion)
     : await pushOneByOne(app, from, rawChanges, appVersion);

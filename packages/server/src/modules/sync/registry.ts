@@ -6,6 +6,9 @@ import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import type { SyncDevicesTable } from '../../db/tables/sync';
+import type { Role } from '@pharmacy/contracts';
+import type { z } from 'zod';
+import type { Method, RouteDoc } from '../../http/route';
 
 /** Who is the source of truth for an entity (see docs/CONVENTIONS.md, "Sync"). */
 export type Owner = 'central' | 'till';
@@ -37,10 +40,38 @@ export interface PulledChange {
 
 export type SyncDevice = Pick<SyncDevicesTable, 'id' | 'branch_id' | 'name' | 'status'>;
 
-/** Who pushed a change: the device it is applied for, and the signed-in user when pushed with a bearer token. */
+/**
+ * Who makes a change (gate.ts): the device it is applied for, and the person when a person's token carries it:
+ * the signed-in user of a push with a bearer token, or the manager resolving a conflict.
+ */
 export interface Pusher {
   device: SyncDevice;
   user: AuthUser | null;
+  /** 'push' (default): a till's change; 'resolve': a manager's choice on a conflict row. */
+  via?: 'push' | 'resolve';
+  /** resolve: the version the device pushed; its people were vouched for by the device, not the resolver. */
+  vouched?: Payload | null;
+  /** push: the changes of the same push (a ledger row or a redemption travels before its sale). */
+  batch?: readonly unknown[];
+}
+
+/** A REST route that makes an entity's rows (method and path as the route table lists them). */
+export interface RestRoute {
+  method: Method;
+  path: string;
+}
+
+/**
+ * A row another table holds that a pushed row names: it must be of the pushing device's branch (gate.ts). `in`:
+ * an array field of the payload whose items carry `field` (a sale's lines, a transfer's movements). The branch
+ * is `table`'s `branchColumn`, or `branchSql` (one `?`, answers column `b`) for a child table without one.
+ */
+export interface Reference {
+  field: string;
+  in?: string;
+  table: string;
+  branchColumn?: string;
+  branchSql?: string;
 }
 
 /**
@@ -109,10 +140,25 @@ export interface EntityDefinition {
    * the run back to the one-by-one path, which finds the failing change.
    */
   applyPushMany?(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]>;
+  /**
+   * A till never sends this entity's local changes (they are skipped in its outbox): a user row carries a
+   * password hash, which never travels from a till to central.
+   */
+  keptAtTill: boolean;
+  /** The REST routes through which a person makes this entity's rows (none for central-only entities). */
+  rest: readonly RestRoute[];
+  /** The roles those routes allow, read from the route table at start-up (bindRestAccess); [] for none. */
+  restAccess: readonly Role[] | 'any';
+  /** The row's rules as the REST body has them (contracts' sync-payloads.ts), checked on every pushed upsert. */
+  payloadSchema?: z.ZodType;
+  /** Branch-scoped rows the payload names, which must be of the pushing device's branch (gate.ts). */
+  references: readonly Reference[];
+  /** Array fields of the payload holding child rows, and the column naming their parent (must be the row). */
+  children: Readonly<Record<string, string>>;
 }
 
 export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'> &
-  Partial<Omit<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'>> & {
+  Partial<Omit<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push' | 'restAccess'>> & {
     /**
      * The module's write function for one change payload (must call recordChange); used by the default
      * applyPush and applyPulled. Default: a generic upsert of toRow(payload) plus recordChange.
@@ -304,6 +350,12 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     afterApply: reg.afterApply,
     push: reg.push,
     applyPushMany: reg.applyPushMany,
+    keptAtTill: reg.keptAtTill ?? false,
+    rest: reg.rest ?? [],
+    restAccess: [],
+    payloadSchema: reg.payloadSchema,
+    references: reg.references ?? [],
+    children: reg.children ?? {},
     applyPush:
       reg.applyPush ??
       (async (trx, change, _device, app) => {
@@ -320,6 +372,28 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
   };
   registry.set(def.entity, def);
   return def;
+}
+
+/**
+ * Reads from the route table which roles may make each entity through REST (its `rest` routes), so a person's
+ * token pushes only what that person could do through REST. A `rest` route the table does not hold stops the
+ * start-up: the declaration went stale.
+ */
+export function bindRestAccess(docs: readonly RouteDoc[]): void {
+  for (const def of registry.values()) {
+    const roles = new Set<Role>();
+    let any = false;
+    for (const route of def.rest) {
+      const doc = docs.find((d) => d.method === route.method && d.path === route.path);
+      if (!doc || doc.access === 'public')
+        throw new Error(
+          `sync: ${def.entity} names ${route.method} ${route.path}, which is no signed-in route`,
+        );
+      if (doc.access === 'any') any = true;
+      else for (const r of doc.access) roles.add(r);
+    }
+    def.restAccess = any ? 'any' : [...roles];
+  }
 }
 
 export const getEntity = (entity: string): EntityDefinition | undefined => registry.get(entity);

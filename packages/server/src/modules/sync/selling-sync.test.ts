@@ -8,6 +8,7 @@ import { ADMIN, startTestServer, type TestServer } from '../../testing/harness';
 import { registeredEntities } from './registry';
 import { TillStore } from './till-store';
 import { addStock, batchOnHand, makeMedicineId } from '../../testing/factory';
+import { saleTemplate } from '../../testing/pushed-sale';
 
 /**
  * The catalogue, stock and selling registrations applied in process: movements exactly once, customer balances
@@ -139,28 +140,38 @@ describe('customer balance', () => {
       created_at: at,
       updated_at: at,
     };
-    const ledger = (amount: number, type: string, balanceAfter: number) => ({
+    const sale = await saleTemplate(central, await central.adminToken());
+    const sales = [3000, 2000].map((credit) => sale({ customerId: customer.id, credit }));
+    const ledger = (
+      amount: number,
+      type: string,
+      balanceAfter: number,
+      saleRow?: Record<string, unknown>,
+    ) => ({
       id: newId(),
       customer_id: customer.id,
       branch_id: branchId,
       transaction_type: type,
       amount,
       balance_after: balanceAfter,
-      reference_type: null,
-      reference_id: null,
+      reference_type: saleRow ? 'sale' : null,
+      reference_id: saleRow?.id ?? null,
       notes: '',
       created_by: null,
       created_at: nowIso(),
     });
-    // Both tills charged the customer offline, each from balance 0, and pushed their customer row with it.
+    // Both tills charged the customer offline, each from balance 0, and pushed their customer row with it; a
+    // sale's ledger row travels before the sale.
     const a = [
       change('customer', customer),
       change('customer', { ...customer, current_balance: 3000 }),
-      change('customer_ledger', ledger(3000, 'SALE', 3000)),
+      change('customer_ledger', ledger(3000, 'SALE', 3000, sales[0])),
+      change('sale', sales[0]!),
     ];
     const b = [
       change('customer', { ...customer, current_balance: 2000 }),
-      change('customer_ledger', ledger(2000, 'SALE', 2000)),
+      change('customer_ledger', ledger(2000, 'SALE', 2000, sales[1])),
+      change('sale', sales[1]!),
       change('customer', { ...customer, current_balance: 1500 }),
       change('customer_ledger', ledger(500, 'PAYMENT', 1500)),
     ];

@@ -91,6 +91,7 @@ export class TillStore {
     await commitPending(this.db);
     // Before the first bootstrap the till holds only its own seed for central-owned entities: never push it
     // (the swap marks it skipped); till-owned records are pushed.
+    await this.skipKeptAtTill();
     const { bootstrapped } = await this.state();
     const entities = registeredEntities()
       .filter((d) => bootstrapped || d.owner === 'till')
@@ -128,6 +129,21 @@ export class TillStore {
       });
     }
     return items;
+  }
+
+  /** The local changes of entities a till never sends (registry keptAtTill): skipped, so cleanup drops them. */
+  private async skipKeptAtTill(): Promise<void> {
+    const kept = registeredEntities()
+      .filter((d) => d.keptAtTill)
+      .map((d) => d.entity);
+    if (kept.length === 0) return;
+    await this.db
+      .updateTable('change_log')
+      .set({ sync_status: 'skipped' })
+      .where('from_remote', '=', sql.lit(0))
+      .where('sync_status', 'is', null)
+      .where('entity', 'in', kept)
+      .execute();
   }
 
   /** Marks each answered change accepted or rejected (kept, surfaced); unanswered ones stay pending. */

@@ -238,6 +238,17 @@ const transferEntity: EntityRegistration = {
   branchColumn: 'from_branch_id',
   snapshotWhere: '? IN (from_branch_id, to_branch_id)',
   order: 100,
+  rest: [
+    { method: 'post', path: '/transfers' },
+    { method: 'post', path: '/transfers/batch' },
+    { method: 'post', path: '/transfers/:transferId/cancel' },
+  ],
+  children: { items: 'transfer_id' },
+  // A cancellation's movements go back into the source's own batches.
+  references: [
+    { field: 'from_batch_id', in: 'items', table: 'batches' },
+    { field: 'batch_id', in: 'movements', table: 'batches' },
+  ],
   applyPush: async (trx, change, _device, app) => {
     await writeTransfer(trx, change.payload, app.config.mode === 'central');
     return { id: change.entityId };
@@ -264,6 +275,13 @@ const transferReceiptEntity: EntityRegistration = {
   table: 'transfer_receipts',
   snapshotWhere: OF_BRANCH,
   order: 102,
+  rest: [{ method: 'post', path: '/transfers/:transferId/receive' }],
+  children: { lines: 'receipt_id' },
+  references: [
+    { field: 'transfer_id', table: 'transfers', branchColumn: 'to_branch_id' },
+    { field: 'batch_id', in: 'movements', table: 'batches' },
+    { field: 'to_batch_id', in: 'lines', table: 'batches' },
+  ],
   applyPush: async (trx, change, _device, app) => {
     await writeReceipt(trx, change.payload, app.config.mode === 'central');
     return { id: change.entityId };

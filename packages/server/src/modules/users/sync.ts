@@ -1,12 +1,16 @@
 import { BRANCH_BOUND_ROLES } from '@pharmacy/contracts';
 import type { UsersTable } from '../../db/schema';
 import type { EntityRegistration } from '../sync/registry';
-import { authoriseOwnPasswordChange } from './password-sync';
 import { writeUser } from './service';
 
+/**
+ * Users are head office's: central refuses a pushed one, and a till never sends its local user changes (a
+ * password hash never travels from a till to central). A password is changed online, on central.
+ */
 const userEntity: EntityRegistration = {
   entity: 'user',
-  push: authoriseOwnPasswordChange,
+  push: 'central-only',
+  keptAtTill: true,
   owner: 'central',
   scope: 'branch',
   table: 'users',

@@ -1,0 +1,62 @@
+import { newId } from '../lib/ids';
+import { addStock, makeMedicineId, openSessionFor } from './factory';
+import type { TestServer } from './harness';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Sales as a till pushes them, for sync tests: one real sale made through REST on the test server (a session of
+ * `token`'s user, one line, paid in cash), whose change payload is then copied under fresh ids for each
+ * pushed sale. `credit` makes the copy a credit sale of `customerId` for that amount (minor units), the shape
+ * a till's credit sale has, so its customer ledger row can be checked against it.
+ */
+export async function saleTemplate(
+  t: TestServer,
+  token: string,
+): Promise<(o?: { customerId?: string; credit?: number; branchId?: string }) => Row> {
+  const med = await makeMedicineId(t, { price: 10 });
+  await addStock(t, med, 1000);
+  await openSessionFor(t, token).catch(() => undefined);
+  const sold = await t.post<{ id: string }>(
+    '/api/v1/sales',
+    { items: [{ medicine_id: med, quantity: 1 }], payment_lines: [{ method: 'cash', amount: 100 }] },
+    token,
+  );
+  if (sold.status !== 201) throw new Error(`template sale: ${sold.status} ${JSON.stringify(sold.body)}`);
+  const [logged] = await t.query<{ payload: string }>(
+    "SELECT payload FROM change_log WHERE entity = 'sale' AND entity_id = ? ORDER BY revision DESC",
+    sold.body.id,
+  );
+  const template = JSON.parse(logged!.payload) as Row;
+  return (o = {}) => {
+    const id = newId();
+    const lines = (template.lines as Row[]).map((l) => ({ ...l, id: newId(), sale_id: id }));
+    const payments = o.credit
+      ? [
+          {
+            id: newId(),
+            sale_id: id,
+            line_no: 1,
+            method: 'credit',
+            amount: o.credit,
+            base_amount: o.credit,
+            reference: '',
+          },
+        ]
+      : (template.payments as Row[]).map((p) => ({ ...p, id: newId(), sale_id: id }));
+    return {
+      ...template,
+      id,
+      uuid: newId(),
+      icv: Math.floor(Math.random() * 1e9) + 1_000_000,
+      invoice_number: `T-${id.slice(-12)}`,
+      client_mutation_id: newId(),
+      ...(o.branchId && { branch_id: o.branchId }),
+      ...(o.customerId !== undefined && { customer_id: o.customerId }),
+      ...(o.credit && { payment_method: 'credit' }),
+      lines,
+      payments,
+      movement_ids: [],
+    };
+  };
+}
