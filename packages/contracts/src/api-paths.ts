@@ -8018,6 +8018,10 @@ export interface operations {
                     coupon_code?: string | null;
                     currency_code?: string;
                     customer_id?: string | null;
+                    emergency_supply?: {
+                        patient_name: string;
+                        reason: string;
+                    } | null;
                     global_discount?: number;
                     items: {
                         discount?: number;
