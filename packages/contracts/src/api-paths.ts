@@ -9306,6 +9306,11 @@ export interface operations {
                     }[];
                     /** @default  */
                     notes?: string;
+                    variance_reason?: string;
+                    witness?: {
+                        email: string;
+                        password: string;
+                    };
                 };
             };
         };
@@ -9334,6 +9339,7 @@ export interface operations {
                             medicine_name: string;
                             variance: number;
                         }[];
+                        witness_id: string | null;
                     };
                 };
             };

@@ -238,6 +238,16 @@ export const SubmitStockCountRequest = z
     approval_id: Id.optional().describe(
       'a stock_variance approval covering the variance above the threshold; recorded with the count',
     ),
+    variance_reason: OptionalText(500)
+      .optional()
+      .describe('why the count differs from the books; required when a controlled medicine differs'),
+    witness: z
+      .object({ email: z.string().trim().max(254), password: z.string().min(1).max(200) })
+      .strict()
+      .optional()
+      .describe(
+        'the second person present, pharmacist or admin, not the counter, signing with their own credentials; required when a controlled medicine differs',
+      ),
     lines: z
       .array(
         z
@@ -272,6 +282,7 @@ export const StockCountResult = z.object({
   counted_by: z.string(),
   approval_id: z.string().nullable(),
   notes: z.string(),
+  witness_id: z.string().nullable().describe('the witness of a controlled medicine discrepancy'),
   created_at: Timestamp,
   lines_counted: z.number().int(),
   lines_with_variance: z.number().int(),

@@ -1,12 +1,9 @@
-import { type CreateSaleRequest, vatRateOf } from '@pharmacy/contracts';
+import { type CreateSaleRequest, PHARMACIST_ROLES, vatRateOf } from '@pharmacy/contracts';
 import { scaledRate } from '@pharmacy/contracts/pricing';
 import type { AuthUser } from '../../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../../http/errors';
 import { toMinor } from '../../../lib/money';
 import type { SaleApprovalNeeds } from '../../approvals/covers';
-
-/** Who sells controlled medicines and makes an emergency supply of a prescription-only one. */
-export const DISPENSING_ROLES = ['admin', 'pharmacist'];
 
 /** What a sale line needs of its medicine (the prepared read of createSale). */
 export interface SaleMedicine {
@@ -46,7 +43,7 @@ export function assertPrescriptionCover(
   body: Pick<CreateSaleRequest, 'prescription_id' | 'emergency_supply'>,
   user: Pick<AuthUser, 'role'>,
 ): void {
-  const pharmacist = DISPENSING_ROLES.includes(user.role);
+  const pharmacist = PHARMACIST_ROLES.includes(user.role);
   if (m.is_controlled) {
     if (!pharmacist)
       throw new Forbidden(
