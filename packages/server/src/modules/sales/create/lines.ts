@@ -1,4 +1,5 @@
-import { type CreateSaleRequest, PHARMACIST_ROLES, vatRateOf } from '@pharmacy/contracts';
+import { type CreateSaleRequest, PHARMACIST_ROLES, type Role, vatRateOf } from '@pharmacy/contracts';
+import type { Db } from '../../../db/connection';
 import { scaledRate } from '@pharmacy/contracts/pricing';
 import type { AuthUser } from '../../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../../http/errors';
@@ -68,6 +69,35 @@ export function assertPrescriptionCover(
       `${m.name} is prescription-only: only a pharmacist can make an emergency supply without a prescription.`,
       'EMERGENCY_SUPPLY_NEEDS_PHARMACIST',
     );
+}
+
+/**
+ * The same rule for a sale a till pushes (sales/sync.ts): each line's medicine is checked against the sale's
+ * prescription and the role of the user who sold it, so central refuses a till's Rx-only line sold without a
+ * prescription (an emergency supply travels with the prescription it recorded).
+ */
+export async function assertPushedSaleCovered(
+  trx: Db,
+  sale: { prescription_id: string | null; user_id: string },
+  lines: ReadonlyArray<{ medicine_id: string }>,
+): Promise<void> {
+  const ids = [...new Set(lines.map((l) => l.medicine_id))];
+  if (ids.length === 0) return;
+  const meds = await trx
+    .selectFrom('medicines')
+    .select(['name', 'is_controlled', 'requires_prescription'])
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('is_controlled', '=', 1), eb('requires_prescription', '=', 1)]))
+    .execute();
+  if (meds.length === 0) return;
+  const seller = await trx
+    .selectFrom('users')
+    .select('role')
+    .where('id', '=', sale.user_id)
+    .executeTakeFirst();
+  const role = (seller?.role ?? 'cashier') as Role;
+  for (const m of meds)
+    assertPrescriptionCover(m, { prescription_id: sale.prescription_id, emergency_supply: null }, { role });
 }
 
 /** A discount as a percentage of what it is taken off (0 when there is nothing to take it off). */
