@@ -9273,6 +9273,7 @@ export interface operations {
                             expected_qty: number;
                             expiry_date: string;
                             form: string;
+                            is_controlled: boolean;
                             medicine_id: string;
                             medicine_name: string;
                             /** @enum {string} */

@@ -222,6 +222,7 @@ export const StockCountSheetLine = z.object({
   expiry_date: z.string(),
   regulator_status: RegulatorStatus,
   expected_qty: z.number().int(),
+  is_controlled: z.boolean().describe('a variance on it needs a reason and a witness'),
 });
 
 export const StockCountSheet = z.object({

@@ -97,6 +97,7 @@ export function PaymentDialog({
         customer_id: cart.customer?.id ?? null,
         coupon_code: cart.coupon?.code ?? null,
         prescription_id: cart.prescription?.id ?? null,
+        ...(cart.prescription?.emergency ? { emergency_supply: cart.prescription.emergency } : {}),
         ...(foreign ? { currency_code: currency } : {}),
         client_mutation_id: cart.checkout_id ?? undefined,
         approval_id: approvalId,

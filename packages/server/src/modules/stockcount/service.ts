@@ -29,11 +29,12 @@ interface SheetRow {
   expiry_date: string;
   regulator_status: 'quarantined' | 'active' | 'recalled';
   expected_qty: number;
+  is_controlled: number;
 }
 
 const sheetQuery =
   rawQuery<SheetRow>(`SELECT b.id AS batch_id, b.medicine_id, m.name AS medicine_name, m.strength, m.form,
-    b.batch_number, b.expiry_date, b.regulator_status, b.qty_on_hand AS expected_qty
+    b.batch_number, b.expiry_date, b.regulator_status, b.qty_on_hand AS expected_qty, m.is_controlled
   FROM batches b JOIN medicines m ON m.id = b.medicine_id
   WHERE b.branch_id = ? AND (? = 1 OR b.qty_on_hand <> 0) AND (CAST(? AS TEXT) IS NULL OR m.category = ?)
   ORDER BY m.name COLLATE NOCASE, m.id, b.expiry_date, b.batch_number`);
@@ -53,12 +54,8 @@ export async function countSheet(
     category = await findCategorySlug(app.db, f.category);
     if (!category) throw new NotFound('Category', f.category);
   }
-  const items = await sheetQuery.all(app, [
-    branch.id,
-    f.include_empty === 'true' ? 1 : 0,
-    category,
-    category,
-  ]);
+  const rows = await sheetQuery.all(app, [branch.id, f.include_empty === 'true' ? 1 : 0, category, category]);
+  const items = rows.map((r) => ({ ...r, is_controlled: Number(r.is_controlled) === 1 }));
   return { branch_id: branch.id, generated_at: nowIso(), total: items.length, items };
 }
 
