@@ -50,7 +50,7 @@ export function PrescriptionDialog({
         {needing.map((l) => l.name).join(', ')} {needing.length === 1 ? 'is' : 'are'} prescription-only. Pick
         the patient's prescription or record a new one.
       </p>
-      <div className="form-actions" role="group" aria-label="How the prescription is given">
+      <div className="form-actions">
         <button type="button" aria-pressed={mode === 'pick'} onClick={() => setMode('pick')}>
           Existing prescription
         </button>
