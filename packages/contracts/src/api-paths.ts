@@ -8105,6 +8105,10 @@ export interface operations {
                     coupon_code?: string | null;
                     currency_code?: string;
                     customer_id?: string | null;
+                    emergency_supply?: {
+                        patient_name: string;
+                        reason: string;
+                    } | null;
                     global_discount?: number;
                     items: {
                         discount?: number;
@@ -9407,6 +9411,7 @@ export interface operations {
                             expected_qty: number;
                             expiry_date: string;
                             form: string;
+                            is_controlled: boolean;
                             medicine_id: string;
                             medicine_name: string;
                             /** @enum {string} */
@@ -9440,6 +9445,11 @@ export interface operations {
                     }[];
                     /** @default  */
                     notes?: string;
+                    variance_reason?: string;
+                    witness?: {
+                        email: string;
+                        password: string;
+                    };
                 };
             };
         };
@@ -9468,6 +9478,7 @@ export interface operations {
                             medicine_name: string;
                             variance: number;
                         }[];
+                        witness_id: string | null;
                     };
                 };
             };

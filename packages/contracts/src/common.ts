@@ -11,6 +11,12 @@ export const ROLES = [
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
+/**
+ * Pharmacist and above: who sells controlled medicines, makes an emergency supply of a prescription-only one,
+ * and witnesses a controlled medicine's count discrepancy.
+ */
+export const PHARMACIST_ROLES: readonly Role[] = ['admin', 'pharmacist'];
+
 /** Roles that belong to one branch and only ever see that branch. */
 export const BRANCH_BOUND_ROLES: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecimalString, Id, IsoDate, MoneyInput, OptionalText, PageQuery, Timestamp } from './common';
+import { DecimalString, Id, IsoDate, MoneyInput, OptionalText, PageQuery, Text, Timestamp } from './common';
 import { CouponCode, CurrencyCodeInput, MutationId, PositiveMoney, Qty } from './selling-fields';
 
 export const SALE_PAYMENT_METHODS = [
@@ -25,6 +25,18 @@ export const PaymentLineInput = z.object({
   reference: OptionalText(100).optional(),
 });
 
+/**
+ * An emergency supply: a prescription-only (never controlled) medicine handed out without a prescription, by a
+ * pharmacist or admin, for the reason given. The sale records it as an emergency-supply prescription, listed in
+ * the prescription book.
+ */
+export const EmergencySupply = z
+  .object({
+    reason: Text(500).describe('why the medicine is supplied without a prescription'),
+    patient_name: Text(200).describe('who it is for'),
+  })
+  .describe('an emergency supply without a prescription (pharmacist or admin; not for controlled medicines)');
+
 export const CreateSaleRequest = z.object({
   items: z.array(SaleItemInput).min(1, { message: 'must have at least one line' }).max(500),
   payment_method: SalePaymentMethod.optional(),
@@ -34,7 +46,10 @@ export const CreateSaleRequest = z.object({
   global_discount: MoneyInput.optional(),
   currency_code: CurrencyCodeInput.optional(),
   notes: OptionalText(500).optional(),
-  prescription_id: Id.nullish(),
+  prescription_id: Id.nullish().describe(
+    'the prescription the sale dispenses against; required when a line is prescription-only or controlled',
+  ),
+  emergency_supply: EmergencySupply.nullish(),
   client_mutation_id: MutationId.optional(),
   approval_id: Id.nullish(),
   confirm_large_cash: z

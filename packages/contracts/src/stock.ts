@@ -222,6 +222,7 @@ export const StockCountSheetLine = z.object({
   expiry_date: z.string(),
   regulator_status: RegulatorStatus,
   expected_qty: z.number().int(),
+  is_controlled: z.boolean().describe('a variance on it needs a reason and a witness'),
 });
 
 export const StockCountSheet = z.object({
@@ -238,6 +239,16 @@ export const SubmitStockCountRequest = z
     approval_id: Id.optional().describe(
       'a stock_variance approval covering the variance above the threshold; recorded with the count',
     ),
+    variance_reason: OptionalText(500)
+      .optional()
+      .describe('why the count differs from the books; required when a controlled medicine differs'),
+    witness: z
+      .object({ email: z.string().trim().max(254), password: z.string().min(1).max(200) })
+      .strict()
+      .optional()
+      .describe(
+        'the second person present, pharmacist or admin, not the counter, signing with their own credentials; required when a controlled medicine differs',
+      ),
     lines: z
       .array(
         z
@@ -272,6 +283,7 @@ export const StockCountResult = z.object({
   counted_by: z.string(),
   approval_id: z.string().nullable(),
   notes: z.string(),
+  witness_id: z.string().nullable().describe('the witness of a controlled medicine discrepancy'),
   created_at: Timestamp,
   lines_counted: z.number().int(),
   lines_with_variance: z.number().int(),

@@ -206,6 +206,7 @@ function saleRequest(
     customer_id: cart.customer?.id ?? null,
     coupon_code: cart.coupon?.code ?? null,
     prescription_id: cart.prescription?.id ?? null,
+    ...(cart.prescription?.emergency ? { emergency_supply: cart.prescription.emergency } : {}),
     client_mutation_id: cart.checkout_id ?? undefined,
   };
 }

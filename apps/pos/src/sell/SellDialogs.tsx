@@ -112,65 +112,6 @@ export function SubstitutesDialog({
   );
 }
 
-export function PrescriptionDialog({
-  cart,
-  onPick,
-  onClose,
-}: {
-  cart: Cart;
-  onPick: (p: { id: string; label: string }) => void;
-  onClose: () => void;
-}) {
-  const [patient, setPatient] = useState(cart.customer?.name ?? '');
-  const needing = cart.lines.filter((l) => l.requires_prescription || l.is_controlled);
-  const list = useQuery({
-    queryKey: ['prescriptions', 'for-sale', cart.customer?.id, patient.trim()],
-    queryFn: () =>
-      api.prescriptions.list(
-        cart.customer
-          ? { customer_id: cart.customer.id, page_size: 20 }
-          : { patient: patient.trim(), page_size: 20 },
-      ),
-    enabled: !!cart.customer || patient.trim().length > 1,
-  });
-  const usable = (list.data?.items ?? []).filter(
-    (p) => p.status === 'active' || p.status === 'partially_dispensed',
-  );
-  return (
-    <Dialog title="Prescription needed" onClose={onClose}>
-      <p>
-        {needing.map((l) => l.name).join(', ')} {needing.length === 1 ? 'is' : 'are'} prescription-only. Pick
-        the patient's prescription.
-      </p>
-      {!cart.customer && <TextField label="Patient" type="search" value={patient} onChange={setPatient} />}
-      <ErrorNotice error={list.error} />
-      <ul className="pick-list" aria-label="Active prescriptions">
-        {usable.map((p) => {
-          const label = `${p.patient_name}, ${p.prescriber_name}, ${p.issue_date}`;
-          return (
-            <li key={p.id}>
-              <span>
-                <strong>{p.patient_name}</strong>{' '}
-                <span className="muted">
-                  by {p.prescriber_name}, issued {p.issue_date}
-                </span>
-              </span>
-              <button
-                type="button"
-                onClick={() => onPick({ id: p.id, label })}
-                aria-label={`Use prescription of ${label}`}
-              >
-                Use
-              </button>
-            </li>
-          );
-        })}
-        {list.data && usable.length === 0 && <li className="muted">No active prescription found.</li>}
-      </ul>
-    </Dialog>
-  );
-}
-
 export function ParkDialog({
   cart,
   onParked,

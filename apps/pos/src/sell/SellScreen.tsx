@@ -3,13 +3,8 @@ import { DraftNumberInput } from '../ui/DraftNumberInput';
 import { newMutationId, shortfall } from './cart';
 import { MedicineSearch } from './MedicineSearch';
 import { PaymentDialog } from './PaymentDialog';
-import {
-  CustomerDialog,
-  ParkDialog,
-  PrescriptionDialog,
-  SaleDoneDialog,
-  SubstitutesDialog,
-} from './SellDialogs';
+import { CustomerDialog, ParkDialog, SaleDoneDialog, SubstitutesDialog } from './SellDialogs';
+import { PrescriptionDialog } from './PrescriptionDialog';
 import { useSell } from './useSell';
 
 type Sell = ReturnType<typeof useSell>;

@@ -36,12 +36,20 @@ export interface CartCustomer {
   current_balance: string;
 }
 
+export type CartPrescription =
+  | { id: string; label: string; emergency?: undefined }
+  | { id: null; label: string; emergency: { reason: string; patient_name: string } };
+
 export interface Cart {
   lines: CartLine[];
   customer: CartCustomer | null;
   /** The applied coupon: its code, what the server said it takes off, and its terms for the estimate. */
   coupon: { code: string; discount: string; terms: CouponTerms } | null;
-  prescription: { id: string; label: string } | null;
+  /**
+   * What covers the cart's prescription-only lines: a prescription (its id), or an emergency supply by a
+   * pharmacist (no id yet: the sale records it as a prescription of its own).
+   */
+  prescription: CartPrescription | null;
   /** The client_mutation_id of the checkout in progress: reused on a retry, reset by any change. */
   checkout_id: string | null;
 }

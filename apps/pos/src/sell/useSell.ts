@@ -32,7 +32,7 @@ export type Open =
 
 export type Message = { tone: 'error' | 'info'; text: string } | null;
 
-/** Who may sell prescription-only medicines without a prescription. */
+/** Who sells controlled medicines and makes an emergency supply (the server's PHARMACIST_ROLES). */
 const PRESCRIBERS = new Set(['pharmacist', 'admin']);
 
 /** The selling screen's state and actions: the cart, scanning, coupons, checkout and the dialogs' state. */
@@ -56,9 +56,8 @@ export function useSell() {
     requestAnimationFrame(() => searchRef.current?.focus());
   }, []);
 
-  const needsPrescription = cart.lines.some(
-    (l) => l.is_controlled || (l.requires_prescription && !PRESCRIBERS.has(user.role)),
-  );
+  // Every role: a prescription-only or controlled line needs the prescription that covers it.
+  const needsPrescription = cart.lines.some((l) => l.is_controlled || l.requires_prescription);
   const startPayment = useCallback(() => {
     if (cart.lines.length === 0) return;
     if (needsPrescription && !cart.prescription) {
@@ -223,7 +222,7 @@ function useScanToCart({ cart, dispatch, role, open, setOpen, setMessage }: Scan
       dispatch({ type: 'add', medicine: m, batch: scan?.batch, expiry: scan?.expiry });
       if (m.is_controlled && !PRESCRIBERS.has(role)) {
         setMessage({ tone: 'error', text: `${m.name} is a controlled medicine: a pharmacist must sell it.` });
-      } else if (m.requires_prescription && !PRESCRIBERS.has(role)) {
+      } else if (m.requires_prescription) {
         setMessage({
           tone: 'info',
           text: `${m.name} is prescription-only: you will be asked for the prescription.`,

@@ -40,6 +40,10 @@ export function ReviewDialog({
   const need = approvalNeed(summary, me.role);
   const [notes, setNotes] = useState('');
   const [approvalId, setApprovalId] = useState('');
+  const [witness, setWitness] = useState<WitnessEntry>({ reason: '', email: '', password: '' });
+  const controlled = summary.variances.filter((v) => v.line.is_controlled);
+  const witnessMissing =
+    controlled.length > 0 && (!witness.reason.trim() || !witness.email.trim() || !witness.password);
   const submit = useMutation({
     mutationFn: () =>
       api.stockCount.submit({
@@ -47,6 +51,12 @@ export function ReviewDialog({
         notes,
         lines: submitLines(lines, counts),
         ...(approvalId.trim() ? { approval_id: approvalId.trim() } : {}),
+        ...(controlled.length > 0
+          ? {
+              variance_reason: witness.reason.trim(),
+              witness: { email: witness.email.trim(), password: witness.password },
+            }
+          : {}),
       }),
     onSuccess: (r) =>
       onSubmitted(
@@ -81,6 +91,7 @@ export function ReviewDialog({
           it in parts, each with at most one such variance and its own approval.
         </div>
       )}
+      {controlled.length > 0 && <WitnessBox variances={controlled} value={witness} onChange={setWitness} />}
       <TextAreaField label="Notes" value={notes} onChange={setNotes} rows={2} maxLength={1000} />
       <div className="dialog-actions">
         <button type="button" onClick={onClose}>
@@ -89,13 +100,71 @@ export function ReviewDialog({
         <button
           type="button"
           className="primary"
-          disabled={submit.isPending || need.kind === 'many' || (need.kind === 'one' && !approvalId.trim())}
+          disabled={
+            submit.isPending ||
+            witnessMissing ||
+            need.kind === 'many' ||
+            (need.kind === 'one' && !approvalId.trim())
+          }
           onClick={() => submit.mutate()}
         >
           Submit count
         </button>
       </div>
     </Dialog>
+  );
+}
+
+interface WitnessEntry {
+  reason: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * A variance on a controlled medicine, whatever its size: the reason, and a second person (pharmacist or
+ * admin, not the counter) who witnesses it by signing with their own email and password. The count then
+ * enters the controlled-drug register as a discrepancy.
+ */
+function WitnessBox({
+  variances,
+  value,
+  onChange,
+}: {
+  variances: readonly Variance[];
+  value: WitnessEntry;
+  onChange: (v: WitnessEntry) => void;
+}) {
+  const set = (k: keyof WitnessEntry) => (v: string) => onChange({ ...value, [k]: v });
+  return (
+    <fieldset className="notice">
+      <legend>Controlled medicine discrepancy</legend>
+      <p>
+        {variances.map((v) => `${v.line.medicine_name} (${signed(v.variance)})`).join(', ')}:{' '}
+        {variances.length === 1 ? 'a controlled medicine differs' : 'controlled medicines differ'} from the
+        books. Give the reason, and a pharmacist other than you witnesses it with their own sign-in.
+      </p>
+      <TextField
+        label="Reason for the difference"
+        value={value.reason}
+        onChange={set('reason')}
+        maxLength={500}
+      />
+      <TextField
+        label="Witness email"
+        type="email"
+        value={value.email}
+        onChange={set('email')}
+        autoComplete="off"
+      />
+      <TextField
+        label="Witness password"
+        type="password"
+        value={value.password}
+        onChange={set('password')}
+        autoComplete="off"
+      />
+    </fieldset>
   );
 }
 

@@ -24,6 +24,7 @@ const line = (
   expiry_date: '2030-01-01',
   regulator_status: 'active',
   expected_qty,
+  is_controlled: false,
 });
 
 const sheet = [

@@ -10,6 +10,7 @@ export interface SheetLine {
   expiry_date: string;
   regulator_status: string;
   expected_qty: number;
+  is_controlled: boolean;
 }
 
 /** What was typed per batch id; a batch not in the map is not counted yet. */

@@ -10,6 +10,7 @@ import {
   type SyncDevice,
 } from '../sync/registry';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/tables/sales';
+import { assertPushedSaleCovered } from './create/lines';
 
 /**
  * Replication of sales: one change per sale, `{...sale, lines, payments, movement_ids}`, till-owned, branch
@@ -25,6 +26,12 @@ type SalePayload = SalesTable & {
   payments?: SalePaymentsTable[];
   movement_ids?: string[];
 };
+
+/** Central's check of a pushed sale: the prescription rule of POST /sales (create/lines.ts). */
+async function assertPushedRx(payload: Payload, trx: Db): Promise<void> {
+  const { lines = [], ...sale } = payload as unknown as SalePayload;
+  await assertPushedSaleCovered(trx, sale, lines);
+}
 
 export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boolean> {
   const { lines = [], payments = [], movement_ids: _, ...sale } = payload as unknown as SalePayload;
@@ -46,6 +53,7 @@ export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boo
  * their payments in one insert each; a sale already held writes nothing, as insertSaleIfAbsent does.
  */
 async function applySales(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]> {
+  for (const c of changes) await assertPushedRx(c.payload, trx);
   const sales = changes.map((c) => {
     const { lines = [], payments = [], movement_ids: _, ...sale } = c.payload as unknown as SalePayload;
     return { change: c, sale, lines, payments };
@@ -108,6 +116,7 @@ const saleEntity: EntityRegistration = {
     { field: 'prescription_id', table: 'prescriptions' },
   ],
   applyPush: async (trx, change) => {
+    await assertPushedRx(change.payload, trx);
     await insertSaleIfAbsent(trx, change.payload);
     const s = change.payload as unknown as SalesTable;
     return { id: change.entityId, invoice_number: s.invoice_number, icv: s.icv };

@@ -14,6 +14,7 @@ import { getSettings } from '../settings/service';
 import { consumeApproval } from '../approvals/service';
 import { moveBatchQuantity } from '../stock/ledger';
 import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
+import { verifyWitness, type Witness } from './witness';
 
 /** Roles whose counts may carry variances above settings.stock_variance_approval_threshold. */
 export const COUNT_APPROVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
@@ -28,11 +29,12 @@ interface SheetRow {
   expiry_date: string;
   regulator_status: 'quarantined' | 'active' | 'recalled';
   expected_qty: number;
+  is_controlled: number;
 }
 
 const sheetQuery =
   rawQuery<SheetRow>(`SELECT b.id AS batch_id, b.medicine_id, m.name AS medicine_name, m.strength, m.form,
-    b.batch_number, b.expiry_date, b.regulator_status, b.qty_on_hand AS expected_qty
+    b.batch_number, b.expiry_date, b.regulator_status, b.qty_on_hand AS expected_qty, m.is_controlled
   FROM batches b JOIN medicines m ON m.id = b.medicine_id
   WHERE b.branch_id = ? AND (? = 1 OR b.qty_on_hand <> 0) AND (CAST(? AS TEXT) IS NULL OR m.category = ?)
   ORDER BY m.name COLLATE NOCASE, m.id, b.expiry_date, b.batch_number`);
@@ -52,12 +54,8 @@ export async function countSheet(
     category = await findCategorySlug(app.db, f.category);
     if (!category) throw new NotFound('Category', f.category);
   }
-  const items = await sheetQuery.all(app, [
-    branch.id,
-    f.include_empty === 'true' ? 1 : 0,
-    category,
-    category,
-  ]);
+  const rows = await sheetQuery.all(app, [branch.id, f.include_empty === 'true' ? 1 : 0, category, category]);
+  const items = rows.map((r) => ({ ...r, is_controlled: Number(r.is_controlled) === 1 }));
   return { branch_id: branch.id, generated_at: nowIso(), total: items.length, items };
 }
 
@@ -65,6 +63,8 @@ export interface SubmitCountInput {
   branch_id?: string;
   notes: string;
   approval_id?: string;
+  variance_reason?: string;
+  witness?: { email: string; password: string };
   lines: Array<{ batch_id: string; counted_qty: number }>;
 }
 
@@ -86,6 +86,7 @@ interface CountedBatch {
   batch_number: string;
   qty_on_hand: number;
   medicine_name: string;
+  is_controlled: number;
 }
 
 /** The counted batches with their medicine's name, read 500 ids at a time. */
@@ -102,6 +103,7 @@ async function countedBatches(trx: Db, ids: readonly string[]): Promise<Map<stri
         'b.batch_number',
         'b.qty_on_hand',
         'm.name as medicine_name',
+        'm.is_controlled',
       ])
       .where('b.id', 'in', ids.slice(i, i + 500))
       .execute();
@@ -140,12 +142,39 @@ function countLines(input: SubmitCountInput, header: StockCountsTable, batches: 
         expected_qty: batch.qty_on_hand,
         counted_qty: line.counted_qty,
         variance,
+        is_controlled: batch.is_controlled === 1,
       });
   }
   return { lines, variances };
 }
 
 type CountVariance = ReturnType<typeof countLines>['variances'][number];
+
+/**
+ * The controlled-medicine rule of a count: any variance on a controlled medicine, whatever its size, needs a
+ * reason (400) and a witness (403 WITNESS_REQUIRED): a second person, pharmacist or admin, verified before the
+ * transaction (witness.ts). The threshold's approval applies on top. Answers the movement reason that enters
+ * the discrepancy in the controlled-drug register.
+ */
+function controlledDiscrepancy(
+  input: SubmitCountInput,
+  witness: Witness | null,
+  variances: readonly CountVariance[],
+): string | null {
+  const controlled = variances.find((v) => v.is_controlled);
+  if (!controlled) return null;
+  const what = `${controlled.medicine_name} is a controlled medicine and its count differs from the books (${controlled.variance > 0 ? '+' : ''}${controlled.variance})`;
+  if (!input.variance_reason)
+    throw new Invalid(`${what}: give the reason for the difference.`, [
+      { path: 'variance_reason', message: 'required for a controlled medicine variance' },
+    ]);
+  if (!witness)
+    throw new Forbidden(
+      `${what}: a second person (pharmacist or admin) must witness it with their own sign-in.`,
+      'WITNESS_REQUIRED',
+    );
+  return `Count discrepancy: ${input.variance_reason}; witnessed by ${witness.full_name}`;
+}
 
 /** Variances above the threshold need a manager role, or the counter's approved approval, consumed here. */
 async function approveLargeVariances(
@@ -182,9 +211,10 @@ async function approveLargeVariances(
 /** The count's header and lines, a `count` movement per variance, its change and its audit row. */
 async function writeCount(
   trx: Db,
-  c: { user: AuthUser; actor: Actor; input: SubmitCountInput; branchId: string },
+  c: { user: AuthUser; actor: Actor; input: SubmitCountInput; branchId: string; witness: Witness | null },
   header: StockCountsTable,
   counted: ReturnType<typeof countLines>,
+  discrepancy: string | null,
 ) {
   const { lines, variances } = counted;
   header.lines_with_variance = variances.length;
@@ -203,7 +233,8 @@ async function writeCount(
       type: 'count',
       reference,
       userId: c.user.id,
-      reason: c.input.notes || 'stock count',
+      reason:
+        (v.is_controlled ? discrepancy : null) ?? (c.input.variance_reason || c.input.notes || 'stock count'),
     });
   }
   await recordChange(trx, {
@@ -213,26 +244,37 @@ async function writeCount(
     payload: { ...header, lines },
     branchId: c.branchId,
   });
+  const witnessId = discrepancy ? (c.witness?.id ?? null) : null;
   await writeAudit(trx, c.actor, {
     action: 'stock_count.submit',
     entity: 'stock_count',
     entityId: header.id,
     branchId: c.branchId,
-    after: { ...header, variances },
+    after: { ...header, variances, variance_reason: c.input.variance_reason ?? null, witness_id: witnessId },
   });
-  return { ...header, variances };
+  return { ...header, witness_id: witnessId, variances: variances.map(({ is_controlled: _, ...v }) => v) };
 }
 
 /**
  * Records a count: a header and one line per batch counted, and a `count` movement for each variance, in one
  * transaction. A variance larger than the threshold needs a manager role, or a manager's approved
- * `stock_variance` approval requested by the counter, consumed once in the same transaction.
+ * `stock_variance` approval requested by the counter, consumed once in the same transaction. A variance on a
+ * controlled medicine also needs a reason and a witness (controlledDiscrepancy).
  */
-export async function submitCount(app: AppContext, user: AuthUser, actor: Actor, input: SubmitCountInput) {
+export async function submitCount(
+  app: AppContext,
+  user: AuthUser,
+  actor: Actor,
+  input: SubmitCountInput,
+  clientAddress: string,
+) {
   const branchId = input.branch_id ?? user.branchId;
   assertBranchAccess(user, branchId, 'branch');
   await requireActiveBranch(app.db, branchId);
   assertBatchesOnce(input);
+  const witness = input.witness
+    ? await verifyWitness(app, user, branchId, input.witness, clientAddress)
+    : null;
   const threshold = (await getSettings(app)).stock_variance_approval_threshold;
   const at = nowIso();
   const header: StockCountsTable = {
@@ -246,14 +288,15 @@ export async function submitCount(app: AppContext, user: AuthUser, actor: Actor,
     total_variance: 0,
     created_at: at,
   };
-  const c = { user, actor, input, branchId };
+  const c = { user, actor, input, branchId, witness };
   return app.db.transaction().execute(async (trx) => {
     const batches = await countedBatches(
       trx,
       input.lines.map((l) => l.batch_id),
     );
     const counted = countLines(input, header, batches);
+    const discrepancy = controlledDiscrepancy(input, witness, counted.variances);
     await approveLargeVariances(trx, { ...c, threshold }, counted.variances);
-    return writeCount(trx, c, header, counted);
+    return writeCount(trx, c, header, counted, discrepancy);
   });
 }

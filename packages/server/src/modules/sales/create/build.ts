@@ -199,7 +199,14 @@ export async function buildSale(
   const cart = await priceSale(app, user, body, settings, money);
   const total = cart.priced.total;
   const tenders = checkTenders(body, total, money, cart.customer !== null);
+  // An emergency supply is recorded as a prescription of its own, made in the sale's transaction.
+  const emergencySupply =
+    !body.prescription_id && body.emergency_supply && cart.rxLines.length > 0
+      ? { prescriptionId: newId(), ...body.emergency_supply }
+      : null;
   return {
+    prescriptionId: body.prescription_id ?? emergencySupply?.prescriptionId ?? null,
+    emergencySupply,
     body,
     settings,
     branch,
@@ -347,7 +354,7 @@ export function saleRow(
     customer_name: customer?.name ?? null,
     coupon_id: coupon?.coupon.id ?? null,
     coupon_code: coupon?.coupon.code ?? null,
-    prescription_id: body.prescription_id ?? null,
+    prescription_id: plan.prescriptionId,
     approval_id: body.approval_id ?? null,
     fiscal_status: 'pending',
     fiscal_xml: saleXml(plan, w.fiscal, w.lines),

@@ -1,12 +1,10 @@
-import { type CreateSaleRequest, vatRateOf } from '@pharmacy/contracts';
+import { type CreateSaleRequest, PHARMACIST_ROLES, type Role, vatRateOf } from '@pharmacy/contracts';
+import type { Db } from '../../../db/connection';
 import { scaledRate } from '@pharmacy/contracts/pricing';
 import type { AuthUser } from '../../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../../http/errors';
 import { toMinor } from '../../../lib/money';
 import type { SaleApprovalNeeds } from '../../approvals/covers';
-
-/** Who sells prescription-only and controlled medicines without a prescription id. */
-export const DISPENSING_ROLES = ['admin', 'pharmacist'];
 
 /** What a sale line needs of its medicine (the prepared read of createSale). */
 export interface SaleMedicine {
@@ -32,6 +30,74 @@ export interface LineCheck<M extends SaleMedicine> {
   fmt: (minor: number) => string;
   /** Filled with what the lines need a manager's approval for. */
   approvalNeeds: SaleApprovalNeeds;
+}
+
+/**
+ * The one rule for prescription-only and controlled medicines at sale time, whoever sells (REST and the till's
+ * Sell screen alike): a controlled medicine is sold by a pharmacist (or admin) against a prescription; a
+ * prescription-only one needs a prescription (`prescription_id`, an existing one or one just recorded) or, by a
+ * pharmacist or admin, an emergency supply with its reason. Whether the prescription covers the line is checked
+ * when it is dispensed (create/write.ts).
+ */
+export function assertPrescriptionCover(
+  m: Pick<SaleMedicine, 'name' | 'is_controlled' | 'requires_prescription'>,
+  body: Pick<CreateSaleRequest, 'prescription_id' | 'emergency_supply'>,
+  user: Pick<AuthUser, 'role'>,
+): void {
+  const pharmacist = PHARMACIST_ROLES.includes(user.role);
+  if (m.is_controlled) {
+    if (!pharmacist)
+      throw new Forbidden(
+        `${m.name} is a controlled medicine: only a pharmacist can sell it.`,
+        'CONTROLLED_NEEDS_PHARMACIST',
+      );
+    if (!body.prescription_id)
+      throw new Forbidden(
+        `${m.name} is a controlled medicine: the sale needs a prescription (no emergency supply).`,
+        'PRESCRIPTION_REQUIRED',
+      );
+    return;
+  }
+  if (!m.requires_prescription || body.prescription_id) return;
+  if (!body.emergency_supply)
+    throw new Forbidden(
+      `${m.name} is prescription-only: choose the customer's prescription or record a new one.`,
+      'PRESCRIPTION_REQUIRED',
+    );
+  if (!pharmacist)
+    throw new Forbidden(
+      `${m.name} is prescription-only: only a pharmacist can make an emergency supply without a prescription.`,
+      'EMERGENCY_SUPPLY_NEEDS_PHARMACIST',
+    );
+}
+
+/**
+ * The same rule for a sale a till pushes (sales/sync.ts): each line's medicine is checked against the sale's
+ * prescription and the role of the user who sold it, so central refuses a till's Rx-only line sold without a
+ * prescription (an emergency supply travels with the prescription it recorded).
+ */
+export async function assertPushedSaleCovered(
+  trx: Db,
+  sale: { prescription_id: string | null; user_id: string },
+  lines: ReadonlyArray<{ medicine_id: string }>,
+): Promise<void> {
+  const ids = [...new Set(lines.map((l) => l.medicine_id))];
+  if (ids.length === 0) return;
+  const meds = await trx
+    .selectFrom('medicines')
+    .select(['name', 'is_controlled', 'requires_prescription'])
+    .where('id', 'in', ids)
+    .where((eb) => eb.or([eb('is_controlled', '=', 1), eb('requires_prescription', '=', 1)]))
+    .execute();
+  if (meds.length === 0) return;
+  const seller = await trx
+    .selectFrom('users')
+    .select('role')
+    .where('id', '=', sale.user_id)
+    .executeTakeFirst();
+  const role = (seller?.role ?? 'cashier') as Role;
+  for (const m of meds)
+    assertPrescriptionCover(m, { prescription_id: sale.prescription_id, emergency_supply: null }, { role });
 }
 
 /** A discount as a percentage of what it is taken off (0 when there is nothing to take it off). */
@@ -83,23 +149,7 @@ export function checkSaleLines<M extends SaleMedicine>(c: LineCheck<M>) {
       );
     if (pct(lineDiscount, extended) > threshold)
       approvalNeeds.discounts.push({ ...need, discount: lineDiscount });
-    if (m.is_controlled) {
-      if (!DISPENSING_ROLES.includes(user.role))
-        throw new Forbidden(
-          `${m.name} is a controlled medicine: only a pharmacist can sell it.`,
-          'CONTROLLED_NEEDS_PHARMACIST',
-        );
-      if (!body.prescription_id)
-        throw new Forbidden(
-          `${m.name} is a controlled medicine: the sale needs a prescription_id.`,
-          'PRESCRIPTION_REQUIRED',
-        );
-    }
-    if (m.requires_prescription && !body.prescription_id && !DISPENSING_ROLES.includes(user.role))
-      throw new Forbidden(
-        `${m.name} is prescription-only: give a prescription_id or let a pharmacist sell it.`,
-        'PRESCRIPTION_REQUIRED',
-      );
+    assertPrescriptionCover(m, body, user);
     if (m.requires_prescription || m.is_controlled)
       rxLines.push({ medicineId: m.id, quantity: item.quantity });
     return {

@@ -13,13 +13,12 @@ import { redeemCoupon } from '../../coupons/service';
 import { chargeCustomerCredit } from '../../customers/service';
 import { appendFiscalEntry, invoiceHash, nextFiscalPosition } from '../../fiscal/chain';
 import { invoiceNumberOf } from '../../fiscal/device';
-import { dispenseForSale } from '../../prescriptions/for-sale';
+import { dispenseForSale, recordEmergencySupply } from '../../prescriptions/for-sale';
 import { defaultPrinter, enqueuePrintJob } from '../../printing/service';
 import { takingSession } from '../../sessions/service';
 import { consumeFefo } from '../../stock/ledger';
 import { saleAnswer } from '../read';
 import { type SalePlan, saleFiscalFields, saleLineRow, salePaymentRows, saleRow } from './build';
-import { DISPENSING_ROLES } from './lines';
 
 /**
  * The write phase of POST /sales: ONE transaction takes the stock FEFO, dispenses the prescription, charges
@@ -97,7 +96,7 @@ async function dispensePrescription(trx: Db, plan: SalePlan, user: AuthUser, pre
   const covered = new Set(coveredMedicineIds);
   for (const li of lineInputs) {
     if (covered.has(li.m.id)) continue;
-    if (li.m.is_controlled || (li.m.requires_prescription && !DISPENSING_ROLES.includes(user.role)))
+    if (li.m.is_controlled || li.m.requires_prescription)
       throw new Forbidden(`The prescription does not cover ${li.m.name}.`, 'PRESCRIPTION_REQUIRED');
   }
 }
@@ -198,7 +197,15 @@ export async function writeSale(
     }
     const session = await sellingSession(trx, user, plan.deviceId);
     const { lines, movementIds } = await takeStock(trx, plan, user);
-    if (body.prescription_id) await dispensePrescription(trx, plan, user, body.prescription_id);
+    if (plan.emergencySupply)
+      await recordEmergencySupply(trx, {
+        ...plan.emergencySupply,
+        branchId: branch.id,
+        customerId: plan.customer?.id ?? null,
+        userId: user.id,
+        medicines: plan.rxLines,
+      });
+    if (plan.prescriptionId) await dispensePrescription(trx, plan, user, plan.prescriptionId);
     await chargeCreditAndCoupon(trx, plan, user);
 
     const { icv, previousHash } = await nextFiscalPosition(trx, plan.deviceId);
