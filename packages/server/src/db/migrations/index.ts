@@ -19,6 +19,7 @@ import { medicinesListCovering } from './0018_medicines_list_covering';
 import { reportSummaries } from './0019_report_summaries';
 import { reportSummaryDeltas } from './0020_report_summary_deltas';
 import { centralChangeLog } from './0021_central_change_log';
+import { searchCollation } from './0022_search_collation';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -45,4 +46,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_report_summaries': reportSummaries,
   '0020_report_summary_deltas': reportSummaryDeltas,
   '0021_central_change_log': centralChangeLog,
+  '0022_search_collation': searchCollation,
 };
