@@ -167,6 +167,8 @@ function installedCluster(binDir: string, dataDir: string, port: number, options
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       server = child;
+      // A throwaway cluster: whatever ends this process (a failed run, Ctrl-C) stops its server too.
+      process.once('exit', () => child.kill('SIGINT'));
       return new Promise<void>((resolve, reject) => {
         let output = '';
         child.stderr.on('data', (chunk: Buffer) => {
