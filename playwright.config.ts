@@ -4,7 +4,7 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * End-to-end tests of the till UI in Debian's Chromium (`npx playwright install` cannot run
- * here); every test gets its own freshly seeded server, see e2e/fixtures.ts.
+ * here); every test gets its own server on its own copy of a freshly seeded data folder, see e2e/fixtures.ts.
  */
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -15,7 +15,7 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
-  // Each test runs its own server (argon2 hashing included): one worker per CPU, at most four.
+  // Each test runs its own server process and Chromium: one worker per CPU, at most four.
   workers: Math.max(1, Math.min(4, os.availableParallelism())),
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -1,15 +1,21 @@
 import { defineConfig } from 'vitest/config';
+import { NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects';
 
 export default defineConfig({
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'apps/*/src/**/*.test.ts',
-      'apps/*/scripts/**/*.test.ts',
-      'tests/**/*.test.ts',
-    ],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
+    projects: projectsByIsolation(
+      [
+        'packages/*/src/**/*.test.ts',
+        'apps/*/src/**/*.test.ts',
+        'apps/*/scripts/**/*.test.ts',
+        'tests/**/*.test.ts',
+      ],
+      ['**/node_modules/**'],
+      NEEDS_ISOLATION,
+    ),
   },
 });

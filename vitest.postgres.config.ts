@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects';
 
 /**
  * The server suite again with central on PostgreSQL (issue 20): every test server that is not a till
@@ -16,18 +17,22 @@ const SQLITE_ONLY = [
 
 export default defineConfig({
   test: {
-    include: [
-      'packages/server/src/**/*.test.ts',
-      'tests/**/*.test.ts',
-      // central + two tills as real processes; newCentral (packages/sync/src/testing/procs.ts) gives central a
-      // PostgreSQL database of its own in this run, the tills stay on SQLite
-      'packages/sync/src/**/*.e2e.test.ts',
-    ],
-    exclude: ['**/node_modules/**', ...SQLITE_ONLY],
     env: { PHARMACY_TEST_DB: 'postgres' },
     globalSetup: ['packages/server/src/testing/postgres-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
+    projects: projectsByIsolation(
+      [
+        'packages/server/src/**/*.test.ts',
+        'tests/**/*.test.ts',
+        // central + two tills as real processes; newCentral (packages/sync/src/testing/procs.ts) gives central a
+        // PostgreSQL database of its own in this run, the tills stay on SQLite
+        'packages/sync/src/**/*.e2e.test.ts',
+      ],
+      ['**/node_modules/**', ...SQLITE_ONLY],
+      NEEDS_ISOLATION.filter((file) => file.startsWith('packages/server/')),
+    ),
   },
 });

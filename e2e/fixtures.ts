@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { TEST_PASSWORD_COST_ENV } from '../packages/server/src/lib/passwords';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -14,15 +15,26 @@ export interface Till {
   dataDir: string;
 }
 
+/** A till data folder migrated and seeded once per run by global-setup.ts. */
+export const SEEDED_DIR = path.join(ROOT, 'node_modules/.cache/pharmacy-e2e/seeded-till');
+
 /**
- * Starts `npm run server`'s entry as a real process on a free port, with its own data folder
- * (so a fresh seed) and the built UI; resolves once it prints its "ready on" line.
+ * Starts `npm run server`'s entry (bundled by global-setup.ts) as a real process on a free port, with its own
+ * data folder and the built UI; resolves once it prints its "ready on" line. A till with no data folder of
+ * the test's own starts from a copy of the seeded one: its own database, as freshly seeded as a first start
+ * (the seeded users must still change their passwords), without paying for migrations and seeding again.
+ * argon2id runs at the test cost (lib/passwords.ts).
  */
 export async function startTill(
   extraEnv: Record<string, string> = {},
 ): Promise<{ till: Till; child: ChildProcess }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'till-e2e-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/central/src/main.ts'], {
+  const dataDir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'till-e2e-'));
+  if (!extraEnv.DATA_DIR && !extraEnv.PHARMACY_MODE && fs.existsSync(path.join(SEEDED_DIR, 'pharmacy.db')))
+    fs.cpSync(SEEDED_DIR, dataDir, { recursive: true });
+  // The server bundled by global-setup.ts (set in the environment the test workers inherit), else tsx.
+  const bundle = process.env.E2E_SERVER;
+  const entry = bundle ? [bundle] : ['--import', 'tsx', 'apps/central/src/main.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -32,6 +44,7 @@ export async function startTill(
       STATIC_DIR: path.join(ROOT, 'apps/pos/dist'),
       LOG_LEVEL: 'warn',
       PHARMACY_MODE: 'till',
+      ...TEST_PASSWORD_COST_ENV,
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,15 +70,21 @@ export async function startTill(
   return { till: { url, dataDir }, child };
 }
 
+/** Stops a till's process (SIGTERM: it closes its database cleanly) and waits for it to exit. */
+export async function stopTill({ child }: { child: ChildProcess }): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 export const test = base.extend<{ till: Till }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
   till: async ({}, use) => {
-    const { till, child } = await startTill();
-    await use(till);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    fs.rmSync(till.dataDir, { recursive: true, force: true });
+    const started = await startTill();
+    await use(started.till);
+    await stopTill(started);
+    fs.rmSync(started.till.dataDir, { recursive: true, force: true });
   },
   baseURL: async ({ till }, use) => {
     await use(till.url);

@@ -7,6 +7,7 @@ import {
   createServer,
   DatabaseTooNewError,
   isDatabaseUnavailable,
+  UnsupportedPostgresError,
   VERSION,
 } from '@pharmacy/server';
 
@@ -101,7 +102,12 @@ function unavailableHealth(config: Config): Promise<http.Server | undefined> {
 const safeUrl = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
 export function exitOnStartFailure(err: unknown): never {
-  if (err instanceof ConfigError || err instanceof DatabaseTooNewError) console.error(err.message);
+  if (
+    err instanceof ConfigError ||
+    err instanceof DatabaseTooNewError ||
+    err instanceof UnsupportedPostgresError
+  )
+    console.error(err.message);
   else console.error(err);
   process.exit(1);
 }

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import type { AppContext } from './app-context';
-import { ApiRouter } from './http/route';
-import { registerModules } from './modules/index';
-import { buildOpenApi } from './modules/openapi/document';
+import { declaredOpenApi } from './modules/openapi/declared';
+
+export { declaredOpenApi };
 
 /**
  * The UI's API types, generated from the route table: `npm run gen:api-types` writes them to
@@ -12,23 +11,6 @@ import { buildOpenApi } from './modules/openapi/document';
  * type-check. tests/api-types.test.ts regenerates them in memory and fails when the committed file is stale.
  */
 export const API_TYPES_FILE = path.resolve(import.meta.dirname, '../../contracts/src/api-paths.ts');
-
-/**
- * A context that nothing may use: registering routes only reads their declarations (schemas, roles, text);
- * a handler that ran here would be a bug, so every property access throws.
- */
-const noContext = new Proxy({} as AppContext, {
-  get(_target, key) {
-    throw new Error(`the route table was built without a server; a route read the context's ${String(key)}`);
-  },
-});
-
-/** The OpenAPI document of every declared route, built without a database or a listening server. */
-export function declaredOpenApi(): ReturnType<typeof buildOpenApi> {
-  const api = new ApiRouter(noContext);
-  registerModules(api);
-  return buildOpenApi(api.docs);
-}
 
 function successesOnly(operations: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,7 +1,7 @@
 export type { AppContext } from './app-context';
 export { type Config, ConfigError, configFromEnv, parseConfig } from './config';
 export { DatabaseTooNewError } from './db/migrate';
-export { isDatabaseUnavailable } from './db/postgres';
+export { isDatabaseUnavailable, UnsupportedPostgresError } from './db/postgres';
 export { createServer, type PharmacyServer } from './server';
 export { VERSION } from './version';
 export { discoverDevices } from './modules/printing/transport';

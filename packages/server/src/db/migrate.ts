@@ -2,6 +2,7 @@ import { type Migration, sql } from 'kysely';
 import { nowIso } from '../lib/time';
 import type { Connection } from './connection';
 import { MIGRATIONS } from './migrations';
+import { assertSupportedPostgres } from './postgres';
 
 export class DatabaseTooNewError extends Error {}
 
@@ -24,14 +25,16 @@ const MIGRATION_LOCK = 7_301_001;
 /**
  * Brings the schema up to date, one transaction per migration (its DDL and its bookkeeping row commit
  * together, so a failure leaves the previous schema intact). Kysely's Migrator is not used because it does
- * not wrap SQLite migrations in transactions. Refuses a database written by newer code, and backs up an
- * existing SQLite file before changing its schema (PostgreSQL's own backups, pg_dump or point-in-time recovery,
- * serve central: a file copy of a server cluster is not a backup).
+ * not wrap SQLite migrations in transactions. Refuses a PostgreSQL server older than central supports and a
+ * database written by newer code, and backs up an existing SQLite file before changing its schema
+ * (PostgreSQL's own backups, pg_dump or point-in-time recovery, serve central: a file copy of a server cluster
+ * is not a backup).
  */
 export async function migrate(
   conn: Connection,
   migrations: Record<string, Migration> = MIGRATIONS,
 ): Promise<{ applied: string[]; backup?: string }> {
+  if (conn.kind === 'postgres') await assertSupportedPostgres(conn.db);
   const names = Object.keys(migrations).sort();
   const done = await appliedMigrations(conn);
   const unknown = done.filter((name) => !(name in migrations));

@@ -8,6 +8,28 @@ import type { Database } from './schema';
  * opening, typing and transacting lives here, and the SQL that differs lives in db/dialect.ts.
  */
 
+/** The oldest PostgreSQL central runs on (CI's PostgreSQL suite runs on it: Debian 12's postgresql-15). */
+export const OLDEST_POSTGRES = 15;
+
+/** Central started on a PostgreSQL older than OLDEST_POSTGRES: it refuses to start, saying why. */
+export class UnsupportedPostgresError extends Error {}
+
+/** Why a server of this version (server_version_num, server_version) cannot hold central's data; null if it can. */
+export function postgresVersionProblem(versionNum: number, version: string): string | null {
+  if (Math.floor(versionNum / 10_000) >= OLDEST_POSTGRES) return null;
+  return `Central needs PostgreSQL ${OLDEST_POSTGRES} or later (15 to 18 are supported); the database server at DATABASE_URL runs PostgreSQL ${version}. Upgrade that server, or point DATABASE_URL at a newer one.`;
+}
+
+/** Refuses a PostgreSQL server older than OLDEST_POSTGRES before anything is written to it. */
+export async function assertSupportedPostgres(db: Kysely<Database>): Promise<void> {
+  const { rows } = await sql<{ num: string; version: string }>`
+    SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS version`.execute(
+    db,
+  );
+  const problem = postgresVersionProblem(Number(rows[0]?.num), String(rows[0]?.version));
+  if (problem) throw new UnsupportedPostgresError(problem);
+}
+
 /** PostgreSQL's error codes a transaction is retried on: serialization failure and deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 8;

@@ -3,10 +3,48 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import argon2 from 'argon2';
 import { Invalid } from '../http/errors';
 
-// OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
-const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. Every password a person sets is hashed with it. */
+export const PASSWORD_HASH_COST = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, OPTIONS);
+/**
+ * The test suites' cost: argon2id at its floor (about 1 ms instead of 50-100 ms a hash), so a test server's
+ * seeded users and each userWithRole do not dominate a test's time. Verification reads the cost from the hash
+ * itself, so nothing else changes.
+ */
+export const TEST_COST = { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+
+/**
+ * The one switch lowering the cost: set by the test harnesses (packages/server/src/testing/harness.ts for
+ * vitest and the servers it spawns, e2e/fixtures.ts for Playwright's). It takes both NODE_ENV=test and
+ * PHARMACY_TEST_PASSWORD_COST=low, so neither variable alone, left over in a production environment, weakens a
+ * stored password; the desktop bundle compiles NODE_ENV to "production". passwords.test.ts asserts both ways.
+ */
+export const TEST_PASSWORD_COST_ENV = { NODE_ENV: 'test', PHARMACY_TEST_PASSWORD_COST: 'low' } as const;
+
+export const passwordHashCost = () =>
+  process.env.NODE_ENV === TEST_PASSWORD_COST_ENV.NODE_ENV &&
+  process.env.PHARMACY_TEST_PASSWORD_COST === TEST_PASSWORD_COST_ENV.PHARMACY_TEST_PASSWORD_COST
+    ? TEST_COST
+    : PASSWORD_HASH_COST;
+
+/** Under the test cost, the hash of each password is computed once per process (seeded users, userWithRole). */
+const testHashes = new Map<string, Promise<string>>();
+
+export function hashPassword(password: string): Promise<string> {
+  const cost = passwordHashCost();
+  if (cost === PASSWORD_HASH_COST) return argon2.hash(password, cost);
+  let hash = testHashes.get(password);
+  if (!hash) {
+    hash = argon2.hash(password, cost);
+    testHashes.set(password, hash);
+  }
+  return hash;
+}
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {

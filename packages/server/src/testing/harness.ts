@@ -5,8 +5,11 @@ import path from 'node:path';
 import type { Role } from '@pharmacy/contracts';
 import { inject } from 'vitest';
 import { type ConfigInput, parseConfig } from '../config';
-import type { Sqlite } from '../db/connection';
+import { openDatabase, type Sqlite } from '../db/connection';
+import { migrate } from '../db/migrate';
 import { runRaw } from '../db/prepared';
+import { TEST_PASSWORD_COST_ENV } from '../lib/passwords';
+import { declaredOpenApi } from '../modules/openapi/declared';
 import { createServer, type PharmacyServer } from '../server';
 import { createTestDatabase, dropTestDatabase } from '../db/local-postgres';
 import { type OpenApiDocument, ResponseContract } from './response-contract';
@@ -34,13 +37,18 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+// Argon2 at its floor in this process and the servers it spawns (lib/passwords.ts: the one switch).
+Object.assign(process.env, TEST_PASSWORD_COST_ENV);
+
+/** One response validator per process: its compiled schemas serve every test server. */
+let contract: ResponseContract | undefined;
+
 /**
  * A real server on an ephemeral loopback port with its own SQLite file in a temporary folder: tests talk to
  * it over HTTP exactly as a till's UI does.
  */
 export class TestServer {
   private tokens = new Map<string, string>();
-  private contract: Promise<ResponseContract> | undefined;
 
   constructor(
     readonly server: PharmacyServer,
@@ -73,17 +81,18 @@ export class TestServer {
     const contentType = res.headers.get('content-type') ?? '';
     let parsed: unknown = text;
     if (text && /json/.test(contentType)) parsed = JSON.parse(text);
-    const broken = (await this.responseContract()).check(method, url, res.status, contentType, parsed);
+    const broken = this.responseContract().check(method, url, res.status, contentType, parsed);
     if (broken) throw new Error(broken);
     return { status: res.status, headers: res.headers, body: parsed as T };
   }
 
-  /** The OpenAPI document every answer is held to (see response-contract.ts), read once per server. */
-  private responseContract(): Promise<ResponseContract> {
-    this.contract ??= fetch(`${this.baseUrl}/api/v1/openapi.json`)
-      .then((res) => res.json() as Promise<OpenApiDocument>)
-      .then((doc) => new ResponseContract(doc));
-    return this.contract;
+  /**
+   * The OpenAPI document every answer is held to (see response-contract.ts): the declared routes' document,
+   * which every server serves alike, built and compiled once per test process.
+   */
+  private responseContract(): ResponseContract {
+    contract ??= new ResponseContract(declaredOpenApi() as OpenApiDocument);
+    return contract;
   }
 
   get = <T = Record<string, unknown>>(url: string, token?: string) => this.request<T>('GET', url, { token });
@@ -244,6 +253,9 @@ export class TestServer {
 export async function startTestServer(overrides: Partial<ConfigInput> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
   const postgres = await testPostgresDatabase(overrides);
+  // A SQLite server starts from a copy of the migrated template (a test naming its own data folder keeps it).
+  if (!postgres && !overrides.databaseUrl && overrides.dataDir === undefined)
+    fs.copyFileSync(await migratedSqliteTemplate(), path.join(dataDir, SQLITE_FILE));
   const config = parseConfig({
     port: 0,
     host: '127.0.0.1',
@@ -259,6 +271,31 @@ export async function startTestServer(overrides: Partial<ConfigInput> = {}): Pro
   const t = new TestServer(server, `http://127.0.0.1:${port}`, dataDir);
   t.onClose = postgres?.drop;
   return t;
+}
+
+const SQLITE_FILE = 'pharmacy.db';
+let sqliteTemplate: Promise<string> | undefined;
+
+/**
+ * The SQLite file every test server's database is copied from, migrated once per test process (as the
+ * PostgreSQL run clones a migrated template database): a copy costs a millisecond, twenty migrations about a
+ * hundred. Seeding stays per server, so each one has its own branch and user ids, as a real till does.
+ */
+function migratedSqliteTemplate(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-template-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, SQLITE_FILE);
+    const conn = openDatabase(file);
+    try {
+      await migrate(conn);
+    } finally {
+      // Closing the last connection checkpoints the WAL into the file and removes it: the file is whole.
+      await conn.db.destroy();
+    }
+    return file;
+  })();
+  return sqliteTemplate;
 }
 
 /** Whether this run is the PostgreSQL one. */

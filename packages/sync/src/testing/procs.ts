@@ -10,6 +10,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 // The server's own placeholder numbering (not among @pharmacy/server's exports; a test helper may reach in).
 import { numberedPlaceholders } from '../../../server/src/db/raw-query';
+import { TEST_PASSWORD_COST_ENV } from '../../../server/src/lib/passwords';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -109,6 +110,7 @@ export class ServerProcess {
         LOG_LEVEL: 'warn',
         PHARMACY_SYNC_TEST_ENTITIES: '1',
         PHARMACY_ADMIN_PASSWORD: ADMIN.password,
+        ...TEST_PASSWORD_COST_ENV,
         ...this.env,
         ...extraEnv,
       },

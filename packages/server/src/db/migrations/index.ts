@@ -21,6 +21,7 @@ import { reportSummaryDeltas } from './0020_report_summary_deltas';
 import { centralChangeLog } from './0021_central_change_log';
 import { accountPaymentsInSessions } from './0022_account_payments_in_sessions';
 import { returnsByRefundDate } from './0023_returns_by_refund_date';
+import { searchCollation } from './0024_search_collation';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -49,4 +50,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021_central_change_log': centralChangeLog,
   '0022_account_payments_in_sessions': accountPaymentsInSessions,
   '0023_returns_by_refund_date': returnsByRefundDate,
+  '0024_search_collation': searchCollation,
 };

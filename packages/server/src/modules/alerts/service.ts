@@ -80,7 +80,9 @@ export async function expiryAlerts(
       b.qty_on_hand, b.regulator_status, d.today
     FROM batches b JOIN d ON d.branch_id = b.branch_id JOIN medicines m ON m.id = b.medicine_id
     WHERE b.qty_on_hand > 0 AND ${condition}`;
-  const { rows: countRows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (${base})`.execute(app.db);
+  const { rows: countRows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (${base}) AS due`.execute(
+    app.db,
+  );
   const { rows } = await sql<{
     batch_id: string;
     medicine_id: string;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { declaredOpenApi } from './declared';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -34,6 +35,18 @@ describe('OpenAPI document', () => {
         expect(op.summary, `${method} ${path}`).toBeTruthy();
         expect(Object.keys(op.responses).length, `${method} ${path}`).toBeGreaterThan(0);
       }
+    }
+  });
+
+  it('serves the declared document, which the test harness holds every answer to', async () => {
+    const [till, central] = [t, await startTestServer({ mode: 'central' })];
+    try {
+      for (const server of [till, central])
+        expect((await server.get('/api/v1/openapi.json')).body).toEqual(
+          JSON.parse(JSON.stringify(declaredOpenApi())),
+        );
+    } finally {
+      await central.close();
     }
   });
 

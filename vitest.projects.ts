@@ -1,0 +1,37 @@
+import os from 'node:os';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+
+/**
+ * Test files that change what other files in their process would see: environment variables set as the file
+ * loads (the print worker's timings), a mocked module (electron), a faked clock. Each of them runs in a fresh
+ * module graph of its own, as every file did before.
+ */
+export const NEEDS_ISOLATION = [
+  'packages/server/src/modules/printing/worker.test.ts',
+  'packages/server/src/modules/printing/printers.test.ts',
+  'packages/server/src/modules/printing/print-lane.test.ts',
+  'packages/server/src/modules/printing/template-width.test.ts',
+  'packages/server/src/modules/compliance/compliance.test.ts',
+  'packages/hardware/src/discovery/discovery.test.ts',
+  'apps/desktop/src/main.test.ts',
+];
+
+/**
+ * The suite as two projects: every other file shares the modules its worker has loaded (isolate: false), since
+ * importing the server's module graph took about 4.5 s a file, most of a file's time; the files above stay
+ * isolated. Each test still starts servers and databases of its own. `isolated` lists the files of
+ * NEEDS_ISOLATION that the config's `include` matches.
+ */
+export function projectsByIsolation(
+  include: string[],
+  exclude: string[],
+  isolated: string[],
+): TestProjectInlineConfiguration[] {
+  return [
+    { extends: true, test: { name: 'shared', include, exclude: [...exclude, ...isolated], isolate: false } },
+    { extends: true, test: { name: 'isolated', include: isolated, exclude, isolate: true } },
+  ];
+}
+
+/** One worker per core: vitest's default leaves one idle (cores - 1), and server tests wait on disk and sockets. */
+export const WORKERS = Math.max(2, os.availableParallelism());
