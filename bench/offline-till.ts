@@ -81,7 +81,9 @@ export async function sellOffline(
           medicine_id: medicineIds[(i * 7 + l * 13 + seed) % medicineIds.length],
           quantity: 1 + ((i + l) % 2),
         })),
+        // A round note whatever the basket: confirmed, as a cashier would confirm cash far above the total.
         payment_lines: [{ method: 'cash', amount: 200 }],
+        confirm_large_cash: true,
       }),
     );
   }

@@ -141,7 +141,7 @@ class SaleCmd implements Cmd {
     const t = real[this.till]!;
     const r = await asCashier<{ id: string; invoice_number: string }>(t, 'POST', '/sales', {
       items: [{ medicine_id: medicineId, quantity: this.qty }],
-      payment_lines: [{ method: 'cash', amount: 500 }],
+      payment_lines: [{ method: 'cash', amount: 100 }],
     });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     m.sold.push({ id: r.body.id, invoice_number: r.body.invoice_number, till: t.name, qty: this.qty });

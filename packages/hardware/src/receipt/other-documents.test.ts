@@ -52,7 +52,7 @@ describe('Z reports', () => {
         expected_cash: '61.80',
         account_payments: [{ method: 'cash', count: 1, amount: '5' }],
         cash_by_currency: [
-          { currency_code: 'USD', rate: '1', expected: '50', expected_base: '50' },
+          { currency_code: 'USD', rate: '1', expected: '50.00', expected_base: '50.00' },
           { currency_code: 'EUR', rate: '1.25', expected: '9.44', expected_base: '11.8' },
         ],
       },
