@@ -369,6 +369,31 @@ describe('L1: the password policy', () => {
     expect((await t.get('/api/v1/auth/me', user.token)).status).toBe(200);
   });
 
+  it('H1: refuses a common password or word with up to 3 digits or symbols added, leetspeak, and the product and branch names', async () => {
+    const user = await t.userWithRole('pharmacist');
+    const branch = await t.get<{ name: string }>(`/api/v1/branches/${user.branchId}`, await t.adminToken());
+    const [word] = branch.body.name.split(' ');
+    for (const password of [
+      'Passw0rd!',
+      'password1!',
+      'Pharmacy1',
+      '!!Till202',
+      'Dragon#12',
+      `!${word}12!`,
+      '$unshine7',
+    ]) {
+      const res = await t.post(
+        '/api/v1/auth/change-password',
+        { current_password: USER_PASSWORD, new_password: password },
+        user.token,
+      );
+      expect(res.status, password).toBe(400);
+      expect(res.body.code, password).toBe('WEAK_PASSWORD');
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: 'new_password' })]);
+    }
+    expect((await t.get('/api/v1/auth/me', user.token)).status).toBe(200);
+  });
+
   it('refuses them when an admin creates a user or resets a password, naming the field', async () => {
     const admin = await t.adminToken();
     const email = 'l1.user@test.local';

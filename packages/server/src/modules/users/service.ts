@@ -134,6 +134,16 @@ export async function writeUser(trx: Db, row: UsersTable): Promise<void> {
   });
 }
 
+/** The branch's name and code: words a password of its staff must not be built on. */
+async function branchNames(db: Db, branchId: string): Promise<string[]> {
+  const branch = await db
+    .selectFrom('branches')
+    .select(['name', 'code'])
+    .where('id', '=', branchId)
+    .executeTakeFirst();
+  return branch ? [branch.name, branch.code] : [];
+}
+
 /** A user record for the audit trail: never the password hash. */
 const auditView = ({ password_hash: _, ...rest }: UsersTable) => rest;
 
@@ -186,7 +196,12 @@ export async function createUser(
   if (caller) {
     assertManagerMayGrant(caller, input.role, input.branch_id);
     // Seeds (no caller) take the operator's configured passwords; the flag then asks for a change if default.
-    assertPasswordAcceptable(input.password, input.email, 'password');
+    assertPasswordAcceptable(
+      input.password,
+      input.email,
+      'password',
+      await branchNames(app.db, input.branch_id),
+    );
   }
   const db = options.trx ?? app.db;
   await assertActiveBranch(db, input.branch_id);
@@ -320,7 +335,12 @@ export async function setPassword(
   action: 'user.password_reset' | 'user.password_change',
 ): Promise<UsersTable> {
   const before = await getRow(app.db, id);
-  assertPasswordAcceptable(password, before.email, 'new_password');
+  assertPasswordAcceptable(
+    password,
+    before.email,
+    'new_password',
+    await branchNames(app.db, before.branch_id),
+  );
   const at = nowIso();
   const row: UsersTable = {
     ...before,
