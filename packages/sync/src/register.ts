@@ -65,7 +65,7 @@ export function normaliseCentralUrl(raw: string): string {
   return url.origin;
 }
 
-async function call(
+export async function callCentral(
   centralUrl: string,
   path: string,
   init: RequestInit & { timeoutMs?: number },
@@ -109,7 +109,7 @@ async function call(
 /** Signs in to central as the person setting up the till; answers the bearer token. */
 export async function signInToCentral(input: CentralSignIn): Promise<string> {
   const centralUrl = normaliseCentralUrl(input.centralUrl);
-  const health = await call(centralUrl, '/auth/login', {
+  const health = await callCentral(centralUrl, '/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: input.email, password: input.password }),
@@ -147,7 +147,7 @@ export async function signInToCentral(input: CentralSignIn): Promise<string> {
 export async function centralBranches(input: CentralSignIn): Promise<CentralBranch[]> {
   const centralUrl = normaliseCentralUrl(input.centralUrl);
   const token = await signInToCentral(input);
-  const res = await call(centralUrl, '/branches?page_size=200', {
+  const res = await callCentral(centralUrl, '/branches?page_size=200', {
     method: 'GET',
     headers: { authorization: `Bearer ${token}` },
   });
@@ -177,7 +177,7 @@ export interface RegisterInput extends CentralSignIn {
 export async function registerWithCentral(input: RegisterInput): Promise<DeviceCredential> {
   const centralUrl = normaliseCentralUrl(input.centralUrl);
   const token = await signInToCentral(input);
-  const res = await call(centralUrl, '/sync/devices/register', {
+  const res = await callCentral(centralUrl, '/sync/devices/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ name: input.name, ...(input.branchId && { branch_id: input.branchId }) }),

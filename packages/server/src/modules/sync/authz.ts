@@ -4,8 +4,8 @@ import { type AuthzRow, anyRole, only } from '../../testing/authz';
 export const syncAuthz: AuthzRow[] = [
   { method: 'POST', path: '/sync/devices/register', body: {}, expect: only(['branch_manager'], 400) },
   { method: 'POST', path: '/sync/push', body: {}, expect: only(['cashier'], 400) },
-  { method: 'GET', path: '/sync/pull', expect: only(['cashier'], 400) },
-  { method: 'GET', path: '/sync/snapshot', expect: only(['cashier'], 400) },
+  { method: 'GET', path: '/sync/pull', expect: only([], 400) },
+  { method: 'GET', path: '/sync/snapshot', expect: only([], 400) },
   { method: 'GET', path: '/sync/conflicts', expect: only(['branch_manager', 'auditor'], 200) },
   {
     method: 'POST',

@@ -10,6 +10,7 @@ import {
   pageOf,
   RegisterDeviceRequest,
   RegisteredDevice,
+  type Role,
   ResolveConflictRequest,
   SyncConflict,
   SyncPullQuery,
@@ -34,10 +35,11 @@ import {
   listDevices,
   registerDevice,
   resolveSyncDevice,
+  SYNC_ROLES,
   type SyncCaller,
   setDeviceStatus,
 } from './devices';
-import { pullChanges, streamSnapshot } from './feed';
+import { type FeedAudience, pullChanges, streamSnapshot } from './feed';
 import { isTemporary, pushChanges } from './push';
 import { centralBranches } from '@pharmacy/sync';
 import { writeAudit } from '../audit/service';
@@ -47,8 +49,19 @@ import { createTestSale, TEST_ENTITIES } from './test-entities';
 const DeviceParams = z.object({ deviceId: Id });
 const ConflictParams = z.object({ id: Id });
 
-const DEVICE_AUTH =
-  'Authenticated by the device credential (header X-Device-Token, issued by POST /sync/devices/register) or by a signed-in admin or cashier (bearer token; a branch-bound user only for a device of their own branch). A revoked device gets 403, a device of another branch 403, an unknown device 404. Header X-App-Version with another major version than central answers 426 APP_VERSION_INCOMPATIBLE.';
+const deviceAuth = (roles: readonly Role[]) =>
+  `Authenticated by the device credential (header X-Device-Token, issued by POST /sync/devices/register) or by a signed-in ${['admin', ...roles].join(' or ')} (bearer token; a branch-bound user only for a device of their own branch); any other role gets 403. A revoked device gets 403, a device of another branch 403, an unknown device 404. Header X-App-Version with another major version than central answers 426 APP_VERSION_INCOMPATIBLE.`;
+
+/**
+ * Pull and snapshot read what the till of a branch holds, password verifiers of its staff included: only the
+ * device itself, or an admin (who gets every user row without its password hash), may read them.
+ */
+const READ_ROLES: readonly Role[] = [];
+
+const audienceOf = (caller: SyncCaller, device: { branch_id: string }): FeedAudience => ({
+  kind: caller.kind,
+  branchId: device.branch_id,
+});
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
   const r = schema.safeParse(value);
@@ -69,6 +82,8 @@ function deviceRoute(
   def: {
     method: 'get' | 'post';
     path: string;
+    /** The people's roles that may call it besides a device (admin always may). */
+    roles: readonly Role[];
     summary: string;
     description: string;
     body?: z.ZodType;
@@ -88,15 +103,15 @@ function deviceRoute(
     path: def.path,
     tag: 'Sync',
     summary: def.summary,
-    description: `${def.description}\n\n${DEVICE_AUTH}`,
-    access: ['cashier'],
+    description: `${def.description}\n\n${deviceAuth(def.roles)}`,
+    access: def.roles,
     body: def.body,
     query: def.query,
     responses: def.responses,
   });
   r.routerFor(def.path)[def.method](def.path, async (req: Request, res: Response) => {
     const ctx = app();
-    const caller = await authenticateSync(ctx, req);
+    const caller = await authenticateSync(ctx, req, def.roles);
     const input = def.body
       ? parse(def.body, req.body ?? {})
       : def.query
@@ -144,6 +159,7 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
   deviceRoute(r, appOf, {
     method: 'post',
     path: '/sync/push',
+    roles: SYNC_ROLES,
     summary: 'Push queued till changes',
     description:
       "Replays a till's queued changes in order. Each change stands alone: a failing change is rolled back and refused by itself (each in its own savepoint; on a PostgreSQL central a run of sales and stock movements is applied together and, should one fail, again one by one), and its result is stored under (device_id, client_mutation_id) in the same transaction as its effect: a replay answers the stored result unchanged (exactly once); the same id with a different payload is rejected with MUTATION_ID_REUSED. A permanent failure is a rejected item {client_mutation_id, code, message, conflict_id} and a sync_conflicts row, and never blocks the rest of the batch; codes: VALIDATION, UNKNOWN_ENTITY, CENTRAL_ONLY (head office's data: catalogue, prices, coupons, suppliers, supplier finance, announcements, users, settings, currencies; refused whoever pushes it), OTHER_BRANCH (a row of another branch than the device's, named or already stored), FORBIDDEN_ROLE (a record a till may change through REST, such as an approval decision, a purchase order or a batch, naming someone who could not have made the change there: unknown, inactive, another branch or a role the route does not allow; a bearer-token pusher must pass the same rule), BAD_BASE_REVISION (a base_revision ahead of central), CONFLICT (a central-owned row changed since the till's base_revision), IMMUTABLE, CONSTRAINT, MUTATION_ID_REUSED, APPLY_FAILED or the entity's own code. A temporary failure (database busy) stops the batch: the answer lists what was applied and retry_from names the first change to resend. Accepted items carry the central revision covering them and, for fiscal documents, invoice_number and icv. Error bodies are problem+json with detail. 400 without device_id or a changes array.",
@@ -172,6 +188,7 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
   deviceRoute(r, appOf, {
     method: 'get',
     path: '/sync/pull',
+    roles: READ_ROLES,
     summary: 'Pull central changes since a revision',
     description:
       "Changes with revision strictly greater than `since`, ascending, scoped to the device's branch plus organisation-wide data, excluding the changes the device itself pushed. Page with next_revision (use it as the next `since`) while has_more. `epoch` identifies central's database. 409 RESET_REQUIRED when the cursor is older than the retained history (tombstone retention, SYNC_TOMBSTONE_RETENTION_DAYS), ahead of central (restored backup), or the epoch given differs: the till then bootstraps from GET /sync/snapshot. Kinds of change: {revision, entity, entity_id, op: upsert|delete, payload, branch_id}.",
@@ -187,13 +204,14 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
       const device = await resolveSyncDevice(app, caller, q.device_id);
       assertAppVersion(req);
       assertCentral(app);
-      return pullChanges(app, device, q);
+      return pullChanges(app, device, q, audienceOf(caller, device));
     },
   });
 
   deviceRoute(r, appOf, {
     method: 'get',
     path: '/sync/snapshot',
+    roles: READ_ROLES,
     summary: "Stream the device's scope as of one revision",
     description:
       'NDJSON (application/x-ndjson), streamed from one read transaction: first line {type:"header", revision, epoch, branch_id, entities}, then {type:"row", entity, id, payload} per record (payload as in pull), last line {type:"end", rows}. A stream without its end line is truncated. The till loads it into staging tables, swaps them in one transaction and pulls from the header revision. The header\'s branch_id is the device\'s branch: the till records it (sync_meta branch_id) and from then on refuses sign-in and every request of a branch-bound user (cashier, pharmacist, branch_manager) of another branch with 403 OTHER_BRANCH_TILL; a snapshot without it records no branch (the till then uses the branch_id of its credential file, if any, else refuses nobody). Branch-bound users pull to the tills of their branch, organisation-wide users (admin, auditor…) to every till; a move or role change that narrows a user\'s scope also sends the new row (new branch_id or role, bumped token_version) to the tills that leave it, so tokens issued there are revoked and the user can no longer sign in there.',
@@ -209,7 +227,7 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
       assertAppVersion(req);
       assertCentral(app);
       try {
-        await streamSnapshot(app, device, res);
+        await streamSnapshot(app, device, res, audienceOf(caller, device));
       } catch (err) {
         if (!res.headersSent) throw err;
         res.destroy(err instanceof Error ? err : undefined);
