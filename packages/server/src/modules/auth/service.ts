@@ -7,7 +7,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 import { setPassword } from '../users/service';
-import { HASH_NOT_SERVED } from '../users/sync';
+import { HASH_NOT_SERVED } from '../sync/served';
 import { changedAtCentral, signedInAtCentral } from './at-central';
 import { LoginAttempt } from './throttle';
 

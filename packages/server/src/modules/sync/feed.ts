@@ -12,19 +12,7 @@ import { nowIso } from '../../lib/time';
 import { feedReader, getEpoch, getMeta, openReader } from './meta';
 import { registeredEntities, registeredEntityNames } from './registry';
 import type { SyncDevicesTable } from '../../db/tables/sync';
-import { servedUser } from '../users/sync';
-
-/** Who reads the feed: the device itself (its credential), or an admin's bearer token for that device. */
-export interface FeedAudience {
-  kind: 'device' | 'user';
-  branchId: string;
-}
-
-type Payload = Record<string, unknown>;
-/** Entities whose rows are shaped for their reader (only users: their password hashes). */
-const SERVED = new Map<string, (payload: Payload, audience: FeedAudience) => Payload>([['user', servedUser]]);
-const served = (entity: string, payload: Payload, audience: FeedAudience): Payload =>
-  SERVED.get(entity)?.(payload, audience) ?? payload;
+import { type FeedAudience, served } from './served';
 
 export class ResetRequired extends AppError {
   constructor(detail: string) {

@@ -39,7 +39,8 @@ import {
   type SyncCaller,
   setDeviceStatus,
 } from './devices';
-import { type FeedAudience, pullChanges, streamSnapshot } from './feed';
+import { pullChanges, streamSnapshot } from './feed';
+import type { FeedAudience } from './served';
 import { isTemporary, pushChanges } from './push';
 import { centralBranches } from '@pharmacy/sync';
 import { writeAudit } from '../audit/service';
