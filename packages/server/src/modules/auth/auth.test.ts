@@ -123,6 +123,44 @@ describe('POST /auth/login', () => {
     }
   });
 
+  it('M2: a branch manager unlocks only the cashiers and pharmacists of their branch, and no unlock lifts the address count', async () => {
+    const central = await startTestServer({ mode: 'central' });
+    try {
+      const admin = await central.adminToken();
+      await central.put(
+        '/api/v1/settings',
+        { login_throttle: { max_failures_per_account: 2, max_failures_per_address: 4, window_minutes: 5 } },
+        admin,
+      );
+      const manager = await central.userWithRole('branch_manager');
+      const cashier = await central.userWithRole('cashier');
+      const auditor = await central.userWithRole('auditor');
+      const other = await central.userWithRole('branch_manager', await central.createBranch('M2B'));
+      const me = await central.login(ADMIN.email, ADMIN.password);
+      const adminRow = await central.get<{ id: string }>('/api/v1/auth/me', me);
+      // The admin, an auditor (organisation-wide, carrying the manager's branch id) and another manager: 403.
+      for (const target of [adminRow.body.id, auditor.id, other.id]) {
+        const res = await central.post<{ code: string }>(`/api/v1/users/${target}/unlock`, {}, manager.token);
+        expect(res.status, target).toBe(403);
+        expect(res.body.code).toBe('ROLE_NOT_GRANTABLE');
+      }
+      expect((await central.post(`/api/v1/users/${cashier.id}/unlock`, {}, manager.token)).status).toBe(200);
+
+      // Four failures from one address lock the address; unlocking the accounts (by an admin) does not lift it.
+      for (const email of [ADMIN.email, ADMIN.email, cashier.email, cashier.email])
+        await central.post('/api/v1/auth/login', { email, password: 'Wrong#pass-1' });
+      expect((await central.post('/api/v1/auth/login', ADMIN)).status).toBe(429);
+      for (const id of [adminRow.body.id, cashier.id])
+        expect((await central.post(`/api/v1/users/${id}/unlock`, {}, admin)).status).toBe(200);
+      expect((await central.post('/api/v1/auth/login', ADMIN)).status).toBe(429);
+      expect(
+        (await central.post('/api/v1/auth/login', { email: cashier.email, password: USER_PASSWORD })).status,
+      ).toBe(429);
+    } finally {
+      await central.close();
+    }
+  });
+
   it('audits successful and failed sign-ins', async () => {
     const admin = await t.adminToken();
     const res = await t.get<{ items: Array<{ action: string }> }>(

@@ -147,6 +147,20 @@ async function branchNames(db: Db, branchId: string): Promise<string[]> {
 /** A user record for the audit trail: never the password hash. */
 const auditView = ({ password_hash: _, ...rest }: UsersTable) => rest;
 
+/**
+ * Who a branch manager may unlock (issue 26 M2): only branch-bound users of their own branch with a role below
+ * theirs (cashier, pharmacist), never an organisation-wide account that merely carries their branch id, nor
+ * another manager. An admin unlocks anyone.
+ */
+export function assertMayUnlock(caller: AuthUser, target: { role: Role; branch_id: string }): void {
+  if (caller.role !== 'branch_manager') return;
+  if (target.branch_id !== caller.branchId || !BRANCH_MANAGER_GRANTS.includes(target.role))
+    throw new Forbidden(
+      `Branch managers unlock only the ${BRANCH_MANAGER_GRANTS.join(' and ')} accounts of their own branch; ask an administrator.`,
+      'ROLE_NOT_GRANTABLE',
+    );
+}
+
 function assertManagerMayGrant(caller: AuthUser, role: Role, branchId: string) {
   if (caller.role !== 'branch_manager') return;
   if (branchId !== caller.branchId) {
