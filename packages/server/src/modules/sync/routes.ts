@@ -23,9 +23,8 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { scopeBranch } from '../../http/auth';
-import { AppError, Invalid, ServiceUnavailable } from '../../http/errors';
-import { summarise, zodFieldErrors } from '../../http/problem';
-import { type ApiRouter, created, type ResponseDoc } from '../../http/route';
+import { AppError, ServiceUnavailable } from '../../http/errors';
+import { type ApiRouter, created, parsePart, type ResponseDoc } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { listConflicts, resolveConflict } from './conflicts';
 import {
@@ -63,15 +62,6 @@ const audienceOf = (caller: SyncCaller, device: { branch_id: string }): FeedAudi
   kind: caller.kind,
   branchId: device.branch_id,
 });
-
-function parse<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) {
-    const errors = zodFieldErrors(r.error, where);
-    throw new Invalid(summarise(errors), errors);
-  }
-  return r.data;
-}
 
 /**
  * A sync route: documented and authorised like r.route (roles admin, cashier), but a device token is accepted
@@ -114,9 +104,9 @@ function deviceRoute(
     const ctx = app();
     const caller = await authenticateSync(ctx, req, def.roles);
     const input = def.body
-      ? parse(def.body, req.body ?? {})
+      ? parsePart(def.body, req.body ?? {}, 'body')
       : def.query
-        ? parse(def.query, req.query, 'query')
+        ? parsePart(def.query, req.query, 'query')
         : undefined;
     const result = await def.handler({ app: ctx, caller, input, req, res });
     if (result !== undefined && !res.headersSent) res.json(result);
