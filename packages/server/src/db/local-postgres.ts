@@ -46,6 +46,8 @@ export interface LocalPostgresOptions {
    * a run starts many clusters.
    */
   serverMemory?: boolean;
+  /** The superuser's password (central:pg generates its own, issue 26 L6); tests use a fixed one. */
+  password?: string;
 }
 
 const GB = 1024 ** 3;
@@ -69,7 +71,7 @@ export async function startLocalPostgres(
   const cluster = embeddedCluster(dataDir, port, options);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
   await cluster.start();
-  const urlOf = (database: string) => clusterUrl(port, database);
+  const urlOf = (database: string) => clusterUrl(port, database, options.password);
   return { adminUrl: urlOf('postgres'), urlOf, stop: () => cluster.stop() };
 }
 
@@ -78,7 +80,7 @@ export function embeddedCluster(dataDir: string, port: number, options: LocalPos
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
-    password: PASSWORD,
+    password: options.password ?? PASSWORD,
     port,
     persistent: options.persistent ?? false,
     // As root (CI containers), initdb and postgres refuse to run; the package runs them as a `postgres` user.
@@ -105,8 +107,11 @@ export function embeddedCluster(dataDir: string, port: number, options: LocalPos
 }
 
 /** postgres://… of a database on a local cluster started by this module. */
-export const clusterUrl = (port: number, database: string) =>
-  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+export const clusterUrl = (port: number, database: string, password = PASSWORD) =>
+  `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+/** The fixed password of a cluster made before central:pg generated its own (it is replaced at start). */
+export const LEGACY_PASSWORD = PASSWORD;
 
 const TEMPLATE = 'pharmacy_template';
 
