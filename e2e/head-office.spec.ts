@@ -60,7 +60,7 @@ test('connect a fresh till from the Head office screen, watch it load, sell, and
     // Bad input first: each says what to fix, and nothing is stored.
     let form = await fillConnect(page, 'http://127.0.0.1:1', NEW_ADMIN_PASSWORD);
     await form.getByRole('button', { name: 'Connect' }).click();
-    await expect(form.getByRole('alert')).toContainText('cannot be reached');
+    await expect(form.getByRole('alert')).toContainText('No head office answered at that address');
     await form.getByLabel('Central URL').fill(central.url);
     await form.getByLabel('Password').fill('Wrong#Password-2026');
     await form.getByRole('button', { name: 'Connect' }).click();

@@ -51,7 +51,7 @@ async function sharedBuffersMb(url: string): Promise<number> {
 }
 
 describe('central on PostgreSQL, as a process', () => {
-  it('npm run central:pg starts its own PostgreSQL, serves on it and stops both on SIGTERM', async () => {
+  it('L6: npm run central:pg starts its own PostgreSQL with a generated password, serves on it and stops both on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-central-pg-'));
     try {
       const pgPort = await freePort();
@@ -65,8 +65,14 @@ describe('central on PostgreSQL, as a process', () => {
       expect(health).toMatchObject({ status: 'ok', mode: 'central', database: { status: 'ok' } });
       expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'pharmacy.db'))).toBe(false);
+      // L6: the superuser's password is generated into DATA_DIR, readable by its owner only; the old fixed one fails.
+      const passwordFile = path.join(dataDir, 'pg-password');
+      expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
+      const password = fs.readFileSync(passwordFile, 'utf8').trim();
+      expect(password.length).toBeGreaterThanOrEqual(32);
+      await expect(query(clusterUrl(pgPort, 'postgres'), 'SELECT 1')).rejects.toThrow();
       // Sized as a database server (a quarter of the memory for shared_buffers, at most 8 GB).
-      expect(`shared_buffers=${await sharedBuffersMb(clusterUrl(pgPort, 'postgres'))}MB`).toBe(
+      expect(`shared_buffers=${await sharedBuffersMb(clusterUrl(pgPort, 'postgres', password))}MB`).toBe(
         serverMemoryFlags()[1],
       );
       const login = await fetch(`${url}/api/v1/auth/login`, {

@@ -17,3 +17,4 @@ export {
   registerWithCentral,
   signInToCentral,
 } from './register';
+export { type CentralAnswer, changePasswordAtCentral, signInAtCentral } from './central-account';

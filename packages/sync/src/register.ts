@@ -1,3 +1,7 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { pinnedLookup, resolveCheckedHost } from '@pharmacy/contracts/net-address';
 import type { DeviceCredential } from './credential';
 
 /**
@@ -65,51 +69,82 @@ export function normaliseCentralUrl(raw: string): string {
   return url.origin;
 }
 
-async function call(
+/**
+ * Every way a head office may fail to answer, told the same way (issue 26 M3): a closed port, a service that
+ * is not a pharmacy head office and a refused address must not be told apart, or the connect form is a port
+ * scanner.
+ */
+export const NO_HEAD_OFFICE =
+  "No head office answered at that address. Check the address and this till's network, then try again.";
+
+const unreachable = () => new RegisterError('CENTRAL_UNREACHABLE', NO_HEAD_OFFICE, 'central_url');
+
+/** The most of an answer read: a head office's answers here are small JSON documents. */
+const MAX_ANSWER_BYTES = 1_000_000;
+
+/**
+ * One request to head office over http(s), to an address checked by the same rule as printers
+ * (contracts/net-address.ts: never link-local, metadata or multicast, after DNS) and connected to only at
+ * the checked addresses. Answers central's status and JSON body; anything else is NO_HEAD_OFFICE.
+ */
+export async function callCentral(
   centralUrl: string,
   path: string,
-  init: RequestInit & { timeoutMs?: number },
+  init: { method: string; headers?: Record<string, string>; body?: string; timeoutMs?: number },
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  let res: Response;
+  const url = new URL(`/api/v1${path}`, centralUrl);
+  let answer: { status: number; text: string };
   try {
-    res = await fetch(new URL(`/api/v1${path}`, centralUrl), {
-      ...init,
-      signal: AbortSignal.timeout(init.timeoutMs ?? 15_000),
-      redirect: 'error',
-    });
-  } catch (err) {
-    const cause = (err as Error).cause as { code?: string; message?: string } | undefined;
-    const why =
-      (err as Error).name === 'TimeoutError'
-        ? 'no answer in time'
-        : (cause?.code ?? cause?.message ?? (err as Error).message);
-    throw new RegisterError(
-      'CENTRAL_UNREACHABLE',
-      `Head office at ${centralUrl} cannot be reached (${why}). Check the address and this till's network, then try again.`,
-      'central_url',
-    );
+    const addresses = await resolveCheckedHost(url.hostname);
+    answer = await send(url, init, pinnedLookup(addresses));
+  } catch {
+    throw unreachable();
   }
-  const text = await res.text();
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(answer.text);
   } catch {
     body = undefined;
   }
   const isProblem = typeof body === 'object' && body !== null && !Array.isArray(body);
-  if (!isProblem || (res.status === 404 && !(body as { code?: unknown }).code))
-    throw new RegisterError(
-      'NOT_CENTRAL',
-      `${centralUrl} answered, but it is not a pharmacy head office server (HTTP ${res.status}). Check the address.`,
-      'central_url',
+  if (!isProblem || (answer.status === 404 && !(body as { code?: unknown }).code)) throw unreachable();
+  return { status: answer.status, body: body as Record<string, unknown> };
+}
+
+function send(
+  url: URL,
+  init: { method: string; headers?: Record<string, string>; body?: string; timeoutMs?: number },
+  lookup: LookupFunction,
+): Promise<{ status: number; text: string }> {
+  const request = url.protocol === 'https:' ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: init.method, headers: init.headers, lookup, timeout: init.timeoutMs ?? 15_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) req.destroy(new Error('answer too large'));
+          else chunks.push(chunk);
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
     );
-  return { status: res.status, body: body as Record<string, unknown> };
+    req.on('timeout', () => req.destroy(new Error('no answer in time')));
+    req.on('error', reject);
+    req.end(init.body);
+  });
 }
 
 /** Signs in to central as the person setting up the till; answers the bearer token. */
 export async function signInToCentral(input: CentralSignIn): Promise<string> {
   const centralUrl = normaliseCentralUrl(input.centralUrl);
-  const health = await call(centralUrl, '/auth/login', {
+  const health = await callCentral(centralUrl, '/auth/login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: input.email, password: input.password }),
@@ -128,12 +163,7 @@ export async function signInToCentral(input: CentralSignIn): Promise<string> {
       `Head office: ${quote(body.detail, 'too many attempts, wait and try again')}.`,
       'password',
     );
-  if (health.status !== 200 || !body.access_token)
-    throw new RegisterError(
-      'NOT_CENTRAL',
-      `Head office sign-in failed (HTTP ${health.status}): ${body.detail ?? ''}`,
-      'central_url',
-    );
+  if (health.status !== 200 || !body.access_token) throw unreachable();
   if (body.must_change_password)
     throw new RegisterError(
       'PASSWORD_CHANGE_REQUIRED',
@@ -147,7 +177,7 @@ export async function signInToCentral(input: CentralSignIn): Promise<string> {
 export async function centralBranches(input: CentralSignIn): Promise<CentralBranch[]> {
   const centralUrl = normaliseCentralUrl(input.centralUrl);
   const token = await signInToCentral(input);
-  const res = await call(centralUrl, '/branches?page_size=200', {
+  const res = await callCentral(centralUrl, '/branches?page_size=200', {
     method: 'GET',
     headers: { authorization: `Bearer ${token}` },
   });
@@ -177,7 +207,7 @@ export interface RegisterInput extends CentralSignIn {
 export async function registerWithCentral(input: RegisterInput): Promise<DeviceCredential> {
   const centralUrl = normaliseCentralUrl(input.centralUrl);
   const token = await signInToCentral(input);
-  const res = await call(centralUrl, '/sync/devices/register', {
+  const res = await callCentral(centralUrl, '/sync/devices/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ name: input.name, ...(input.branchId && { branch_id: input.branchId }) }),

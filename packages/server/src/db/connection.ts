@@ -21,8 +21,20 @@ export interface SqliteConnection {
 /** A till's (or a small central's) SQLite file, or central's PostgreSQL (db/postgres.ts). */
 export type Connection = SqliteConnection | PostgresConnection;
 
+/**
+ * Makes a SQLite file readable by its owner only (issue 26 L6: it holds password verifiers, sales, patients),
+ * before any connection opens it: created 0600 when absent, an older 0644 file and its WAL and shared-memory
+ * files narrowed. SQLite creates the WAL and -shm files with the database file's mode.
+ */
+export function ownerOnlyDatabaseFile(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm'])
+    if (fs.existsSync(file + suffix)) fs.chmodSync(file + suffix, 0o600);
+}
+
 export function openDatabase(file: string): SqliteConnection {
   fs.mkdirSync(path.dirname(file), { recursive: true });
+  ownerOnlyDatabaseFile(file);
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
   // A sale acknowledged at the till must survive a power cut; NORMAL can lose the last commits in WAL mode.

@@ -54,6 +54,8 @@ export interface LocalPostgresOptions {
    * central supports.
    */
   binDir?: string;
+  /** The superuser's password (central:pg generates its own, issue 26 L6); tests use a fixed one. */
+  password?: string;
 }
 
 const GB = 1024 ** 3;
@@ -79,7 +81,7 @@ export async function startLocalPostgres(
     : embeddedCluster(dataDir, port, options);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await cluster.initialise();
   await cluster.start();
-  const urlOf = (database: string) => clusterUrl(port, database);
+  const urlOf = (database: string) => clusterUrl(port, database, options.password);
   return { adminUrl: urlOf('postgres'), urlOf, stop: () => cluster.stop() };
 }
 
@@ -88,7 +90,7 @@ export function embeddedCluster(dataDir: string, port: number, options: LocalPos
   const cluster = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
-    password: PASSWORD,
+    password: options.password ?? PASSWORD,
     port,
     persistent: options.persistent ?? false,
     // As root (CI containers), initdb and postgres refuse to run; the package runs them as a `postgres` user.
@@ -137,7 +139,7 @@ function installedCluster(binDir: string, dataDir: string, port: number, options
       fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       if (ids.uid !== undefined) fs.chownSync(dataDir, ids.uid, ids.gid ?? ids.uid);
       const pwfile = path.join(os.tmpdir(), `pg-password-${randomBytes(6).toString('hex')}`);
-      fs.writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+      fs.writeFileSync(pwfile, `${options.password ?? PASSWORD}\n`, { mode: 0o644 });
       try {
         const args = [`--pgdata=${dataDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${pwfile}`];
         const initdb = spawnSync(
@@ -200,8 +202,11 @@ function postgresUserIds(): { uid?: number; gid?: number } {
 }
 
 /** postgres://… of a database on a local cluster started by this module. */
-export const clusterUrl = (port: number, database: string) =>
-  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+export const clusterUrl = (port: number, database: string, password = PASSWORD) =>
+  `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+
+/** The fixed password of a cluster made before central:pg generated its own (it is replaced at start). */
+export const LEGACY_PASSWORD = PASSWORD;
 
 const TEMPLATE = 'pharmacy_template';
 

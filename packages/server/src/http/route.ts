@@ -7,7 +7,7 @@ import { authenticate, type AuthUser } from './auth';
 import { jsonHead } from './edge';
 import { Forbidden, Invalid } from './errors';
 import { sendProblem, summarise, zodFieldErrors } from './problem';
-import { loneSurrogatePath } from './well-formed';
+import { malformedText } from './well-formed';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -107,13 +107,15 @@ export class JsonText {
 export const created = (body: unknown) => new Reply(201, body);
 export const noContent = () => new Reply(204);
 
-function parsePart<S extends z.ZodType>(schema: S | undefined, value: unknown, where: string): z.output<S> {
+/** Validates one request part: the text rules every part obeys (http/well-formed.ts), then its schema (400 naming the field). */
+export function parsePart<S extends z.ZodType>(
+  schema: S | undefined,
+  value: unknown,
+  where: 'body' | 'query' | 'params',
+): z.output<S> {
   if (!schema) return undefined as z.output<S>;
-  const malformed = loneSurrogatePath(value, where === 'body' ? '' : where);
-  if (malformed !== undefined) {
-    const errors = [{ path: malformed, message: 'contains a lone UTF-16 surrogate (broken text)' }];
-    throw new Invalid(summarise(errors), errors);
-  }
+  const malformed = malformedText(value, where);
+  if (malformed) throw new Invalid(summarise(malformed), malformed);
   const result = schema.safeParse(value);
   if (!result.success) {
     const errors = zodFieldErrors(result.error, where === 'body' ? undefined : where);

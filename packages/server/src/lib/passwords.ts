@@ -1,4 +1,4 @@
-import { passwordProblem } from '@pharmacy/contracts';
+import { passwordCores, passwordProblem } from '@pharmacy/contracts/password';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import argon2 from 'argon2';
 import { Invalid } from '../http/errors';
@@ -61,22 +61,34 @@ export async function burnVerify(password: string): Promise<void> {
   await verifyPassword(await dummyHash, password);
 }
 
-/** The 10,000 most common passwords (zxcvbn-ts's list, most common first), lower case. */
+/**
+ * The 10,000 most common passwords (zxcvbn-ts's list, most common first) and the 7,776 common English words of
+ * its diceware list, lower case: what an offline guesser tries first, each with a few digits or symbols added.
+ */
 let common: Set<string> | undefined;
-const commonPasswords = () => {
-  common ??= new Set(dictionary.passwords.slice(0, 10_000).map((p) => p.toLowerCase()));
+const commonWords = () => {
+  common ??= new Set(
+    [...dictionary.passwords.slice(0, 10_000), ...dictionary.diceware].map((p) => p.toLowerCase()),
+  );
   return common;
 };
 
 /**
- * Refuses a new password that breaks the shared rule (contracts' passwordProblem) or is one of the 10,000 most
- * common passwords, whatever its letter case: 400 naming `field`.
+ * Refuses a new password that breaks the shared rule (contracts' passwordProblem, with the branch's `names`)
+ * or is a common password or word, also with up to 3 digits or symbols added at either end or leetspeak
+ * (passwordCores: Passw0rd!, password1!), whatever its letter case: 400 naming `field`.
  */
-export function assertPasswordAcceptable(password: string, email: string, field: string): void {
+export function assertPasswordAcceptable(
+  password: string,
+  email: string,
+  field: string,
+  names: readonly string[] = [],
+): void {
+  const words = commonWords();
   const problem =
-    passwordProblem(password, email) ??
-    (commonPasswords().has(password.trim().toLowerCase())
-      ? 'is one of the most common passwords'
+    passwordProblem(password, email, names) ??
+    (passwordCores(password).some((core) => words.has(core))
+      ? 'is a common password or word, even with digits or symbols added'
       : undefined);
   if (problem)
     throw new Invalid(

@@ -123,6 +123,44 @@ describe('POST /auth/login', () => {
     }
   });
 
+  it('M2: a branch manager unlocks only the cashiers and pharmacists of their branch, and no unlock lifts the address count', async () => {
+    const central = await startTestServer({ mode: 'central' });
+    try {
+      const admin = await central.adminToken();
+      await central.put(
+        '/api/v1/settings',
+        { login_throttle: { max_failures_per_account: 2, max_failures_per_address: 4, window_minutes: 5 } },
+        admin,
+      );
+      const manager = await central.userWithRole('branch_manager');
+      const cashier = await central.userWithRole('cashier');
+      const auditor = await central.userWithRole('auditor');
+      const other = await central.userWithRole('branch_manager', await central.createBranch('M2B'));
+      const me = await central.login(ADMIN.email, ADMIN.password);
+      const adminRow = await central.get<{ id: string }>('/api/v1/auth/me', me);
+      // The admin, an auditor (organisation-wide, carrying the manager's branch id) and another manager: 403.
+      for (const target of [adminRow.body.id, auditor.id, other.id]) {
+        const res = await central.post<{ code: string }>(`/api/v1/users/${target}/unlock`, {}, manager.token);
+        expect(res.status, target).toBe(403);
+        expect(res.body.code).toBe('ROLE_NOT_GRANTABLE');
+      }
+      expect((await central.post(`/api/v1/users/${cashier.id}/unlock`, {}, manager.token)).status).toBe(200);
+
+      // Four failures from one address lock the address; unlocking the accounts (by an admin) does not lift it.
+      for (const email of [ADMIN.email, ADMIN.email, cashier.email, cashier.email])
+        await central.post('/api/v1/auth/login', { email, password: 'Wrong#pass-1' });
+      expect((await central.post('/api/v1/auth/login', ADMIN)).status).toBe(429);
+      for (const id of [adminRow.body.id, cashier.id])
+        expect((await central.post(`/api/v1/users/${id}/unlock`, {}, admin)).status).toBe(200);
+      expect((await central.post('/api/v1/auth/login', ADMIN)).status).toBe(429);
+      expect(
+        (await central.post('/api/v1/auth/login', { email: cashier.email, password: USER_PASSWORD })).status,
+      ).toBe(429);
+    } finally {
+      await central.close();
+    }
+  });
+
   it('audits successful and failed sign-ins', async () => {
     const admin = await t.adminToken();
     const res = await t.get<{ items: Array<{ action: string }> }>(
@@ -366,6 +404,31 @@ describe('L1: the password policy', () => {
       expect(res.body.errors).toEqual([{ path: 'new_password', message: expect.stringContaining(why!) }]);
     }
     expect(await t.count('audit_log')).toBe(before);
+    expect((await t.get('/api/v1/auth/me', user.token)).status).toBe(200);
+  });
+
+  it('H1: refuses a common password or word with up to 3 digits or symbols added, leetspeak, and the product and branch names', async () => {
+    const user = await t.userWithRole('pharmacist');
+    const branch = await t.get<{ name: string }>(`/api/v1/branches/${user.branchId}`, await t.adminToken());
+    const [word] = branch.body.name.split(' ');
+    for (const password of [
+      'Passw0rd!',
+      'password1!',
+      'Pharmacy1',
+      '!!Till202',
+      'Dragon#12',
+      `!${word}12!`,
+      '$unshine7',
+    ]) {
+      const res = await t.post(
+        '/api/v1/auth/change-password',
+        { current_password: USER_PASSWORD, new_password: password },
+        user.token,
+      );
+      expect(res.status, password).toBe(400);
+      expect(res.body.code, password).toBe('WEAK_PASSWORD');
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: 'new_password' })]);
+    }
     expect((await t.get('/api/v1/auth/me', user.token)).status).toBe(200);
   });
 

@@ -1,12 +1,14 @@
 import type { LoginResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { type AuthUser, assertTillBranch, issueToken, refreshToken } from '../../http/auth';
-import { Forbidden, Invalid, Unauthorized } from '../../http/errors';
+import { Forbidden, Invalid, ServiceUnavailable, Unauthorized } from '../../http/errors';
 import { burnVerify, verifyPassword } from '../../lib/passwords';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 import { setPassword } from '../users/service';
+import { HASH_NOT_SERVED } from '../sync/served';
+import { changedAtCentral, signedInAtCentral } from './at-central';
 import { LoginAttempt } from './throttle';
 
 export async function login(
@@ -27,7 +29,11 @@ export async function login(
     .where('u.email', '=', email)
     .executeTakeFirst();
   let ok = false;
-  if (user) ok = await verifyPassword(user.password_hash, input.password);
+  let centralRefusal: Forbidden | undefined;
+  // A till holds no verifier for an organisation-wide account (H1): head office checks it while connected.
+  if (user?.password_hash === HASH_NOT_SERVED)
+    ({ ok, refusal: centralRefusal } = await signedInAtCentral(app, user.id, email, input.password));
+  else if (user) ok = await verifyPassword(user.password_hash, input.password);
   else await burnVerify(input.password);
   if (!user || !ok) {
     const entry = {
@@ -62,6 +68,7 @@ export async function login(
       throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
     // A till refuses a branch-bound user of another branch (403 OTHER_BRANCH_TILL), e.g. one moved away.
     assertTillBranch(app, user);
+    if (centralRefusal) throw centralRefusal;
   } catch (refusal) {
     // The right password for an account that may not sign in here: worth an auditor's eye.
     if (refusal instanceof Forbidden)
@@ -115,6 +122,11 @@ export async function changePassword(
   actor: Actor,
   input: { current_password: string; new_password: string },
 ) {
+  if (
+    input.new_password !== input.current_password &&
+    (await changedAtCentral(app, { email: caller.email, ...input }))
+  )
+    return tokenAfterCentralChange(app, caller, input.new_password);
   const row = await app.db
     .selectFrom('users')
     .select('password_hash')
@@ -136,6 +148,34 @@ export async function changePassword(
   const { token, expiresIn } = await issueToken(app, updated, (await getSettings(app)).session_max_hours);
   return {
     changed_at: updated.updated_at,
+    access_token: token,
+    token_type: 'bearer' as const,
+    expires_in: expiresIn,
+  };
+}
+
+/**
+ * After a change made at head office: a token from the record this till now holds (pulled with the change, so
+ * older tokens are revoked); 503 when the pull did not bring it yet (the password is changed at head office).
+ */
+async function tokenAfterCentralChange(app: AppContext, caller: AuthUser, password: string) {
+  const row = await app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', caller.id)
+    .executeTakeFirstOrThrow();
+  const pulled =
+    row.password_hash === HASH_NOT_SERVED
+      ? row.must_change_password === 0
+      : await verifyPassword(row.password_hash, password);
+  if (!pulled)
+    throw new ServiceUnavailable(
+      'Your password is changed at head office; this till takes it at its next sync. Sign in again in a minute.',
+      'SYNC_PENDING',
+    );
+  const { token, expiresIn } = await issueToken(app, row, (await getSettings(app)).session_max_hours);
+  return {
+    changed_at: row.updated_at,
     access_token: token,
     token_type: 'bearer' as const,
     expires_in: expiresIn,

@@ -11,14 +11,8 @@ import {
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { Invalid } from '../../http/errors';
 import { type ApiRouter, Reply } from '../../http/route';
-import {
-  BOOK_COLUMNS,
-  CSV_MAX_ROWS,
-  classifiedDrugsBook,
-  fiscalPreview,
-  prescriptionBook,
-  toCsv,
-} from './service';
+import { BOOK_COLUMNS, CSV_MAX_ROWS, classifiedDrugsBook, fiscalPreview, prescriptionBook } from './service';
+import { toCsv } from '../../lib/csv';
 
 const problem = (description: string) => ({ description, schema: Problem });
 const BOOK_ROLES = ['pharmacist', 'branch_manager', 'auditor'] as const;

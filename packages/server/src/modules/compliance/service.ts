@@ -57,19 +57,6 @@ export async function prescriptionBook(app: AppContext, f: BookFilter, all = fal
 /** Most rows a CSV export carries in one file. */
 export const CSV_MAX_ROWS = 50_000;
 
-const csvCell = (v: unknown): string => {
-  let s = v === null || v === undefined ? '' : String(v);
-  // Spreadsheet formula injection: a leading =, +, -, @ is neutralised with a quote.
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-};
-
-export function toCsv(rows: Array<Record<string, unknown>>, columns: string[]): string {
-  const lines = [columns.join(',')];
-  for (const r of rows) lines.push(columns.map((c) => csvCell(r[c])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
-}
-
 export const BOOK_COLUMNS = [
   'dispensed_at',
   'branch_id',

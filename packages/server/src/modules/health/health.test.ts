@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { checkSaleTables } from './integrity';
 
 /**
  * Runs SQL on the database from another process: a descriptor of pharmacy.db opened and closed in this
@@ -40,6 +41,33 @@ describe('GET /health', () => {
     } finally {
       await t.server.close().catch(() => undefined);
       await t.onClose?.();
+    }
+  });
+
+  it('L2: answers 503 with the reason once the timed check finds the sales table damaged', async () => {
+    const t = await startTestServer();
+    try {
+      if (t.dialect !== 'sqlite') return;
+      expect(checkSaleTables(t.context)).toBeUndefined();
+      expect((await t.get('/health')).status).toBe(200);
+      // Another process checkpoints the WAL and overwrites the page type of the sales table's root page.
+      const script = `const Db = require('better-sqlite3'); const fs = require('node:fs');
+        const db = new Db(process.argv[1]); db.pragma('busy_timeout = 5000');
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        const root = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'sales'").get().rootpage;
+        const size = db.pragma('page_size', { simple: true }); db.close();
+        const fd = fs.openSync(process.argv[1], 'r+');
+        fs.writeSync(fd, Buffer.from([0x07, 0xff, 0xff]), 0, 3, (root - 1) * size); fs.closeSync(fd);`;
+      execFileSync(process.execPath, ['-e', script, path.join(t.dataDir, 'pharmacy.db')], {
+        cwd: import.meta.dirname,
+      });
+      expect(checkSaleTables(t.context)).toMatch(/sales/);
+      const down = await t.get<{ status: string; database: { status: string; detail: string } }>('/health');
+      expect(down.status).toBe(503);
+      expect(down.body.status).toBe('unavailable');
+      expect(down.body.database.detail).toMatch(/damaged \(sales: /);
+    } finally {
+      await t.close();
     }
   });
 

@@ -2,17 +2,21 @@ import type { Router } from 'express';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { VERSION } from '../../version';
+import { integrityProblem, watchSaleTables } from './integrity';
 
 /**
  * Unversioned and public, so a liveness probe does not depend on the API version. The probe reads a real
  * table (the settings row's b-tree, through the schema), so a database whose schema or pages no longer
- * answer is reported as 503, where a constant SELECT 1 never touches the file.
+ * answer is reported as 503, where a constant SELECT 1 never touches the file. A till also checks the pages of
+ * the tables a sale writes on a timer (PRAGMA quick_check, integrity.ts): damage found there is 503 with the
+ * reason until a check finds them whole again.
  */
 export function mountHealth(router: Router, app: AppContext): void {
   const statement = app.sqlite?.prepare('SELECT 1 AS ok FROM settings LIMIT 1');
   const ping = statement
     ? async () => statement.get()
     : async () => sql`SELECT 1 AS ok FROM settings LIMIT 1`.execute(app.db);
+  watchSaleTables(app);
   router.get('/health', async (_req, res) => {
     const base = {
       version: VERSION,
@@ -22,6 +26,8 @@ export function mountHealth(router: Router, app: AppContext): void {
     try {
       const started = performance.now();
       await ping();
+      const damaged = integrityProblem(app);
+      if (damaged) throw new Error(damaged);
       const latency = Math.round((performance.now() - started) * 1000) / 1000;
       res.json({ status: 'ok', ...base, database: { status: 'ok', latency_ms: latency } });
     } catch (err) {

@@ -1,3 +1,5 @@
+import { malformedText } from '../../http/well-formed';
+import { summarise } from '../../http/problem';
 import {
   AttachImageRequest,
   BrandingLogo,
@@ -31,7 +33,9 @@ const BlobPutQuery = z.object({
 });
 const BlobGetQuery = z.object({ expires: z.coerce.number().int(), sig: z.string() });
 
-function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+function parse<T extends z.ZodType>(schema: T, value: unknown, where: 'path' | 'query'): z.output<T> {
+  const malformed = malformedText(value, where === 'path' ? 'params' : where);
+  if (malformed) throw new Invalid(summarise(malformed), malformed);
   const r = schema.safeParse(value);
   if (!r.success)
     throw new Invalid(`The ${where} of this image URL is invalid; ask for a new URL.`, [

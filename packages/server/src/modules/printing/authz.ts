@@ -1,5 +1,9 @@
 import { type AuthzRow, anyRole, only } from '../../testing/authz';
 
+/** Print jobs are made and cancelled by everyone but the auditor, who only reads (issue 26 L5). */
+const JOB_WRITERS = (ok: number) =>
+  only(['cashier', 'pharmacist', 'branch_manager', 'inventory_manager'], ok);
+
 /** Who may call each printing route (the authorisation table in src/authz.test.ts). */
 export const printingAuthz: AuthzRow[] = [
   { method: 'GET', path: '/printing/printers', expect: anyRole(200) },
@@ -30,8 +34,8 @@ export const printingAuthz: AuthzRow[] = [
     expect: only(['branch_manager'], 200),
   },
   { method: 'GET', path: '/printing/print-jobs', expect: anyRole(200) },
-  { method: 'POST', path: '/printing/print-jobs', body: {}, expect: anyRole(400) },
+  { method: 'POST', path: '/printing/print-jobs', body: {}, expect: JOB_WRITERS(400) },
   { method: 'GET', path: '/printing/print-jobs/{jobId}', expect: anyRole(404) },
-  { method: 'POST', path: '/printing/print-jobs/{jobId}/reprint', body: {}, expect: anyRole(404) },
-  { method: 'POST', path: '/printing/print-jobs/{jobId}/cancel', expect: anyRole(404) },
+  { method: 'POST', path: '/printing/print-jobs/{jobId}/reprint', body: {}, expect: JOB_WRITERS(404) },
+  { method: 'POST', path: '/printing/print-jobs/{jobId}/cancel', expect: JOB_WRITERS(404) },
 ];

@@ -140,11 +140,11 @@ describe('POST /printing/print-jobs', () => {
   });
 
   it("lets an organisation-wide role print for any branch, with that branch's printer", async () => {
-    const auditor = await t.userWithRole('auditor');
+    const inventory = await t.userWithRole('inventory_manager');
     const res = await t.post<PrintJob>(
       JOBS,
       valid({ branch_id: other, printer_id: otherPrinter.id }),
-      auditor.token,
+      inventory.token,
     );
     expect(res.status).toBe(201);
     expect(res.body.branch_id).toBe(other);
@@ -202,6 +202,27 @@ describe('reading, reprinting and cancelling jobs', () => {
       (await t.post(`${JOBS}/0190a0a0-0000-7000-8000-000000000000/reprint`, {}, cashier.token)).status,
     ).toBe(404);
     expect(await t.count('print_jobs')).toBe(before + 1);
+  });
+
+  it('L5: the auditor reads print jobs but cannot create, reprint or cancel one, and writes nothing', async () => {
+    const auditor = await t.userWithRole('auditor');
+    const queued = await t.post<PrintJob>(
+      JOBS,
+      valid({ status: 'queued', branch_id: other, reference_id: 'L5' }),
+      admin,
+    );
+    expect(queued.status).toBe(201);
+    const before = await t.counts(['print_jobs', 'audit_log']);
+    for (const [url, body] of [
+      [JOBS, valid()],
+      [`${JOBS}/${queued.body.id}/reprint`, {}],
+      [`${JOBS}/${queued.body.id}/cancel`, {}],
+    ] as const) {
+      const res = await t.post(url, body, auditor.token);
+      expect(res.status, url).toBe(403);
+    }
+    expect(await t.counts(['print_jobs', 'audit_log'])).toEqual(before);
+    expect((await t.get(`${JOBS}/${queued.body.id}`, auditor.token)).status).toBe(200);
   });
 
   it('cancels only a queued job', async () => {

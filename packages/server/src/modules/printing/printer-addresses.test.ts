@@ -282,6 +282,11 @@ describe('L6: a tcp printer is on a printer port and never link-local or metadat
     'metadata.google.internal:9100',
     '2852039166:9100',
     '0xa9fea9fe:9100',
+    // Issue 26 L6: the IPv4-compatible, mapped and NAT64 spellings of the metadata address.
+    '[::a9fe:a9fe]:9100',
+    '[::169.254.169.254]:9100',
+    '[::ffff:a9fe:a9fe]:9100',
+    '[64:ff9b::a9fe:a9fe]:9100',
     '192.168.1.50:22',
     '127.0.0.1:8000',
     '10.0.0.5:6379',
@@ -295,6 +300,7 @@ describe('L6: a tcp printer is on a printer port and never link-local or metadat
 
   it('L6: accepts the shop LAN and this machine on printer ports', async () => {
     for (const [i, address] of [
+      '[::1]:9100',
       '192.168.1.50:9100',
       '10.0.0.5:9109',
       '172.16.0.9:515',

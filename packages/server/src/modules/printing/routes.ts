@@ -21,6 +21,7 @@ import {
 import { z } from 'zod';
 import { type ApiRouter, created, noContent } from '../../http/route';
 import { actorOf } from '../audit/service';
+import { PRINT_JOB_ROLES } from './roles';
 import {
   cancelPrintJob,
   createPrintJob,
@@ -288,8 +289,8 @@ function printJobRoutes(r: ApiRouter): void {
     path: '/printing/print-jobs',
     tag: TAG,
     summary: 'Create a print job',
-    description: `Any signed-in user. branch_id defaults to the caller's branch; a branch outside the caller's ownership is 403, an unknown branch 404. printer_id null or omitted means the branch's default printer at print time (so jobs follow a change of default); a named printer must exist (404), be active and belong to the same branch (400). reference_id is the document's id (required, non-empty), copies 1 to 20 (default 1), status defaults to queued (the status is stored as given). A queued job is printed by the till's print worker after the request commits: the request never waits on the printer, and a printer that is off or out of paper leaves the job queued with the reason in last_error, retried with backoff and finally failed. A job created with another status is only recorded. ${JOB_FIELDS}`,
-    roles: 'any',
+    description: `Any signed-in user but the auditor (read-only: 403). branch_id defaults to the caller's branch; a branch outside the caller's ownership is 403, an unknown branch 404. printer_id null or omitted means the branch's default printer at print time (so jobs follow a change of default); a named printer must exist (404), be active and belong to the same branch (400). reference_id is the document's id (required, non-empty), copies 1 to 20 (default 1), status defaults to queued (the status is stored as given). A queued job is printed by the till's print worker after the request commits: the request never waits on the printer, and a printer that is off or out of paper leaves the job queued with the reason in last_error, retried with backoff and finally failed. A job created with another status is only recorded. ${JOB_FIELDS}`,
+    roles: PRINT_JOB_ROLES,
     body: CreatePrintJobRequest,
     responses: {
       201: { description: 'The print job', schema: PrintJob },
@@ -322,8 +323,8 @@ function printJobRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Reprint a document',
     description:
-      'Any signed-in user of the job\'s branch. Creates a new queued job for the same document (reprint_of names the job reprinted), whatever the original\'s status: on printer_id if given, else the original printer while it is active, else the branch default. copies default 1, reason default "reprint". A reprint never opens the cash drawer. Audited.',
-    roles: 'any',
+      'Any signed-in user of the job\'s branch but the auditor (read-only: 403). Creates a new queued job for the same document (reprint_of names the job reprinted), whatever the original\'s status: on printer_id if given, else the original printer while it is active, else the branch default. copies default 1, reason default "reprint". A reprint never opens the cash drawer. Audited.',
+    roles: PRINT_JOB_ROLES,
     params: JobParams,
     body: ReprintRequest,
     responses: {
@@ -341,8 +342,8 @@ function printJobRoutes(r: ApiRouter): void {
     tag: TAG,
     summary: 'Cancel a queued print job',
     description:
-      "Any signed-in user of the job's branch. Only a queued job (waiting or between retries) can be cancelled; one being printed or finished answers 409. Audited.",
-    roles: 'any',
+      "Any signed-in user of the job's branch but the auditor (read-only: 403). Only a queued job (waiting or between retries) can be cancelled; one being printed or finished answers 409. Audited.",
+    roles: PRINT_JOB_ROLES,
     params: JobParams,
     responses: {
       200: { description: 'The cancelled job', schema: PrintJob },

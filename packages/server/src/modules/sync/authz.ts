@@ -9,8 +9,8 @@ export const syncAuthz: AuthzRow[] = [
     body: {},
     expect: only(['cashier', 'pharmacist', 'branch_manager', 'inventory_manager'], 400),
   },
-  { method: 'GET', path: '/sync/pull', expect: only(['cashier'], 400) },
-  { method: 'GET', path: '/sync/snapshot', expect: only(['cashier'], 400) },
+  { method: 'GET', path: '/sync/pull', expect: only([], 400) },
+  { method: 'GET', path: '/sync/snapshot', expect: only([], 400) },
   { method: 'GET', path: '/sync/conflicts', expect: only(['branch_manager', 'auditor'], 200) },
   {
     method: 'POST',

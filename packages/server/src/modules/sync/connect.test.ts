@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import type { SyncStatus } from '@pharmacy/contracts';
@@ -61,7 +62,7 @@ describe('connecting a till to head office from the app', () => {
     const cases: Array<[Record<string, unknown>, number, string, string | undefined]> = [
       [{ ...sign(), central_url: 'hq.example' }, 400, 'VALIDATION', 'central_url'],
       [{ ...sign(), central_url: 'http://127.0.0.1:1' }, 502, 'CENTRAL_UNREACHABLE', undefined],
-      [{ ...sign(), central_url: htmlUrl }, 400, 'NOT_CENTRAL', 'central_url'],
+      [{ ...sign(), central_url: htmlUrl }, 502, 'CENTRAL_UNREACHABLE', undefined],
       [{ ...sign(), central_url: till.baseUrl }, 400, 'NOT_CENTRAL', 'central_url'],
       [{ ...sign(), password: 'Wrong#Password-1' }, 400, 'LOGIN_FAILED', 'password'],
       [{ ...sign(), name: '' }, 400, 'VALIDATION', 'name'],
@@ -80,6 +81,55 @@ describe('connecting a till to head office from the app', () => {
     expect((await status()).configured).toBe(false);
     // The wrong URL cases registered nothing on central either (the till-as-central case is refused there).
     expect((await devicesOnCentral()).total).toBe(0);
+  });
+
+  it('M3: http(s) only, never link-local, metadata or multicast, and one plain answer for every head office that does not answer', async () => {
+    const token = await tillAdmin();
+    // An open port that is not a web server: it answers garbage and hangs up.
+    const raw = net.createServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+    await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+    const rawUrl = `http://127.0.0.1:${(raw.address() as net.AddressInfo).port}`;
+    try {
+      for (const route of [CONNECT, '/api/v1/sync/connect/branches']) {
+        for (const url of ['ftp://127.0.0.1/', 'file:///etc/passwd']) {
+          const res = await till.post<{ status: number }>(
+            route,
+            { name: 'Till 1', ...sign(), central_url: url },
+            token,
+          );
+          expect(res.status, url).toBe(400);
+        }
+        const answers = new Set<string>();
+        for (const url of [
+          'http://127.0.0.1:1',
+          htmlUrl,
+          rawUrl,
+          'http://169.254.169.254',
+          'http://[::a9fe:a9fe]',
+          'http://[fe80::1]:8000',
+          'http://224.0.0.1:8000',
+          'http://metadata.google.internal',
+          'http://2852039166',
+        ]) {
+          const res = await till.post<{ code: string; detail: string }>(
+            route,
+            { name: 'Till 1', ...sign(), central_url: url },
+            token,
+          );
+          answers.add(JSON.stringify([res.status, res.body.code, res.body.detail]));
+        }
+        expect([...answers], route).toEqual([
+          JSON.stringify([
+            502,
+            'CENTRAL_UNREACHABLE',
+            "No head office answered at that address. Check the address and this till's network, then try again.",
+          ]),
+        ]);
+      }
+    } finally {
+      raw.close();
+    }
+    expect((await status()).configured).toBe(false);
   });
 
   it("lists head office's branches after sign-in, for the picker", async () => {
@@ -128,20 +178,18 @@ describe('connecting a till to head office from the app', () => {
 
   it('refuses to disconnect while a change waits to be sent, and lets only an admin disconnect', async () => {
     expect((await till.post('/api/v1/sync/disconnect', {}, await onTill('branch_manager'))).status).toBe(403);
+    // The admin is organisation-wide: the till holds no verifier for them and signs them in through head office.
+    const admin = await tillAdmin();
+    const cashier = await onTill('cashier');
     await central.close();
     // A till-owned change made while head office is down stays in the outbox.
-    expect(
-      (await till.post('/api/v1/sessions/open', { opening_float: 10 }, await onTill('cashier'))).status,
-    ).toBe(201);
-    await waitFor('pending', async () => (await status()).pending > 0);
-    const res = await till.post<{ code: string; detail: string }>(
-      '/api/v1/sync/disconnect',
-      {},
-      await tillAdmin(),
-    );
+    expect((await till.post('/api/v1/sessions/open', { opening_float: 10 }, cashier)).status).toBe(201);
+    const pending = async () => (await till.get<SyncStatus>('/api/v1/sync/status', admin)).body.pending > 0;
+    await waitFor('pending', pending);
+    const res = await till.post<{ code: string; detail: string }>('/api/v1/sync/disconnect', {}, admin);
     expect([res.status, res.body.code]).toEqual([409, 'PENDING_CHANGES']);
     expect(res.body.detail).toMatch(/wait to be sent/);
-    expect((await status()).configured).toBe(true);
+    expect((await till.get<SyncStatus>('/api/v1/sync/status', admin)).body.configured).toBe(true);
     // Longer than waitFor's 30 s, so a step that hangs under load names itself instead of the test's timeout.
   }, 60_000);
 });

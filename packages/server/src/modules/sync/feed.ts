@@ -12,6 +12,7 @@ import { nowIso } from '../../lib/time';
 import { feedReader, getEpoch, getMeta, openReader } from './meta';
 import { registeredEntities, registeredEntityNames } from './registry';
 import type { SyncDevicesTable } from '../../db/tables/sync';
+import { type FeedAudience, served } from './served';
 
 export class ResetRequired extends AppError {
   constructor(detail: string) {
@@ -38,6 +39,7 @@ export async function pullChanges(
   app: AppContext,
   device: SyncDevicesTable,
   q: { since: number; limit: number; epoch?: string },
+  audience: FeedAudience,
 ): Promise<SyncPullResponse> {
   const epoch = await getEpoch(app);
   if (q.epoch && q.epoch !== epoch)
@@ -64,7 +66,7 @@ export async function pullChanges(
       entity: r.entity,
       entity_id: r.entity_id,
       op: r.op,
-      payload: JSON.parse(r.payload),
+      payload: served(r.entity, JSON.parse(r.payload), audience),
       branch_id: r.branch_id,
     })),
     next_revision: next,
@@ -229,13 +231,14 @@ export async function streamSnapshot(
   app: AppContext,
   device: SyncDevicesTable,
   res: Response,
+  audience: FeedAudience,
 ): Promise<void> {
   const epoch = await getEpoch(app);
   if (app.sqlite) {
     const reader = openReader(app);
     try {
       reader.exec('BEGIN');
-      await writeSnapshot(app, device, res, epoch, sqliteSource(reader));
+      await writeSnapshot(app, { device, audience, res, epoch }, sqliteSource(reader));
     } finally {
       if (reader.inTransaction) reader.exec('COMMIT');
       reader.close();
@@ -249,7 +252,7 @@ export async function streamSnapshot(
       .transaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
-      .execute((trx) => writeSnapshot(app, device, res, epoch, postgresSource(trx, safe)));
+      .execute((trx) => writeSnapshot(app, { device, audience, res, epoch }, postgresSource(trx, safe)));
   };
   await onReplica(app, stream, () => !res.headersSent);
 }
@@ -309,11 +312,10 @@ const SNAPSHOT_CURSOR_ROWS = 2_000;
 
 async function writeSnapshot(
   app: AppContext,
-  device: SyncDevicesTable,
-  res: Response,
-  epoch: string,
+  to: { device: SyncDevicesTable; audience: FeedAudience; res: Response; epoch: string },
   source: SnapshotSource,
 ): Promise<void> {
+  const { device, audience, res, epoch } = to;
   const revision = await source.revision();
   await durable(app.db);
   const entities = registeredEntities();
@@ -341,7 +343,7 @@ async function writeSnapshot(
   for (const def of entities) {
     let chunk = '';
     for await (const row of source.rows(def.table, whereOf(def), device.branch_id)) {
-      chunk += `${JSON.stringify({ type: 'row', entity: def.entity, id: String(row[def.key]), payload: def.fromRow(row) })}\n`;
+      chunk += `${JSON.stringify({ type: 'row', entity: def.entity, id: String(row[def.key]), payload: served(def.entity, def.fromRow(row), audience) })}\n`;
       rows++;
       if (chunk.length > 64_000) {
         await write(chunk);

@@ -23,9 +23,8 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { scopeBranch } from '../../http/auth';
-import { AppError, Invalid, ServiceUnavailable } from '../../http/errors';
-import { summarise, zodFieldErrors } from '../../http/problem';
-import { type ApiRouter, created, type ResponseDoc } from '../../http/route';
+import { AppError, ServiceUnavailable } from '../../http/errors';
+import { type ApiRouter, created, parsePart, type ResponseDoc } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { listConflicts, resolveConflict } from './conflicts';
 import {
@@ -40,6 +39,7 @@ import {
   setDeviceStatus,
 } from './devices';
 import { pullChanges, streamSnapshot } from './feed';
+import type { FeedAudience } from './served';
 import { isTemporary, pushChanges } from './push';
 import { centralBranches } from '@pharmacy/sync';
 import { writeAudit } from '../audit/service';
@@ -55,17 +55,19 @@ const DeviceParams = z.object({ deviceId: Id });
 const PUSH_ROLES: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager', 'inventory_manager'];
 const ConflictParams = z.object({ id: Id });
 
-const DEVICE_AUTH =
-  'Authenticated by the device credential (header X-Device-Token, issued by POST /sync/devices/register) or by a signed-in admin or cashier (bearer token; a branch-bound user only for a device of their own branch). A revoked device gets 403, a device of another branch 403, an unknown device 404. Header X-App-Version with another major version than central answers 426 APP_VERSION_INCOMPATIBLE.';
+const deviceAuth = (roles: readonly Role[]) =>
+  `Authenticated by the device credential (header X-Device-Token, issued by POST /sync/devices/register) or by a signed-in ${['admin', ...roles].join(' or ')} (bearer token; a branch-bound user only for a device of their own branch); any other role gets 403. A revoked device gets 403, a device of another branch 403, an unknown device 404. Header X-App-Version with another major version than central answers 426 APP_VERSION_INCOMPATIBLE.`;
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) {
-    const errors = zodFieldErrors(r.error, where);
-    throw new Invalid(summarise(errors), errors);
-  }
-  return r.data;
-}
+/**
+ * Pull and snapshot read what the till of a branch holds, password verifiers of its staff included: only the
+ * device itself, or an admin (who gets every user row without its password hash), may read them.
+ */
+const READ_ROLES: readonly Role[] = [];
+
+const audienceOf = (caller: SyncCaller, device: { branch_id: string }): FeedAudience => ({
+  kind: caller.kind,
+  branchId: device.branch_id,
+});
 
 /**
  * A sync route: documented and authorised like r.route (roles admin, cashier), but a device token is accepted
@@ -77,13 +79,13 @@ function deviceRoute(
   def: {
     method: 'get' | 'post';
     path: string;
+    /** The people's roles that may call it besides a device (admin always may). */
+    roles: readonly Role[];
     summary: string;
     description: string;
     body?: z.ZodType;
     query?: z.ZodType;
     responses: Record<number, ResponseDoc>;
-    /** Roles whose bearer token the route takes besides a device credential (default SYNC_ROLES). */
-    roles?: readonly Role[];
     handler: (ctx: {
       app: AppContext;
       caller: SyncCaller;
@@ -98,8 +100,8 @@ function deviceRoute(
     path: def.path,
     tag: 'Sync',
     summary: def.summary,
-    description: `${def.description}\n\n${DEVICE_AUTH}`,
-    access: def.roles ?? SYNC_ROLES,
+    description: `${def.description}\n\n${deviceAuth(def.roles)}`,
+    access: def.roles,
     body: def.body,
     query: def.query,
     responses: def.responses,
@@ -108,9 +110,9 @@ function deviceRoute(
     const ctx = app();
     const caller = await authenticateSync(ctx, req, def.roles);
     const input = def.body
-      ? parse(def.body, req.body ?? {})
+      ? parsePart(def.body, req.body ?? {}, 'body')
       : def.query
-        ? parse(def.query, req.query, 'query')
+        ? parsePart(def.query, req.query, 'query')
         : undefined;
     const result = await def.handler({ app: ctx, caller, input, req, res });
     if (result !== undefined && !res.headersSent) res.json(result);
@@ -183,6 +185,7 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
   deviceRoute(r, appOf, {
     method: 'get',
     path: '/sync/pull',
+    roles: READ_ROLES,
     summary: 'Pull central changes since a revision',
     description:
       "Changes with revision strictly greater than `since`, ascending, scoped to the device's branch plus organisation-wide data, excluding the changes the device itself pushed. Page with next_revision (use it as the next `since`) while has_more. `epoch` identifies central's database. 409 RESET_REQUIRED when the cursor is older than the retained history (tombstone retention, SYNC_TOMBSTONE_RETENTION_DAYS), ahead of central (restored backup), or the epoch given differs: the till then bootstraps from GET /sync/snapshot. Kinds of change: {revision, entity, entity_id, op: upsert|delete, payload, branch_id}.",
@@ -198,13 +201,14 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
       const device = await resolveSyncDevice(app, caller, q.device_id);
       assertAppVersion(req);
       assertCentral(app);
-      return pullChanges(app, device, q);
+      return pullChanges(app, device, q, audienceOf(caller, device));
     },
   });
 
   deviceRoute(r, appOf, {
     method: 'get',
     path: '/sync/snapshot',
+    roles: READ_ROLES,
     summary: "Stream the device's scope as of one revision",
     description:
       'NDJSON (application/x-ndjson), streamed from one read transaction: first line {type:"header", revision, epoch, branch_id, entities}, then {type:"row", entity, id, payload} per record (payload as in pull), last line {type:"end", rows}. A stream without its end line is truncated. The till loads it into staging tables, swaps them in one transaction and pulls from the header revision. The header\'s branch_id is the device\'s branch: the till records it (sync_meta branch_id) and from then on refuses sign-in and every request of a branch-bound user (cashier, pharmacist, branch_manager) of another branch with 403 OTHER_BRANCH_TILL; a snapshot without it records no branch (the till then uses the branch_id of its credential file, if any, else refuses nobody). Branch-bound users pull to the tills of their branch, organisation-wide users (admin, auditor…) to every till; a move or role change that narrows a user\'s scope also sends the new row (new branch_id or role, bumped token_version) to the tills that leave it, so tokens issued there are revoked and the user can no longer sign in there.',
@@ -220,7 +224,7 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
       assertAppVersion(req);
       assertCentral(app);
       try {
-        await streamSnapshot(app, device, res);
+        await streamSnapshot(app, device, res, audienceOf(caller, device));
       } catch (err) {
         if (!res.headersSent) throw err;
         res.destroy(err instanceof Error ? err : undefined);

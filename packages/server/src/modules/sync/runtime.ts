@@ -229,6 +229,12 @@ export async function syncNow(app: AppContext): Promise<SyncStatus> {
   return syncStatus(app);
 }
 
+/** The head office a connected till replicates with, or null (a single shop, or central itself). */
+export const connectedCentral = (app: AppContext): string | null => {
+  const till = tills.get(app);
+  return till?.replicator ? till.centralUrl : null;
+};
+
 /** The till replicator of this server, if any (tests and the desktop shell). */
 export const tillReplicator = (app: AppContext): Replicator | null => tills.get(app)?.replicator ?? null;
 

@@ -4,7 +4,7 @@ import type { SyncChange, SyncPullResponse, SyncPushResponse } from '@pharmacy/c
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import { requireSqlite } from '../../db/connection';
+import { ownerOnlyDatabaseFile, requireSqlite } from '../../db/connection';
 import { withChangeOrigin } from '../../db/changes';
 import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
@@ -256,6 +256,7 @@ export class TillStore {
     const sqlite = requireSqlite(this.app, 'Loading a snapshot');
     const stageFile = path.join(path.dirname(sqlite.name), 'sync-stage.db');
     for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(stageFile + suffix, { force: true });
+    ownerOnlyDatabaseFile(stageFile);
     const stage = new BetterSqlite3(stageFile);
     stage.pragma('journal_mode = OFF');
     stage.pragma('synchronous = OFF');

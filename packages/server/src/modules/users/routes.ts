@@ -12,7 +12,7 @@ import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { created, type ApiRouter } from '../../http/route';
 import { actorOf, writeAudit } from '../audit/service';
 import { unlockAccount } from '../auth/throttle';
-import { createUser, getUser, listUsers, setPassword, updateUser } from './service';
+import { assertMayUnlock, createUser, getUser, listUsers, setPassword, updateUser } from './service';
 
 const UserParams = z.object({ userId: Id });
 
@@ -118,7 +118,7 @@ export function userRoutes(r: ApiRouter): void {
     tag: 'Users',
     summary: 'Let a locked-out user sign in again',
     description:
-      "Clears the account's failed sign-in attempts, so a user locked out by wrong passwords (429 LOGIN_THROTTLED) signs in again before the window ends. Roles: admin; branch_manager for users of their own branch (another branch: 403 OTHER_BRANCH). Audited as user.unlock. Unlocking an account that is not locked is harmless.",
+      "Clears the account's failed sign-in attempts, so a user locked out by wrong passwords (429 LOGIN_THROTTLED) signs in again before the window ends. Only the account's own count is cleared: the count of failures from a client address across accounts (central) is never lifted by an unlock. Roles: admin; a branch_manager only for the cashiers and pharmacists of their own branch (anyone else, an organisation-wide account included: 403 ROLE_NOT_GRANTABLE). Audited as user.unlock. Unlocking an account that is not locked is harmless.",
     roles: ['branch_manager'],
     params: UserParams,
     responses: {
@@ -128,7 +128,8 @@ export function userRoutes(r: ApiRouter): void {
     },
     handler: async ({ app, user, params, requestId }) => {
       const found = await getUser(app.db, params.userId);
-      assertBranchAccess(user, found.branch_id, 'user');
+      assertMayUnlock(user, found);
+      // The account's failures only: a client address's count across accounts (central) stays.
       unlockAccount(app, found.email);
       await writeAudit(app.db, actorOf(user, requestId), {
         action: 'user.unlock',

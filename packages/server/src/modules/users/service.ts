@@ -134,8 +134,32 @@ export async function writeUser(trx: Db, row: UsersTable): Promise<void> {
   });
 }
 
+/** The branch's name and code: words a password of its staff must not be built on. */
+async function branchNames(db: Db, branchId: string): Promise<string[]> {
+  const branch = await db
+    .selectFrom('branches')
+    .select(['name', 'code'])
+    .where('id', '=', branchId)
+    .executeTakeFirst();
+  return branch ? [branch.name, branch.code] : [];
+}
+
 /** A user record for the audit trail: never the password hash. */
 const auditView = ({ password_hash: _, ...rest }: UsersTable) => rest;
+
+/**
+ * Who a branch manager may unlock (issue 26 M2): only branch-bound users of their own branch with a role below
+ * theirs (cashier, pharmacist), never an organisation-wide account that merely carries their branch id, nor
+ * another manager. An admin unlocks anyone.
+ */
+export function assertMayUnlock(caller: AuthUser, target: { role: Role; branch_id: string }): void {
+  if (caller.role !== 'branch_manager') return;
+  if (target.branch_id !== caller.branchId || !BRANCH_MANAGER_GRANTS.includes(target.role))
+    throw new Forbidden(
+      `Branch managers unlock only the ${BRANCH_MANAGER_GRANTS.join(' and ')} accounts of their own branch; ask an administrator.`,
+      'ROLE_NOT_GRANTABLE',
+    );
+}
 
 function assertManagerMayGrant(caller: AuthUser, role: Role, branchId: string) {
   if (caller.role !== 'branch_manager') return;
@@ -186,7 +210,12 @@ export async function createUser(
   if (caller) {
     assertManagerMayGrant(caller, input.role, input.branch_id);
     // Seeds (no caller) take the operator's configured passwords; the flag then asks for a change if default.
-    assertPasswordAcceptable(input.password, input.email, 'password');
+    assertPasswordAcceptable(
+      input.password,
+      input.email,
+      'password',
+      await branchNames(app.db, input.branch_id),
+    );
   }
   const db = options.trx ?? app.db;
   await assertActiveBranch(db, input.branch_id);
@@ -320,7 +349,12 @@ export async function setPassword(
   action: 'user.password_reset' | 'user.password_change',
 ): Promise<UsersTable> {
   const before = await getRow(app.db, id);
-  assertPasswordAcceptable(password, before.email, 'new_password');
+  assertPasswordAcceptable(
+    password,
+    before.email,
+    'new_password',
+    await branchNames(app.db, before.branch_id),
+  );
   const at = nowIso();
   const row: UsersTable = {
     ...before,
