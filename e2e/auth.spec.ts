@@ -22,7 +22,7 @@ test('admin signs in, must replace the seeded password, signs out and in again w
 
   // The same password again is refused with the server's reason next to the field.
   await changePassword(page, ADMIN.password, ADMIN.password);
-  await expect(page.getByText('same as the current password')).toBeVisible();
+  await expect(page.getByText('same as the current password', { exact: true })).toBeVisible();
 
   await changePassword(page, ADMIN.password, NEW_ADMIN_PASSWORD);
   await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();

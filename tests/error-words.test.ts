@@ -83,7 +83,7 @@ function apiWords(sentence: string): string[] {
   const found: string[] = [];
   for (const [what, pattern] of [
     ['an HTTP verb and route', /\b(?:GET|POST|PUT|PATCH|DELETE)\s+\//],
-    ['a route', /(?<![\w.])\/(?!dev\/)[a-z][a-z-]*\/[a-z{]/],
+    ['a route', /(?<![\w.])\/(?!(?:dev|etc|tmp|var|usr|home)\/)[a-z][a-z-]*\/[a-z{]/],
     [
       'an errno code',
       /\bE(?:NOENT|ACCES|PERM|BUSY|CONN[A-Z]+|HOSTUNREACH|TIMEDOUT|NOTFOUND|PIPE|IO|NODEV|NXIO)\b/,
@@ -138,6 +138,11 @@ describe('the words a person reads for a failed request (issue 29)', () => {
       'Cannot open device /dev/ttyUSB0: it is not there (is it plugged in?)',
     );
     expect(fieldWords('reason')).toBe('reason');
+    expect(fieldWords('collector.id_number')).toBe('collector, ID number');
+    // A path a person typed is theirs, shown as typed: never taken for a route.
+    expect(plainWords('ports.0.path: /etc/passwd must name a serial port node: /dev/ttyUSB0')).toBe(
+      'port 1, path: /etc/passwd must name a serial port node: /dev/ttyUSB0',
+    );
     expect(plainWords('credit_limit must be at least 0')).toBe('credit limit must be at least 0');
   });
 });

@@ -43,8 +43,15 @@ const ERRNO_WORDS: Record<string, string> = {
 };
 
 const VERB_AND_PATH = /\b(?:GET|POST|PUT|PATCH|DELETE)\s+\/[^\s,;)]*/g;
-/** A route without its verb (`/sessions/open`, `/api/v1/sync/push`): two segments at least, never a device (`/dev/…`). */
-const API_PATH = /(?<![\w.])\/(?!dev\/)(?:api\/v1\/)?[a-z][a-z-]*\/[^\s,;)]+/g;
+/**
+ * A route without its verb (`/sessions/open`, `/api/v1/sync/push`): two segments at least, never a file or a
+ * device (`/dev/ttyUSB0`, `/etc/passwd`: a path a person typed is shown as typed).
+ */
+const FILE_ROOTS = '(?:dev|etc|tmp|var|usr|home|proc|sys|opt|mnt|media|run|srv|root|bin|lib|Users|Volumes)';
+const API_PATH = new RegExp(
+  `(?<![\\w.])\\/(?!${FILE_ROOTS}\\/)(?:api\\/v1\\/)?[a-z][a-z-]*\\/[^\\s,;)]+`,
+  'g',
+);
 const ERRNO = /\b(E[A-Z]{2,}(?:_[A-Z]+)?)\b/g;
 const SNAKE = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g;
 const FIELD_PATH = /\b[a-z][a-z0-9_]*(?:\.(?:\d+|[a-z][a-z0-9_]*))+\b/g;
@@ -55,12 +62,25 @@ export function fieldWords(path: string): string {
   const out: string[] = [];
   for (const [i, part] of parts.entries()) {
     if (/^\d+$/.test(part)) continue;
-    const words = part.replaceAll('_', ' ');
+    const words = part
+      .split('_')
+      .map((w) => ACRONYMS[w] ?? w)
+      .join(' ');
     const index = parts[i + 1];
     out.push(index !== undefined && /^\d+$/.test(index) ? `${singular(words)} ${Number(index) + 1}` : words);
   }
   return out.join(', ') || 'this field';
 }
+
+/** Words a field name abbreviates that read in capitals. */
+const ACRONYMS: Record<string, string> = {
+  id: 'ID',
+  vat: 'VAT',
+  url: 'URL',
+  tin: 'TIN',
+  pin: 'PIN',
+  po: 'PO',
+};
 
 const singular = (words: string) => words.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
 
@@ -71,7 +91,7 @@ export function plainWords(text: string): string {
     .replace(API_PATH, 'the right screen')
     .replace(ERRNO, (code) => ERRNO_WORDS[code] ?? 'the system refused')
     .replace(FIELD_PATH, (path) => fieldWords(path))
-    .replace(SNAKE, (name) => name.replaceAll('_', ' '));
+    .replace(SNAKE, (name) => fieldWords(name));
 }
 
 /** The sentence a person reads for a failed request. */
