@@ -6,7 +6,10 @@ describe('27.9: when a cash tender needs the cashier to confirm it', () => {
     // USD: largest note 100.00.
     expect(cashConfirmThreshold(150, 'USD', 2)).toBe(10_000);
     expect(cashConfirmThreshold(100_000, 'USD', 2)).toBe(1_000_000);
-    expect(cashConfirmThreshold(10_000_000, 'USD', 2)).toBe(1_000_000);
+    // A sale above a hundred notes: the amount due and one more note stay plausible (paid exactly, or rounded up).
+    expect(cashConfirmThreshold(10_000_000, 'USD', 2)).toBe(10_010_000);
+    expect(cashNeedsConfirmation(2_040_000, 2_040_000, 'USD', 2)).toBe(false);
+    expect(cashNeedsConfirmation(2_050_001, 2_040_000, 'USD', 2)).toBe(true);
     expect(cashNeedsConfirmation(123_456_789_050_00, 150, 'USD', 2)).toBe(true);
     expect(cashNeedsConfirmation(10_000, 150, 'USD', 2)).toBe(false);
     // TZS has no cents in the till's table here; its largest note is 10,000.

@@ -267,7 +267,8 @@ export function fromBase(baseMinor: number, rate: bigint, exp: number, baseExp: 
  * A cash tender above this many times the amount due needs the cashier's confirmation (the payment dialog asks;
  * the sale route refuses it without `confirm_large_cash`). A scanned barcode typed into the cash field is
  * thousands of times the total; a customer's largest note for a small sale is not, so the threshold never
- * falls below one largest note and never rises above a hundred of them.
+ * falls below one largest note and never rises above a hundred of them — except that the amount due plus one
+ * largest note is always plausible (a large sale paid exactly, or rounded up to the next note).
  */
 export const CASH_TENDER_CONFIRM_MULTIPLE = 20;
 
@@ -304,7 +305,8 @@ const DEFAULT_LARGEST_NOTE = 100;
 /** Minor units above which a cash tender needs confirmation, for an amount due in `currency`. */
 export function cashConfirmThreshold(dueMinor: number, currency: string, exponent: number): number {
   const note = (LARGEST_NOTE.get(currency.toUpperCase()) ?? DEFAULT_LARGEST_NOTE) * 10 ** exponent;
-  return Math.min(Math.max(dueMinor * CASH_TENDER_CONFIRM_MULTIPLE, note), note * 100);
+  const ceiling = Math.max(note * 100, dueMinor + note);
+  return Math.min(Math.max(dueMinor * CASH_TENDER_CONFIRM_MULTIPLE, note), ceiling);
 }
 
 /** True when `cashMinor` is more cash than a customer plausibly hands over for `dueMinor`. */
