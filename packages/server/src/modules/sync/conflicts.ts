@@ -15,12 +15,22 @@ import type { SyncConflictsTable } from '../../db/tables/sync';
 
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
+/** Fields a conflict never shows, whoever reads it: a pushed user row's password verifier (issue 26 H1). */
+const SECRET_FIELDS = ['password_hash'];
+
+/** A stored payload as a manager may read it: JSON, without its secret fields. */
+function readable(s: string | null): unknown {
+  const value = parse(s);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !SECRET_FIELDS.includes(key)));
+}
+
 const toConflict = (r: SyncConflictsTable): SyncConflict => ({
   ...r,
   resolution: r.resolution as SyncConflict['resolution'],
-  till_payload: parse(r.till_payload),
-  central_payload: parse(r.central_payload),
-  resolved_payload: parse(r.resolved_payload),
+  till_payload: readable(r.till_payload),
+  central_payload: readable(r.central_payload),
+  resolved_payload: readable(r.resolved_payload),
 });
 
 export async function listConflicts(

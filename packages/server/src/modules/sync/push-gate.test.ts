@@ -124,6 +124,14 @@ describe('C2: a password hash never travels from a till to central', () => {
       expect(body.rejected[0]?.code).toBe('CENTRAL_ONLY');
     }
     expect((await rowOf('users', manager.id)).password_hash).toBe(stored.password_hash);
+    // The refused row is a conflict a manager reads, without the verifier it carried.
+    const conflicts = await t.get<{ items: Array<{ entity: string; till_payload: Row }> }>(
+      '/api/v1/sync/conflicts?entity=user',
+      manager.token,
+    );
+    expect(conflicts.status).toBe(200);
+    expect(conflicts.body.items.length).toBeGreaterThan(0);
+    for (const c of conflicts.body.items) expect(c.till_payload).not.toHaveProperty('password_hash');
   });
 });
 
