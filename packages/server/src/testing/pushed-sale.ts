@@ -60,3 +60,32 @@ export async function saleTemplate(
     };
   };
 }
+
+/**
+ * A discount approval as a till pushes it, decided (status approved) and valid for 15 minutes; `fields`
+ * override any column (the id, the payload, who requested or decided it).
+ */
+export function pushedApproval(
+  people: { branchId: string; requestedBy: string; decidedBy: string },
+  fields: Row = {},
+): Row {
+  const at = new Date().toISOString();
+  return {
+    id: newId(),
+    branch_id: people.branchId,
+    kind: 'discount',
+    payload: JSON.stringify({ max_discount: 1000, currency_code: 'USD' }),
+    reason: 'regular customer',
+    status: 'approved',
+    requested_by: people.requestedBy,
+    decided_by: people.decidedBy,
+    decision_reason: 'ok',
+    decided_at: at,
+    used_by: null,
+    used_at: null,
+    expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
+    created_at: at,
+    updated_at: at,
+    ...fields,
+  };
+}

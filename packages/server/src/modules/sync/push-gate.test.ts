@@ -11,7 +11,7 @@ import {
 } from '../../testing/factory';
 import { startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
 import { TillStore } from './till-store';
-import { saleTemplate } from '../../testing/pushed-sale';
+import { pushedApproval, saleTemplate } from '../../testing/pushed-sale';
 
 /**
  * Issue 26, the push side: every change a till pushes or a manager resolves passes one gate (gate.ts). Each
@@ -157,27 +157,8 @@ describe('C2: a till keeps its users to itself', () => {
 });
 
 describe('H2: a person signed in pushes only what they did themself', () => {
-  const approval = (fields: Row) => {
-    const at = nowIso();
-    return {
-      id: newId(),
-      branch_id: main,
-      kind: 'discount',
-      payload: JSON.stringify({ max_discount: 1000, currency_code: 'USD' }),
-      reason: 'regular customer',
-      status: 'approved',
-      requested_by: cashier.id,
-      decided_by: manager.id,
-      decision_reason: 'ok',
-      decided_at: at,
-      used_by: null,
-      used_at: null,
-      expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
-      created_at: at,
-      updated_at: at,
-      ...fields,
-    };
-  };
+  const approval = (fields: Row) =>
+    pushedApproval({ branchId: main, requestedBy: cashier.id, decidedBy: manager.id }, fields);
 
   it("H2: a cashier's token cannot push an approval the manager decided; the admin's names only the admin", async () => {
     const before = await t.count('approvals');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { registeredEntities } from './registry';
 import { makeMedicine, makeSupplier, receive } from '../../testing/factory';
+import { pushedApproval } from '../../testing/pushed-sale';
 
 /**
  * H1: central takes a till's change only when the entity is till-owned or the people the change names could
@@ -246,27 +247,15 @@ describe("H1: the penetration test's changes are refused and read back unchanged
 });
 
 describe('H1: changes a till may make through REST are checked against the people they name', () => {
-  const approval = (fields: Record<string, unknown>) => {
-    const at = new Date().toISOString();
-    return {
-      id: `01a20000-0000-7000-8000-0000000d${String(++cmid).padStart(4, '0')}`,
-      branch_id: main,
-      kind: 'discount',
-      payload: JSON.stringify({ max_discount: 1, currency_code: 'USD' }),
-      reason: 'regular customer',
-      status: 'approved',
-      requested_by: cashier.id,
-      decided_by: manager.id,
-      decision_reason: 'ok',
-      decided_at: at,
-      used_by: null,
-      used_at: null,
-      expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
-      created_at: at,
-      updated_at: at,
-      ...fields,
-    };
-  };
+  const approval = (fields: Record<string, unknown>) =>
+    pushedApproval(
+      { branchId: main, requestedBy: cashier.id, decidedBy: manager.id },
+      {
+        id: `01a20000-0000-7000-8000-0000000d${String(++cmid).padStart(4, '0')}`,
+        payload: JSON.stringify({ max_discount: 1, currency_code: 'USD' }),
+        ...fields,
+      },
+    );
 
   it('an approval decided by a branch manager of the branch is taken', async () => {
     const body = await push([await change('approval', approval({}))]);
