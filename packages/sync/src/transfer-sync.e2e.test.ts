@@ -219,9 +219,11 @@ describe('transfers between the tills of two branches', () => {
     tillC = newTill('tillC', central.url, dir);
     await tillC.start();
     const c = tillC;
+    // A fresh till's first snapshot waits for its replicator's first turn, later on a loaded CI machine.
     await waitFor(
       'till C bootstrapped',
       async () => (await c.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
+      90_000,
     );
     const count = async (p: ServerProcess, sql: string) => (await row<{ n: number }>(p, sql, north))?.n;
     const queries = [
