@@ -1,3 +1,4 @@
+import { TransferPayload, TransferReceiptPayload as PushedTransferReceiptSchema } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { Conflict } from '../../http/errors';
@@ -232,6 +233,7 @@ const OF_BRANCH = 'transfer_id IN (SELECT id FROM transfers WHERE ? IN (from_bra
 const transferEntity: EntityRegistration = {
   entity: 'transfer',
   push: 'till-owned',
+  payloadSchema: TransferPayload,
   owner: 'till',
   scope: 'branch',
   table: 'transfers',
@@ -270,6 +272,7 @@ const transferItemEntity: EntityRegistration = {
 const transferReceiptEntity: EntityRegistration = {
   entity: 'transfer_receipt',
   push: 'till-owned',
+  payloadSchema: PushedTransferReceiptSchema,
   owner: 'till',
   scope: 'branch',
   table: 'transfer_receipts',
