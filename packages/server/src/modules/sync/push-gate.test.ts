@@ -466,7 +466,7 @@ describe('M1 and L4: a pushed payload meets the REST rules, and a hostile one is
   ])(
     'M1: a pushed sale with %s is VALIDATION, names the field, and is not stored',
     async (_, spoil, field) => {
-      const bad = spoil(sale());
+      const bad: Row = spoil(sale());
       const body = await push([change('sale', bad)]);
       expect(body.rejected[0]?.code).toBe('VALIDATION');
       expect(body.rejected[0]?.message).toContain(field);

@@ -1,4 +1,4 @@
-import { TransferPayload, TransferReceiptPayload as PushedTransferReceiptSchema } from '@pharmacy/contracts';
+import { TransferPayload as PushedTransferSchema, TransferReceiptPayload as PushedTransferReceiptSchema } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { Conflict } from '../../http/errors';
@@ -233,7 +233,7 @@ const OF_BRANCH = 'transfer_id IN (SELECT id FROM transfers WHERE ? IN (from_bra
 const transferEntity: EntityRegistration = {
   entity: 'transfer',
   push: 'till-owned',
-  payloadSchema: TransferPayload,
+  payloadSchema: PushedTransferSchema,
   owner: 'till',
   scope: 'branch',
   table: 'transfers',
