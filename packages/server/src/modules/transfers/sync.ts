@@ -1,4 +1,7 @@
-import { TransferPayload as PushedTransferSchema, TransferReceiptPayload as PushedTransferReceiptSchema } from '@pharmacy/contracts';
+import {
+  TransferPayload as PushedTransferSchema,
+  TransferReceiptPayload as PushedTransferReceiptSchema,
+} from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { Conflict } from '../../http/errors';
