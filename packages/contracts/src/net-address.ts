@@ -103,3 +103,15 @@ export function pinnedLookup(addresses: readonly LookupAddress[]): net.LookupFun
     else if (first) callback(null, first.address, first.family);
   };
 }
+
+/**
+ * A `lookup` that resolves and checks on every connection (resolveCheckedHost), for a client that keeps
+ * connecting to one address for days: the replicator's connections to head office. A literal IP address never
+ * reaches a lookup, so callers check the host's text with hostProblem first.
+ */
+export const checkedLookup: net.LookupFunction = (hostname, options, callback) => {
+  resolveCheckedHost(hostname).then(
+    (addresses) => pinnedLookup(addresses)(hostname, options, callback),
+    (err: NodeJS.ErrnoException) => callback(err, '', 4),
+  );
+};

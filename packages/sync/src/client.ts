@@ -5,6 +5,8 @@ import {
   type SyncPullResponse,
   type SyncPushResponse,
 } from '@pharmacy/contracts';
+import { AddressRefused, checkedLookup, hostProblem } from '@pharmacy/contracts/net-address';
+import { Agent, fetch, type RequestInit, type Response } from 'undici';
 
 /** Central answered with an error status (problem+json code when it gave one). */
 export class SyncHttpError extends Error {
@@ -30,6 +32,13 @@ export interface CentralClientOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Connections to head office go only where a person may point the connect form (contracts/net-address.ts,
+ * issue 26 M3): every new connection resolves and checks the host again, so a name that later resolves to a
+ * link-local or metadata address is refused like a typed one.
+ */
+const toHeadOffice = new Agent({ connect: { lookup: checkedLookup } });
+
 /** The till's HTTP face to central's sync API, authenticated by the device credential. */
 export class CentralClient {
   constructor(readonly opts: CentralClientOptions) {}
@@ -48,11 +57,11 @@ export class CentralClient {
     timeoutMs = this.opts.timeoutMs ?? 30_000,
   ): Promise<Response> {
     let res: Response;
+    const url = new URL(`/api/v1${path}`, this.opts.centralUrl);
+    const refused = hostProblem(url.hostname);
+    if (refused) throw new SyncNetworkError(`central unreachable: ${new AddressRefused(refused).message}`);
     try {
-      res = await fetch(new URL(`/api/v1${path}`, this.opts.centralUrl), {
-        ...init,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      res = await fetch(url, { ...init, dispatcher: toHeadOffice, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       throw new SyncNetworkError(`central unreachable: ${(err as Error).cause ?? (err as Error).message}`);
     }

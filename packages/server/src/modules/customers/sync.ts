@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
-import { CustomerLedgerPayload, CustomerPayload } from '@pharmacy/contracts';
+import { ACCOUNT_PAYMENT_TENDERS, CustomerLedgerPayload, CustomerPayload } from '@pharmacy/contracts';
 import { assertNamedUserMay, heldOrPushed, PushForbidden } from '../sync/push-actors';
 import {
   insertRowIfAbsent,
@@ -71,10 +71,36 @@ function creditOf(sale: Payload, payments: Payload[]): { amount: number; lines: 
 }
 
 /**
+ * A payment on account is money taken at the till (27.3): it names a cash session of the device's branch, held
+ * on central or pushed with it, that was open when the payment was taken, and a tender the REST route takes.
+ */
+async function assertTakenInSession(
+  trx: Db,
+  p: Payload,
+  pusher: Pusher,
+  refuse: (why: string) => Error,
+): Promise<void> {
+  if (!(ACCOUNT_PAYMENT_TENDERS as readonly unknown[]).includes(p.tender))
+    throw refuse('for a payment must be paid in cash, card, mobile money or bank transfer');
+  const session = await heldOrPushed(trx, pusher, {
+    entity: 'cash_session',
+    table: 'cash_sessions',
+    id: String(p.session_id ?? ''),
+  });
+  if (!session || session.row.branch_id !== pusher.device.branch_id)
+    throw refuse("for a payment must be taken in a cash session of the device's branch");
+  const at = String(p.created_at ?? '');
+  const { opened_at: opened, closed_at: closed } = session.row;
+  if (at < String(opened) || (closed && at > String(closed)))
+    throw refuse('for a payment must be taken while its cash session was open');
+}
+
+/**
  * A ledger row moves a customer's balance, so it must be the effect of a document of the device's branch, as
  * REST writes it (customers/service.ts): a SALE charge is the credit tender of a sale of that customer, a
  * REFUND the credit refund of a return of theirs (the document held on central or carried by the same push),
- * and a PAYMENT takes at most the balance central holds. Nothing else moves a balance through sync.
+ * and a PAYMENT is taken in a cash session of the branch (assertTakenInSession) for at most the balance central
+ * holds. Nothing else moves a balance through sync.
  */
 async function authoriseLedger(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
   const p = change.payload;
@@ -82,6 +108,7 @@ async function authoriseLedger(trx: Db, change: PushedChange, pusher: Pusher): P
   if (p.branch_id !== pusher.device.branch_id) throw refuse("must be of the device's branch");
   const amount = Number(p.amount);
   if (p.transaction_type === 'PAYMENT') {
+    await assertTakenInSession(trx, p, pusher, refuse);
     const held = await customerBalance.first(trx, { id: String(p.customer_id) });
     if (!held || amount > held.current_balance)
       throw refuse('for a payment must not exceed what the customer owes at head office');

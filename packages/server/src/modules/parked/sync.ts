@@ -1,9 +1,11 @@
+import { ParkedCartPayload } from '@pharmacy/contracts';
 import type { EntityRegistration } from '../sync/registry';
 
 /** Parked carts: recalled at any till of the branch; upserted as they move parked -> recalled | voided. */
 const parkedCartEntity: EntityRegistration = {
   entity: 'parked_cart',
   push: 'till-owned',
+  payloadSchema: ParkedCartPayload,
   owner: 'till',
   scope: 'branch',
   table: 'parked_carts',

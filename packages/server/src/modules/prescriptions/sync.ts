@@ -1,3 +1,10 @@
+import {
+  DispensingPayload,
+  PrescriptionItemPayload,
+  PrescriptionPayload,
+  RefillReminderPayload,
+  WillCallPayload,
+} from '@pharmacy/contracts';
 import type { EntityRegistration, Reference } from '../sync/registry';
 
 /**
@@ -14,6 +21,7 @@ const OF_PRESCRIPTION: Reference = { field: 'prescription_id', table: 'prescript
 const prescriptionEntity: EntityRegistration = {
   entity: 'prescription',
   push: 'till-owned',
+  payloadSchema: PrescriptionPayload,
   owner: 'till',
   scope: 'branch',
   table: 'prescriptions',
@@ -23,6 +31,7 @@ const prescriptionEntity: EntityRegistration = {
 const prescriptionItemEntity: EntityRegistration = {
   entity: 'prescription_item',
   push: 'till-owned',
+  payloadSchema: PrescriptionItemPayload,
   owner: 'till',
   scope: 'branch',
   table: 'prescription_items',
@@ -33,6 +42,7 @@ const prescriptionItemEntity: EntityRegistration = {
 const willCallEntity: EntityRegistration = {
   entity: 'will_call',
   push: 'till-owned',
+  payloadSchema: WillCallPayload,
   owner: 'till',
   scope: 'branch',
   table: 'will_calls',
@@ -46,6 +56,7 @@ const willCallEntity: EntityRegistration = {
 const dispensingEntity: EntityRegistration = {
   entity: 'dispensing',
   push: 'till-owned',
+  payloadSchema: DispensingPayload,
   owner: 'till',
   scope: 'branch',
   table: 'dispensings',
@@ -61,6 +72,7 @@ const dispensingEntity: EntityRegistration = {
 const refillReminderEntity: EntityRegistration = {
   entity: 'refill_reminder',
   push: 'till-owned',
+  payloadSchema: RefillReminderPayload,
   owner: 'till',
   scope: 'branch',
   table: 'refill_reminders',

@@ -1,3 +1,8 @@
+import {
+  PurchaseOrderItemPayload,
+  PurchaseOrderPayload,
+  PurchaseOrderReceiptPayload,
+} from '@pharmacy/contracts';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
@@ -47,6 +52,7 @@ async function authoriseReceipt(trx: Db, change: PushedChange, pusher: Pusher): 
 const purchaseOrderEntity: EntityRegistration = {
   entity: 'purchase_order',
   push: authoriseOrder,
+  payloadSchema: PurchaseOrderPayload,
   owner: 'central',
   scope: 'branch',
   table: 'purchase_orders',
@@ -60,6 +66,7 @@ const purchaseOrderEntity: EntityRegistration = {
 const purchaseOrderItemEntity: EntityRegistration = {
   entity: 'purchase_order_item',
   push: authoriseItem,
+  payloadSchema: PurchaseOrderItemPayload,
   owner: 'central',
   scope: 'branch',
   table: 'purchase_order_items',
@@ -73,6 +80,7 @@ const purchaseOrderItemEntity: EntityRegistration = {
 const purchaseOrderReceiptEntity: EntityRegistration = {
   entity: 'purchase_order_receipt',
   push: authoriseReceipt,
+  payloadSchema: PurchaseOrderReceiptPayload,
   owner: 'central',
   scope: 'branch',
   table: 'purchase_order_receipts',

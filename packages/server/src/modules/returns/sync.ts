@@ -1,3 +1,4 @@
+import { ReturnPayload } from '@pharmacy/contracts';
 import { dialectOf, smallerOf } from '../../db/dialect';
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
@@ -36,6 +37,7 @@ async function writeReturn(trx: Db, payload: Payload): Promise<boolean> {
 const returnEntity: EntityRegistration = {
   entity: 'return',
   push: 'till-owned',
+  payloadSchema: ReturnPayload,
   owner: 'till',
   scope: 'branch',
   table: 'returns',

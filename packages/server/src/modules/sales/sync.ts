@@ -1,3 +1,4 @@
+import { SalePayload as PushedSaleSchema } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import {
@@ -103,6 +104,7 @@ async function applySales(trx: Db, changes: PushedChange[], device: SyncDevice):
 const saleEntity: EntityRegistration = {
   entity: 'sale',
   push: 'till-owned',
+  payloadSchema: PushedSaleSchema,
   owner: 'till',
   applyPushMany: applySales,
   scope: 'branch',

@@ -1,3 +1,4 @@
+import { CashSessionPayload, TenderDeclarationPayload } from '@pharmacy/contracts';
 import type { EntityRegistration } from '../sync/registry';
 
 /**
@@ -8,6 +9,7 @@ import type { EntityRegistration } from '../sync/registry';
 const cashSessionEntity: EntityRegistration = {
   entity: 'cash_session',
   push: 'till-owned',
+  payloadSchema: CashSessionPayload,
   owner: 'till',
   scope: 'branch',
   table: 'cash_sessions',
@@ -22,6 +24,7 @@ const cashSessionEntity: EntityRegistration = {
 const tenderDeclarationEntity: EntityRegistration = {
   entity: 'tender_declaration',
   push: 'till-owned',
+  payloadSchema: TenderDeclarationPayload,
   owner: 'till',
   scope: 'branch',
   table: 'tender_declarations',

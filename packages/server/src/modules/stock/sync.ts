@@ -1,3 +1,4 @@
+import { StockMovementPayload } from '@pharmacy/contracts';
 import { BatchPayload } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import { type Change, recordChange } from '../../db/changes';
@@ -194,6 +195,7 @@ const batchEntity: EntityRegistration = {
 const stockMovementEntity: EntityRegistration = {
   entity: 'stock_movement',
   push: 'till-owned',
+  payloadSchema: StockMovementPayload,
   owner: 'till',
   applyPushMany: applyMovements,
   scope: 'branch',

@@ -1,3 +1,4 @@
+import { StockCountPayload } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
@@ -27,6 +28,7 @@ async function writeStockCount(trx: Db, payload: Payload): Promise<void> {
 const stockCountEntity: EntityRegistration = {
   entity: 'stock_count',
   push: 'till-owned',
+  payloadSchema: StockCountPayload,
   owner: 'till',
   scope: 'branch',
   table: 'stock_counts',

@@ -10,6 +10,7 @@ import {
   receive,
 } from '../../testing/factory';
 import { startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
+import { registeredEntities } from './registry';
 import { TillStore } from './till-store';
 import { pushedApproval, saleTemplate } from '../../testing/pushed-sale';
 
@@ -263,6 +264,45 @@ describe('H4: customer credit moves only with the documents behind it', () => {
     ...fields,
   });
 
+  /** Where a payment on account is taken: the manager's open cash session of the main branch, in cash. */
+  const takenAtTill = async () => {
+    const [open] = await t.query<{ id: string }>(
+      "SELECT id FROM cash_sessions WHERE user_id = ? AND status = 'open'",
+      manager.id,
+    );
+    return { session_id: open!.id, tender: 'cash' };
+  };
+
+  it('H4: a payment on account needs a cash session of the branch, open when it was taken, and a till tender', async () => {
+    const c = await customer();
+    await t.exec('UPDATE customers SET current_balance = 5000 WHERE id = ?', c.id);
+    const inSession = await takenAtTill();
+    const [otherSession] = await t.query<{ id: string }>(
+      'SELECT id FROM cash_sessions WHERE branch_id = ? LIMIT 1',
+      other,
+    );
+    const body = await push([
+      change('customer_ledger', ledger(c, { amount: 100, tender: 'cash' })),
+      change('customer_ledger', ledger(c, { amount: 100, ...inSession, tender: 'credit' })),
+      change(
+        'customer_ledger',
+        ledger(c, { amount: 100, ...inSession, created_at: '2020-01-01T00:00:00.000Z' }),
+      ),
+      change(
+        'customer_ledger',
+        ledger(c, { amount: 100, session_id: otherSession?.id ?? newId(), tender: 'cash' }),
+      ),
+      change('customer_ledger', ledger(c, { amount: 100, ...inSession })),
+    ]);
+    expect(body.rejected.map((r) => r.message)).toEqual([
+      expect.stringContaining("cash session of the device's branch"),
+      expect.stringContaining('cash, card, mobile money or bank transfer'),
+      expect.stringContaining('while its cash session was open'),
+      expect.stringContaining("cash session of the device's branch"),
+    ]);
+    expect(body.accepted).toHaveLength(1);
+  });
+
   it("H4: a cashier's token cannot set credit terms naming the admin, nor copy terms onto another customer", async () => {
     const [adminRow] = await t.query<{ id: string }>("SELECT id FROM users WHERE role = 'admin'");
     const c = await customer();
@@ -309,7 +349,7 @@ describe('H4: customer credit moves only with the documents behind it', () => {
         }),
       ),
       change('sale', credit),
-      change('customer_ledger', ledger(c, { amount: 500 })),
+      change('customer_ledger', ledger(c, { amount: 500, ...(await takenAtTill()) })),
     ]);
     expect(body.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE', 'FORBIDDEN_ROLE', 'FORBIDDEN_ROLE']);
     expect(body.accepted).toHaveLength(3);
@@ -398,6 +438,41 @@ describe('M1 and L4: a pushed payload meets the REST rules, and a hostile one is
     expect(body.rejected[0]?.code).toBe('VALIDATION');
     expect(await rowOf('customers', id)).toBeUndefined();
   });
+
+  it('M1: every entity a till may push has its payload schema, so no entity passes on text rules alone', () => {
+    const pushable = registeredEntities().filter((e) => e.push !== 'central-only');
+    expect(pushable.length).toBeGreaterThan(15);
+    expect(pushable.filter((e) => !e.payloadSchema).map((e) => e.entity)).toEqual([]);
+  });
+
+  it.each([
+    ['a negative total', (s: Row) => ({ ...s, total_amount: -500 }), 'total_amount'],
+    [
+      'a fractional quantity',
+      (s: Row) => ({ ...s, lines: [{ ...(s.lines as Row[])[0], quantity: 0.5 }] }),
+      'lines.0.quantity',
+    ],
+    [
+      'an unknown tender',
+      (s: Row) => ({ ...s, payments: [{ ...(s.payments as Row[])[0], method: 'gold' }] }),
+      'payments.0.method',
+    ],
+    ['no lines', (s: Row) => ({ ...s, lines: [] }), 'lines'],
+    [
+      'more returned than sold',
+      (s: Row) => ({ ...s, lines: [{ ...(s.lines as Row[])[0], returned_quantity: 9 }] }),
+      'lines.0.returned_quantity',
+    ],
+  ])(
+    'M1: a pushed sale with %s is VALIDATION, names the field, and is not stored',
+    async (_, spoil, field) => {
+      const bad: Row = spoil(sale());
+      const body = await push([change('sale', bad)]);
+      expect(body.rejected[0]?.code).toBe('VALIDATION');
+      expect(body.rejected[0]?.message).toContain(field);
+      expect(await rowOf('sales', bad.id)).toBeUndefined();
+    },
+  );
 
   it('L4: a 200,000-deep payload is refused alone; the changes around it apply, and the push answers 200', async () => {
     const at = nowIso();

@@ -1,3 +1,7 @@
+import {
+  TransferPayload as PushedTransferSchema,
+  TransferReceiptPayload as PushedTransferReceiptSchema,
+} from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { Conflict } from '../../http/errors';
@@ -232,6 +236,7 @@ const OF_BRANCH = 'transfer_id IN (SELECT id FROM transfers WHERE ? IN (from_bra
 const transferEntity: EntityRegistration = {
   entity: 'transfer',
   push: 'till-owned',
+  payloadSchema: PushedTransferSchema,
   owner: 'till',
   scope: 'branch',
   table: 'transfers',
@@ -270,6 +275,7 @@ const transferItemEntity: EntityRegistration = {
 const transferReceiptEntity: EntityRegistration = {
   entity: 'transfer_receipt',
   push: 'till-owned',
+  payloadSchema: PushedTransferReceiptSchema,
   owner: 'till',
   scope: 'branch',
   table: 'transfer_receipts',
