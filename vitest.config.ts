@@ -13,6 +13,7 @@ export default defineConfig({
         'apps/*/src/**/*.test.ts',
         'apps/*/scripts/**/*.test.ts',
         'tests/**/*.test.ts',
+        'bench/**/*.test.ts',
       ],
       ['**/node_modules/**'],
       NEEDS_ISOLATION,

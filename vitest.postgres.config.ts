@@ -27,6 +27,7 @@ export default defineConfig({
       [
         'packages/server/src/**/*.test.ts',
         'tests/**/*.test.ts',
+        'bench/**/*.test.ts',
         // central + two tills as real processes; newCentral (packages/sync/src/testing/procs.ts) gives central a
         // PostgreSQL database of its own in this run, the tills stay on SQLite
         'packages/sync/src/**/*.e2e.test.ts',

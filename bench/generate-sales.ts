@@ -192,7 +192,14 @@ async function addReference(server: PharmacyServer, sink: RowSink, o: GenerateOp
 }
 
 /** Two batches per branch and medicine, each with its purchase movement, received over the period. */
-async function addStock(sink: RowSink, ref: Reference, spanMs: number, now: number, r: Random) {
+async function addStock(
+  sink: RowSink,
+  ref: Reference,
+  spanMs: number,
+  now: number,
+  r: Random,
+  log: (line: string) => void,
+) {
   const batchColumns = ['id', 'medicine_id', 'branch_id', 'batch_number', 'expiry_date', 'qty_received']
     .concat(['qty_on_hand', 'unit_cost', 'supplier_id', 'regulator_status', 'received_at', 'received_by'])
     .concat(['created_at', 'updated_at']);
@@ -206,6 +213,8 @@ async function addStock(sink: RowSink, ref: Reference, spanMs: number, now: numb
     'reference_type',
   ].concat(['reference_id', 'user_id', 'reason', 'created_at']);
   let n = 0;
+  const total = ref.branches.length * ref.medicines.length * 2;
+  const progress = progressReporter('batches', total, log);
   for (const b of ref.branches) {
     for (const m of ref.medicines) {
       for (let k = 0; k < 2; k++) {
@@ -233,9 +242,11 @@ async function addStock(sink: RowSink, ref: Reference, spanMs: number, now: numb
         ];
         sink.add('stock_movements', movementColumns, movement);
         if (++n % 50_000 === 0) await sink.flush();
+        if (n % 1000 === 0) progress.tick(n);
       }
     }
   }
+  progress.tick(total);
   await sink.flush();
 }
 
@@ -264,8 +275,7 @@ async function addSales(
   ref: Reference,
   r: Random,
 ) {
-  const log = o.log ?? console.log;
-  const started = performance.now();
+  const progress = progressReporter('sales', o.sales, o.log ?? console.log);
   const currency = (await getSettings(server.context)).base_currency_code;
   const devices = await devicesOf(server, ref.branches);
   const spanMs = o.years * 365 * 86_400_000;
@@ -308,13 +318,42 @@ async function addSales(
     }
     const done = k + 1;
     if (done % BATCH === 0 || done === o.sales) await sink.flush();
-    if (done % 100_000 === 0) {
-      const seconds = (performance.now() - started) / 1000;
-      log(`sales: ${done}/${o.sales} (${Math.round(seconds)} s, ${Math.round(done / seconds)} sales/s)`);
-    }
+    if (done % 1000 === 0 || done === o.sales) progress.tick(done);
   }
   return lines;
 }
+
+/**
+ * A progress line every 2 seconds whatever the speed (and at the end): rows done, rate, time so far and the
+ * time left at the rate so far, so a 10-million-sale run says from its first seconds how long it will take.
+ */
+export function progressReporter(label: string, total: number, log: (line: string) => void, everyMs = 2000) {
+  const started = performance.now();
+  let last = started;
+  return {
+    tick(done: number) {
+      const now = performance.now();
+      if (now - last < everyMs && done < total) return;
+      last = now;
+      const seconds = (now - started) / 1000;
+      const rate = done / Math.max(seconds, 0.001);
+      const left = Math.round((total - done) / Math.max(rate, 1));
+      const pct = ((100 * done) / total).toFixed(1);
+      log(
+        `${label}: ${done.toLocaleString('en')}/${total.toLocaleString('en')} (${pct} %), ${Math.round(rate).toLocaleString('en')}/s, ${clock(seconds)} so far, ${clock(left)} left`,
+      );
+    },
+  };
+}
+
+const clock = (seconds: number) => {
+  const s = Math.round(seconds);
+  return s < 60
+    ? `${s} s`
+    : s < 3600
+      ? `${Math.floor(s / 60)} min ${s % 60} s`
+      : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+};
 
 function paymentsOf(total: number, r: number): Array<{ method: string; amount: number }> {
   if (r < 0.65) return [{ method: 'cash', amount: Math.ceil(total / 1000) * 1000 }];
@@ -332,6 +371,9 @@ export async function generateSales(
 ): Promise<{ sales: number; lines: number; seconds: number }> {
   const log = o.log ?? ((line: string) => console.log(line));
   const started = performance.now();
+  log(
+    `opening the database (${o.databaseUrl ? 'PostgreSQL' : `SQLite in ${o.dataDir}`}), migrating when new…`,
+  );
   const server = await createServer(
     parseConfig({
       dataDir: o.dataDir,
@@ -356,8 +398,9 @@ export async function generateSales(
     log(
       `reference data: ${ref.branches.length} branches, ${ref.medicines.length} medicines (${elapsed()} ms)`,
     );
-    await addStock(sink, ref, o.years * 365 * 86_400_000, Date.now(), r);
+    await addStock(sink, ref, o.years * 365 * 86_400_000, Date.now(), r, log);
     log(`stock: ${ref.branches.length * ref.medicines.length * 2} batches (${elapsed()} ms)`);
+    await sink.deferIndexes(['sales', 'sale_lines', 'sale_payments']);
     const lines = await addSales(server, sink, o, ref, r);
     log('statistics: ANALYZE (PostgreSQL: VACUUM ANALYZE)');
     await sink.finish(['sales', 'sale_lines', 'sale_payments', 'batches', 'stock_movements']);
