@@ -140,13 +140,12 @@ const stamp = () =>
 /**
  * Archives the till's own records before it connects: a consistent copy of its whole database (every sale,
  * return, session, ledger row and the fiscal chain) in DATA_DIR/archives, mode 0600; then marks their unsent
- * changes as not to be sent, so the connect goes ahead. Nothing is marked when the copy fails.
+ * changes as not to be sent, so the connect goes ahead. Nothing is marked when the copy fails. A till with no
+ * records of its own gets its copy all the same (the till as it was before connecting).
  */
 export async function archiveHeldRecords(app: AppContext): Promise<HeldRecordsArchive> {
   const sqlite = requireSqlite(app, "Archiving a till's records");
   const held = await heldRecords(app);
-  if (held.total === 0)
-    throw new Conflict('This till holds no records of its own to archive.', 'NOTHING_TO_ARCHIVE');
   const dir = path.join(app.config.dataDir, 'archives');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, `before-head-office-${stamp()}.db`);

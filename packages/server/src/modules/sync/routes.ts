@@ -419,11 +419,11 @@ function heldRecordRoutes(r: ApiRouter): void {
     tag: 'Sync',
     summary: "Archive this till's own records before connecting",
     description:
-      "Admin and branch managers, on a till. Copies this till's whole database (every sale, return, cash session, ledger row and its fiscal chain) to the archives folder of its data folder (mode 0600; opened as a data folder's pharmacy.db it is the till as it was), then marks its own records as not to be sent to head office, so the till may connect: head office's data replaces them on the till, and the archive keeps them. Nothing is marked when the copy fails. 409 NOTHING_TO_ARCHIVE when the till holds no records of its own, CENTRAL_MODE on central. Audited.",
+      "Admin and branch managers, on a till. Copies this till's whole database (every sale, return, cash session, ledger row and its fiscal chain) to the archives folder of its data folder (mode 0600; opened as a data folder's pharmacy.db it is the till as it was), then marks its own records as not to be sent to head office, so the till may connect: head office's data replaces them on the till, and the archive keeps them. Nothing is marked when the copy fails; a till with no records of its own gets its copy all the same. 409 CENTRAL_MODE on central. Audited.",
     roles: ['branch_manager'],
     responses: {
       200: { description: 'The archive file and what it holds', schema: HeldRecordsArchive },
-      409: { description: 'Nothing to archive, or this is the central server' },
+      409: { description: 'This is the central server' },
     },
     handler: async ({ app, user, requestId }) => {
       onTillOnly(app);
