@@ -30,7 +30,8 @@ export function HeldRecordsNotice({
       {held.total > 0 && held.branch_id !== null && (
         <p>
           This till holds {heldText(held)} made while it was not connected. They will be sent to head office
-          as sales of {branchName ?? 'the branch this till belonged to'}: choose that branch below.
+          as sales of {branchName ?? 'the branch this till belonged to'}: choose that branch as this till's
+          Branch.
         </p>
       )}
       {held.total > 0 && held.branch_id === null && (

@@ -26,7 +26,10 @@ import { registeredEntities } from './registry';
  * has sold".
  */
 
-/** The demo catalogue's stock movements: a fresh till's sample data, never head office's business. */
+/** A demo catalogue's stock movement: a fresh till's sample data, never head office's business. */
+const isDemo = sql<boolean>`coalesce(json_extract(payload, '$.reference_type'), '') = 'demo_catalogue'`;
+
+/** Marks the demo catalogue's unsent stock movements as never to be sent. */
 export async function skipDemoChanges(trx: Db): Promise<void> {
   await trx
     .updateTable('change_log')
@@ -34,7 +37,7 @@ export async function skipDemoChanges(trx: Db): Promise<void> {
     .where('from_remote', '=', sql.lit(0))
     .where('sync_status', 'is', null)
     .where('entity', '=', 'stock_movement')
-    .where(sql<boolean>`json_extract(payload, '$.reference_type') = 'demo_catalogue'`)
+    .where(isDemo)
     .execute();
 }
 
@@ -43,18 +46,18 @@ const tillOwned = () =>
     .filter((d) => d.owner === 'till')
     .map((d) => d.entity);
 
-/** The unsent own changes, by entity and branch. */
+/** The unsent own changes of till-owned entities, the demo catalogue's left out. */
 function heldChanges(db: Db) {
   return db
     .selectFrom('change_log')
     .where('from_remote', '=', sql.lit(0))
     .where('sync_status', 'is', null)
-    .where('entity', 'in', tillOwned());
+    .where('entity', 'in', tillOwned())
+    .where((eb) => eb.not(eb.and([eb('entity', '=', 'stock_movement'), isDemo])));
 }
 
 export async function heldRecords(app: AppContext): Promise<HeldRecords> {
   requireSqlite(app, "A till's own records");
-  await skipDemoChanges(app.db);
   const rows = await heldChanges(app.db)
     .select(['entity', 'branch_id', (eb) => eb.fn.count<number>('entity_id').distinct().as('n')])
     .groupBy(['entity', 'branch_id'])
@@ -67,7 +70,15 @@ export async function heldRecords(app: AppContext): Promise<HeldRecords> {
     .where('id', 'in', heldChanges(app.db).select('entity_id').where('entity', '=', 'sale'))
     .executeTakeFirst();
   const bootstrapped = (await getMeta(app.db, 'bootstrapped')) === '1';
-  const branches = new Set(rows.map((r) => r.branch_id).filter((b): b is string => b !== null));
+  const branches = [...new Set(rows.map((r) => r.branch_id).filter((b): b is string => b !== null))];
+  // Held records name head office's data only on a till that holds it; rows naming no branch are the till's.
+  const ownBranch = !bootstrapped
+    ? null
+    : branches.length === 0
+      ? await getMeta(app.db, 'branch_id')
+      : branches.length === 1
+        ? branches[0]!
+        : null;
   const deviceId = await getLocalDeviceId(app.db);
   const open = await app.db
     .selectFrom('cash_sessions')
@@ -82,7 +93,7 @@ export async function heldRecords(app: AppContext): Promise<HeldRecords> {
     cash_sessions: count('cash_session'),
     first_invoice: invoices?.first ?? null,
     last_invoice: invoices?.last ?? null,
-    branch_id: bootstrapped && branches.size <= 1 ? ([...branches][0] ?? null) : null,
+    branch_id: ownBranch,
     open_session: open !== undefined,
   };
 }
