@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 import { ADMIN, startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
-import { shortDeviceId } from '../fiscal/device';
+import { getLocalDeviceId, shortDeviceId } from '../fiscal/device';
 
 /**
  * Connecting a till that already holds records of its own (issue 28.2), the fiscal identity a connected till
@@ -243,4 +243,32 @@ describe('a till connected, disconnected and connected again', () => {
     const next = await sell(till, manager, medicine);
     expect(next.invoice_number).toContain(`-${shortDeviceId(done.device_id!)}-000001`);
   }, 90_000);
+});
+
+describe('a till registered before its fiscal identity followed the registration', () => {
+  it('28.3: takes the registered identity at its first start with no cash session open, never leaving one open', async () => {
+    const standalone = await startTestServer({ mode: 'till' });
+    const dataDir = standalone.dataDir;
+    const before = await getLocalDeviceId(standalone.context.db);
+    const admin = await tillAdmin(standalone);
+    await openSessionFor(standalone, admin);
+    await standalone.server.close();
+    // Head office out of reach: only the start itself is under test, no snapshot replaces the till's tables.
+    const device = await central.registerDevice('Counter 2');
+    const asRegistered = {
+      mode: 'till' as const,
+      dataDir,
+      centralUrl: 'http://127.0.0.1:1',
+      syncDeviceId: device.id,
+      syncDeviceToken: device.token,
+    };
+    const open = await startTestServer(asRegistered);
+    expect(await getLocalDeviceId(open.context.db)).toBe(before);
+    const token = await tillAdmin(open);
+    expect((await open.post('/api/v1/sessions/close', { counted_cash: 100 }, token)).status).toBe(200);
+    await open.server.close();
+    const closed = await startTestServer(asRegistered);
+    tills.push(closed);
+    expect(await getLocalDeviceId(closed.context.db)).toBe(device.id);
+  }, 60_000);
 });

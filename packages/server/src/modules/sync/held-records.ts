@@ -79,13 +79,6 @@ export async function heldRecords(app: AppContext): Promise<HeldRecords> {
       : branches.length === 1
         ? branches[0]!
         : null;
-  const deviceId = await getLocalDeviceId(app.db);
-  const open = await app.db
-    .selectFrom('cash_sessions')
-    .select('id')
-    .where('device_id', '=', deviceId)
-    .where('status', '!=', 'closed')
-    .executeTakeFirst();
   return {
     total: rows.reduce((sum, r) => sum + Number(r.n), 0),
     sales: count('sale'),
@@ -94,8 +87,19 @@ export async function heldRecords(app: AppContext): Promise<HeldRecords> {
     first_invoice: invoices?.first ?? null,
     last_invoice: invoices?.last ?? null,
     branch_id: ownBranch,
-    open_session: open !== undefined,
+    open_session: await sessionOpenHere(app),
   };
+}
+
+/** Whether a cash session of this till (its fiscal identity) is open or on a break. */
+export async function sessionOpenHere(app: AppContext): Promise<boolean> {
+  const open = await app.db
+    .selectFrom('cash_sessions')
+    .select('id')
+    .where('device_id', '=', await getLocalDeviceId(app.db))
+    .where('status', '!=', 'closed')
+    .executeTakeFirst();
+  return open !== undefined;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -20,7 +20,7 @@ import { VERSION } from '../../version';
 import { adoptDeviceId } from '../fiscal/device';
 import type { AuthUser } from '../../http/auth';
 import { keepVerifier, verifierToKeep } from './disconnect-verifier';
-import { assertConnectKeepsRecords, skipDemoChanges } from './held-records';
+import { assertConnectKeepsRecords, sessionOpenHere, skipDemoChanges } from './held-records';
 import { compactChangeLog } from './meta';
 import { ensureTestEntityTables } from './test-entities';
 import { TillStore } from './till-store';
@@ -144,9 +144,13 @@ export async function startSync(app: AppContext): Promise<void> {
  * and never sends the demo catalogue's stock (28.2).
  */
 async function becomeRegisteredDevice(app: AppContext, deviceId: string): Promise<void> {
-  if (await adoptDeviceId(app.db, deviceId))
-    app.log.info({ device_id: deviceId }, 'sync: fiscal documents are now issued as the registered device');
   if (app.sqlite) await skipDemoChanges(app.db);
+  // A session open under the old identity would be left open for ever: the switch waits for its Z report (a
+  // till connected before this rule adopts its registered identity at the first start after it is closed).
+  if (await sessionOpenHere(app))
+    app.log.warn({ device_id: deviceId }, 'sync: a cash session is open; the fiscal identity stays as it is');
+  else if (await adoptDeviceId(app.db, deviceId))
+    app.log.info({ device_id: deviceId }, 'sync: fiscal documents are now issued as the registered device');
 }
 
 function registerProblem(err: RegisterError): AppError {
