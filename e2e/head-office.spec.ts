@@ -196,13 +196,16 @@ test('disconnect a till with nothing pending: it asks first, forgets head office
       await expect(facts.locator(`dt:text-is("${term}") + dd`)).not.toHaveText('—');
     await page.screenshot({ path: 'e2e/screenshots/head-office-07-last-push-pull.png', fullPage: true });
 
-    // Signed in while head office answers: an organisation-wide account has no verifier on a till (issue 26
-    // H1), so once disconnected it cannot sign in there again; its token stays good until it expires.
-    const admin = await Api.login(till, CENTRAL_ADMIN);
+    // An organisation-wide account has no verifier on a connected till (issue 26 H1): the disconnecting admin
+    // confirms their password, which head office checks, and the till keeps a verifier for them.
     await page.getByRole('button', { name: 'Disconnect…' }).click();
     const confirm = page.getByRole('dialog', { name: 'Disconnect from head office?' });
     await expect(confirm).toContainText('Every sale made here has reached head office');
+    await confirm.getByLabel('Your password').fill('Wrong#Password-2026');
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await expect(confirm.getByText('incorrect')).toBeVisible();
     await page.screenshot({ path: 'e2e/screenshots/head-office-08-confirm-disconnect.png', fullPage: true });
+    await confirm.getByLabel('Your password').fill(NEW_ADMIN_PASSWORD);
     await confirm.getByRole('button', { name: 'Disconnect' }).click();
     await expect(confirm).toBeHidden();
     const form = page.getByRole('form', { name: 'Connect to head office' });
@@ -211,7 +214,9 @@ test('disconnect a till with nothing pending: it asks first, forgets head office
     await expect(page.getByRole('link', { name: /Sync: Not set up/ })).toBeVisible();
     await page.screenshot({ path: 'e2e/screenshots/head-office-09-disconnected.png', fullPage: true });
 
-    // The credential is gone: the till reports no connection, and its file was deleted.
+    // The credential is gone: the till reports no connection, and its file was deleted. The admin still signs
+    // in here, with no head office to ask.
+    const admin = await Api.login(till, CENTRAL_ADMIN);
     const after = await admin.call<{
       configured: boolean;
       central_url: string | null;
@@ -223,6 +228,56 @@ test('disconnect a till with nothing pending: it asks first, forgets head office
     expect((await hq.call<{ items: { name: string }[] }>('GET', '/compliance/devices')).items).toEqual([
       expect.objectContaining({ name: 'Counter till' }),
     ]);
+  } finally {
+    await stop();
+  }
+});
+
+test('a till that has sold is told what happens to its sales before it connects, archives them, then connects', async ({
+  page,
+  till,
+}) => {
+  const { central, stop } = await startCentral();
+  try {
+    // A single shop sells on its own catalogue before anyone thinks of head office.
+    const local = await Api.admin(till);
+    const medicine = await local.medicine(await local.supplier(), {
+      name: 'Localin 5 mg',
+      barcode: '4000000000044',
+      price: 2,
+      stock: 10,
+    });
+    await local.call('POST', '/sessions/open', { opening_float: 20 });
+    const sold: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const sale = await local.call<{ invoice_number: string }>('POST', '/sales', {
+        items: [{ medicine_id: medicine, quantity: 1 }],
+        payment_lines: [{ method: 'cash', amount: 5 }],
+      });
+      sold.push(sale.invoice_number);
+    }
+
+    await page.goto('/');
+    await signIn(page, CENTRAL_ADMIN);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await page.goto('/back-office/head-office');
+    const form = page.getByRole('form', { name: 'Connect to head office' });
+    const notice = form.getByRole('region', { name: 'This till has sold' });
+    await expect(notice).toContainText('A cash session is open on this till');
+    await local.call('POST', '/sessions/close', { counted_cash: 24 });
+    await page.reload();
+    await expect(notice).toContainText(`2 sales (${sold[0]} to ${sold[1]})`);
+    await expect(notice).toContainText('Archive them first');
+    await fillConnect(page, central.url, NEW_ADMIN_PASSWORD);
+    await form.getByRole('button', { name: 'Connect' }).click();
+    await expect(form.getByRole('alert')).toContainText('This till holds 2 sales');
+    await page.screenshot({ path: 'e2e/screenshots/head-office-10-till-has-sold.png', fullPage: true });
+
+    await notice.getByRole('button', { name: "Archive this till's records" }).click();
+    await expect(form.getByRole('status')).toContainText('Archived 2 sales');
+    await page.screenshot({ path: 'e2e/screenshots/head-office-11-archived.png', fullPage: true });
+    await form.getByRole('button', { name: 'Connect' }).click();
+    await expect(page.getByRole('heading', { name: 'Connected to head office' })).toBeVisible();
   } finally {
     await stop();
   }

@@ -1957,6 +1957,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sync/connect/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1SyncConnectArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sync/connect/branches": {
         parameters: {
             query?: never;
@@ -1967,6 +1983,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["postApiV1SyncConnectBranches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sync/connect/held-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1SyncConnectHeldRecords"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10149,6 +10181,37 @@ export interface operations {
             };
         };
     };
+    postApiV1SyncConnectArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        archived: {
+                            branch_id: string | null;
+                            cash_sessions: number;
+                            first_invoice: string | null;
+                            last_invoice: string | null;
+                            open_session: boolean;
+                            returns: number;
+                            sales: number;
+                            total: number;
+                        };
+                        file: string;
+                    };
+                };
+            };
+        };
+    };
     postApiV1SyncConnectBranches: {
         parameters: {
             query?: never;
@@ -10177,6 +10240,34 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiV1SyncConnectHeldRecords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branch_id: string | null;
+                        cash_sessions: number;
+                        first_invoice: string | null;
+                        last_invoice: string | null;
+                        open_session: boolean;
+                        returns: number;
+                        sales: number;
+                        total: number;
                     };
                 };
             };
@@ -10234,7 +10325,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
         responses: {
             200: {
                 headers: {

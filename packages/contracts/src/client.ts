@@ -52,6 +52,9 @@ import type {
   CentralBranchList,
   CentralSignInRequest,
   ConnectTillRequest,
+  DisconnectTillRequest,
+  HeldRecords,
+  HeldRecordsArchive,
   Device,
   ResolveConflictRequest,
   SyncConflict,
@@ -598,7 +601,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
       connect: (body: z.input<typeof ConnectTillRequest>): Promise<SyncStatus> =>
         call('POST', '/sync/connect', { body, timeoutMs: 60_000 }),
       syncNow: (): Promise<SyncStatus> => call('POST', '/sync/now', { timeoutMs: 60_000 }),
-      disconnect: (): Promise<SyncStatus> => call('POST', '/sync/disconnect'),
+      heldRecords: (): Promise<HeldRecords> => call('GET', '/sync/connect/held-records'),
+      archiveHeldRecords: (): Promise<HeldRecordsArchive> =>
+        call('POST', '/sync/connect/archive', { timeoutMs: 60_000 }),
+      disconnect: (body: z.input<typeof DisconnectTillRequest>): Promise<SyncStatus> =>
+        call('POST', '/sync/disconnect', { body }),
       conflicts: (query: Query<'GET', '/sync/conflicts'> = {}): Promise<Page<SyncConflict>> =>
         call('GET', '/sync/conflicts', { query }),
       resolveConflict: (

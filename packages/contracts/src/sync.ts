@@ -241,3 +241,36 @@ export const ConnectTillRequest = CentralSignInRequest.extend({
   branch_id: Id.optional().describe("central's branch id; default: the signing-in person's branch"),
 });
 export type ConnectTillRequest = z.infer<typeof ConnectTillRequest>;
+
+/**
+ * The business records this till made itself and head office has not received (sales, returns, cash sessions,
+ * ledger rows, stock movements of its sales, prescriptions…), as the Head office screen warns of them before
+ * connecting. `branch_id` is the branch they belong to when the till holds head office's data (it was
+ * connected before): they are sent to head office when the till connects to that branch. null: the till never
+ * held head office's data, so they name its own catalogue and staff and must be archived before connecting.
+ */
+export const HeldRecords = z.object({
+  total: z.number().int(),
+  sales: z.number().int(),
+  returns: z.number().int(),
+  cash_sessions: z.number().int(),
+  first_invoice: z.string().nullable(),
+  last_invoice: z.string().nullable(),
+  branch_id: z.string().nullable(),
+  /** A cash session still open on this till: it is closed (Z report) before the till connects. */
+  open_session: z.boolean(),
+});
+export type HeldRecords = z.infer<typeof HeldRecords>;
+
+/** The archive made of a till's own records before it connects: a copy of its whole database. */
+export const HeldRecordsArchive = z.object({
+  file: z.string(),
+  archived: HeldRecords,
+});
+export type HeldRecordsArchive = z.infer<typeof HeldRecordsArchive>;
+
+/** Disconnecting asks for the admin's password: the till keeps a verifier for them to sign in offline. */
+export const DisconnectTillRequest = z.object({
+  password: z.string({ message: 'must be a string' }).min(1, { message: 'must not be empty' }).max(200),
+});
+export type DisconnectTillRequest = z.infer<typeof DisconnectTillRequest>;

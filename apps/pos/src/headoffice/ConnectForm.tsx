@@ -1,9 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { api } from '../api';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextField } from '../ui/fields';
 import { useForm } from '../ui/useForm';
+import { HeldRecordsNotice } from './HeldRecordsNotice';
 
 /**
  * "Connect to head office": sign in to central (branches listed from there), name the till, Connect. The
@@ -20,6 +21,12 @@ export function ConnectForm() {
   });
   const signIn = { central_url: form.central_url.trim(), email: form.email.trim(), password: form.password };
   const branches = useMutation({ mutationFn: () => api.sync.centralBranches(signIn) });
+  const held = useQuery({ queryKey: ['held-records'], queryFn: () => api.sync.heldRecords() });
+  const heldBranch = branches.data?.items.find((b) => b.id === held.data?.branch_id);
+  const archive = useMutation({
+    mutationFn: () => api.sync.archiveHeldRecords(),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['held-records'] }),
+  });
   const connect = useMutation({
     mutationFn: () =>
       api.sync.connect({
@@ -28,6 +35,7 @@ export function ConnectForm() {
         ...(form.branch_id && { branch_id: form.branch_id }),
       }),
     onSuccess: (status) => queryClient.setQueryData(['sync-status'], status),
+    onError: () => queryClient.invalidateQueries({ queryKey: ['held-records'] }),
   });
   const err = connect.error ?? branches.error;
   const field = fieldsFor(err);
@@ -82,6 +90,13 @@ export function ConnectForm() {
           ]}
         />
       </div>
+      {held.data && (held.data.total > 0 || held.data.open_session || archive.data) && (
+        <HeldRecordsNotice
+          held={held.data}
+          branchName={heldBranch && `${heldBranch.name} (${heldBranch.code})`}
+          archive={archive}
+        />
+      )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={connect.isPending}>
           {connect.isPending ? 'Connecting…' : 'Connect'}

@@ -1,23 +1,29 @@
 import type { SyncStatus } from '@pharmacy/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
+import { fieldError, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { bootstrapFraction, bootstrapText } from './sync-text';
 import { plainWords } from '@pharmacy/contracts/plain-words';
 
 function DisconnectDialog({ status, onClose }: { status: SyncStatus; onClose: () => void }) {
   const queryClient = useQueryClient();
+  const [password, setPassword] = useState('');
   const disconnect = useMutation({
-    mutationFn: () => api.sync.disconnect(),
+    mutationFn: () => api.sync.disconnect({ password }),
     onSuccess: (s) => {
       queryClient.setQueryData(['sync-status'], s);
       onClose();
     },
   });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    disconnect.mutate();
+  };
   return (
     <Dialog title="Disconnect from head office?" onClose={onClose}>
       <p>
@@ -33,20 +39,26 @@ function DisconnectDialog({ status, onClose }: { status: SyncStatus; onClose: ()
       ) : (
         <p>Every sale made here has reached head office.</p>
       )}
-      <ErrorNotice error={disconnect.error} />
-      <div className="dialog-actions">
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={disconnect.isPending}
-          onClick={() => disconnect.mutate()}
-        >
-          Disconnect
-        </button>
-      </div>
+      <form onSubmit={submit} noValidate>
+        <TextField
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          hint="So that you can still sign in on this till once it no longer asks head office."
+          value={password}
+          onChange={setPassword}
+          error={fieldError(disconnect.error, 'password')}
+        />
+        <ErrorNotice error={disconnect.error} />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="danger" disabled={disconnect.isPending || !password}>
+            Disconnect
+          </button>
+        </div>
+      </form>
     </Dialog>
   );
 }

@@ -1,6 +1,6 @@
 import type { SyncStatus } from '@pharmacy/contracts';
 import { describe, expect, it } from 'vitest';
-import { bootstrapFraction, bootstrapText } from './sync-text';
+import { bootstrapFraction, bootstrapText, heldText } from './sync-text';
 
 const base: SyncStatus = {
   mode: 'till',
@@ -34,5 +34,33 @@ describe('bootstrap progress', () => {
     expect(bootstrapText({ ...base, last_error: { code: 'OFFLINE', message: 'down', at: '' } })).toBe(
       'Waiting for head office: down',
     );
+  });
+});
+
+describe("a till's own records", () => {
+  const held = {
+    total: 40,
+    sales: 12,
+    returns: 1,
+    cash_sessions: 2,
+    first_invoice: 'MAIN-1096-000001',
+    last_invoice: 'MAIN-1096-000012',
+    branch_id: null,
+    open_session: false,
+  };
+  it('names the sales by their first and last invoice, then the rest', () => {
+    expect(heldText(held)).toBe(
+      '12 sales (MAIN-1096-000001 to MAIN-1096-000012), 1 return, 2 cash sessions, 25 other records',
+    );
+    expect(
+      heldText({
+        ...held,
+        total: 1,
+        sales: 1,
+        returns: 0,
+        cash_sessions: 0,
+        last_invoice: held.first_invoice,
+      }),
+    ).toBe('1 sale (MAIN-1096-000001)');
   });
 });

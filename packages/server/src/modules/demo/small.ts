@@ -9,6 +9,7 @@ import { baseExponent, createMedicine } from '../medicines/service';
 import { addDays } from '../stock/dates';
 import { branchToday, receiveBatch } from '../stock/ledger';
 import { createSupplier } from '../suppliers/service';
+import { skipDemoChanges } from '../sync/held-records';
 
 interface DemoFile {
   categories: Array<{ name: string }>;
@@ -83,6 +84,8 @@ export async function loadSmallDemoCatalogue(app: AppContext): Promise<boolean> 
       branchId: branch.id,
       after: { medicines: data.medicines.length, suppliers: data.suppliers.length },
     });
+    // Sample stock of a fresh till: never sent to head office, should the till connect (issue 28.2).
+    if (app.config.mode === 'till') await skipDemoChanges(trx);
     return true;
   });
 }

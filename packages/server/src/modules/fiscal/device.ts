@@ -27,6 +27,23 @@ export async function getLocalDeviceId(db: Db): Promise<string> {
   return id;
 }
 
+/**
+ * Makes `deviceId` this till's fiscal identity (issue 28.3): the id head office registered the till under, so
+ * every sale and credit note it issues from now on names a device head office lists, and its chain starts at
+ * ICV 1 under that id (the chain is per device). Called when the till connects, before it sells as that device;
+ * documents issued earlier keep the identity they were issued under. Answers whether the identity changed.
+ */
+export async function adoptDeviceId(db: Db, deviceId: string): Promise<boolean> {
+  if ((await getLocalDeviceId(db)) === deviceId) return false;
+  await db
+    .insertInto('local_state')
+    .values({ key: 'device_id', value: deviceId })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: deviceId }))
+    .execute();
+  cache.set(db, deviceId);
+  return true;
+}
+
 /** The short device tag printed in document numbers: the last four hex digits (the random end of the UUIDv7). */
 export const shortDeviceId = (deviceId: string): string =>
   deviceId.replaceAll('-', '').slice(-4).toUpperCase();

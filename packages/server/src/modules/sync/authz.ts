@@ -22,5 +22,7 @@ export const syncAuthz: AuthzRow[] = [
   { method: 'POST', path: '/sync/connect/branches', body: {}, expect: only(['branch_manager'], 400) },
   { method: 'POST', path: '/sync/connect', body: {}, expect: only(['branch_manager'], 400) },
   { method: 'POST', path: '/sync/now', expect: only(['branch_manager'], 409) },
-  { method: 'POST', path: '/sync/disconnect', expect: only([], 409) },
+  { method: 'GET', path: '/sync/connect/held-records', expect: only(['branch_manager'], 200) },
+  { method: 'POST', path: '/sync/connect/archive', expect: only(['branch_manager'], 200) },
+  { method: 'POST', path: '/sync/disconnect', body: {}, expect: only([], 400) },
 ];

@@ -177,7 +177,15 @@ describe('connecting a till to head office from the app', () => {
   });
 
   it('refuses to disconnect while a change waits to be sent, and lets only an admin disconnect', async () => {
-    expect((await till.post('/api/v1/sync/disconnect', {}, await onTill('branch_manager'))).status).toBe(403);
+    expect(
+      (
+        await till.post(
+          '/api/v1/sync/disconnect',
+          { password: USER_PASSWORD },
+          await onTill('branch_manager'),
+        )
+      ).status,
+    ).toBe(403);
     // The admin is organisation-wide: the till holds no verifier for them and signs them in through head office.
     const admin = await tillAdmin();
     const cashier = await onTill('cashier');
@@ -186,7 +194,11 @@ describe('connecting a till to head office from the app', () => {
     expect((await till.post('/api/v1/sessions/open', { opening_float: 10 }, cashier)).status).toBe(201);
     const pending = async () => (await till.get<SyncStatus>('/api/v1/sync/status', admin)).body.pending > 0;
     await waitFor('pending', pending);
-    const res = await till.post<{ code: string; detail: string }>('/api/v1/sync/disconnect', {}, admin);
+    const res = await till.post<{ code: string; detail: string }>(
+      '/api/v1/sync/disconnect',
+      { password: ADMIN.password },
+      admin,
+    );
     expect([res.status, res.body.code]).toEqual([409, 'PENDING_CHANGES']);
     expect(res.body.detail).toMatch(/wait to be sent/);
     expect((await till.get<SyncStatus>('/api/v1/sync/status', admin)).body.configured).toBe(true);

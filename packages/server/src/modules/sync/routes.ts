@@ -5,6 +5,9 @@ import {
   ConflictListQuery,
   ConnectTillRequest,
   Device,
+  DisconnectTillRequest,
+  HeldRecords,
+  HeldRecordsArchive,
   DeviceListQuery,
   Id,
   pageOf,
@@ -44,6 +47,8 @@ import { isTemporary, pushChanges } from './push';
 import { centralBranches } from '@pharmacy/sync';
 import { writeAudit } from '../audit/service';
 import { connectTill, disconnectTill, syncNow, syncStatus, viaCentral } from './runtime';
+import { archiveHeldRecords, heldRecords } from './held-records';
+import { Conflict } from '../../http/errors';
 import { createTestSale, TEST_ENTITIES } from './test-entities';
 
 const DeviceParams = z.object({ deviceId: Id });
@@ -312,7 +317,7 @@ function connectRoutes(r: ApiRouter): void {
     path: '/sync/connect',
     tag: 'Sync',
     summary: 'Connect this till to head office',
-    description: `Admin and branch managers, on a till. Registers this till with head office exactly as npm run till:register does (the same code: sign in, POST /sync/devices/register as that person, for branch_id or their own branch), stores the device credential in the data folder (sync-device.json, mode 0600; the password is never stored) and starts replicating at once, without a restart: the till then loads head office's data (bootstrap_progress in GET /sync/status) and sells once bootstrapped. Head office's users replace this till's own at the end of the bootstrap, so everyone signs in again with their head office account. 409 ALREADY_CONNECTED when the till replicates already, CENTRAL_MODE on central. ${CONNECT_ERRORS} Nothing is stored when any step fails. Audited.`,
+    description: `Admin and branch managers, on a till. Registers this till with head office exactly as npm run till:register does (the same code: sign in, POST /sync/devices/register as that person, for branch_id or their own branch), stores the device credential in the data folder (sync-device.json, mode 0600; the password is never stored) and starts replicating at once, without a restart: the till then loads head office's data (bootstrap_progress in GET /sync/status) and sells once bootstrapped. Head office's users replace this till's own at the end of the bootstrap, so everyone signs in again with their head office account. From then on the till issues its sales, credit notes and cash sessions as the registered device (its id on head office's Devices list; that device's invoice chain starts at 1). Before head office is asked: 409 SESSION_OPEN while a cash session is open on this till (close it first), 409 TILL_HOLDS_RECORDS while it holds records of its own head office has not received that it could not take as they are (see GET /sync/connect/held-records: archive them, or connect to their branch); records of the chosen branch are sent once connected. 409 ALREADY_CONNECTED when the till replicates already, CENTRAL_MODE on central. ${CONNECT_ERRORS} Nothing is stored when any step fails. Audited.`,
     roles: ['branch_manager'],
     body: ConnectTillRequest,
     responses: {
@@ -332,6 +337,8 @@ function connectRoutes(r: ApiRouter): void {
       return status;
     },
   });
+
+  heldRecordRoutes(r);
 
   r.route({
     method: 'post',
@@ -354,15 +361,18 @@ function connectRoutes(r: ApiRouter): void {
     tag: 'Sync',
     summary: 'Disconnect this till from head office',
     description:
-      'Admin only, on a till. Stops replicating and deletes the stored device credential. Refused (409 PENDING_CHANGES) while any change made here (a sale, a return...) still waits to be sent, so nothing sold here is stranded; 409 NOT_CONNECTED when not connected, CONFIGURED_BY_ENVIRONMENT when SYNC_DEVICE_ID/SYNC_DEVICE_TOKEN set the connection. The till keeps the data it has and sells standalone; the device stays registered on head office until an admin there revokes it. Audited.',
+      'Admin only, on a till, with their password (checked by this till, or by head office for an account the till holds no verifier for): the till keeps a verifier for that admin, so they still sign in here once it no longer asks head office. 400 WRONG_PASSWORD, 503 TILL_OFFLINE when head office does not answer to check it. Stops replicating and deletes the stored device credential. Refused (409 PENDING_CHANGES) while any change made here (a sale, a return...) still waits to be sent, so nothing sold here is stranded; 409 NOT_CONNECTED when not connected, CONFIGURED_BY_ENVIRONMENT when SYNC_DEVICE_ID/SYNC_DEVICE_TOKEN set the connection. The till keeps the data it has and sells standalone; the device stays registered on head office until an admin there revokes it. Audited.',
     roles: [],
+    body: DisconnectTillRequest,
     responses: {
       200: { description: 'The sync status, no longer configured', schema: SyncStatus },
+      400: { description: 'WRONG_PASSWORD: the password is not correct' },
       409: { description: 'Changes still pending, or not connected' },
+      503: { description: 'TILL_OFFLINE: head office does not answer to check the password' },
     },
-    handler: async ({ app, user, requestId }) => {
+    handler: async ({ app, user, body, requestId }) => {
       const before = await syncStatus(app);
-      const status = await disconnectTill(app);
+      const status = await disconnectTill(app, user, body.password);
       await writeAudit(app.db, actorOf(user, requestId), {
         action: 'sync.disconnect',
         entity: 'sync_device',
@@ -371,6 +381,61 @@ function connectRoutes(r: ApiRouter): void {
         before: { central_url: before.central_url, device_id: before.device_id },
       });
       return status;
+    },
+  });
+}
+
+const onTillOnly = (app: AppContext) => {
+  if (app.config.mode === 'central')
+    throw new Conflict(
+      'This is the head office server: it holds no till records to connect.',
+      'CENTRAL_MODE',
+    );
+};
+
+/** What a till that has sold holds before it connects (issue 28.2), and the archive that lets it connect. */
+function heldRecordRoutes(r: ApiRouter): void {
+  r.route({
+    method: 'get',
+    path: '/sync/connect/held-records',
+    tag: 'Sync',
+    summary: 'Records this till holds that head office has not received',
+    description:
+      "Admin and branch managers, on a till. Counts this till's own business records head office has not received (sales with their first and last invoice numbers, returns, cash sessions, and the rest: ledger rows, stock movements of its sales, prescriptions…), for the Head office screen's warning before connecting. The demo catalogue's stock is never counted nor sent. branch_id: the branch they belong to when the till held head office's data (connected before, then disconnected): connecting to that branch sends them to head office exactly once. null with records: the till sold against its own catalogue and staff, and must archive them (POST /sync/connect/archive) before connecting (POST /sync/connect answers 409 TILL_HOLDS_RECORDS until then). open_session: a cash session is open on this till (409 SESSION_OPEN on connect until it is closed). 409 CENTRAL_MODE on central.",
+    roles: ['branch_manager'],
+    responses: {
+      200: { description: "The till's own records", schema: HeldRecords },
+      409: { description: 'This is the central server' },
+    },
+    handler: async ({ app }) => {
+      onTillOnly(app);
+      return heldRecords(app);
+    },
+  });
+
+  r.route({
+    method: 'post',
+    path: '/sync/connect/archive',
+    tag: 'Sync',
+    summary: "Archive this till's own records before connecting",
+    description:
+      "Admin and branch managers, on a till. Copies this till's whole database (every sale, return, cash session, ledger row and its fiscal chain) to the archives folder of its data folder (mode 0600; opened as a data folder's pharmacy.db it is the till as it was), then marks its own records as not to be sent to head office, so the till may connect: head office's data replaces them on the till, and the archive keeps them. Nothing is marked when the copy fails; a till with no records of its own gets its copy all the same. 409 CENTRAL_MODE on central. Audited.",
+    roles: ['branch_manager'],
+    responses: {
+      200: { description: 'The archive file and what it holds', schema: HeldRecordsArchive },
+      409: { description: 'This is the central server' },
+    },
+    handler: async ({ app, user, requestId }) => {
+      onTillOnly(app);
+      const archive = await archiveHeldRecords(app);
+      await writeAudit(app.db, actorOf(user, requestId), {
+        action: 'sync.archive_before_connect',
+        entity: 'system',
+        entityId: 'archive',
+        branchId: user.branchId,
+        after: { file: archive.file, ...archive.archived },
+      });
+      return archive;
     },
   });
 }

@@ -17,6 +17,10 @@ import { publishSafeRevision } from '../../db/revision-order';
 import { AppError, Conflict, Invalid } from '../../http/errors';
 import { repeatInBackground } from '../../lib/background';
 import { VERSION } from '../../version';
+import { adoptDeviceId } from '../fiscal/device';
+import type { AuthUser } from '../../http/auth';
+import { keepVerifier, verifierToKeep } from './disconnect-verifier';
+import { assertConnectKeepsRecords, sessionOpenHere, skipDemoChanges } from './held-records';
 import { compactChangeLog } from './meta';
 import { ensureTestEntityTables } from './test-entities';
 import { TillStore } from './till-store';
@@ -130,7 +134,23 @@ export async function startSync(app: AppContext): Promise<void> {
   };
   tills.set(app, till);
   app.closers.push(() => stopReplicator(till));
-  if (cred) startReplicator(app, till, cred);
+  if (!cred) return;
+  await becomeRegisteredDevice(app, cred.deviceId);
+  startReplicator(app, till, cred);
+}
+
+/**
+ * Before the replicator runs as a registered device: the till issues its fiscal documents as that device (28.3)
+ * and never sends the demo catalogue's stock (28.2).
+ */
+async function becomeRegisteredDevice(app: AppContext, deviceId: string): Promise<void> {
+  if (app.sqlite) await skipDemoChanges(app.db);
+  // A session open under the old identity would be left open for ever: the switch waits for its Z report (a
+  // till connected before this rule adopts its registered identity at the first start after it is closed).
+  if (await sessionOpenHere(app))
+    app.log.warn({ device_id: deviceId }, 'sync: a cash session is open; the fiscal identity stays as it is');
+  else if (await adoptDeviceId(app.db, deviceId))
+    app.log.info({ device_id: deviceId }, 'sync: fiscal documents are now issued as the registered device');
 }
 
 function registerProblem(err: RegisterError): AppError {
@@ -162,6 +182,7 @@ export async function connectTill(app: AppContext, input: ConnectTillRequest): P
       `This till is already connected to head office at ${till.centralUrl}.`,
       'ALREADY_CONNECTED',
     );
+  await assertConnectKeepsRecords(app, input.branch_id);
   const file = credentialPath(app);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.accessSync(path.dirname(file), fs.constants.W_OK);
@@ -181,6 +202,7 @@ export async function connectTill(app: AppContext, input: ConnectTillRequest): P
     deviceToken: credential.device_token,
   };
   try {
+    await becomeRegisteredDevice(app, cred.deviceId);
     startReplicator(app, till, cred);
   } catch (err) {
     fs.rmSync(file, { force: true });
@@ -198,9 +220,10 @@ export async function connectTill(app: AppContext, input: ConnectTillRequest): P
 
 /**
  * Stops replicating and forgets the credential; refused while any change (a sale...) waits to be sent, so
- * nothing sold here is stranded. The device stays registered on central until an admin there revokes it.
+ * nothing sold here is stranded. The device stays registered on central until an admin there revokes it. The
+ * disconnecting admin confirms their password, and the till keeps a verifier for them (disconnect-verifier.ts).
  */
-export async function disconnectTill(app: AppContext): Promise<SyncStatus> {
+export async function disconnectTill(app: AppContext, user: AuthUser, password: string): Promise<SyncStatus> {
   const till = tills.get(app);
   if (!till?.replicator) throw new Conflict('This till is not connected to head office.', 'NOT_CONNECTED');
   if (till.fromEnvironment)
@@ -214,8 +237,10 @@ export async function disconnectTill(app: AppContext): Promise<SyncStatus> {
       `${pending} change${pending === 1 ? '' : 's'} (sales and other records) still wait to be sent to head office. Sync them first (Sync now, with head office reachable), then disconnect.`,
       'PENDING_CHANGES',
     );
+  const verifier = await verifierToKeep(app, till.centralUrl ?? '', user, password);
   await stopReplicator(till);
   fs.rmSync(credentialPath(app), { force: true });
+  await keepVerifier(app, user.id, verifier);
   Object.assign(till, { centralUrl: null, deviceId: null, deviceName: null, branchId: null });
   app.log.info({}, 'sync: till disconnected from head office');
   return syncStatus(app);
