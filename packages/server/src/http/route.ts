@@ -89,6 +89,14 @@ export function roleRefusal(roles: readonly Role[], role: Role): string {
   return `This action needs ${needs}; you are ${role}.`;
 }
 
+/** Answers a request of a diverted route instead of its handler, or undefined to let the handler answer. */
+export type Diversion = (ctx: {
+  app: AppContext;
+  req: Request;
+  user: AuthUser;
+  mountPath: string;
+}) => Promise<Reply | undefined>;
+
 /** A handler's non-200 answer. */
 export class Reply {
   constructor(
@@ -209,6 +217,23 @@ export class ApiRouter {
     return area;
   }
 
+  /**
+   * Routes whose request may be answered elsewhere before their handler runs, by `method path`: a connected
+   * till's write of a record head office owns (sync/central-writes.ts). The diversion answers undefined to let
+   * the handler run.
+   */
+  private readonly diversions = new Map<string, Diversion>();
+
+  /**
+   * Sends a signed-in route's requests to `diversion` once the caller's role passes, before the request is
+   * parsed: where the request goes decides whose rules check it (head office's, for a forwarded write).
+   */
+  divert(method: Method, path: string, diversion: Diversion): void {
+    if (!this.docs.some((d) => d.method === method && d.path === path && d.access !== 'public'))
+      throw new Error(`no signed-in route ${method} ${path} to divert`);
+    this.diversions.set(`${method} ${path}`, diversion);
+  }
+
   route<
     B extends z.ZodType = z.ZodUnknown,
     Q extends z.ZodType = z.ZodUnknown,
@@ -216,10 +241,13 @@ export class ApiRouter {
   >(def: AuthedRoute<B, Q, P>): void {
     const { roles } = def;
     this.docs.push({ ...def, access: roles });
+    const key = `${def.method} ${def.path}`;
     this.register(def.method, def.path, async (req: Request, res: Response) => {
       const user = await authenticate(this.app, req, def.passwordChangePending ?? 'refused');
       if (roles !== 'any' && !roleAllowed(roles, user.role))
         throw new Forbidden(roleRefusal(roles, user.role));
+      const diverted = await this.diversions.get(key)?.({ app: this.app, req, user, mountPath: this.mountPath });
+      if (diverted) return send(res, diverted);
       const ctx = this.context(def, req, res);
       if (def.reads !== 'replica') return send(res, await def.handler({ ...ctx, user }));
       const answer = (app: AppContext) => Promise.resolve(def.handler({ ...ctx, app, user }));
