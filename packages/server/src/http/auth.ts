@@ -104,7 +104,10 @@ export async function issueToken(
       })
       .execute();
   });
-  return { ...(await signToken(app, user, session)), session: { id: session.id, expiresAt: session.expiresAt } };
+  return {
+    ...(await signToken(app, user, session)),
+    session: { id: session.id, expiresAt: session.expiresAt },
+  };
 }
 
 /**

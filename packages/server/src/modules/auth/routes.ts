@@ -11,7 +11,7 @@ import { type ApiRouter, noContent } from '../../http/route';
 import { actorOf, writeAudit } from '../audit/service';
 import { getUser } from '../users/service';
 import { changePassword, login, refresh } from './service';
-import { forgetCentralSession } from './at-central';
+import { forgetCentralSession } from '../sync/central-session';
 
 export function authRoutes(r: ApiRouter): void {
   r.publicRoute({

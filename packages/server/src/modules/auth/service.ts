@@ -8,8 +8,9 @@ import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 import { setPassword } from '../users/service';
 import { HASH_NOT_SERVED } from '../sync/served';
-import { type CentralAnswer } from '@pharmacy/sync';
-import { changedAtCentral, keepCentralSession, signedInAtCentral } from './at-central';
+import type { CentralAnswer } from '@pharmacy/sync';
+import { keepCentralSession } from '../sync/central-session';
+import { changedAtCentral, signedInAtCentral } from './at-central';
 import { LoginAttempt } from './throttle';
 
 export async function login(

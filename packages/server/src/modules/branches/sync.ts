@@ -8,7 +8,10 @@ const branchEntity: EntityRegistration = {
   owner: 'central',
   scope: 'organisation',
   label: 'Branches',
-  rest: [{ method: 'post', path: '/branches' }, { method: 'put', path: '/branches/:branchId' }],
+  rest: [
+    { method: 'post', path: '/branches' },
+    { method: 'put', path: '/branches/:branchId' },
+  ],
   table: 'branches',
   order: 20,
   write: (trx, payload) => writeBranch(trx, payload as unknown as BranchesTable),

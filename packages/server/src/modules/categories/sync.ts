@@ -7,7 +7,11 @@ const categoryEntity: EntityRegistration = {
   owner: 'central',
   scope: 'organisation',
   label: 'Categories',
-  rest: [{ method: 'post', path: '/categories' }, { method: 'put', path: '/categories/:slug' }, { method: 'delete', path: '/categories/:slug' }],
+  rest: [
+    { method: 'post', path: '/categories' },
+    { method: 'put', path: '/categories/:slug' },
+    { method: 'delete', path: '/categories/:slug' },
+  ],
   table: 'categories',
   order: 55,
 };

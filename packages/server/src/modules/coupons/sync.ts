@@ -33,7 +33,10 @@ const couponEntity: EntityRegistration = {
   owner: 'central',
   scope: 'organisation',
   label: 'Coupons',
-  rest: [{ method: 'post', path: '/coupons' }, { method: 'put', path: '/coupons/:couponId' }],
+  rest: [
+    { method: 'post', path: '/coupons' },
+    { method: 'put', path: '/coupons/:couponId' },
+  ],
   table: 'coupons',
   order: 70,
   write: async (trx, payload) => {

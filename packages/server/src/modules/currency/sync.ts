@@ -6,7 +6,10 @@ const currencyEntity: EntityRegistration = {
   owner: 'central',
   scope: 'organisation',
   label: 'Currencies',
-  rest: [{ method: 'post', path: '/currency' }, { method: 'patch', path: '/currency/:code' }],
+  rest: [
+    { method: 'post', path: '/currency' },
+    { method: 'patch', path: '/currency/:code' },
+  ],
   table: 'currencies',
   key: 'code',
   order: 10,

@@ -7,7 +7,10 @@ const supplierInvoiceEntity: EntityRegistration = {
   owner: 'central',
   scope: 'branch',
   label: 'Supplier invoices',
-  rest: [{ method: 'post', path: '/supplier-finance/invoices' }, { method: 'post', path: '/supplier-finance/invoices/:invoiceId/payments' }],
+  rest: [
+    { method: 'post', path: '/supplier-finance/invoices' },
+    { method: 'post', path: '/supplier-finance/invoices/:invoiceId/payments' },
+  ],
   table: 'supplier_invoices',
   order: 410,
 };

@@ -7,7 +7,11 @@ const supplierEntity: EntityRegistration = {
   owner: 'central',
   scope: 'organisation',
   label: 'Suppliers',
-  rest: [{ method: 'post', path: '/suppliers' }, { method: 'put', path: '/suppliers/:supplierId' }, { method: 'delete', path: '/suppliers/:supplierId' }],
+  rest: [
+    { method: 'post', path: '/suppliers' },
+    { method: 'put', path: '/suppliers/:supplierId' },
+    { method: 'delete', path: '/suppliers/:supplierId' },
+  ],
   table: 'suppliers',
   order: 65,
 };

@@ -109,7 +109,7 @@ describe('28.1: a connected till writes head office records at head office', () 
     }
   }, 30_000);
 
-  it("28.1: every route of a module that holds a head office record is declared in the registry, or writes none", () => {
+  it('28.1: every route of a module that holds a head office record is declared in the registry, or writes none', () => {
     // Routes of those modules that write no record head office owns (checks, uploads, the till's own lockout).
     const writesNone = new Set([
       'post /currency/rates/check',
@@ -162,11 +162,16 @@ describe('28.1: a connected till writes head office records at head office', () 
         const url = `/api/v1${route.path.replace(/:\w+/g, 'x1')}`;
         const res = await till.request<Problem>(route.method.toUpperCase(), url, { token: admin, body: {} });
         const expected = route.atConnectedTill === 'refused' ? [409, 'CENTRAL_OWNED'] : [503, 'TILL_OFFLINE'];
-        expect([res.status, res.body.code], `${entity.entity}: ${route.method} ${route.path}`).toEqual(expected);
+        expect([res.status, res.body.code], `${entity.entity}: ${route.method} ${route.path}`).toEqual(
+          expected,
+        );
         const labels = centralWriteRoutes()
           .get(`${route.method} ${route.path}`)!
           .entities.map((e) => `${e.label} are managed by head office`);
-        expect(labels.some((l) => res.body.detail.startsWith(l)), res.body.detail).toBe(true);
+        expect(
+          labels.some((l) => res.body.detail.startsWith(l)),
+          res.body.detail,
+        ).toBe(true);
       }
     expect(await till.counts(['coupons', 'medicines', 'suppliers', 'users', 'settings'])).toEqual(counts);
   }, 60_000);

@@ -2,7 +2,7 @@ import { actAtCentral, RegisterError } from '@pharmacy/sync';
 import type { AppContext } from '../../app-context';
 import { AppError, Conflict, type FieldError, ServiceUnavailable } from '../../http/errors';
 import { type ApiRouter, type Diversion, Reply } from '../../http/route';
-import { centralTokenFor, forgetCentralSession } from '../auth/at-central';
+import { centralTokenFor, forgetCentralSession } from './central-session';
 import { centralWriteRoutes, type EntityDefinition, type RestRoute } from './registry';
 import { connectedCentral, tillReplicator } from './runtime';
 

@@ -14,7 +14,11 @@ const userEntity: EntityRegistration = {
   owner: 'central',
   scope: 'branch',
   label: 'Users',
-  rest: [{ method: 'post', path: '/users' }, { method: 'put', path: '/users/:userId' }, { method: 'post', path: '/users/:userId/reset-password' }],
+  rest: [
+    { method: 'post', path: '/users' },
+    { method: 'put', path: '/users/:userId' },
+    { method: 'post', path: '/users/:userId/reset-password' },
+  ],
   table: 'users',
   order: 40,
   // Branch-bound users of the device's branch, and every organisation-wide user (userScope).
