@@ -18,7 +18,22 @@ export function divertCentralWrites(r: ApiRouter): void {
     // A route writing several (a supplier payment and its invoice) is told by its most specific: fewest routes.
     const told = entities.reduce((a, b) => (b.rest.length < a.rest.length ? b : a));
     r.divert(route.method, route.path, writeAtCentral(route, told));
+    describe(r, route);
   }
+}
+
+/** The route's OpenAPI description says what a connected till does with it. */
+function describe(r: ApiRouter, route: RestRoute): void {
+  const doc = r.docs.find((d) => d.method === route.method && d.path === route.path);
+  if (!doc) return;
+  const refused = route.atConnectedTill === 'refused';
+  const note = refused
+    ? 'On a till connected to head office: refused, 409 CENTRAL_OWNED (made at head office only).'
+    : "On a till connected to head office: made at head office as the signed-in person (head office's answer and refusals as it gives them) and pulled to the till before the answer; 503 TILL_OFFLINE when head office does not answer, 503 CENTRAL_SIGN_IN_NEEDED when the till holds no head office sign-in for the session.";
+  doc.description = doc.description ? `${doc.description} ${note}` : note;
+  doc.responses[refused ? 409 : 503] ??= {
+    description: refused ? 'Made at head office only' : 'Head office did not answer, or no sign-in there',
+  };
 }
 
 /** How long a forwarded write waits for the pull that brings its record to this till. */
