@@ -69,7 +69,9 @@ export async function centralTokenFor(app: AppContext, user: AuthUser): Promise<
   const session = central && entry ? await entry.session : null;
   if (!central || !entry || !session) return null;
   if (Date.now() < session.renewAt) return session.token;
-  const renewed = asSession(await refreshAtCentral(central, session.token));
-  entry.session = Promise.resolve(renewed);
-  return renewed?.token ?? null;
+  // Renewed once for every request waiting on it (a second refresh of the same token is refused); when head
+  // office does not answer, the old sign-in is kept for the next attempt.
+  const renewal = refreshAtCentral(central, session.token).then(asSession);
+  entry.session = renewal.catch(() => session);
+  return (await renewal)?.token ?? null;
 }
