@@ -246,12 +246,10 @@ export class ApiRouter {
       const user = await authenticate(this.app, req, def.passwordChangePending ?? 'refused');
       if (roles !== 'any' && !roleAllowed(roles, user.role))
         throw new Forbidden(roleRefusal(roles, user.role));
-      const diverted = await this.diversions.get(key)?.({
-        app: this.app,
-        req,
-        user,
-        mountPath: this.mountPath,
-      });
+      // Only a diverted route awaits its diversion; every other route answers exactly as before.
+      const diversion = this.diversions.get(key);
+      const diverted =
+        diversion && (await diversion({ app: this.app, req, user, mountPath: this.mountPath }));
       if (diverted) return send(res, diverted);
       const ctx = this.context(def, req, res);
       if (def.reads !== 'replica') return send(res, await def.handler({ ...ctx, user }));
