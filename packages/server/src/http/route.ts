@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { Role } from '@pharmacy/contracts';
 import type { AppContext } from '../app-context';
+import { localChangeCheck } from '../db/changes';
 import { withReplica } from '../db/read-replica';
 import { authenticate, type AuthUser } from './auth';
 import { jsonHead } from './edge';
@@ -251,11 +252,30 @@ export class ApiRouter {
       const diverted =
         diversion && (await diversion({ app: this.app, req, user, mountPath: this.mountPath }));
       if (diverted) return send(res, diverted);
-      const ctx = this.context(def, req, res);
-      if (def.reads !== 'replica') return send(res, await def.handler({ ...ctx, user }));
-      const answer = (app: AppContext) => Promise.resolve(def.handler({ ...ctx, app, user }));
-      send(res, await withReplica(this.app, answer, () => !res.headersSent));
+      const check = def.method === 'get' ? undefined : this.changeCheck?.(this.app);
+      if (check) return localChangeCheck.run(check, () => this.answer(def, req, res, user));
+      return this.answer(def, req, res, user);
     });
+  }
+
+  private async answer<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+    def: AuthedRoute<B, Q, P>,
+    req: Request,
+    res: Response,
+    user: AuthUser,
+  ): Promise<void> {
+    const ctx = this.context(def, req, res);
+    if (def.reads !== 'replica') return send(res, await def.handler({ ...ctx, user }));
+    const answer = (app: AppContext) => Promise.resolve(def.handler({ ...ctx, app, user }));
+    send(res, await withReplica(this.app, answer, () => !res.headersSent));
+  }
+
+  /** The check a signed-in write's local changes pass (db/changes.ts localChangeCheck), or none. */
+  private changeCheck?: (app: AppContext) => ((entity: string) => void) | undefined;
+
+  /** Runs every signed-in write under the check `checkFor` gives for the server at the time (none: unchecked). */
+  checkLocalChanges(checkFor: (app: AppContext) => ((entity: string) => void) | undefined): void {
+    this.changeCheck = checkFor;
   }
 
   publicRoute<

@@ -1,9 +1,14 @@
 import type { SyncStatus } from '@pharmacy/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateCouponRequest } from '@pharmacy/contracts';
+import { localChangeCheck } from '../../db/changes';
 import { ApiRouter } from '../../http/route';
 import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 import { ADMIN, startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
+import { SYSTEM } from '../audit/service';
+import { createCoupon } from '../coupons/service';
 import { AREAS } from '../index';
+import { refuseCentralWrite } from './central-writes';
 import { centralWriteRoutes, registeredEntities, writtenAtCentral } from './registry';
 import { tillReplicator } from './runtime';
 
@@ -149,6 +154,26 @@ describe('28.1: a connected till writes head office records at head office', () 
       }
     }
     expect(undeclared).toEqual([]);
+  });
+
+  it('28.1: on a connected till, a write that is not forwarded cannot make a head office record: refused whole, in words', async () => {
+    const before = await till.counts(['coupons', 'change_log']);
+    // What a connected till's REST writes run under (ApiRouter.checkLocalChanges): a coupon made as a side effect.
+    const made = localChangeCheck.run(
+      (entity) => refuseCentralWrite(till.context, entity),
+      () =>
+        createCoupon(
+          till.context,
+          SYSTEM,
+          CreateCouponRequest.parse({ code: 'SIDE5', discount_type: 'fixed', discount_value: 5 }),
+        ),
+    );
+    await expect(made).rejects.toMatchObject({
+      status: 409,
+      code: 'CENTRAL_OWNED',
+      detail: 'Coupons are managed by head office; this till does not change them while it is connected.',
+    });
+    expect(await till.counts(['coupons', 'change_log'])).toEqual(before);
   });
 
   // Last: head office goes away.

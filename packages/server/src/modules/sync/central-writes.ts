@@ -3,7 +3,13 @@ import type { AppContext } from '../../app-context';
 import { AppError, Conflict, type FieldError, ServiceUnavailable } from '../../http/errors';
 import { type ApiRouter, type Diversion, Reply } from '../../http/route';
 import { centralTokenFor, forgetCentralSession } from './central-session';
-import { centralWriteRoutes, type EntityDefinition, type RestRoute } from './registry';
+import {
+  centralWriteRoutes,
+  type EntityDefinition,
+  getEntity,
+  type RestRoute,
+  writtenAtCentral,
+} from './registry';
 import { connectedCentral, tillReplicator } from './runtime';
 
 /**
@@ -20,6 +26,23 @@ export function divertCentralWrites(r: ApiRouter): void {
     r.divert(route.method, route.path, writeAtCentral(route, told));
     describe(r, route);
   }
+  r.checkLocalChanges((app) =>
+    connectedCentral(app) ? (entity) => refuseCentralWrite(app, entity) : undefined,
+  );
+}
+
+/**
+ * The last line on a connected till: any other write (a route not declared in the registry, a side effect of
+ * a till's own operation) that would record a change of an entity head office writes, and that the till would
+ * push, is refused whole. A change the till never sends (keptAtTill: a user row) is its own business.
+ */
+export function refuseCentralWrite(app: AppContext, entity: string): void {
+  const def = getEntity(entity);
+  if (def && writtenAtCentral(def) && !def.keptAtTill && connectedCentral(app))
+    throw new Conflict(
+      `${def.label} are managed by head office; this till does not change them while it is connected.`,
+      'CENTRAL_OWNED',
+    );
 }
 
 /** The route's OpenAPI description says what a connected till does with it. */
