@@ -1,14 +1,15 @@
 import type { SyncStatus } from '@pharmacy/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
 import { CreateCouponRequest } from '@pharmacy/contracts';
-import { localChangeCheck } from '../../db/changes';
-import { ApiRouter } from '../../http/route';
+import express from 'express';
+import { errorHandler } from '../../http/problem';
+import { ApiRouter, created } from '../../http/route';
 import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 import { ADMIN, startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
 import { SYSTEM } from '../audit/service';
 import { createCoupon } from '../coupons/service';
-import { AREAS } from '../index';
-import { refuseCentralWrite } from './central-writes';
+import { AREAS, registerModules } from '../index';
 import { centralWriteRoutes, registeredEntities, writtenAtCentral } from './registry';
 import { tillReplicator } from './runtime';
 
@@ -156,24 +157,50 @@ describe('28.1: a connected till writes head office records at head office', () 
     expect(undeclared).toEqual([]);
   });
 
-  it('28.1: on a connected till, a write that is not forwarded cannot make a head office record: refused whole, in words', async () => {
-    const before = await till.counts(['coupons', 'change_log']);
-    // What a connected till's REST writes run under (ApiRouter.checkLocalChanges): a coupon made as a side effect.
-    const made = localChangeCheck.run(
-      (entity) => refuseCentralWrite(till.context, entity),
-      () =>
-        createCoupon(
-          till.context,
-          SYSTEM,
-          CreateCouponRequest.parse({ code: 'SIDE5', discount_type: 'fixed', discount_value: 5 }),
+  it('28.1: on a connected till, a write route the registry does not name cannot make a head office record: refused whole, in words', async () => {
+    // The till's own route table, plus a route that makes a coupon as a side effect and is named nowhere.
+    const r = new ApiRouter(till.context);
+    registerModules(r);
+    r.route({
+      method: 'post',
+      path: '/side-effect',
+      tag: 'Test',
+      summary: 'A write the registry does not name',
+      roles: 'any',
+      responses: { 201: { description: 'Made' } },
+      handler: async () =>
+        created(
+          await createCoupon(
+            till.context,
+            SYSTEM,
+            CreateCouponRequest.parse({ code: 'SIDE5', discount_type: 'fixed', discount_value: 5 }),
+          ),
         ),
-    );
-    await expect(made).rejects.toMatchObject({
-      status: 409,
-      code: 'CENTRAL_OWNED',
-      detail: 'Coupons are managed by head office; this till does not change them while it is connected.',
     });
-    expect(await till.counts(['coupons', 'change_log'])).toEqual(before);
+    const app = express();
+    app.use(express.json());
+    app.use(r.mountPath, r.router);
+    app.use(errorHandler);
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const before = await till.counts(['coupons', 'change_log']);
+      const res = await fetch(
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/side-effect`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${await onTill('branch_manager')}` },
+        },
+      );
+      expect(res.status).toBe(409);
+      expect(await res.json()).toMatchObject({
+        code: 'CENTRAL_OWNED',
+        detail: 'Coupons are managed by head office; this till does not change them while it is connected.',
+      });
+      expect(await till.counts(['coupons', 'change_log'])).toEqual(before);
+    } finally {
+      server.close();
+    }
   });
 
   // Last: head office goes away.
