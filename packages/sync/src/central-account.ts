@@ -54,3 +54,29 @@ export async function changePasswordAtCentral(
     token,
   );
 }
+
+/**
+ * A connected till's REST write of a record head office owns, made at head office as the signed-in person
+ * (their head office token): central's status and body as it answered them. `path` is under /api/v1, with
+ * its query. Throws RegisterError CENTRAL_UNREACHABLE when head office does not answer.
+ */
+export async function actAtCentral(
+  centralUrl: string,
+  token: string,
+  request: { method: string; path: string; body?: unknown },
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const hasBody = request.body !== undefined && request.method !== 'GET' && request.method !== 'DELETE';
+  return callCentral(normaliseCentralUrl(centralUrl), request.path, {
+    method: request.method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(hasBody && { 'content-type': 'application/json' }),
+    },
+    ...(hasBody && { body: JSON.stringify(request.body) }),
+    timeoutMs: 15_000,
+  });
+}
+
+/** A fresh head office token of the person's session there (POST /auth/refresh): central's answer. */
+export const refreshAtCentral = (centralUrl: string, token: string): Promise<CentralAnswer> =>
+  answer(centralUrl, '/auth/refresh', {}, token);

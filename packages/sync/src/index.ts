@@ -17,4 +17,10 @@ export {
   registerWithCentral,
   signInToCentral,
 } from './register';
-export { type CentralAnswer, changePasswordAtCentral, signInAtCentral } from './central-account';
+export {
+  actAtCentral,
+  type CentralAnswer,
+  changePasswordAtCentral,
+  refreshAtCentral,
+  signInAtCentral,
+} from './central-account';

@@ -100,6 +100,7 @@ export async function callCentral(
   } catch {
     throw unreachable();
   }
+  if (answer.status === 204) return { status: 204, body: {} };
   let body: unknown;
   try {
     body = JSON.parse(answer.text);

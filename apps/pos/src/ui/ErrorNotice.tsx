@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { ApiError } from '@pharmacy/contracts/client';
 import { describeProblem } from '@pharmacy/contracts/plain-words';
 
@@ -12,9 +13,14 @@ export function describeError(error: unknown): string {
 }
 
 export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+  const notice = useRef<HTMLDivElement>(null);
+  // A long form's notice sits above its fields: brought into view, or a refusal after Save goes unseen.
+  useEffect(() => {
+    if (error) notice.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [error]);
   if (!error) return null;
   return (
-    <div role="alert" className="notice error">
+    <div role="alert" className="notice error" ref={notice}>
       {title && <strong>{title} </strong>}
       {describeError(error)}
     </div>

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Db } from './connection';
 import { isPostgres } from './dialect';
@@ -196,6 +197,13 @@ export async function flushDeferredChanges(
   return written;
 }
 
+/**
+ * A check every local change of the current scope passes before it is recorded: throws to refuse it, which
+ * rolls the caller's transaction back. A connected till's REST writes run under one refusing the entities head
+ * office writes (modules/sync/central-writes.ts), so no route or side effect makes one locally.
+ */
+export const localChangeCheck = new AsyncLocalStorage<(entity: string) => void>();
+
 export async function recordChange(trx: Db, change: Change): Promise<void> {
   // Outside a transaction the lock would end with its own statement: give the change one of its own.
   if (!trx.isTransaction && isPostgres(trx))
@@ -204,6 +212,7 @@ export async function recordChange(trx: Db, change: Change): Promise<void> {
   if (!held) await takeChangeLogTurn(trx);
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;
+  if (!fromRemote) localChangeCheck.getStore()?.(change.entity);
   let baseRevision: number | null = null;
   // Only a till's own writes carry the cursor they were made against; changes applied from a push (central)
   // or a pull (till) do not, and skipping the lookup saves a statement per replicated change.

@@ -83,7 +83,7 @@ export async function issueToken(
   app: AppContext,
   user: TokenUser,
   hours: number,
-): Promise<{ token: string; expiresIn: number }> {
+): Promise<{ token: string; expiresIn: number; session: { id: string; expiresAt: string } }> {
   const now = Date.now();
   const session = { id: newId(), generation: 1, expiresAt: new Date(now + hours * 3_600_000).toISOString() };
   await app.db.transaction().execute(async (trx) => {
@@ -104,7 +104,10 @@ export async function issueToken(
       })
       .execute();
   });
-  return signToken(app, user, session);
+  return {
+    ...(await signToken(app, user, session)),
+    session: { id: session.id, expiresAt: session.expiresAt },
+  };
 }
 
 /**

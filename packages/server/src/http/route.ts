@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import type { Role } from '@pharmacy/contracts';
 import type { AppContext } from '../app-context';
+import { localChangeCheck } from '../db/changes';
 import { withReplica } from '../db/read-replica';
 import { authenticate, type AuthUser } from './auth';
 import { jsonHead } from './edge';
@@ -88,6 +89,14 @@ export function roleRefusal(roles: readonly Role[], role: Role): string {
   const needs = allowed.length === 1 ? `the ${allowed[0]} role` : `one of the roles ${allowed.join(', ')}`;
   return `This action needs ${needs}; you are ${role}.`;
 }
+
+/** Answers a request of a diverted route instead of its handler, or undefined to let the handler answer. */
+export type Diversion = (ctx: {
+  app: AppContext;
+  req: Request;
+  user: AuthUser;
+  mountPath: string;
+}) => Promise<Reply | undefined>;
 
 /** A handler's non-200 answer. */
 export class Reply {
@@ -209,6 +218,23 @@ export class ApiRouter {
     return area;
   }
 
+  /**
+   * Routes whose request may be answered elsewhere before their handler runs, by `method path`: a connected
+   * till's write of a record head office owns (sync/central-writes.ts). The diversion answers undefined to let
+   * the handler run.
+   */
+  private readonly diversions = new Map<string, Diversion>();
+
+  /**
+   * Sends a signed-in route's requests to `diversion` once the caller's role passes, before the request is
+   * parsed: where the request goes decides whose rules check it (head office's, for a forwarded write).
+   */
+  divert(method: Method, path: string, diversion: Diversion): void {
+    if (!this.docs.some((d) => d.method === method && d.path === path && d.access !== 'public'))
+      throw new Error(`no signed-in route ${method} ${path} to divert`);
+    this.diversions.set(`${method} ${path}`, diversion);
+  }
+
   route<
     B extends z.ZodType = z.ZodUnknown,
     Q extends z.ZodType = z.ZodUnknown,
@@ -216,15 +242,40 @@ export class ApiRouter {
   >(def: AuthedRoute<B, Q, P>): void {
     const { roles } = def;
     this.docs.push({ ...def, access: roles });
+    const key = `${def.method} ${def.path}`;
     this.register(def.method, def.path, async (req: Request, res: Response) => {
       const user = await authenticate(this.app, req, def.passwordChangePending ?? 'refused');
       if (roles !== 'any' && !roleAllowed(roles, user.role))
         throw new Forbidden(roleRefusal(roles, user.role));
-      const ctx = this.context(def, req, res);
-      if (def.reads !== 'replica') return send(res, await def.handler({ ...ctx, user }));
-      const answer = (app: AppContext) => Promise.resolve(def.handler({ ...ctx, app, user }));
-      send(res, await withReplica(this.app, answer, () => !res.headersSent));
+      // Only a diverted route awaits its diversion; every other route answers exactly as before.
+      const diversion = this.diversions.get(key);
+      const diverted =
+        diversion && (await diversion({ app: this.app, req, user, mountPath: this.mountPath }));
+      if (diverted) return send(res, diverted);
+      const check = def.method === 'get' ? undefined : this.changeCheck?.(this.app);
+      if (check) return localChangeCheck.run(check, () => this.answer(def, req, res, user));
+      return this.answer(def, req, res, user);
     });
+  }
+
+  private async answer<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+    def: AuthedRoute<B, Q, P>,
+    req: Request,
+    res: Response,
+    user: AuthUser,
+  ): Promise<void> {
+    const ctx = this.context(def, req, res);
+    if (def.reads !== 'replica') return send(res, await def.handler({ ...ctx, user }));
+    const answer = (app: AppContext) => Promise.resolve(def.handler({ ...ctx, app, user }));
+    send(res, await withReplica(this.app, answer, () => !res.headersSent));
+  }
+
+  /** The check a signed-in write's local changes pass (db/changes.ts localChangeCheck), or none. */
+  private changeCheck?: (app: AppContext) => ((entity: string) => void) | undefined;
+
+  /** Runs every signed-in write under the check `checkFor` gives for the server at the time (none: unchecked). */
+  checkLocalChanges(checkFor: (app: AppContext) => ((entity: string) => void) | undefined): void {
+    this.changeCheck = checkFor;
   }
 
   publicRoute<

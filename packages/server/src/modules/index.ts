@@ -56,6 +56,7 @@ import { supplierFinanceEntities } from './supplier-finance/sync';
 import { supplierRoutes } from './suppliers/routes';
 import { suppliersEntities } from './suppliers/sync';
 import { bindRestAccess, registerEntity } from './sync/registry';
+import { divertCentralWrites } from './sync/central-writes';
 import { syncRoutes } from './sync/routes';
 import { transferRoutes } from './transfers/routes';
 import { transfersEntities } from './transfers/sync';
@@ -131,4 +132,5 @@ export function registerModules(r: ApiRouter): void {
   registerAreaParts();
   for (const area of AREAS) area.routes?.(r);
   bindRestAccess(r.docs);
+  divertCentralWrites(r);
 }

@@ -6,6 +6,8 @@ const changelogEntryEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Announcements',
+  rest: [{ method: 'post', path: '/changelog' }],
   table: 'changelog_entries',
   order: 430,
 };

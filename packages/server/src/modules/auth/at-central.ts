@@ -34,14 +34,14 @@ export async function signedInAtCentral(
   userId: string,
   email: string,
   password: string,
-): Promise<{ ok: boolean; refusal?: Forbidden }> {
+): Promise<{ ok: boolean; refusal?: Forbidden; answer?: CentralAnswer }> {
   const answer = await atCentral(
     app,
     'This till is offline; this account signs in at a till only while the till is connected to head office.',
     (central) => signInAtCentral(central, email, password),
   );
   if (!answer) return { ok: false };
-  if (answer.ok) return { ok: answer.body.user_id === userId };
+  if (answer.ok) return { ok: answer.body.user_id === userId, answer };
   if (answer.status !== 403) return { ok: false };
   const { code, detail } = answer.body as { code?: unknown; detail?: unknown };
   const words = typeof detail === 'string' ? detail : 'Head office refused the sign-in.';

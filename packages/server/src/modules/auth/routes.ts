@@ -11,6 +11,7 @@ import { type ApiRouter, noContent } from '../../http/route';
 import { actorOf, writeAudit } from '../audit/service';
 import { getUser } from '../users/service';
 import { changePassword, login, refresh } from './service';
+import { forgetCentralSession } from '../sync/central-session';
 
 export function authRoutes(r: ApiRouter): void {
   r.publicRoute({
@@ -90,6 +91,7 @@ export function authRoutes(r: ApiRouter): void {
     responses: { 204: { description: 'Signed out' } },
     handler: async ({ app, user, requestId }) => {
       await endSession(app, user);
+      forgetCentralSession(app, user.sessionId);
       await writeAudit(app.db, actorOf(user, requestId), {
         action: 'auth.logout',
         entity: 'user',

@@ -8,6 +8,8 @@ import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 import { setPassword } from '../users/service';
 import { HASH_NOT_SERVED } from '../sync/served';
+import type { CentralAnswer } from '@pharmacy/sync';
+import { keepCentralSession } from '../sync/central-session';
 import { changedAtCentral, signedInAtCentral } from './at-central';
 import { LoginAttempt } from './throttle';
 
@@ -30,9 +32,14 @@ export async function login(
     .executeTakeFirst();
   let ok = false;
   let centralRefusal: Forbidden | undefined;
+  let centralAnswer: CentralAnswer | undefined;
   // A till holds no verifier for an organisation-wide account (H1): head office checks it while connected.
   if (user?.password_hash === HASH_NOT_SERVED)
-    ({ ok, refusal: centralRefusal } = await signedInAtCentral(app, user.id, email, input.password));
+    ({
+      ok,
+      refusal: centralRefusal,
+      answer: centralAnswer,
+    } = await signedInAtCentral(app, user.id, email, input.password));
   else if (user) ok = await verifyPassword(user.password_hash, input.password);
   else await burnVerify(input.password);
   if (!user || !ok) {
@@ -102,7 +109,12 @@ export async function login(
       },
     );
   });
-  const { token, expiresIn } = await issueToken(app, user, (await getSettings(app)).session_max_hours);
+  const { token, expiresIn, session } = await issueToken(
+    app,
+    user,
+    (await getSettings(app)).session_max_hours,
+  );
+  keepCentralSession(app, session, centralAnswer ?? { email, password: input.password });
   return {
     access_token: token,
     token_type: 'bearer',
@@ -173,7 +185,12 @@ async function tokenAfterCentralChange(app: AppContext, caller: AuthUser, passwo
       'Your password is changed at head office; this till takes it at its next sync. Sign in again in a minute.',
       'SYNC_PENDING',
     );
-  const { token, expiresIn } = await issueToken(app, row, (await getSettings(app)).session_max_hours);
+  const { token, expiresIn, session } = await issueToken(
+    app,
+    row,
+    (await getSettings(app)).session_max_hours,
+  );
+  keepCentralSession(app, session, { email: row.email, password });
   return {
     changed_at: row.updated_at,
     access_token: token,

@@ -7,6 +7,11 @@ const branchEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Branches',
+  rest: [
+    { method: 'post', path: '/branches' },
+    { method: 'put', path: '/branches/:branchId' },
+  ],
   table: 'branches',
   order: 20,
   write: (trx, payload) => writeBranch(trx, payload as unknown as BranchesTable),

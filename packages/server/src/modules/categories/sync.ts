@@ -6,6 +6,12 @@ const categoryEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Categories',
+  rest: [
+    { method: 'post', path: '/categories' },
+    { method: 'put', path: '/categories/:slug' },
+    { method: 'delete', path: '/categories/:slug' },
+  ],
   table: 'categories',
   order: 55,
 };

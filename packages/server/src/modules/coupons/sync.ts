@@ -32,6 +32,11 @@ const couponEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Coupons',
+  rest: [
+    { method: 'post', path: '/coupons' },
+    { method: 'put', path: '/coupons/:couponId' },
+  ],
   table: 'coupons',
   order: 70,
   write: async (trx, payload) => {

@@ -5,6 +5,11 @@ const currencyEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Currencies',
+  rest: [
+    { method: 'post', path: '/currency' },
+    { method: 'patch', path: '/currency/:code' },
+  ],
   table: 'currencies',
   key: 'code',
   order: 10,
@@ -18,6 +23,8 @@ const exchangeRateEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Exchange rates',
+  rest: [{ method: 'post', path: '/currency/rates' }],
   table: 'exchange_rates',
   order: 50,
 };

@@ -6,6 +6,8 @@ const brandingAssetEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Branding images',
+  rest: [{ method: 'put', path: '/images/branding/logo', atConnectedTill: 'refused' }],
   table: 'branding_assets',
   key: 'name',
   order: 75,

@@ -9,6 +9,13 @@ const medicineEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Medicines',
+  rest: [
+    { method: 'post', path: '/medicines' },
+    { method: 'put', path: '/medicines/:medicineId' },
+    { method: 'delete', path: '/medicines/:medicineId' },
+    { method: 'post', path: '/images/medicines/:medicineId/image', atConnectedTill: 'refused' },
+  ],
   table: 'medicines',
   order: 60,
 };

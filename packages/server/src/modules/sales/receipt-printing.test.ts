@@ -2,6 +2,8 @@ import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmac
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
+import { SYSTEM } from '../audit/service';
+import { createUser } from '../users/service';
 
 let t: TestServer;
 let printer: VirtualPrinter;
@@ -182,23 +184,21 @@ describe('a till that replicates to central', () => {
       // People reach a replicating till from head office with a password they chose there (a till changes a
       // password at head office, which this one cannot reach): the pulled row, as central sends it.
       const email = 'pharmacist.offline@test.local';
-      const made = await till.post(
-        '/api/v1/users',
+      // Written as a pull writes it: a connected till's POST /users is made at head office, unreachable here.
+      await createUser(
+        till.context,
+        null,
+        SYSTEM,
         {
           email,
           password: 'Chosen#2026-rx',
           full_name: 'Pia Pharmacist',
+          phone: '',
           role: 'pharmacist',
           branch_id: await till.mainBranchId(),
         },
-        await till.adminToken(),
+        { mustChangePassword: false },
       );
-      expect(made.status).toBe(201);
-      await till.context.db
-        .updateTable('users')
-        .set({ must_change_password: 0 })
-        .where('email', '=', email)
-        .execute();
       const pharmacist = { token: await till.login(email, 'Chosen#2026-rx') };
       await openSessionFor(till, pharmacist.token, 0);
       const before = await till.count('sales');

@@ -8,6 +8,8 @@ const settingsEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Settings',
+  rest: [{ method: 'put', path: '/settings' }],
   table: 'settings',
   key: 'key',
   order: 30,

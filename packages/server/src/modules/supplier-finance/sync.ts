@@ -6,6 +6,11 @@ const supplierInvoiceEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'branch',
+  label: 'Supplier invoices',
+  rest: [
+    { method: 'post', path: '/supplier-finance/invoices' },
+    { method: 'post', path: '/supplier-finance/invoices/:invoiceId/payments' },
+  ],
   table: 'supplier_invoices',
   order: 410,
 };
@@ -14,6 +19,8 @@ const supplierPaymentEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'branch',
+  label: 'Supplier payments',
+  rest: [{ method: 'post', path: '/supplier-finance/invoices/:invoiceId/payments' }],
   table: 'supplier_payments',
   order: 411,
 };

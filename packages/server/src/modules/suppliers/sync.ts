@@ -6,6 +6,12 @@ const supplierEntity: EntityRegistration = {
   push: 'central-only',
   owner: 'central',
   scope: 'organisation',
+  label: 'Suppliers',
+  rest: [
+    { method: 'post', path: '/suppliers' },
+    { method: 'put', path: '/suppliers/:supplierId' },
+    { method: 'delete', path: '/suppliers/:supplierId' },
+  ],
   table: 'suppliers',
   order: 65,
 };

@@ -59,6 +59,11 @@ export interface Pusher {
 export interface RestRoute {
   method: Method;
   path: string;
+  /**
+   * A route of an entity head office writes (writtenAtCentral) that a connected till refuses instead of
+   * forwarding: its effect needs something only the till holds (an image uploaded to the till's own storage).
+   */
+  atConnectedTill?: 'refused';
 }
 
 /**
@@ -100,6 +105,8 @@ export interface ApplyResult {
 
 export interface EntityDefinition {
   entity: string;
+  /** The entity in words, plural and capitalised, for a person ("Exchange rates"); default from the name. */
+  label: string;
   owner: Owner;
   scope: PullScope;
   /** The local table holding the entity: snapshot source and target. */
@@ -145,7 +152,10 @@ export interface EntityDefinition {
    * password hash, which never travels from a till to central.
    */
   keptAtTill: boolean;
-  /** The REST routes through which a person makes this entity's rows (none for central-only entities). */
+  /**
+   * The REST routes through which a person makes this entity's rows. For an entity head office writes
+   * (writtenAtCentral), the routes a connected till forwards to head office (sync/central-writes.ts).
+   */
   rest: readonly RestRoute[];
   /** The roles those routes allow, read from the route table at start-up (bindRestAccess); [] for none. */
   restAccess: readonly Role[] | 'any';
@@ -297,6 +307,11 @@ export async function insertRowsIfAbsent(
   return inserted;
 }
 
+const defaultLabel = (entity: string) => {
+  const words = `${entity.replaceAll('_', ' ')}s`;
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
 /**
  * Registers an entity for replication; call once at module load (a module's `sync.ts`, imported by
  * modules/sync/entities.ts). Unknown entities are neither pushed nor pulled.
@@ -338,6 +353,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     });
   const def: EntityDefinition = {
     entity: reg.entity,
+    label: reg.label ?? defaultLabel(reg.entity),
     owner: reg.owner,
     scope: reg.scope,
     table: reg.table,
@@ -394,6 +410,27 @@ export function bindRestAccess(docs: readonly RouteDoc[]): void {
     }
     def.restAccess = any ? 'any' : [...roles];
   }
+}
+
+/**
+ * Whether head office alone writes the entity (its owner, refusing every till's push): on a connected till its
+ * REST routes are made at head office (sync/central-writes.ts); a single shop's till writes it itself.
+ */
+export const writtenAtCentral = (def: EntityDefinition): boolean =>
+  def.owner === 'central' && def.push === 'central-only';
+
+/** The entities a route writes that head office alone writes, by `method path` (the route table's spelling). */
+export function centralWriteRoutes(): Map<string, { route: RestRoute; entities: EntityDefinition[] }> {
+  const routes = new Map<string, { route: RestRoute; entities: EntityDefinition[] }>();
+  for (const def of registeredEntities().filter(writtenAtCentral))
+    for (const route of def.rest) {
+      const key = `${route.method} ${route.path}`;
+      const entry = routes.get(key) ?? { route, entities: [] };
+      entry.entities.push(def);
+      if (route.atConnectedTill) entry.route = route;
+      routes.set(key, entry);
+    }
+  return routes;
 }
 
 export const getEntity = (entity: string): EntityDefinition | undefined => registry.get(entity);

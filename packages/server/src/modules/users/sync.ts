@@ -13,6 +13,12 @@ const userEntity: EntityRegistration = {
   keptAtTill: true,
   owner: 'central',
   scope: 'branch',
+  label: 'Users',
+  rest: [
+    { method: 'post', path: '/users' },
+    { method: 'put', path: '/users/:userId' },
+    { method: 'post', path: '/users/:userId/reset-password' },
+  ],
   table: 'users',
   order: 40,
   // Branch-bound users of the device's branch, and every organisation-wide user (userScope).
