@@ -20,6 +20,7 @@ import { VERSION } from '../../version';
 import { compactChangeLog } from './meta';
 import { ensureTestEntityTables } from './test-entities';
 import { TillStore } from './till-store';
+import { reportBooks } from '../books/service';
 
 interface TillSync {
   store: TillStore;
@@ -81,6 +82,7 @@ function startReplicator(
     log: app.log,
     intervalMs: app.config.syncIntervalMs,
     backoffMaxMs: app.config.syncBackoffMaxMs,
+    afterCycle: (client) => reportBooks(app, client),
   });
   replicator.start();
   till.replicator = replicator;

@@ -9,6 +9,7 @@ import { withChangeOrigin } from '../../db/changes';
 import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
 import { setTillBranch } from './till-identity';
+import { recordTillRejections } from './conflicts';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -172,6 +173,8 @@ export class TillStore {
           for (const revision of revisions) await markAnswered.run(trx, { ...answer, revision });
         }
       }
+      // Every rejection is a review item here too, in the same transaction as the answer.
+      if (res.rejected.length > 0) await recordTillRejections(trx);
     });
     return answered;
   }
@@ -432,6 +435,8 @@ export class TillStore {
       .groupBy('sync_status')
       .execute();
     const n = (s: string | null) => Number(rows.find((r) => r.sync_status === s)?.n ?? 0);
+    // Rejections recorded before review items existed become items now.
+    if (n('rejected') > 0) await recordTillRejections(this.db);
     const local = await this.db
       .selectFrom('sync_conflicts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -441,7 +446,7 @@ export class TillStore {
       pending: n(null),
       rejected: n('rejected'),
       acknowledged: n('accepted'),
-      openConflicts: n('rejected') + Number(local.n),
+      openConflicts: Number(local.n),
     };
   }
 }
