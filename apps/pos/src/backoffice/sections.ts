@@ -19,6 +19,7 @@ import { AlertsScreen } from '../alerts/AlertsScreen';
 import { MedicinesScreen } from '../medicines/MedicinesScreen';
 import { ReceivingScreen } from '../receiving/ReceivingScreen';
 import { StockScreen } from '../stock/StockScreen';
+import { BooksScreen } from '../headoffice/BooksScreen';
 import { HeadOfficeScreen } from '../headoffice/HeadOfficeScreen';
 import { PrintersScreen } from '../printers/PrintersScreen';
 import { ScannersScreen } from '../scanners/ScannersScreen';
@@ -154,6 +155,7 @@ export const SECTIONS: readonly Section[] = [
     roles: ['branch_manager'],
     component: HeadOfficeScreen,
   },
+  { path: '/books', group: 'Hardware and head office', label: 'Books', roles: MANAGERS, component: BooksScreen },
   { path: '/users', group: 'Administration', label: 'Users', roles: MANAGERS, component: UsersScreen },
   {
     path: '/branches',
