@@ -155,7 +155,13 @@ export const SECTIONS: readonly Section[] = [
     roles: ['branch_manager'],
     component: HeadOfficeScreen,
   },
-  { path: '/books', group: 'Hardware and head office', label: 'Books', roles: MANAGERS, component: BooksScreen },
+  {
+    path: '/books',
+    group: 'Hardware and head office',
+    label: 'Books',
+    roles: MANAGERS,
+    component: BooksScreen,
+  },
   { path: '/users', group: 'Administration', label: 'Users', roles: MANAGERS, component: UsersScreen },
   {
     path: '/branches',

@@ -98,7 +98,11 @@ export function BooksScreen() {
   const [date, setDate] = useState('');
   const [branchId, setBranchId] = useState('');
   const branches = useBranches();
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.settings.get(), staleTime: 300_000 });
+  const settings = useQuery({
+    queryKey: ['settings'],
+    queryFn: () => api.settings.get(),
+    staleTime: 300_000,
+  });
   const exponent = useCurrencyExponents()(settings.data?.base_currency_code);
   const valid = date === '' || /^\d{4}-\d{2}-\d{2}$/.test(date);
   const report = useQuery({
@@ -107,6 +111,8 @@ export function BooksScreen() {
       api.books.report({ ...(date && { date }), ...(orgWide && branchId && { branch_id: branchId }) }),
     enabled: valid,
     placeholderData: keepPreviousData,
+    // Opening the screen compares afresh: a till asks head office now.
+    refetchOnMount: 'always',
   });
   const r = report.data;
   const money = (minor: number) => formatMinor(minor, exponent);
@@ -115,7 +121,9 @@ export function BooksScreen() {
       <div className="screen-header">
         <h1 id="books-title">Books</h1>
         <p className="muted">
-          {r ? `${r.day}: each till's sales, returns, payments and fiscal documents against head office's.` : 'Loading…'}
+          {r
+            ? `${r.day}: each till's sales, returns, payments and fiscal documents against head office's.`
+            : 'Loading…'}
         </p>
       </div>
       <search className="filters">

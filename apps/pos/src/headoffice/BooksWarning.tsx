@@ -8,6 +8,7 @@ export function BooksWarning() {
     queryKey: ['books', 'warnings'],
     queryFn: () => api.books.warnings(),
     refetchInterval: 60_000,
+    refetchOnMount: 'always',
   });
   const items = warnings.data?.items ?? [];
   if (items.length === 0) return null;
@@ -18,7 +19,8 @@ export function BooksWarning() {
         .slice(0, 5)
         .map((w) => `${w.branch_name} on ${w.day} (${w.device_name ?? 'a till'})`)
         .join('; ')}
-      {items.length > 5 && ` and ${items.length - 5} more`}. <Link href="~/back-office/books">Open Books</Link>
+      {items.length > 5 && ` and ${items.length - 5} more`}.{' '}
+      <Link href="~/back-office/books">Open Books</Link>
     </div>
   );
 }

@@ -34,7 +34,7 @@ function DismissDialog({ item, onClose }: { item: SyncConflict; onClose: () => v
         <p>
           {item.side === 'till'
             ? 'The change is never sent to head office again. Say why, for whoever reads this later.'
-            : "Head office never applies this change. Say why, for whoever reads this later."}
+            : 'Head office never applies this change. Say why, for whoever reads this later.'}
         </p>
         <ErrorNotice error={dismiss.error} />
         <TextField
