@@ -10,14 +10,16 @@ import { scopeBranch } from '../../http/auth';
 import type { ApiRouter } from '../../http/route';
 import { assertAppVersion, assertCentral, resolveSyncDevice } from '../sync/devices';
 import { deviceRoute } from '../sync/routes';
-import { tillReplicator } from '../sync/runtime';
-import { booksReport, booksWarnings, checkTillBooks } from './service';
+import { afterEachSyncCycle, tillReplicator } from '../sync/runtime';
+import { booksReport, booksWarnings, checkTillBooks, reportBooks } from './service';
 
 const KINDS =
   'sales, returns, customer payments, supplier payments and fiscal documents (invoices and credit notes, with their fiscal hash): per kind the count and sum (minor units of the base currency) on each side, and by number the records missing at head office, missing at the till, or held differently';
 
 export function booksRoutes(r: ApiRouter): void {
   const context = r.app;
+  // A connected till sends its figures after every sync cycle in which they changed.
+  afterEachSyncCycle(reportBooks);
   r.route({
     method: 'get',
     path: '/books',

@@ -20,7 +20,6 @@ import { VERSION } from '../../version';
 import { compactChangeLog } from './meta';
 import { ensureTestEntityTables } from './test-entities';
 import { TillStore } from './till-store';
-import { reportBooks } from '../books/service';
 
 interface TillSync {
   store: TillStore;
@@ -69,6 +68,13 @@ function deviceCredential(app: AppContext): {
   };
 }
 
+/** What a till reports to head office after each successful sync cycle (books/ adds its figures). */
+const cycleReports = new Set<(app: AppContext, client: CentralClient) => Promise<void>>();
+
+export function afterEachSyncCycle(report: (app: AppContext, client: CentralClient) => Promise<void>): void {
+  cycleReports.add(report);
+}
+
 /** Starts the replicator for a credential (at boot, or when the Head office screen connects the till). */
 function startReplicator(
   app: AppContext,
@@ -82,7 +88,9 @@ function startReplicator(
     log: app.log,
     intervalMs: app.config.syncIntervalMs,
     backoffMaxMs: app.config.syncBackoffMaxMs,
-    afterCycle: (client) => reportBooks(app, client),
+    afterCycle: async (client) => {
+      for (const report of cycleReports) await report(app, client);
+    },
   });
   replicator.start();
   till.replicator = replicator;
