@@ -14,6 +14,7 @@ import { getEntity, type Payload } from './registry';
 import { describeActions, describeReason, describeTitle } from './describe';
 import { newId } from '../../lib/ids';
 import { RETRY_MARK } from './retried';
+import { tillBranch } from './till-identity';
 import type { ResolveConflictRequest } from '@pharmacy/contracts';
 import type { z } from 'zod';
 import type { SyncConflictsTable } from '../../db/tables/sync';
@@ -54,7 +55,7 @@ export async function listConflicts(
   app: AppContext,
   f: { branch_id?: string; status?: 'open' | 'resolved'; entity?: string; page: number; page_size: number },
 ) {
-  if (sideOf(app) === 'till') await recordTillRejections(app.db);
+  if (sideOf(app) === 'till') await recordTillRejections(app.db, tillBranch(app));
   let q = app.db.selectFrom('sync_conflicts');
   if (f.branch_id) q = q.where('branch_id', '=', f.branch_id);
   if (f.status) q = q.where('status', '=', f.status);
@@ -281,7 +282,7 @@ async function resolveOnTill(app: AppContext, r: Resolution): Promise<void> {
  * The till's review items for its rejected pushes: one per rejected change, under the id central gave its own
  * record of the rejection (so both sides name the same item). Idempotent; runs where rejections are recorded.
  */
-export async function recordTillRejections(db: Db): Promise<void> {
+export async function recordTillRejections(db: Db, tillBranchId: string | null): Promise<void> {
   const rows = await db
     .selectFrom('change_log as c')
     .select(['c.revision', 'c.entity', 'c.entity_id', 'c.payload', 'c.client_mutation_id', 'c.sync_result'])
@@ -323,7 +324,8 @@ export async function recordTillRejections(db: Db): Promise<void> {
       .values({
         id: answer.conflict_id && !taken ? answer.conflict_id : newId(),
         device_id: null,
-        branch_id: branchOf(row.payload),
+        // A record without a branch of its own (a catalogue edit) is the till's branch's to review.
+        branch_id: branchOf(row.payload) ?? tillBranchId,
         entity: row.entity,
         entity_id: row.entity_id,
         client_mutation_id: cmid,

@@ -3,7 +3,8 @@ import { newId } from '../../lib/ids';
 import { makeMedicine } from '../../testing/factory';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { saleTemplate } from '../../testing/pushed-sale';
-import { TillStore } from './till-store';
+import { type OutboxItem, TillStore } from './till-store';
+import { setTillBranch } from './till-identity';
 
 /**
  * Issue 28.4: every rejected change is a review item in words, on central and on the till, with the actions
@@ -168,6 +169,19 @@ describe('28.4: a rejected push is a review item on the till too', () => {
   }, 60_000);
   afterAll(() => tillServer.close());
 
+  /** Central's answer to a batch of this till's outbox: every change rejected with `code`. */
+  async function rejectAll(batch: OutboxItem[], code: string, message: string, conflictId: string) {
+    await new TillStore(tillServer.context).recordPushResult(batch, {
+      accepted: [],
+      rejected: batch.map((b, i) => ({
+        client_mutation_id: b.change.client_mutation_id,
+        code,
+        message,
+        conflict_id: i === 0 ? conflictId : newId(),
+      })),
+    });
+  }
+
   /** A change of this till's outbox, answered by central as rejected (the answer the replicator records). */
   async function rejectedOnTill(
     code: string,
@@ -189,15 +203,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
     expect(batch.length).toBeGreaterThan(0);
     const cmid = batch[0]!.change.client_mutation_id;
     const conflictId = newId();
-    await store.recordPushResult(batch, {
-      accepted: [],
-      rejected: batch.map((b) => ({
-        client_mutation_id: b.change.client_mutation_id,
-        code,
-        message,
-        conflict_id: b === batch[0] ? conflictId : newId(),
-      })),
-    });
+    await rejectAll(batch, code, message, conflictId);
     return { conflictId, cmid };
   }
 
@@ -219,6 +225,23 @@ describe('28.4: a rejected push is a review item on the till too', () => {
       tillManager.token,
     );
     expect(status.body.open_conflicts).toBe(list.body.items.filter((i) => i.status === 'open').length);
+  });
+
+  it("28.4: a rejected change without a branch of its own is the till's branch's to review", async () => {
+    setTillBranch(tillServer.context, await tillServer.mainBranchId());
+    const medicine = await makeMedicine(tillServer, { name: 'Tillmade 5 mg', selling_price: 4 });
+    const batch = (await new TillStore(tillServer.context).outbox(1000, 10_000_000)).filter(
+      (b) => b.change.entity === 'medicine' && b.change.entity_id === medicine.id,
+    );
+    expect(batch.length).toBeGreaterThan(0);
+    const conflictId = newId();
+    await rejectAll(batch, 'CENTRAL_ONLY', 'Head office owns the catalogue.', conflictId);
+    const list = await tillServer.get<{ items: Item[] }>('/api/v1/sync/conflicts', tillManager.token);
+    expect(list.body.items.find((i) => i.id === conflictId)).toMatchObject({
+      title: 'Medicine Tillmade 5 mg',
+      reason: 'rejected: head office manages these records; make the change at head office',
+      actions: ['dismiss'],
+    });
   });
 
   it('28.4: retry on the till puts the change back in the outbox under a new mutation id', async () => {

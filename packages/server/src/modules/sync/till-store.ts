@@ -8,7 +8,7 @@ import { ownerOnlyDatabaseFile, requireSqlite } from '../../db/connection';
 import { withChangeOrigin } from '../../db/changes';
 import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
-import { setTillBranch } from './till-identity';
+import { setTillBranch, tillBranch } from './till-identity';
 import { recordTillRejections } from './conflicts';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
@@ -174,7 +174,7 @@ export class TillStore {
         }
       }
       // Every rejection is a review item here too, in the same transaction as the answer.
-      if (res.rejected.length > 0) await recordTillRejections(trx);
+      if (res.rejected.length > 0) await recordTillRejections(trx, tillBranch(this.app));
     });
     return answered;
   }
@@ -436,7 +436,7 @@ export class TillStore {
       .execute();
     const n = (s: string | null) => Number(rows.find((r) => r.sync_status === s)?.n ?? 0);
     // Rejections recorded before review items existed become items now.
-    if (n('rejected') > 0) await recordTillRejections(this.db);
+    if (n('rejected') > 0) await recordTillRejections(this.db, tillBranch(this.app));
     const local = await this.db
       .selectFrom('sync_conflicts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
