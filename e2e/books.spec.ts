@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Api } from './api';
-import { ADMIN, expect, NEW_ADMIN_PASSWORD, signIn, startTill, test } from './fixtures';
+import { ADMIN, expect, NEW_ADMIN_PASSWORD, signIn, startTill, stopTill, test } from './fixtures';
 
 const CENTRAL_ADMIN = { email: ADMIN.email, password: NEW_ADMIN_PASSWORD };
 
@@ -136,5 +138,122 @@ test("head office's Books show a till whose day differs, with the sale behind it
     child.kill('SIGTERM');
     await exited;
     fs.rmSync(central.dataDir, { recursive: true, force: true });
+  }
+});
+
+/** A write to a running server's SQLite file behind its back (head office losing a record). */
+function writeBehind(dataDir: string, text: string, ...params: unknown[]): void {
+  const db = new Database(path.join(dataDir, 'pharmacy.db'));
+  db.pragma('busy_timeout = 5000');
+  try {
+    db.prepare(text).run(...params);
+  } finally {
+    db.close();
+  }
+}
+
+test("a connected till's Books and Changes to review: a sale head office refused, sent again once the coupon exists, and the books agree", async ({
+  page,
+}) => {
+  const hqProcess = await startTill({ PHARMACY_MODE: 'central' });
+  const central = hqProcess.till;
+  let tillProcess: Awaited<ReturnType<typeof startTill>> | undefined;
+  try {
+    const hq = await Api.admin(central);
+    const supplier = await hq.supplier();
+    const medicineId = await hq.medicine(supplier, {
+      name: 'Bookol 5 mg',
+      barcode: '4000000000105',
+      price: 5,
+      stock: 10,
+    });
+    const coupon = await hq.call<{ id: string }>('POST', '/coupons', {
+      code: 'WELCOME10',
+      discount_type: 'fixed',
+      discount_value: 1,
+    });
+    const device = await hq.call<{ device_id: string; device_token: string }>(
+      'POST',
+      '/sync/devices/register',
+      {
+        name: 'Front counter 1',
+      },
+    );
+    tillProcess = await startTill({
+      PHARMACY_MODE: 'till',
+      CENTRAL_URL: central.url,
+      SYNC_DEVICE_ID: device.device_id,
+      SYNC_DEVICE_TOKEN: device.device_token,
+      SYNC_INTERVAL_MS: '300',
+    });
+    const till = tillProcess.till;
+    let api: Api | undefined;
+    await expect(async () => {
+      api = await Api.login(till, CENTRAL_ADMIN);
+      const s = await api.call<{ bootstrapped: boolean }>('GET', '/sync/status');
+      expect(s.bootstrapped).toBe(true);
+      expect((await api.call<{ items: unknown[] }>('GET', '/coupons')).items).toHaveLength(1);
+    }).toPass({ timeout: 60_000 });
+    await api!.call('POST', '/sessions/open', { opening_float: 20 });
+    // Head office loses the coupon the till still holds; the till sells with it.
+    const reader = new Database(path.join(central.dataDir, 'pharmacy.db'), { readonly: true });
+    const saved = reader.prepare('SELECT * FROM coupons WHERE id = ?').get(coupon.id) as Record<
+      string,
+      unknown
+    >;
+    reader.close();
+    writeBehind(central.dataDir, 'DELETE FROM coupons WHERE id = ?', coupon.id);
+    const sale = await api!.call<{ invoice_number: string }>('POST', '/sales', {
+      items: [{ medicine_id: medicineId, quantity: 2 }],
+      payment_lines: [{ method: 'cash', amount: 20 }],
+      coupon_code: 'WELCOME10',
+    });
+    await expect(async () => {
+      const s = await api!.call<{ pending: number; rejected: number }>('GET', '/sync/status');
+      expect(s).toMatchObject({ pending: 0 });
+      expect(s.rejected).toBeGreaterThan(0);
+    }).toPass({ timeout: 30_000 });
+
+    await page.goto(till.url);
+    await signIn(page, CENTRAL_ADMIN);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await page.goto(`${till.url}/back-office/head-office`);
+    const item = page
+      .getByRole('list', { name: 'Changes to review' })
+      .getByRole('listitem')
+      .filter({ hasText: `Sale ${sale.invoice_number}` });
+    await expect(item).toContainText('Rejected: the coupon WELCOME10 is not known at head office.');
+    await expect(item.getByRole('button', { name: 'Send again' })).toBeVisible();
+    await page.screenshot({ path: 'e2e/screenshots/books-05-till-review.png', fullPage: true });
+
+    const nav = page.getByRole('navigation', { name: 'Back office' });
+    await nav.getByRole('link', { name: 'Books' }).click();
+    const counter = page.getByRole('region', { name: 'Front counter 1' });
+    await expect(counter.getByRole('row', { name: /^Sales/ })).toContainText(
+      `Missing at head office: ${sale.invoice_number}`,
+    );
+    await page.screenshot({ path: 'e2e/screenshots/books-06-till-difference.png', fullPage: true });
+
+    // Head office holds the coupon again; the manager sends the sale again from the till.
+    const columns = Object.keys(saved);
+    writeBehind(
+      central.dataDir,
+      `INSERT INTO coupons (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      ...columns.map((c) => saved[c]),
+    );
+    await nav.getByRole('link', { name: 'Head office' }).click();
+    await item.getByRole('button', { name: 'Send again' }).click();
+    await expect(item).toBeHidden();
+    await nav.getByRole('link', { name: 'Books' }).click();
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Compare again' }).click();
+      await expect(counter.getByRole('status')).toContainText('The books agree', { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await page.screenshot({ path: 'e2e/screenshots/books-07-till-agree.png', fullPage: true });
+  } finally {
+    if (tillProcess) await stopTill(tillProcess);
+    await stopTill(hqProcess);
+    for (const dir of [central.dataDir, tillProcess?.till.dataDir])
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
   }
 });

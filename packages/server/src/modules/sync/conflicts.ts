@@ -15,6 +15,7 @@ import { describeActions, describeReason, describeTitle } from './describe';
 import { newId } from '../../lib/ids';
 import { RETRY_MARK } from './retried';
 import { tillBranch } from './till-identity';
+import { getSettings } from '../settings/service';
 import type { ResolveConflictRequest } from '@pharmacy/contracts';
 import type { z } from 'zod';
 import type { SyncConflictsTable } from '../../db/tables/sync';
@@ -34,7 +35,7 @@ function readable(s: string | null): unknown {
 /** Where this server keeps its review items: central's record of pushed rejections, or the till's own. */
 const sideOf = (app: AppContext): 'central' | 'till' => (app.config.mode === 'central' ? 'central' : 'till');
 
-const toConflict = (r: SyncConflictsTable, side: 'central' | 'till'): SyncConflict => {
+const toConflict = (r: SyncConflictsTable, side: 'central' | 'till', base: string): SyncConflict => {
   const till = readable(r.till_payload);
   const central = readable(r.central_payload);
   return {
@@ -45,7 +46,7 @@ const toConflict = (r: SyncConflictsTable, side: 'central' | 'till'): SyncConfli
     central_payload: central,
     resolved_payload: readable(r.resolved_payload),
     side,
-    title: describeTitle(r.entity, r.entity_id, till ?? central),
+    title: describeTitle(r.entity, r.entity_id, till ?? central, base),
     reason: describeReason(r.kind, r.code, r.message),
     actions: describeActions(side, r),
   };
@@ -63,7 +64,8 @@ export async function listConflicts(
   const found = await paginate(q, f, (q) =>
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
   );
-  return { ...found, items: found.items.map((r) => toConflict(r, sideOf(app))) };
+  const base = (await getSettings(app)).base_currency_code;
+  return { ...found, items: found.items.map((r) => toConflict(r, sideOf(app), base)) };
 }
 
 async function currentRow(trx: Db, table: string, key: string, id: string): Promise<Payload | undefined> {
@@ -120,7 +122,7 @@ export async function resolveConflict(
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-  return toConflict(after, side);
+  return toConflict(after, side, (await getSettings(app)).base_currency_code);
 }
 
 const ACTION_WORDS: Record<string, string> = {

@@ -65,7 +65,12 @@ async function itemOf(conflictId: string): Promise<Item> {
 }
 
 /** A sale naming a coupon head office does not hold (made at a till as WELCOME10). */
-const couponSale = () => ({ ...sale(), coupon_id: newId(), coupon_code: 'WELCOME10', coupon_discount: 0 });
+const couponSale = (): Row => ({
+  ...sale(),
+  coupon_id: newId(),
+  coupon_code: 'WELCOME10',
+  coupon_discount: 0,
+});
 
 /** Each kind of rejection central records, made afresh. */
 const MAKERS: Record<string, () => Promise<Rejected>> = {
@@ -112,7 +117,7 @@ describe('28.4: a rejected change is a review item in words at head office', () 
   it('28.4: retry applies the rejected sale once the record it needed exists, and closes the item', async () => {
     const sessionRow = (await t.query<Row>('SELECT * FROM cash_sessions LIMIT 1'))[0]!;
     const session = { ...sessionRow, id: newId(), status: 'closed', closed_at: sessionRow.opened_at };
-    const payload = { ...sale(), session_id: session.id };
+    const payload: Row = { ...sale(), session_id: session.id };
     const refused = (await push([change('sale', payload)])).rejected[0]!;
     expect(refused.message).toBe(`The cash session ${session.id.slice(0, 8)} is not known at head office.`);
     // Too early: the session is still missing; the item stays open and says why.
