@@ -113,7 +113,7 @@ describe('books: a till and head office compare their day', () => {
     await drained(till);
 
     // Without anyone opening a screen, the till's heartbeat has told head office: its Books and dashboard warn.
-    const atCentral = await waitFor('head office compared the till\'s books', async () => {
+    const atCentral = await waitFor("head office compared the till's books", async () => {
       const r = await central.request<Report>('GET', `/books?branch_id=${main}`);
       return r.body.comparisons[0]?.reported && !r.body.comparisons[0].agree ? r.body : undefined;
     });
