@@ -354,3 +354,42 @@ function branchOf(payload: string): string | null {
   const p = JSON.parse(payload) as { branch_id?: unknown };
   return typeof p.branch_id === 'string' ? p.branch_id : null;
 }
+
+/**
+ * A till-owned record head office now holds (pulled: a manager applied it there) settles the till's open
+ * rejection of it; its outbox rows count as accepted at that revision, so they leave with the next clean-up.
+ */
+export async function settlePulledRejections(
+  trx: Db,
+  changes: ReadonlyArray<{ entity: string; entity_id: string; op: string; revision: number }>,
+): Promise<void> {
+  const open = await trx
+    .selectFrom('sync_conflicts')
+    .select(['id', 'entity', 'entity_id', 'client_mutation_id'])
+    .where('status', '=', 'open')
+    .where('kind', '=', 'rejected')
+    .where('client_mutation_id', 'is not', null)
+    .execute();
+  if (open.length === 0) return;
+  const pulled = new Map(
+    changes.filter((c) => c.op === 'upsert').map((c) => [`${c.entity}:${c.entity_id}`, c.revision]),
+  );
+  for (const item of open) {
+    const revision = pulled.get(`${item.entity}:${item.entity_id}`);
+    if (revision === undefined || getEntity(item.entity)?.owner !== 'till') continue;
+    await outboxRowsOf(trx, item.client_mutation_id!)
+      .set({ sync_status: 'accepted', acked_revision: revision })
+      .execute();
+    await trx
+      .updateTable('sync_conflicts')
+      .set({
+        status: 'resolved',
+        resolution: 'retry',
+        resolution_note: 'Applied at head office.',
+        resolved_at: nowIso(),
+        resolved_revision: revision,
+      })
+      .where('id', '=', item.id)
+      .execute();
+  }
+}

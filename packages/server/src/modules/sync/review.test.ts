@@ -191,7 +191,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
   async function rejectedOnTill(
     code: string,
     message: string,
-  ): Promise<{ conflictId: string; cmid: string }> {
+  ): Promise<{ conflictId: string; cmid: string; change: OutboxItem['change'] }> {
     await tillServer.exec("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('bootstrapped', '1')");
     // A new change of the cash session: opened, or (already open) a break started or ended.
     let moved = false;
@@ -209,7 +209,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
     const cmid = batch[0]!.change.client_mutation_id;
     const conflictId = newId();
     await rejectAll(batch, code, message, conflictId);
-    return { conflictId, cmid };
+    return { conflictId, cmid, change: batch[0]!.change };
   }
 
   it('28.4: the till lists its rejected change under the id head office gave it, in words, and counts it', async () => {
@@ -247,6 +247,49 @@ describe('28.4: a rejected push is a review item on the till too', () => {
       reason: 'rejected: head office manages these records; make the change at head office',
       actions: ['dismiss'],
     });
+  });
+
+  it('28.4: a rejected change head office then applies (retried there) is settled on the till when it is pulled', async () => {
+    const { conflictId, cmid, change } = await rejectedOnTill(
+      'CONSTRAINT',
+      'The change breaks a database rule.',
+    );
+    const rejectedBefore = (await new TillStore(tillServer.context).counts()).rejected;
+    await new TillStore(tillServer.context).applyPullPage({
+      epoch: 'review-test',
+      next_revision: 10_000,
+      has_more: false,
+      changes: [
+        {
+          revision: 10_000,
+          entity: change.entity,
+          entity_id: change.entity_id!,
+          op: 'upsert',
+          payload: change.payload,
+          branch_id: String((change.payload as Row).branch_id),
+        },
+      ],
+    });
+    const list = await tillServer.get<{ items: Item[] }>(
+      '/api/v1/sync/conflicts?status=resolved',
+      tillManager.token,
+    );
+    expect(list.body.items.find((i) => i.id === conflictId)).toMatchObject({
+      resolution: 'retry',
+      resolution_note: 'Applied at head office.',
+    });
+    const rows = await tillServer.query<{ sync_status: string }>(
+      'SELECT sync_status FROM change_log WHERE client_mutation_id = ?',
+      cmid,
+    );
+    expect(rows.map((r) => r.sync_status)).toEqual(rows.map(() => 'accepted'));
+    // Every rejection of that record is settled (an earlier one of the same session too).
+    const left = await tillServer.query<{ n: number }>(
+      "SELECT count(*) AS n FROM change_log WHERE entity_id = ? AND sync_status = 'rejected'",
+      change.entity_id,
+    );
+    expect(left[0]!.n).toBe(0);
+    expect((await new TillStore(tillServer.context).counts()).rejected).toBeLessThan(rejectedBefore);
   });
 
   it('28.4: retry on the till puts the change back in the outbox under a new mutation id', async () => {

@@ -9,7 +9,7 @@ import { withChangeOrigin } from '../../db/changes';
 import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
 import { setTillBranch, tillBranch } from './till-identity';
-import { recordTillRejections } from './conflicts';
+import { recordTillRejections, settlePulledRejections } from './conflicts';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -244,6 +244,7 @@ export class TillStore {
             .execute();
         }
       }
+      if (page.changes.length > 0) await settlePulledRejections(trx, page.changes);
       await setMeta(trx, 'cursor', page.next_revision);
       await setMeta(trx, 'central_epoch', page.epoch);
     });
