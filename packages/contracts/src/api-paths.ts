@@ -2920,6 +2920,7 @@ export interface operations {
                         day: string;
                         /** @enum {string} */
                         mode: "till" | "central";
+                        pending: number;
                         unavailable: string | null;
                     };
                 };

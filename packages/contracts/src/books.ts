@@ -85,6 +85,8 @@ export const BooksReport = z.object({
   comparisons: z.array(BooksComparison),
   /** Why the comparison could not be made now (a till offline, not connected), in words; null when it was. */
   unavailable: z.string().nullable(),
+  /** A till's changes still waiting to be sent: records among them show as missing at head office until sent. */
+  pending: z.number().int(),
 });
 export type BooksReport = z.infer<typeof BooksReport>;
 

@@ -145,6 +145,12 @@ export function BooksScreen() {
       </search>
       <ErrorNotice error={report.error} />
       {r?.unavailable && <p className="notice warn">{r.unavailable}</p>}
+      {r && r.pending > 0 && (
+        <p className="notice info">
+          {r.pending} {r.pending === 1 ? 'change still waits' : 'changes still wait'} to be sent to head
+          office; what they record shows as missing at head office until they are sent.
+        </p>
+      )}
       {r?.comparisons.map((c) => (
         <Comparison key={c.device_id ?? 'till'} c={c} money={money} />
       ))}

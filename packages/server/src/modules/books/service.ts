@@ -10,6 +10,7 @@ import { nowIso } from '../../lib/time';
 import { describeProblem } from '@pharmacy/contracts/plain-words';
 import { reportTimeZone } from '../reports/window';
 import { addDays, localDate } from '../stock/dates';
+import { syncStatus } from '../sync/runtime';
 import { tillBranch } from '../sync/till-identity';
 import { compareBooks } from './compare';
 import { dayBook } from './figures';
@@ -110,6 +111,7 @@ async function centralReport(
     day,
     comparisons: found.map((d) => comparisonOf(byDevice.get(d.id), d, day)),
     unavailable: found.length === 0 ? 'No till is registered for this branch.' : null,
+    pending: 0,
   };
 }
 
@@ -135,10 +137,11 @@ async function tillReport(
       day: date ?? localDate(await reportTimeZone(app, undefined)),
       comparisons: [],
       unavailable: 'This till is not connected to head office: there are no books to compare.',
+      pending: 0,
     };
   const day = await dayOf(app, branchId, date);
   const book = await dayBook(app, branchId, day);
-  const base = { mode: 'till' as const, branch_id: branchId, day };
+  const base = { mode: 'till' as const, branch_id: branchId, day, pending: (await syncStatus(app)).pending };
   try {
     return { ...base, comparisons: [await client.books<BooksComparison>(book)], unavailable: null };
   } catch (err) {
