@@ -133,16 +133,14 @@ const ACTION_WORDS: Record<string, string> = {
   merged: 'settled with a merged version',
 };
 
-/** A choice the item does not offer is refused before anything is written (409, never a 500). */
+/**
+ * A choice the item does not offer is refused before anything is written (409, never a 500). Head office may
+ * still choose a version (keep_central, keep_till, merged) for any item: the push gate judges it.
+ */
 function assertActionFits(side: 'central' | 'till', c: SyncConflictsTable, resolution: string): void {
-  const offered = describeActions(side, c);
-  const fits =
-    resolution === 'merged'
-      ? c.kind === 'edit_conflict' || side === 'central'
-      : offered.includes(resolution as never);
-  // keep_central and keep_till stay open on central for rejections too (staff drop it, or insist on it).
-  const centralChoice = side === 'central' && ['keep_central', 'keep_till'].includes(resolution);
-  if (fits || centralChoice) return;
+  const offered: string[] = describeActions(side, c);
+  const versionAtCentral = side === 'central' && ['keep_central', 'keep_till', 'merged'].includes(resolution);
+  if (versionAtCentral || offered.includes(resolution)) return;
   const where = side === 'till' ? 'On this till' : 'At head office';
   throw new Conflict(
     `${where} this item cannot be ${ACTION_WORDS[resolution] ?? resolution}; it can be ${offered.map((a) => ACTION_WORDS[a]).join(' or ')}.`,
