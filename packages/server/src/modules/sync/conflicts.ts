@@ -15,7 +15,6 @@ import { describeActions, describeReason, describeTitle } from './describe';
 import { newId } from '../../lib/ids';
 import { RETRY_MARK } from './retried';
 import { tillBranch } from './till-identity';
-import { getSettings } from '../settings/service';
 import type { ResolveConflictRequest } from '@pharmacy/contracts';
 import type { z } from 'zod';
 import type { SyncConflictsTable } from '../../db/tables/sync';
@@ -35,7 +34,7 @@ function readable(s: string | null): unknown {
 /** Where this server keeps its review items: central's record of pushed rejections, or the till's own. */
 const sideOf = (app: AppContext): 'central' | 'till' => (app.config.mode === 'central' ? 'central' : 'till');
 
-const toConflict = (r: SyncConflictsTable, side: 'central' | 'till', base: string): SyncConflict => {
+const toConflict = (r: SyncConflictsTable, side: 'central' | 'till'): SyncConflict => {
   const till = readable(r.till_payload);
   const central = readable(r.central_payload);
   return {
@@ -46,7 +45,7 @@ const toConflict = (r: SyncConflictsTable, side: 'central' | 'till', base: strin
     central_payload: central,
     resolved_payload: readable(r.resolved_payload),
     side,
-    title: describeTitle(r.entity, r.entity_id, till ?? central, base),
+    title: describeTitle(r.entity, r.entity_id, till ?? central),
     reason: describeReason(r.kind, r.code, r.message),
     actions: describeActions(side, r),
   };
@@ -64,8 +63,7 @@ export async function listConflicts(
   const found = await paginate(q, f, (q) =>
     q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
   );
-  const base = (await getSettings(app)).base_currency_code;
-  return { ...found, items: found.items.map((r) => toConflict(r, sideOf(app), base)) };
+  return { ...found, items: found.items.map((r) => toConflict(r, sideOf(app))) };
 }
 
 async function currentRow(trx: Db, table: string, key: string, id: string): Promise<Payload | undefined> {
@@ -122,7 +120,7 @@ export async function resolveConflict(
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-  return toConflict(after, side, (await getSettings(app)).base_currency_code);
+  return toConflict(after, side);
 }
 
 const ACTION_WORDS: Record<string, string> = {

@@ -14,27 +14,23 @@ type Payload = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-/** An amount in minor units of the payload's currency (else the base currency), as a person reads it. */
-function amount(p: Payload, field: string, base: string): string | null {
+/** An amount in minor units of the payload's currency, as a person reads it (none without a currency). */
+function amount(p: Payload, field: string): string | null {
   const minor = num(p[field]);
-  if (minor === null || !Number.isSafeInteger(minor)) return null;
-  return formatMinor(minor, currencyExponent(str(p.currency_code) ?? base));
+  const currency = str(p.currency_code);
+  if (minor === null || !Number.isSafeInteger(minor) || !currency) return null;
+  return formatMinor(minor, currencyExponent(currency));
 }
 
 const joined = (...parts: Array<string | null>) => parts.filter((p) => p !== null).join(', ');
 
-/** The title of a record of each kind (amounts without a currency are in `base`); others "<Kind> <short id>". */
-const TITLES: Record<string, (p: Payload, base: string) => string> = {
-  sale: (p, base) => joined(`Sale ${str(p.invoice_number) ?? ''}`.trim(), amount(p, 'total_amount', base)),
-  return: (p, base) =>
-    joined(`Return ${str(p.credit_note_number) ?? ''}`.trim(), amount(p, 'total_amount', base)),
-  customer_ledger: (p, base) =>
-    joined(
-      `Customer ${str(p.transaction_type)?.toLowerCase() ?? 'account entry'}`,
-      amount(p, 'amount', base),
-    ),
-  supplier_payment: (p, base) => joined('Supplier payment', amount(p, 'amount', base)),
-  coupon_redemption: (p, base) => joined('Coupon discount', amount(p, 'amount', base)),
+/** The title of a record of each kind; others read "<Kind> <short id>". */
+const TITLES: Record<string, (p: Payload) => string> = {
+  sale: (p) => joined(`Sale ${str(p.invoice_number) ?? ''}`.trim(), amount(p, 'total_amount')),
+  return: (p) => joined(`Return ${str(p.credit_note_number) ?? ''}`.trim(), amount(p, 'total_amount')),
+  customer_ledger: (p) => `Customer ${str(p.transaction_type)?.toLowerCase() ?? 'account entry'}`,
+  supplier_payment: (p) => joined('Supplier payment', str(p.reference)),
+  coupon_redemption: () => 'Coupon discount',
   supplier_invoice: (p) => `Supplier invoice ${str(p.invoice_number) ?? ''}`.trim(),
   coupon: (p) => `Coupon ${str(p.code) ?? ''}`.trim(),
   medicine: (p) => `Medicine ${str(p.name) ?? ''}`.trim(),
@@ -47,14 +43,9 @@ const TITLES: Record<string, (p: Payload, base: string) => string> = {
     ),
 };
 
-export function describeTitle(
-  entity: string,
-  entityId: string | null,
-  payload: unknown,
-  baseCurrency: string,
-): string {
+export function describeTitle(entity: string, entityId: string | null, payload: unknown): string {
   const p = payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Payload) : null;
-  const title = p && TITLES[entity]?.(p, baseCurrency);
+  const title = p && TITLES[entity]?.(p);
   if (title) return title;
   return `${labelOf(entity)}${entityId ? ` ${entityId.slice(0, 8)}` : ''}`;
 }
