@@ -197,6 +197,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/books": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1Books"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/books/warnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1BooksWarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/branches": {
         parameters: {
             query?: never;
@@ -1909,6 +1941,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sync/books": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1SyncBooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sync/conflicts": {
         parameters: {
             query?: never;
@@ -2851,6 +2899,90 @@ export interface operations {
                         expires_in: number;
                         /** @constant */
                         token_type: "bearer";
+                    };
+                };
+            };
+        };
+    };
+    getApiV1Books: {
+        parameters: {
+            query?: {
+                branch_id?: string;
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branch_id: string | null;
+                        comparisons: {
+                            agree: boolean;
+                            /** Format: uuid */
+                            branch_id: string;
+                            checked_at: string | null;
+                            day: string;
+                            device_id: string | null;
+                            device_name: string | null;
+                            kinds: {
+                                agree: boolean;
+                                central: {
+                                    count: number;
+                                    total: number;
+                                };
+                                differing: string[];
+                                /** @enum {string} */
+                                kind: "sales" | "returns" | "customer_payments" | "supplier_payments" | "fiscal_documents";
+                                missing_at_central: string[];
+                                missing_at_till: string[];
+                                till: {
+                                    count: number;
+                                    total: number;
+                                };
+                            }[];
+                            reported: boolean;
+                        }[];
+                        day: string;
+                        /** @enum {string} */
+                        mode: "till" | "central";
+                        pending: number;
+                        unavailable: string | null;
+                    };
+                };
+            };
+        };
+    };
+    getApiV1BooksWarnings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            branch_id: string;
+                            branch_name: string;
+                            checked_at: string;
+                            day: string;
+                            device_id: string;
+                            device_name: string | null;
+                        }[];
                     };
                 };
             };
@@ -10015,6 +10147,114 @@ export interface operations {
             };
         };
     };
+    postApiV1SyncBooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    book: {
+                        /** Format: uuid */
+                        branch_id: string;
+                        day: string;
+                        kinds: {
+                            customer_payments: {
+                                count: number;
+                                records: {
+                                    amount: number;
+                                    fingerprint?: string;
+                                    id: string;
+                                    label: string;
+                                }[];
+                                total: number;
+                            };
+                            fiscal_documents: {
+                                count: number;
+                                records: {
+                                    amount: number;
+                                    fingerprint?: string;
+                                    id: string;
+                                    label: string;
+                                }[];
+                                total: number;
+                            };
+                            returns: {
+                                count: number;
+                                records: {
+                                    amount: number;
+                                    fingerprint?: string;
+                                    id: string;
+                                    label: string;
+                                }[];
+                                total: number;
+                            };
+                            sales: {
+                                count: number;
+                                records: {
+                                    amount: number;
+                                    fingerprint?: string;
+                                    id: string;
+                                    label: string;
+                                }[];
+                                total: number;
+                            };
+                            supplier_payments: {
+                                count: number;
+                                records: {
+                                    amount: number;
+                                    fingerprint?: string;
+                                    id: string;
+                                    label: string;
+                                }[];
+                                total: number;
+                            };
+                        };
+                    };
+                    /** Format: uuid */
+                    device_id: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agree: boolean;
+                        /** Format: uuid */
+                        branch_id: string;
+                        checked_at: string | null;
+                        day: string;
+                        device_id: string | null;
+                        device_name: string | null;
+                        kinds: {
+                            agree: boolean;
+                            central: {
+                                count: number;
+                                total: number;
+                            };
+                            differing: string[];
+                            /** @enum {string} */
+                            kind: "sales" | "returns" | "customer_payments" | "supplier_payments" | "fiscal_documents";
+                            missing_at_central: string[];
+                            missing_at_till: string[];
+                            till: {
+                                count: number;
+                                total: number;
+                            };
+                        }[];
+                        reported: boolean;
+                    };
+                };
+            };
+        };
+    };
     getApiV1SyncConflicts: {
         parameters: {
             query?: {
@@ -10037,6 +10277,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: {
+                            actions: ("retry" | "keep_central" | "keep_till" | "dismiss")[];
                             base_revision: number | null;
                             branch_id: string | null;
                             central_payload: unknown;
@@ -10051,14 +10292,19 @@ export interface operations {
                             /** @enum {string} */
                             kind: "edit_conflict" | "rejected";
                             message: string;
-                            resolution: ("keep_central" | "keep_till" | "merged") | null;
+                            reason: string;
+                            resolution: ("keep_central" | "keep_till" | "merged" | "retry" | "dismiss") | null;
+                            resolution_note: string;
                             resolved_at: string | null;
                             resolved_by: string | null;
                             resolved_payload: unknown;
                             resolved_revision: number | null;
                             /** @enum {string} */
+                            side: "central" | "till";
+                            /** @enum {string} */
                             status: "open" | "resolved";
                             till_payload: unknown;
+                            title: string;
                         }[];
                         page: number;
                         page_size: number;
@@ -10083,8 +10329,9 @@ export interface operations {
                     payload?: {
                         [key: string]: unknown;
                     };
+                    reason?: string;
                     /** @enum {string} */
-                    resolution: "keep_central" | "keep_till" | "merged";
+                    resolution: "keep_central" | "keep_till" | "merged" | "retry" | "dismiss";
                 };
             };
         };
@@ -10095,6 +10342,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        actions: ("retry" | "keep_central" | "keep_till" | "dismiss")[];
                         base_revision: number | null;
                         branch_id: string | null;
                         central_payload: unknown;
@@ -10109,14 +10357,19 @@ export interface operations {
                         /** @enum {string} */
                         kind: "edit_conflict" | "rejected";
                         message: string;
-                        resolution: ("keep_central" | "keep_till" | "merged") | null;
+                        reason: string;
+                        resolution: ("keep_central" | "keep_till" | "merged" | "retry" | "dismiss") | null;
+                        resolution_note: string;
                         resolved_at: string | null;
                         resolved_by: string | null;
                         resolved_payload: unknown;
                         resolved_revision: number | null;
                         /** @enum {string} */
+                        side: "central" | "till";
+                        /** @enum {string} */
                         status: "open" | "resolved";
                         till_payload: unknown;
+                        title: string;
                     };
                 };
             };

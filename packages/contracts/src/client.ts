@@ -60,6 +60,7 @@ import type {
   SyncConflict,
   SyncStatus,
 } from './sync';
+import type { BooksReport, BooksWarnings } from './books';
 import type { BranchComparison, DashboardSummary } from './dashboard';
 import type { InventoryReport, PharmacistReport, PurchasesReport, SalesReport, VatReport } from './reports';
 import type { ChangelogEntry, CreateChangelogRequest } from './announcements';
@@ -613,6 +614,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
         body: z.input<typeof ResolveConflictRequest>,
       ): Promise<SyncConflict> =>
         call('POST', '/sync/conflicts/{id}/resolve', { params: { id: conflictId }, body }),
+    },
+    books: {
+      report: (query: Query<'GET', '/books'> = {}): Promise<BooksReport> =>
+        call('GET', '/books', { query, timeoutMs: 60_000 }),
+      warnings: (): Promise<BooksWarnings> => call('GET', '/books/warnings'),
     },
     ...purchasingCalls(call),
   };

@@ -11,6 +11,7 @@ export * from './marketing';
 export * from './health';
 export * from './catalogue';
 export * from './sync';
+export * from './books';
 export * from './sync-payloads';
 export * from './printing';
 export * from './prescriptions';

@@ -145,7 +145,14 @@ export const DeviceListQuery = PageQuery.extend({
 
 export const ConflictKind = z.enum(['edit_conflict', 'rejected']);
 export const ConflictStatus = z.enum(['open', 'resolved']);
-export const ConflictResolution = z.enum(['keep_central', 'keep_till', 'merged']);
+/**
+ * keep_central, keep_till and merged settle an edit conflict; retry sends a rejected change again (once the
+ * record it needed exists); dismiss closes a rejection with a reason, the change never applied.
+ */
+export const ConflictResolution = z.enum(['keep_central', 'keep_till', 'merged', 'retry', 'dismiss']);
+/** What a manager may do about an open review item, in the order the screen offers them. */
+export const ConflictAction = z.enum(['retry', 'keep_central', 'keep_till', 'dismiss']);
+export type ConflictAction = z.infer<typeof ConflictAction>;
 
 export const SyncConflict = z.object({
   id: z.string(),
@@ -168,6 +175,16 @@ export const SyncConflict = z.object({
   resolved_at: Timestamp.nullable(),
   resolved_revision: z.number().int().nullable(),
   created_at: Timestamp,
+  /** Where this review item lives: central's record of a rejected push, or the till's own. */
+  side: z.enum(['central', 'till']),
+  /** The record in words: "Sale MAIN-3C37-000004, 6.84". */
+  title: z.string(),
+  /** Why, in words: "rejected: the coupon WELCOME10 is not known at head office". */
+  reason: z.string(),
+  /** The actions that make sense for it while open (none once resolved). */
+  actions: z.array(ConflictAction),
+  /** Why it was dismissed (empty otherwise). */
+  resolution_note: z.string(),
 });
 export type SyncConflict = z.infer<typeof SyncConflict>;
 
@@ -181,10 +198,15 @@ export const ResolveConflictRequest = z
   .object({
     resolution: ConflictResolution,
     payload: z.record(z.string(), z.unknown()).optional(),
+    reason: Text(300).optional().describe('why it is dismissed: required with dismiss'),
   })
   .refine((b) => b.resolution !== 'merged' || b.payload !== undefined, {
     message: 'payload is required when resolution is merged',
     path: ['payload'],
+  })
+  .refine((b) => b.resolution !== 'dismiss' || (b.reason ?? '').trim() !== '', {
+    message: 'say why it is dismissed',
+    path: ['reason'],
   });
 
 export const SyncStatus = z.object({

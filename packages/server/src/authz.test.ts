@@ -5,6 +5,7 @@ import { announcementsAuthz } from './modules/announcements/authz';
 import { approvalsAuthz } from './modules/approvals/authz';
 import { auditAuthz } from './modules/audit/authz';
 import { authAuthz } from './modules/auth/authz';
+import { booksAuthz } from './modules/books/authz';
 import { branchesAuthz } from './modules/branches/authz';
 import { categoriesAuthz } from './modules/categories/authz';
 import { complianceAuthz } from './modules/compliance/authz';
@@ -44,6 +45,7 @@ const TABLE: AuthzRow[] = [
   ...approvalsAuthz,
   ...auditAuthz,
   ...authAuthz,
+  ...booksAuthz,
   ...branchesAuthz,
   ...categoriesAuthz,
   ...complianceAuthz,

@@ -103,6 +103,16 @@ export class CentralClient {
     return parseJson<SyncPullResponse>(res);
   }
 
+  /** Sends this till's figures of a day; central compares them with its own and answers the comparison. */
+  async books<T>(book: unknown): Promise<T> {
+    const res = await this.request('/sync/books', {
+      method: 'POST',
+      headers: this.headers({ 'content-type': 'application/json' }),
+      body: JSON.stringify({ device_id: this.opts.deviceId, book }),
+    });
+    return parseJson<T>(res);
+  }
+
   /** The snapshot as an async iterable of NDJSON lines, decoded as it downloads. */
   async *snapshot(): AsyncGenerator<string> {
     const q = new URLSearchParams({ device_id: this.opts.deviceId });

@@ -41,6 +41,8 @@ export interface ReplicatorOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   random?: () => number;
+  /** After each successful cycle (the till reports its books); its failure is logged, never fails the cycle. */
+  afterCycle?: (client: CentralClient) => Promise<void>;
 }
 
 export interface ReplicatorStatus {
@@ -225,6 +227,11 @@ export class Replicator {
       this.opts.log?.[level]({ code, message }, 'sync: cycle failed');
       throw err;
     }
+    await this.opts
+      .afterCycle?.(client)
+      .catch((err: Error) =>
+        this.opts.log?.warn({ message: err.message }, 'sync: after-cycle report failed'),
+      );
   }
 
   private async pushAll(): Promise<void> {

@@ -19,6 +19,7 @@ import { AlertsScreen } from '../alerts/AlertsScreen';
 import { MedicinesScreen } from '../medicines/MedicinesScreen';
 import { ReceivingScreen } from '../receiving/ReceivingScreen';
 import { StockScreen } from '../stock/StockScreen';
+import { BooksScreen } from '../headoffice/BooksScreen';
 import { HeadOfficeScreen } from '../headoffice/HeadOfficeScreen';
 import { PrintersScreen } from '../printers/PrintersScreen';
 import { ScannersScreen } from '../scanners/ScannersScreen';
@@ -153,6 +154,13 @@ export const SECTIONS: readonly Section[] = [
     label: 'Head office',
     roles: ['branch_manager'],
     component: HeadOfficeScreen,
+  },
+  {
+    path: '/books',
+    group: 'Hardware and head office',
+    label: 'Books',
+    roles: MANAGERS,
+    component: BooksScreen,
   },
   { path: '/users', group: 'Administration', label: 'Users', roles: MANAGERS, component: UsersScreen },
   {

@@ -3,6 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { api } from '../api';
 import { useBranches } from '../backoffice/useBranches';
 import { Chart } from '../charts/Chart';
+import { BooksWarning } from '../headoffice/BooksWarning';
 import { formatShare, rankedBranches, seriesByDay } from '../charts/shape';
 import { useUser } from '../session/SessionProvider';
 import { DataTable } from '../ui/DataTable';
@@ -58,6 +59,7 @@ export function DashboardScreen() {
         </search>
       )}
       <ErrorNotice error={summary.error ?? month.error ?? comparison.error} />
+      <BooksWarning />
       <div className="kpi-grid">
         <Figures
           title="Today"

@@ -1,61 +1,129 @@
-import type { SyncConflict } from '@pharmacy/contracts';
+import type { ConflictAction, SyncConflict } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { Pager } from '../ui/DataTable';
+import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
+import { fieldError, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
+import { actionLabel, resolutionText } from './sync-text';
 
 const show = (payload: unknown) =>
   payload === null || payload === undefined ? '—' : JSON.stringify(payload, null, 2);
 
-function ConflictRow({ conflict }: { conflict: SyncConflict }) {
-  const me = useUser();
+function DismissDialog({ item, onClose }: { item: SyncConflict; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const resolve = useMutation({
-    mutationFn: (resolution: 'keep_central' | 'keep_till') =>
-      api.sync.resolveConflict(conflict.id, { resolution }),
+  const [reason, setReason] = useState('');
+  const dismiss = useMutation({
+    mutationFn: () => api.sync.resolveConflict(item.id, { resolution: 'dismiss', reason: reason.trim() }),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: ['sync-conflicts'] });
       queryClient.invalidateQueries({ queryKey: ['sync-status'] });
+      onClose();
     },
   });
-  const canResolve = conflict.status === 'open' && (me.role === 'admin' || me.role === 'branch_manager');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    dismiss.mutate();
+  };
   return (
-    <li className="card">
-      <p>
-        <strong>{conflict.entity}</strong>{' '}
-        {conflict.entity_id && <span className="muted">{conflict.entity_id}</span>} · {conflict.code}:{' '}
-        {conflict.message} · {formatDateTime(conflict.created_at)} ·{' '}
-        {conflict.status === 'open' ? 'Open' : `Resolved (${conflict.resolution})`}
-      </p>
-      <div className="versions">
-        <figure>
-          <figcaption>Head office's version</figcaption>
-          <pre>{show(conflict.central_payload)}</pre>
-        </figure>
-        <figure>
-          <figcaption>This till's version</figcaption>
-          <pre>{show(conflict.till_payload)}</pre>
-        </figure>
-      </div>
-      <ErrorNotice error={resolve.error} />
-      {canResolve && (
-        <div className="toolbar">
-          <button type="button" disabled={resolve.isPending} onClick={() => resolve.mutate('keep_central')}>
-            Keep head office's
+    <Dialog title={`Dismiss: ${item.title}`} onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <p>
+          {item.side === 'till'
+            ? 'The change is never sent to head office again. Say why, for whoever reads this later.'
+            : 'Head office never applies this change. Say why, for whoever reads this later.'}
+        </p>
+        <ErrorNotice error={dismiss.error} />
+        <TextField
+          label="Reason"
+          value={reason}
+          onChange={setReason}
+          maxLength={300}
+          data-autofocus
+          error={fieldError(dismiss.error, 'reason')}
+        />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
           </button>
-          <button type="button" disabled={resolve.isPending} onClick={() => resolve.mutate('keep_till')}>
-            Keep this till's
+          <button type="submit" className="danger" disabled={dismiss.isPending}>
+            Dismiss
           </button>
         </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function ReviewItem({ item }: { item: SyncConflict }) {
+  const me = useUser();
+  const queryClient = useQueryClient();
+  const [dismissing, setDismissing] = useState(false);
+  const resolve = useMutation({
+    mutationFn: (resolution: Exclude<ConflictAction, 'dismiss'>) =>
+      api.sync.resolveConflict(item.id, { resolution }),
+    onSuccess: () => {
+      queryClient.invalidateQueries({ queryKey: ['sync-conflicts'] });
+      queryClient.invalidateQueries({ queryKey: ['sync-status'] });
+      queryClient.invalidateQueries({ queryKey: ['books'] });
+    },
+  });
+  const canResolve = me.role === 'admin' || me.role === 'branch_manager';
+  const titleId = `review-${item.id}`;
+  return (
+    <li className="card" aria-labelledby={titleId}>
+      <h3 id={titleId}>{item.title}</h3>
+      <p>
+        {item.reason.charAt(0).toUpperCase() + item.reason.slice(1)}.{' '}
+        <span className="muted">{formatDateTime(item.created_at)}</span>
+      </p>
+      {item.status === 'resolved' && <p className="muted">{resolutionText(item)}</p>}
+      <ErrorNotice error={resolve.error} />
+      {canResolve && item.actions.length > 0 && (
+        <div className="toolbar">
+          {item.actions.map((action) =>
+            action === 'dismiss' ? (
+              <button key={action} type="button" onClick={() => setDismissing(true)}>
+                {actionLabel(action, item.side)}
+              </button>
+            ) : (
+              <button
+                key={action}
+                type="button"
+                disabled={resolve.isPending}
+                onClick={() => resolve.mutate(action)}
+              >
+                {actionLabel(action, item.side)}
+              </button>
+            ),
+          )}
+        </div>
       )}
+      <details>
+        <summary>Details</summary>
+        <p className="muted">
+          {item.entity} {item.entity_id} · {item.code}: {item.message}
+        </p>
+        <div className="versions">
+          <figure>
+            <figcaption>Head office's version</figcaption>
+            <pre>{show(item.central_payload)}</pre>
+          </figure>
+          <figure>
+            <figcaption>This till's version</figcaption>
+            <pre>{show(item.till_payload)}</pre>
+          </figure>
+        </div>
+      </details>
+      {dismissing && <DismissDialog item={item} onClose={() => setDismissing(false)} />}
     </li>
   );
 }
 
-/** sync_conflicts: both versions side by side, resolved through the existing resolve route. */
+/** Changes to review: every rejected change and edit conflict in words, with the actions that fit it. */
 export function ConflictsPanel() {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<'open' | 'resolved'>('open');
@@ -66,7 +134,7 @@ export function ConflictsPanel() {
   });
   return (
     <section aria-labelledby="conflicts-title">
-      <h2 id="conflicts-title">Conflicts</h2>
+      <h2 id="conflicts-title">Changes to review</h2>
       <div className="toolbar">
         <button type="button" aria-pressed={status === 'open'} onClick={() => setStatus('open')}>
           Open
@@ -76,13 +144,15 @@ export function ConflictsPanel() {
         </button>
       </div>
       <ErrorNotice error={conflicts.error} />
-      <ul className="scan-log" aria-label="Conflicts">
+      <ul className="scan-log" aria-label="Changes to review">
         {conflicts.data?.items.map((c) => (
-          <ConflictRow key={c.id} conflict={c} />
+          <ReviewItem key={c.id} item={c} />
         ))}
       </ul>
-      {conflicts.data && conflicts.data.items.length === 0 && <p>No {status} conflicts.</p>}
-      <Pager page={page} pageSize={20} total={conflicts.data?.total} noun="conflicts" onPage={setPage} />
+      {conflicts.data && conflicts.data.items.length === 0 && (
+        <p>{status === 'open' ? 'Nothing to review.' : 'Nothing resolved yet.'}</p>
+      )}
+      <Pager page={page} pageSize={20} total={conflicts.data?.total} noun="changes" onPage={setPage} />
     </section>
   );
 }

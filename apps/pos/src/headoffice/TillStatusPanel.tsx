@@ -109,7 +109,10 @@ export function TillStatusPanel({ status }: { status: SyncStatus }) {
         <dt>Pending changes</dt>
         <dd>{status.pending}</dd>
         <dt>Rejected changes</dt>
-        <dd>{status.rejected}</dd>
+        <dd>
+          {status.rejected}
+          {status.rejected > 0 && <span className="muted"> · each is listed under Changes to review</span>}
+        </dd>
         <dt>Last error</dt>
         <dd>{status.last_error ? plainWords(status.last_error.message) : 'None'}</dd>
       </dl>

@@ -1,6 +1,13 @@
-import type { SyncStatus } from '@pharmacy/contracts';
+import type { BooksComparison, SyncConflict, SyncStatus } from '@pharmacy/contracts';
 import { describe, expect, it } from 'vitest';
-import { bootstrapFraction, bootstrapText, heldText } from './sync-text';
+import {
+  actionLabel,
+  booksVerdict,
+  bootstrapFraction,
+  bootstrapText,
+  heldText,
+  resolutionText,
+} from './sync-text';
 
 const base: SyncStatus = {
   mode: 'till',
@@ -62,5 +69,44 @@ describe("a till's own records", () => {
         last_invoice: held.first_invoice,
       }),
     ).toBe('1 sale (MAIN-1096-000001)');
+  });
+});
+
+describe('books and review items in words', () => {
+  const comparison: BooksComparison = {
+    branch_id: '0',
+    day: '2026-11-27',
+    device_id: 'd',
+    device_name: 'Front counter 1',
+    checked_at: null,
+    reported: true,
+    agree: true,
+    kinds: [],
+  };
+  const kind = (agree: boolean) => ({
+    kind: 'sales' as const,
+    till: { count: 1, total: 684 },
+    central: { count: agree ? 1 : 0, total: agree ? 684 : 0 },
+    missing_at_central: agree ? [] : ['MAIN-3C37-000004'],
+    missing_at_till: [],
+    differing: [],
+    agree,
+  });
+  it('says whether a till has reported, agrees, or in how many kinds it differs', () => {
+    expect(booksVerdict({ ...comparison, reported: false })).toBe(
+      'Front counter 1 has not reported this day yet.',
+    );
+    expect(booksVerdict(comparison)).toMatch(/^The books agree/);
+    expect(booksVerdict({ ...comparison, agree: false, kinds: [kind(false), kind(true)] })).toBe(
+      'The books differ in 1 kind of record: see below.',
+    );
+  });
+  it('names each action as the side it is taken on says it, and a resolution with its reason', () => {
+    expect(actionLabel('retry', 'till')).toBe('Send again');
+    expect(actionLabel('retry', 'central')).toBe('Apply now');
+    expect(actionLabel('dismiss', 'till')).toBe('Dismiss…');
+    const item = { resolution: 'dismiss', resolution_note: 'Sold in error' } as SyncConflict;
+    expect(resolutionText(item)).toBe('Dismissed: Sold in error.');
+    expect(resolutionText({ ...item, resolution: 'retry', resolution_note: '' })).toBe('Sent again.');
   });
 });

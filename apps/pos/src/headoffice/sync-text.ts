@@ -1,4 +1,10 @@
-import type { HeldRecords, SyncStatus } from '@pharmacy/contracts';
+import type {
+  BooksComparison,
+  ConflictAction,
+  HeldRecords,
+  SyncConflict,
+  SyncStatus,
+} from '@pharmacy/contracts';
 
 /** Bootstrap progress as a fraction 0..1, or null when unknown (no total announced, or not loading). */
 export function bootstrapFraction(status: SyncStatus | undefined): number | null {
@@ -37,4 +43,35 @@ export function heldText(held: HeldRecords): string {
   const other = held.total - held.sales - held.returns - held.cash_sessions;
   if (other > 0) parts.push(plural(other, parts.length ? 'other record' : 'record'));
   return parts.join(', ');
+}
+
+/** One till's books against head office's, in a sentence. */
+export function booksVerdict(c: BooksComparison): string {
+  const name = c.device_name ?? 'This till';
+  if (!c.reported) return `${name} has not reported this day yet.`;
+  if (c.agree) return `The books agree: ${name} and head office hold the same records.`;
+  const kinds = c.kinds.filter((k) => !k.agree).length;
+  return `The books differ in ${kinds} ${kinds === 1 ? 'kind' : 'kinds'} of record: see below.`;
+}
+
+/** The button of a review action, as the side it is taken on says it. */
+export function actionLabel(action: ConflictAction, side: 'central' | 'till'): string {
+  if (action === 'retry') return side === 'till' ? 'Send again' : 'Apply now';
+  if (action === 'keep_central') return "Keep head office's";
+  if (action === 'keep_till') return "Keep this till's";
+  return 'Dismiss…';
+}
+
+const RESOLUTIONS: Record<string, string> = {
+  retry: 'Sent again',
+  dismiss: 'Dismissed',
+  keep_central: "Settled with head office's version",
+  keep_till: "Settled with this till's version",
+  merged: 'Settled with a merged version',
+};
+
+/** How a resolved item was settled, and when. */
+export function resolutionText(c: SyncConflict): string {
+  const how = RESOLUTIONS[c.resolution ?? ''] ?? 'Resolved';
+  return `${how}${c.resolution_note ? `: ${c.resolution_note}` : ''}.`;
 }

@@ -7,6 +7,7 @@ import { approvalsEntities } from './approvals/sync';
 import type { Area } from './area';
 import { auditRoutes } from './audit/routes';
 import { authRoutes } from './auth/routes';
+import { booksRoutes } from './books/routes';
 import { branchRoutes } from './branches/routes';
 import { branchesEntities } from './branches/sync';
 import { categoryRoutes } from './categories/routes';
@@ -82,6 +83,7 @@ export const AREAS: readonly Area[] = [
   { name: 'alerts', routes: alertRoutes },
   { name: 'images', routes: imageRoutes, entities: imagesEntities },
   { name: 'sync', routes: syncRoutes },
+  { name: 'books', routes: booksRoutes },
   { name: 'purchase-orders', routes: purchaseOrderRoutes, entities: purchaseOrdersEntities },
   { name: 'supplier-finance', routes: supplierFinanceRoutes, entities: supplierFinanceEntities },
   { name: 'approvals', routes: approvalRoutes, entities: approvalsEntities },

@@ -54,6 +54,18 @@ export interface SyncConflictsTable {
   resolved_at: string | null;
   resolved_revision: number | null;
   created_at: string;
+  /** Why a manager dismissed it (0025). */
+  resolution_note?: string;
+}
+
+/** Central's latest comparison of a till's books of one day with its own (0025). */
+export interface BooksChecksTable {
+  device_id: string;
+  branch_id: string;
+  day: string;
+  differs: number;
+  result: string;
+  checked_at: string;
 }
 
 /** Columns 0005_sync adds to change_log (merged into ChangeLogTable by schema.ts). */
@@ -70,4 +82,5 @@ export interface SyncTables {
   sync_devices: SyncDevicesTable;
   sync_mutations: SyncMutationsTable;
   sync_conflicts: SyncConflictsTable;
+  books_checks: BooksChecksTable;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SyncAcceptedItem, SyncChange, SyncRejectedItem } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
+import { closeRetried } from './retried';
 import { withChangeOrigin } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { isRetryableConflict } from '../../db/postgres';
@@ -154,6 +155,7 @@ export async function storeResult(
     revision,
     created_at: nowIso(),
   });
+  if (status === 'accepted') await closeRetried(trx, device.id, c);
 }
 
 /** The answers of a batch so far; `retryFrom` once a temporary failure stopped it. */

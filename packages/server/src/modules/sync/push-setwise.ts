@@ -1,6 +1,7 @@
 import { type SyncAcceptedItem, SyncChange } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
+import { closeRetried } from './retried';
 import { deferChanges, flushDeferredChanges } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { SyncMutationsTable } from '../../db/tables/sync';
@@ -164,6 +165,12 @@ async function settle(trx: Db, from: PushSource, pending: Pending[]): Promise<vo
       .insertInto('sync_mutations')
       .values(rows.slice(i, i + 1_000))
       .execute();
+  for (const r of rows)
+    await closeRetried(trx, from.device.id, {
+      cmid: r.client_mutation_id,
+      entity: r.entity,
+      entityId: r.entity_id,
+    });
 }
 
 type Stored = Pick<SyncMutationsTable, 'payload_hash' | 'status' | 'result'>;

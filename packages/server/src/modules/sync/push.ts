@@ -31,6 +31,7 @@ import {
 } from './push-change';
 import { isInsertOnce, pushSetWise } from './push-setwise';
 import { getEntity } from './registry';
+import { missingReference } from './describe';
 
 export { canonicalJson, isTemporary } from './push-change';
 
@@ -64,8 +65,11 @@ async function rejectChange(
   key: ResultKey,
   err: unknown,
 ): Promise<SyncRejectedItem> {
-  const { code, message } =
-    err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
+  const refused = err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
+  const { code } = refused;
+  // A broken rule is most often a record the till holds and central does not: name it.
+  const message =
+    (code === 'CONSTRAINT' && (await missingReference(trx, c.payload, 'head office'))) || refused.message;
   const conflictId = newId();
   await trx
     .insertInto('sync_conflicts')

@@ -46,7 +46,7 @@ import type { FeedAudience } from './served';
 import { isTemporary, pushChanges } from './push';
 import { centralBranches } from '@pharmacy/sync';
 import { writeAudit } from '../audit/service';
-import { connectTill, disconnectTill, syncNow, syncStatus, viaCentral } from './runtime';
+import { connectTill, disconnectTill, syncNow, syncStatus, tillReplicator, viaCentral } from './runtime';
 import { archiveHeldRecords, heldRecords } from './held-records';
 import { Conflict } from '../../http/errors';
 import { createTestSale, TEST_ENTITIES } from './test-entities';
@@ -78,7 +78,7 @@ const audienceOf = (caller: SyncCaller, device: { branch_id: string }): FeedAudi
  * A sync route: documented and authorised like r.route (roles admin, cashier), but a device token is accepted
  * instead of a bearer token, so the till replicator runs without a signed-in user.
  */
-function deviceRoute(
+export function deviceRoute(
   r: ApiRouter,
   app: () => AppContext,
   def: {
@@ -247,7 +247,7 @@ function conflictAndStatusRoutes(r: ApiRouter): void {
     tag: 'Sync',
     summary: 'List sync conflicts',
     description:
-      'Admin, branch manager (own branch only) and auditor. Conflicts are a till edit of a central-owned record that central changed since (kind edit_conflict, both versions) and every rejected pushed change (kind rejected: a rejected sale is shown to staff here, never dropped silently). On a till, lists the pulled changes it could not apply. Newest first.',
+      'Admin, branch manager (own branch only) and auditor. Review items: a till edit of a central-owned record that central changed since (kind edit_conflict, both versions) and every rejected pushed change (kind rejected: a rejected sale is shown to staff here, never dropped silently). On a till, its own rejected pushes (under the id central gave the same rejection) and the pulled changes it could not apply. Each item carries title and reason in words ("Sale MAIN-3C37-000004, 6.84" / "rejected: the coupon WELCOME10 is not known at head office"), the actions that fit it while open, and side (central or till). Newest first.',
     roles: ['branch_manager', 'auditor'],
     query: ConflictListQuery,
     responses: { 200: { description: 'A page of conflicts', schema: pageOf(SyncConflict) } },
@@ -261,7 +261,7 @@ function conflictAndStatusRoutes(r: ApiRouter): void {
     tag: 'Sync',
     summary: 'Resolve a sync conflict',
     description:
-      "Admin, or the branch manager of the conflict's branch. keep_central re-publishes central's current record (a new revision every till pulls); keep_till applies the till's version; merged applies the given payload. The choice is written as a new revision. 409 if already resolved or if the chosen version still cannot apply.",
+      "Admin, or the branch manager of the conflict's branch. On central: keep_central re-publishes central's current record (a new revision every till pulls); keep_till and retry apply the till's version through the push gate (retry: once the record it needed exists); merged applies the given payload; dismiss closes a rejection with a reason (required) and changes nothing. On a till: retry sends the rejected change again under a new mutation id (central judges it afresh and, when it accepts, closes its own record of the rejection), dismiss takes it out of the outbox with a reason. The item's actions list what fits it. 403 when the chosen version may not be made; 409 ACTION_NOT_OFFERED for an action the item does not offer, ALREADY_RESOLVED, RESOLUTION_FAILED when the chosen version still cannot apply, NOTHING_TO_RETRY; never a 500.",
     roles: ['branch_manager'],
     params: ConflictParams,
     body: ResolveConflictRequest,
@@ -271,8 +271,12 @@ function conflictAndStatusRoutes(r: ApiRouter): void {
       404: { description: 'Unknown conflict' },
       409: { description: 'Already resolved, or the choice cannot apply' },
     },
-    handler: ({ app, user, params, body, requestId }) =>
-      resolveConflict(app, user, actorOf(user, requestId), params.id, body),
+    handler: async ({ app, user, params, body, requestId }) => {
+      const resolved = await resolveConflict(app, user, actorOf(user, requestId), params.id, body);
+      // A change sent again on a till leaves at once.
+      if (body.resolution === 'retry') tillReplicator(app)?.notify();
+      return resolved;
+    },
   });
 
   r.route({

@@ -72,6 +72,13 @@ function deviceCredential(app: AppContext): {
   };
 }
 
+/** What a till reports to head office after each successful sync cycle (books/ adds its figures). */
+const cycleReports = new Set<(app: AppContext, client: CentralClient) => Promise<void>>();
+
+export function afterEachSyncCycle(report: (app: AppContext, client: CentralClient) => Promise<void>): void {
+  cycleReports.add(report);
+}
+
 /** Starts the replicator for a credential (at boot, or when the Head office screen connects the till). */
 function startReplicator(
   app: AppContext,
@@ -85,6 +92,9 @@ function startReplicator(
     log: app.log,
     intervalMs: app.config.syncIntervalMs,
     backoffMaxMs: app.config.syncBackoffMaxMs,
+    afterCycle: async (client) => {
+      for (const report of cycleReports) await report(app, client);
+    },
   });
   replicator.start();
   till.replicator = replicator;

@@ -8,7 +8,8 @@ import { ownerOnlyDatabaseFile, requireSqlite } from '../../db/connection';
 import { withChangeOrigin } from '../../db/changes';
 import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
-import { setTillBranch } from './till-identity';
+import { setTillBranch, tillBranch } from './till-identity';
+import { recordTillRejections, settlePulledRejections } from './conflicts';
 import { AppError } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -172,6 +173,8 @@ export class TillStore {
           for (const revision of revisions) await markAnswered.run(trx, { ...answer, revision });
         }
       }
+      // Every rejection is a review item here too, in the same transaction as the answer.
+      if (res.rejected.length > 0) await recordTillRejections(trx, tillBranch(this.app));
     });
     return answered;
   }
@@ -241,6 +244,7 @@ export class TillStore {
             .execute();
         }
       }
+      if (page.changes.length > 0) await settlePulledRejections(trx, page.changes);
       await setMeta(trx, 'cursor', page.next_revision);
       await setMeta(trx, 'central_epoch', page.epoch);
     });
@@ -432,6 +436,8 @@ export class TillStore {
       .groupBy('sync_status')
       .execute();
     const n = (s: string | null) => Number(rows.find((r) => r.sync_status === s)?.n ?? 0);
+    // Rejections recorded before review items existed become items now.
+    if (n('rejected') > 0) await recordTillRejections(this.db, tillBranch(this.app));
     const local = await this.db
       .selectFrom('sync_conflicts')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -441,7 +447,7 @@ export class TillStore {
       pending: n(null),
       rejected: n('rejected'),
       acknowledged: n('accepted'),
-      openConflicts: n('rejected') + Number(local.n),
+      openConflicts: Number(local.n),
     };
   }
 }
