@@ -85,6 +85,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals/{approvalId}/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1ApprovalsApprovalIdOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -2412,6 +2428,7 @@ export interface operations {
                             branch_id: string;
                             created_at: string;
                             decided_at: string | null;
+                            decided_at_device: string | null;
                             decided_by: string | null;
                             decided_by_name: string | null;
                             decision_reason: string | null;
@@ -2525,6 +2542,7 @@ export interface operations {
                         branch_id: string;
                         created_at: string;
                         decided_at: string | null;
+                        decided_at_device: string | null;
                         decided_by: string | null;
                         decided_by_name: string | null;
                         decision_reason: string | null;
@@ -2577,6 +2595,60 @@ export interface operations {
                         branch_id: string;
                         created_at: string;
                         decided_at: string | null;
+                        decided_at_device: string | null;
+                        decided_by: string | null;
+                        decided_by_name: string | null;
+                        decision_reason: string | null;
+                        expires_at: string;
+                        id: string;
+                        is_expired: boolean;
+                        /** @enum {string} */
+                        kind: "price_override" | "discount" | "return_without_receipt" | "void" | "stock_variance" | "refund_tender";
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        reason: string;
+                        requested_by: string;
+                        requested_by_name: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "used";
+                        updated_at: string;
+                        used_at: string | null;
+                        used_by: string | null;
+                    };
+                };
+            };
+        };
+    };
+    postApiV1ApprovalsApprovalIdOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                approvalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    note?: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branch_id: string;
+                        created_at: string;
+                        decided_at: string | null;
+                        decided_at_device: string | null;
                         decided_by: string | null;
                         decided_by_name: string | null;
                         decision_reason: string | null;

@@ -60,7 +60,12 @@ import type {
 import type { BranchComparison, DashboardSummary } from './dashboard';
 import type { InventoryReport, PharmacistReport, PurchasesReport, SalesReport, VatReport } from './reports';
 import type { ChangelogEntry, CreateChangelogRequest } from './announcements';
-import type { Approval, CreateApprovalRequest, DecideApprovalRequest } from './approvals';
+import type {
+  Approval,
+  CreateApprovalRequest,
+  DecideApprovalRequest,
+  OverrideApprovalRequest,
+} from './approvals';
 import type {
   CreateExchangeRateRequest,
   CurrencyOverview,
@@ -363,6 +368,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
         call('POST', '/approvals', { body }),
       decide: (approvalId: string, body: z.input<typeof DecideApprovalRequest>): Promise<Approval> =>
         call('PUT', '/approvals/{approvalId}', { params: { approvalId }, body }),
+      override: (approvalId: string, body: z.input<typeof OverrideApprovalRequest>): Promise<Approval> =>
+        call('POST', '/approvals/{approvalId}/override', { params: { approvalId }, body }),
     },
     changelog: {
       list: (query: Query<'GET', '/changelog'> = {}): Promise<Page<z.infer<typeof ChangelogEntry>>> =>

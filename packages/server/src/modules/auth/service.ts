@@ -11,12 +11,17 @@ import { HASH_NOT_SERVED } from '../sync/served';
 import { changedAtCentral, signedInAtCentral } from './at-central';
 import { LoginAttempt } from './throttle';
 
-export async function login(
+/**
+ * Checks an email and password as sign-in does (counted by the sign-in throttle, a failure audited as
+ * auth.login_failed): the user, and head office's refusal for an account it checked there. Throws 401
+ * INVALID_CREDENTIALS for a wrong email or password, 429 LOGIN_THROTTLED past the limit.
+ */
+export async function checkCredentials(
   app: AppContext,
   input: { email: string; password: string },
   clientAddress: string,
   requestId: string,
-): Promise<LoginResponse> {
+) {
   const { login_throttle: limits } = await getSettings(app);
   const email = input.email.trim().toLowerCase();
   const attempt = LoginAttempt.reserve(app, limits, clientAddress, email);
@@ -63,6 +68,16 @@ export async function login(
     throw new Unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
   }
   attempt.succeeded();
+  return { user, centralRefusal };
+}
+
+export async function login(
+  app: AppContext,
+  input: { email: string; password: string },
+  clientAddress: string,
+  requestId: string,
+): Promise<LoginResponse> {
+  const { user, centralRefusal } = await checkCredentials(app, input, clientAddress, requestId);
   try {
     if (!user.is_active)
       throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
