@@ -112,7 +112,7 @@ function PublishDialog({ onClose }: { onClose: () => void }) {
           value={title}
           onChange={setTitle}
           error={fieldError(err, 'title')}
-          autoFocus
+          data-autofocus=""
         />
         <TextAreaField
           label="Text"
