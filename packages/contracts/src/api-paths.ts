@@ -901,6 +901,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1Notices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1NoticesAcknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/parked": {
         parameters: {
             query?: never;
@@ -5389,6 +5421,59 @@ export interface operations {
             };
         };
     };
+    getApiV1Notices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            at: string;
+                            body: string;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "announcement" | "recall";
+                            title: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiV1NoticesAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "announcement" | "recall";
+                };
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getApiV1Parked: {
         parameters: {
             query?: {
@@ -8533,6 +8618,7 @@ export interface operations {
     getApiV1SalesSaleIdReceipt: {
         parameters: {
             query?: {
+                copy?: "0" | "1" | "true" | "false";
                 paper?: "58mm" | "80mm";
             };
             header?: never;

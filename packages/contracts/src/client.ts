@@ -59,7 +59,12 @@ import type {
 } from './sync';
 import type { BranchComparison, DashboardSummary } from './dashboard';
 import type { InventoryReport, PharmacistReport, PurchasesReport, SalesReport, VatReport } from './reports';
-import type { ChangelogEntry, CreateChangelogRequest } from './announcements';
+import type {
+  AcknowledgeNoticeRequest,
+  ChangelogEntry,
+  CounterNotices,
+  CreateChangelogRequest,
+} from './announcements';
 import type {
   Approval,
   CreateApprovalRequest,
@@ -371,6 +376,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
       override: (approvalId: string, body: z.input<typeof OverrideApprovalRequest>): Promise<Approval> =>
         call('POST', '/approvals/{approvalId}/override', { params: { approvalId }, body }),
     },
+    notices: {
+      list: (): Promise<z.infer<typeof CounterNotices>> => call('GET', '/notices'),
+      acknowledge: (body: z.input<typeof AcknowledgeNoticeRequest>): Promise<undefined> =>
+        call('POST', '/notices/acknowledge', { body }),
+    },
     changelog: {
       list: (query: Query<'GET', '/changelog'> = {}): Promise<Page<z.infer<typeof ChangelogEntry>>> =>
         call('GET', '/changelog', { query }),
@@ -453,6 +463,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
     sessions: {
       current: (): Promise<CashSession> => call('GET', '/sessions/current'),
+      history: (query: Query<'GET', '/sessions/history'> = {}): Promise<Page<CashSession>> =>
+        call('GET', '/sessions/history', { query }),
       open: (body: z.input<typeof OpenSessionRequest>): Promise<CashSession> =>
         call('POST', '/sessions/open', { body }),
       close: (body: z.input<typeof CloseSessionRequest>): Promise<CashSession> =>

@@ -5,6 +5,7 @@ import { MedicineSearch } from './MedicineSearch';
 import { PaymentDialog } from './PaymentDialog';
 import { CustomerDialog, ParkDialog, SaleDoneDialog, SubstitutesDialog } from './SellDialogs';
 import { PrescriptionDialog } from './PrescriptionDialog';
+import { RecentSalesDialog } from './RecentSalesDialog';
 import { useSell } from './useSell';
 
 type Sell = ReturnType<typeof useSell>;
@@ -22,6 +23,9 @@ export function SellScreen() {
           </button>
           <button type="button" onClick={() => setOpen({ kind: 'park' })} aria-keyshortcuts="F10">
             <kbd>F10</kbd> Park / recall
+          </button>
+          <button type="button" onClick={() => setOpen({ kind: 'recent' })}>
+            Recent sales
           </button>
         </div>
       </div>
@@ -317,6 +321,7 @@ function SellDialogsFor({ sell }: { sell: Sell }) {
         />
       )}
       {open.kind === 'done' && <SaleDoneDialog sale={open.sale} onClose={close} />}
+      {open.kind === 'recent' && <RecentSalesDialog onClose={close} />}
       {open.kind === 'customer' && (
         <CustomerDialog
           current={cart.customer}

@@ -5,7 +5,7 @@ import { runStatements } from './run-statements';
  * Issue 26 H2 / 29: a decision a till carries for a manager is backed by the manager's sign-in at that till.
  * device_sign_ins records who signed in at which device, when and for which decision (a manager override at
  * the counter, or a manager's own session deciding at the till); an approval records the device it was decided
- * at (null: at head office).
+ * at (null: at head office). Also the announcements and recalls each person at the counter has acknowledged.
  */
 export const deviceSignIns: Migration = {
   async up(db) {
@@ -22,6 +22,14 @@ export const deviceSignIns: Migration = {
       ) STRICT`,
       'CREATE INDEX device_sign_ins_approval ON device_sign_ins(approval_id)',
       'ALTER TABLE approvals ADD COLUMN decided_at_device TEXT',
+      // Issue 29: which announcements and recalls a person at this till has acknowledged (kept per server).
+      `CREATE TABLE notice_acknowledgements (
+        user_id TEXT NOT NULL,
+        notice_kind TEXT NOT NULL CHECK (notice_kind IN ('announcement', 'recall')),
+        notice_id TEXT NOT NULL,
+        acknowledged_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, notice_kind, notice_id)
+      ) STRICT`,
     ]);
   },
 };

@@ -13,7 +13,7 @@ function sources(dir: string): string[] {
 
 describe('dialog focus', () => {
   it("29: no control asks for React's autoFocus: a modal dialog overrides it, data-autofocus is what Dialog honours", () => {
-    const root = path.resolve(__dirname, '..');
+    const root = path.resolve(import.meta.dirname, '../apps/pos/src');
     const using = sources(root).filter((f) => /\bautoFocus\b/.test(fs.readFileSync(f, 'utf8')));
     expect(using.map((f) => path.relative(root, f))).toEqual([]);
   });
