@@ -343,3 +343,40 @@ test('29: past Z-reports on Cash session, viewed again and reprinted after leavi
     })
     .toEqual([true, false]);
 });
+
+test('29: a recall shows on Sell until acknowledged, and the recalled batch cannot be sold', async ({
+  page,
+  till,
+}) => {
+  const { admin } = await counter(page, till);
+  const batches = await admin.call<{ items: Array<{ id: string; batch_number: string }> }>(
+    'GET',
+    '/purchases?page_size=50',
+  );
+  const syrupBatch = batches.items.find((b) => b.batch_number === `E2E-${SYRUP.slice(-5)}`);
+  await admin.call('POST', `/supplier-finance/batches/${syrupBatch?.id}/quarantine`, {
+    status: 'recalled',
+    reason: 'Regulator notice',
+  });
+  await admin.call('POST', '/changelog', {
+    title: 'Stocktake on Sunday',
+    body: 'Close the counter at 16:00.',
+    kind: 'announcement',
+  });
+  await page.reload();
+  const recall = page.getByRole('region', { name: 'Recall' });
+  await expect(recall).toContainText('Recall: Tusscalm Syrup, batch E2E-00037');
+  await expect(recall).toContainText('it cannot be sold');
+  await expect(page.getByRole('region', { name: 'Announcement' })).toContainText('Stocktake on Sunday');
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-recall-banner.png' });
+  // The recalled syrup is not sellable stock: the cart says so as soon as it is scanned.
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, SYRUP);
+  await expect(page.getByText('Only 0 in stock: 1 short')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear cart' }).click();
+  await recall.getByRole('button', { name: /^Acknowledge/ }).click();
+  await expect(recall).toBeHidden();
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Announcement' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Recall' })).toBeHidden();
+});

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { DraftNumberInput } from '../ui/DraftNumberInput';
 import { newMutationId, shortfall } from './cart';
 import { MedicineSearch } from './MedicineSearch';
+import { NoticesBanner } from './NoticesBanner';
 import { PaymentDialog } from './PaymentDialog';
 import { CustomerDialog, ParkDialog, SaleDoneDialog, SubstitutesDialog } from './SellDialogs';
 import { PrescriptionDialog } from './PrescriptionDialog';
@@ -29,6 +30,7 @@ export function SellScreen() {
           </button>
         </div>
       </div>
+      <NoticesBanner />
       {session === null && (
         <p className="notice info">
           No cash session is open. <Link href="/cash">Open one (F6)</Link> before taking payment.
