@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { BoolQuery, DecimalString, Id, IsoDate, MoneyInput, OptionalText, PageQuery, Text, Timestamp } from './common';
+import {
+  BoolQuery,
+  DecimalString,
+  Id,
+  IsoDate,
+  MoneyInput,
+  OptionalText,
+  PageQuery,
+  Text,
+  Timestamp,
+} from './common';
 import { CouponCode, CurrencyCodeInput, MutationId, PositiveMoney, Qty } from './selling-fields';
 
 export const SALE_PAYMENT_METHODS = [

@@ -19,12 +19,13 @@ export function PastZReports({ closedNow }: { closedNow: string | null }) {
   const history = useQuery({
     queryKey: ['sessions', 'history', closedNow],
     queryFn: () => api.sessions.history({ page_size: SHOWN }),
+    refetchOnMount: 'always',
   });
   const [viewing, setViewing] = useState<CashSession | null>(null);
   const money = useFormatMoney();
   const items = history.data?.items ?? [];
   return (
-    <section className="card" aria-labelledby="past-z">
+    <section className="card past-z" aria-labelledby="past-z">
       <h2 id="past-z">Past Z-reports</h2>
       <ErrorNotice error={history.error} />
       {history.data && items.length === 0 && <p className="muted">No closed sessions yet.</p>}

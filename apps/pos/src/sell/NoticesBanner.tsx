@@ -10,7 +10,11 @@ const NOTICES_KEY = ['notices'];
  */
 export function NoticesBanner() {
   const queryClient = useQueryClient();
-  const notices = useQuery({ queryKey: NOTICES_KEY, queryFn: () => api.notices.list(), refetchInterval: 60_000 });
+  const notices = useQuery({
+    queryKey: NOTICES_KEY,
+    queryFn: () => api.notices.list(),
+    refetchInterval: 60_000,
+  });
   const acknowledge = useMutation({
     mutationFn: (n: { kind: 'announcement' | 'recall'; id: string }) => api.notices.acknowledge(n),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: NOTICES_KEY }),

@@ -56,7 +56,11 @@ describe('29: announcements and recalls at the counter', () => {
     }
     expect(await notices(cashier.token)).toEqual([]);
     expect(await notices(pharmacist.token)).toHaveLength(2);
-    const unknown = await t.post('/api/v1/notices/acknowledge', { kind: 'recall', id: 'nope' }, cashier.token);
+    const unknown = await t.post(
+      '/api/v1/notices/acknowledge',
+      { kind: 'recall', id: 'nope' },
+      cashier.token,
+    );
     expect(unknown.status).toBe(404);
   });
 
@@ -69,7 +73,10 @@ describe('29: announcements and recalls at the counter', () => {
     );
     expect(sale.status).toBe(409);
     expect(sale.body.code).toBe('INSUFFICIENT_STOCK');
-    const [row] = await t.query<{ qty_on_hand: number }>('SELECT qty_on_hand FROM batches WHERE id = ?', batch);
+    const [row] = await t.query<{ qty_on_hand: number }>(
+      'SELECT qty_on_hand FROM batches WHERE id = ?',
+      batch,
+    );
     expect(Number(row?.qty_on_hand)).toBe(12);
   });
 });

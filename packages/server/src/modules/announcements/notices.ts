@@ -72,7 +72,11 @@ export async function acknowledgeNotice(
           .where('id', '=', notice.id)
           .where('branch_id', '=', user.branchId)
           .executeTakeFirst()
-      : await app.db.selectFrom('changelog_entries').select('id').where('id', '=', notice.id).executeTakeFirst();
+      : await app.db
+          .selectFrom('changelog_entries')
+          .select('id')
+          .where('id', '=', notice.id)
+          .executeTakeFirst();
   if (!exists) throw new NotFound(notice.kind === 'recall' ? 'Batch' : 'Announcement', notice.id);
   await app.db
     .insertInto('notice_acknowledgements')

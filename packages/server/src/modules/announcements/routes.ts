@@ -64,7 +64,10 @@ export function announcementRoutes(r: ApiRouter): void {
       "kind (announcement or recall) and id (the announcement, or the recalled batch of the caller's branch: 404 otherwise). It no longer shows for the caller at this till; others still see it. Acknowledging twice is harmless.",
     roles: 'any',
     body: AcknowledgeNoticeRequest,
-    responses: { 204: { description: 'Acknowledged' }, 404: { description: 'Unknown announcement or batch' } },
+    responses: {
+      204: { description: 'Acknowledged' },
+      404: { description: 'Unknown announcement or batch' },
+    },
     handler: async ({ app, user, body }) => {
       await acknowledgeNotice(app, user, body);
       return noContent();

@@ -68,7 +68,11 @@ describe('29/26 H2: manager override at the till', () => {
     const asked = await ask();
     const res = await override(asked.id, { email: manager.email, password: USER_PASSWORD });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ status: 'approved', decided_by: manager.id, decided_at_device: DEVICE_ID });
+    expect(res.body).toMatchObject({
+      status: 'approved',
+      decided_by: manager.id,
+      decided_at_device: DEVICE_ID,
+    });
     const signIns = await till.query<{ id: string; user_id: string; device_id: string; method: string }>(
       'SELECT * FROM device_sign_ins WHERE approval_id = ?',
       asked.id,

@@ -101,12 +101,6 @@ export function approvalRoutes(r: ApiRouter): void {
       429: { description: 'Too many attempts' },
     },
     handler: ({ app, user, params, body, req, requestId }) =>
-      overrideApproval(
-        app,
-        user,
-        { requestId, clientAddress: req.ip ?? 'unknown' },
-        params.approvalId,
-        body,
-      ),
+      overrideApproval(app, user, { requestId, clientAddress: req.ip ?? 'unknown' }, params.approvalId, body),
   });
 }

@@ -151,7 +151,11 @@ export async function decideApproval(
   assertBranchAccess(user, existing.branch_id, 'approval');
   assertNotOwn(existing, user.id);
   await app.db.transaction().execute(async (trx) => {
-    const device = await recordSignInAtTill(app, trx, { approval: existing, userId: user.id, method: 'session' });
+    const device = await recordSignInAtTill(app, trx, {
+      approval: existing,
+      userId: user.id,
+      method: 'session',
+    });
     await writeDecision(trx, actor, id, { ...input, decidedBy: user.id, device });
   });
   return toApproval(await readApproval(app.db, id));
@@ -272,7 +276,11 @@ export async function overrideApproval(
   const manager = await overridingManager(app, request, existing, input);
   const actor: Actor = { userId: manager.id, requestId: request.requestId };
   await app.db.transaction().execute(async (trx) => {
-    const device = await recordSignInAtTill(app, trx, { approval: existing, userId: manager.id, method: 'override' });
+    const device = await recordSignInAtTill(app, trx, {
+      approval: existing,
+      userId: manager.id,
+      method: 'override',
+    });
     await writeDecision(trx, actor, id, {
       status: 'approved',
       reason: input.note?.trim() || null,

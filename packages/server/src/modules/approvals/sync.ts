@@ -62,7 +62,9 @@ async function assertDecidedHere(trx: Db, change: PushedChange, pusher: Pusher):
 async function authoriseSignIn(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
   if (change.op !== 'upsert') return;
   if (change.payload.device_id !== pusher.device.id)
-    throw new PushForbidden('A sign-in record comes from the till the person signed in at; this one names another.');
+    throw new PushForbidden(
+      'A sign-in record comes from the till the person signed in at; this one names another.',
+    );
   await assertNamedUserMay(trx, change, pusher, {
     field: 'user_id',
     roles: APPROVAL_DECIDERS,

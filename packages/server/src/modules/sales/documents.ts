@@ -1,4 +1,10 @@
-import { buildSaleReceipt, markCopy, renderText, type SaleItemInput, type VatBreakdownInput } from '@pharmacy/hardware';
+import {
+  buildSaleReceipt,
+  markCopy,
+  renderText,
+  type SaleItemInput,
+  type VatBreakdownInput,
+} from '@pharmacy/hardware';
 import type { SaleReceipt } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';

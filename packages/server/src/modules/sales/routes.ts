@@ -117,6 +117,7 @@ export function saleRoutes(r: ApiRouter): void {
       403: { description: 'Another branch' },
       404: { description: 'Unknown sale' },
     },
-    handler: ({ app, user, params, query }) => saleReceiptText(app, user, params.saleId, query.paper, query.copy),
+    handler: ({ app, user, params, query }) =>
+      saleReceiptText(app, user, params.saleId, query.paper, query.copy),
   });
 }
