@@ -14,6 +14,7 @@ export function NoticesBanner() {
     queryKey: NOTICES_KEY,
     queryFn: () => api.notices.list(),
     refetchInterval: 60_000,
+    refetchOnMount: 'always',
   });
   const acknowledge = useMutation({
     mutationFn: (n: { kind: 'announcement' | 'recall'; id: string }) => api.notices.acknowledge(n),
