@@ -36,6 +36,7 @@ export function NoticesBanner() {
           </p>
           <button
             type="button"
+            className="notice-ack"
             aria-label={`Acknowledge: ${n.title}`}
             disabled={acknowledge.isPending}
             onClick={() => acknowledge.mutate({ kind: n.kind, id: n.id })}

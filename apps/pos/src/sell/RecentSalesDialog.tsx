@@ -29,7 +29,7 @@ export function RecentSalesDialog({ onClose }: { onClose: () => void }) {
             <li key={s.id}>
               <button
                 type="button"
-                className={s.id === chosen ? 'ghost selected' : 'ghost'}
+                className={s.id === chosen ? 'ghost sale-pick selected' : 'ghost sale-pick'}
                 aria-pressed={s.id === chosen}
                 onClick={() => setPicked(s.id)}
                 data-autofocus={i === 0 ? '' : undefined}
