@@ -108,7 +108,8 @@ export const DeviceSignInPayload = z.looseObject({
   branch_id: RowId,
   device_id: RowId,
   user_id: RowId,
-  approval_id: RowId,
+  approval_id: NullableId,
+  customer_id: NullableId,
   method: z.enum(['override', 'session'], { message: 'must be override or session' }),
   signed_in_at: z.string().min(1).max(40),
 });

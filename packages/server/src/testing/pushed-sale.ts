@@ -102,7 +102,24 @@ export function pushedSignIn(approval: Row, deviceId: string): Row {
     device_id: deviceId,
     user_id: approval.decided_by,
     approval_id: approval.id,
+    customer_id: null,
     method: 'override',
+    signed_in_at: at,
+    created_at: at,
+  };
+}
+
+/** The sign-in a till records when a manager sets a customer's credit terms at it (issue 26 H2). */
+export function pushedCreditSignIn(customer: Row, deviceId: string, branchId: string): Row {
+  const at = new Date().toISOString();
+  return {
+    id: newId(),
+    branch_id: branchId,
+    device_id: deviceId,
+    user_id: customer.credit_terms_by,
+    approval_id: null,
+    customer_id: customer.id,
+    method: 'session',
     signed_in_at: at,
     created_at: at,
   };

@@ -3,8 +3,8 @@ import { runStatements } from './run-statements';
 
 /**
  * Issue 26 H2 / 29: a decision a till carries for a manager is backed by the manager's sign-in at that till.
- * device_sign_ins records who signed in at which device, when and for which decision (a manager override at
- * the counter, or a manager's own session deciding at the till); an approval records the device it was decided
+ * device_sign_ins records who signed in at which device, when and for which decision (an approval, or a
+ * customer's credit terms; a manager override at the counter, or a manager's own session at the till); an approval records the device it was decided
  * at (null: at head office). Also the announcements and recalls each person at the counter has acknowledged.
  */
 export const deviceSignIns: Migration = {
@@ -16,6 +16,7 @@ export const deviceSignIns: Migration = {
         device_id TEXT,
         user_id TEXT NOT NULL,
         approval_id TEXT,
+        customer_id TEXT,
         method TEXT NOT NULL CHECK (method IN ('override', 'session')),
         signed_in_at TEXT NOT NULL,
         created_at TEXT NOT NULL

@@ -28,7 +28,9 @@ export interface DeviceSignInsTable {
   /** The till's registered device; null on a till not yet connected to head office. */
   device_id: string | null;
   user_id: string;
+  /** The decision it backs: an approval, or a customer's credit terms. */
   approval_id: string | null;
+  customer_id: string | null;
   /** override: the manager typed their password at the cashier's till; session: their own sign-in there. */
   method: 'override' | 'session';
   signed_in_at: string;

@@ -108,13 +108,33 @@ describe('29/26 H2: manager override at the till', () => {
     );
     expect(own.status).toBe(403);
     expect((await till.row('approvals', asked.id))?.status).toBe('pending');
-    expect(await till.count('device_sign_ins')).toBe(1);
+    expect(await till.query('SELECT 1 FROM device_sign_ins WHERE approval_id = ?', asked.id)).toEqual([]);
     expect((await till.get('/api/v1/auth/me', cashier.token)).status).toBe(200);
     const failed = await till.query(
       "SELECT 1 FROM audit_log WHERE action = 'auth.login_failed' AND entity_id = ?",
       manager.id,
     );
     expect(failed).toHaveLength(1);
+  });
+
+  it("26 H2: credit terms a manager grants at the till travel after the manager's sign-in there", async () => {
+    const res = await till.post<{ id: string }>(
+      '/api/v1/customers',
+      { name: 'Neema Credit', credit_limit: 50, is_credit_allowed: true },
+      manager.token,
+    );
+    expect(res.status).toBe(201);
+    const [signIn] = await till.query<{ id: string; user_id: string; device_id: string }>(
+      'SELECT * FROM device_sign_ins WHERE customer_id = ?',
+      res.body.id,
+    );
+    expect(signIn).toMatchObject({ user_id: manager.id, device_id: DEVICE_ID });
+    const log = await till.query<{ entity: string }>(
+      'SELECT entity FROM change_log WHERE entity_id IN (?, ?) ORDER BY revision',
+      signIn!.id,
+      res.body.id,
+    );
+    expect(log.map((c) => c.entity)).toEqual(['device_sign_in', 'customer']);
   });
 
   it('29/26 H2: wrong manager passwords are throttled like sign-in', async () => {

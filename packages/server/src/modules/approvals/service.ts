@@ -19,10 +19,10 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { recordedBounds } from './bounds';
 import { type ApprovalOperation, assertApprovalCovers } from './covers';
-import type { ApprovalsTable, DeviceSignInsTable } from '../../db/tables/approvals';
+import type { ApprovalsTable } from '../../db/tables/approvals';
 import { checkCredentials } from '../auth/service';
-import { tillDeviceId } from '../sync/runtime';
 import { APPROVAL_DECIDERS } from './roles';
+import { recordSignInAtTill } from './sign-ins';
 import { paginate } from '../../db/paginate';
 
 /** A request must be decided, and an approval used, within this many minutes. */
@@ -152,9 +152,10 @@ export async function decideApproval(
   assertNotOwn(existing, user.id);
   await app.db.transaction().execute(async (trx) => {
     const device = await recordSignInAtTill(app, trx, {
-      approval: existing,
+      branchId: existing.branch_id,
       userId: user.id,
       method: 'session',
+      subject: { approvalId: id },
     });
     await writeDecision(trx, actor, id, { ...input, decidedBy: user.id, device });
   });
@@ -164,38 +165,6 @@ export async function decideApproval(
 function assertNotOwn(approval: ApprovalsTable, deciderId: string): void {
   if (approval.requested_by === deciderId)
     throw new Forbidden('You cannot decide your own request; another manager must.', 'SELF_APPROVAL');
-}
-
-/**
- * On a till: records that the decider signed in at this device for this decision (replicated before the
- * decision, in the same transaction), and answers the device id; on central nothing, null.
- */
-async function recordSignInAtTill(
-  app: AppContext,
-  trx: Db,
-  s: { approval: ApprovalsTable; userId: string; method: DeviceSignInsTable['method'] },
-): Promise<string | null> {
-  if (app.config.mode === 'central') return null;
-  const at = nowIso();
-  const row: DeviceSignInsTable = {
-    id: newId(),
-    branch_id: s.approval.branch_id,
-    device_id: tillDeviceId(app),
-    user_id: s.userId,
-    approval_id: s.approval.id,
-    method: s.method,
-    signed_in_at: at,
-    created_at: at,
-  };
-  await trx.insertInto('device_sign_ins').values(row).execute();
-  await recordChange(trx, {
-    entity: 'device_sign_in',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
-  return row.device_id;
 }
 
 /** Decides a pending, unexpired approval inside the caller's transaction: the row, its change and audit. */
@@ -277,9 +246,10 @@ export async function overrideApproval(
   const actor: Actor = { userId: manager.id, requestId: request.requestId };
   await app.db.transaction().execute(async (trx) => {
     const device = await recordSignInAtTill(app, trx, {
-      approval: existing,
+      branchId: existing.branch_id,
       userId: manager.id,
       method: 'override',
+      subject: { approvalId: id },
     });
     await writeDecision(trx, actor, id, {
       status: 'approved',

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
 import { insertRowIfAbsent, type PushedChange, type Pusher, type EntityRegistration } from '../sync/registry';
 import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
+import { assertSignedInAtDevice } from './sign-ins';
 
 /**
  * A pushed approval is taken when its requester may ask for one and, once decided, its decider may decide it
@@ -45,17 +46,11 @@ async function assertDecidedHere(trx: Db, change: PushedChange, pusher: Pusher):
     throw new PushForbidden(
       'A till carries only decisions made at that till: this approval does not say it was decided at this device.',
     );
-  const signIn = await trx
-    .selectFrom('device_sign_ins')
-    .select('id')
-    .where('approval_id', '=', change.entityId)
-    .where('user_id', '=', decidedBy)
-    .where('device_id', '=', pusher.device.id)
-    .executeTakeFirst();
-  if (!signIn)
-    throw new PushForbidden(
-      "A till carries a manager's decision only with the manager's sign-in at that till, and none was recorded for this approval.",
-    );
+  await assertSignedInAtDevice(trx, pusher, {
+    userId: decidedBy,
+    subject: { approvalId: change.entityId },
+    what: 'an approval decided',
+  });
 }
 
 /** A sign-in record is the device's own: it names that device and someone who may decide at its branch. */
@@ -68,7 +63,7 @@ async function authoriseSignIn(trx: Db, change: PushedChange, pusher: Pusher): P
   await assertNamedUserMay(trx, change, pusher, {
     field: 'user_id',
     roles: APPROVAL_DECIDERS,
-    what: 'signs in at a till to decide an approval',
+    what: 'signs in at a till to decide an approval or credit terms',
   });
 }
 
