@@ -221,3 +221,188 @@ test('27.8: the return form submits once, is disabled while in flight, then rese
   const returns = await cashier.call<{ items: unknown[] }>('GET', `/returns?sale_id=${sale.id}`);
   expect(returns.items).toHaveLength(1);
 });
+
+const MANAGER = {
+  email: 'mani@pharmacy.local',
+  password: 'Mani#2026-till!',
+  full_name: 'Mani Manager',
+  role: 'branch_manager',
+};
+
+test('29: manager override on the same till', async ({ page, till }) => {
+  const { admin, cashier } = await counter(page, till);
+  await admin.createUser(MANAGER);
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, SYRUP);
+  await scan(page, SYRUP);
+  // 1.00 off 3.00 is above the share a cashier may give alone.
+  await page.getByLabel('Discount on Tusscalm Syrup').fill('1');
+  await page.keyboard.press('F8');
+  const pay = page.getByRole('dialog', { name: 'Payment' });
+  await pay.getByRole('button', { name: 'Rest in cash' }).click();
+  await pay.getByRole('button', { name: 'Complete sale' }).click();
+  await expect(pay.getByRole('alert')).toContainText("needs a manager's approval");
+  await pay.getByRole('button', { name: 'Manager override' }).click();
+  const override = page.getByRole('dialog', { name: 'Manager override' });
+  await expect(override.getByLabel("Manager's email")).toBeFocused();
+  await override.getByLabel("Manager's email").fill(MANAGER.email);
+  await override.getByLabel("Manager's password").fill('not-the-password');
+  await override.getByRole('button', { name: 'Approve' }).click();
+  await expect(override.getByText('is not right for that email')).toBeVisible();
+  await override.getByLabel("Manager's password").fill(MANAGER.password);
+  await override.getByLabel('Note (optional)').fill('Damaged box');
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-manager-override.png' });
+  await override.getByRole('button', { name: 'Approve' }).click();
+  await expect(override).toBeHidden();
+  await expect(pay.getByRole('status').filter({ hasText: 'Approved by Mani Manager' })).toBeVisible();
+  await pay.getByRole('button', { name: /Complete sale|Try again/ }).click();
+  await expect(page.getByRole('dialog', { name: /^Sale / })).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-manager-override-sold.png' });
+  // The cashier is still the one signed in, and the approval is recorded as decided at this till.
+  const used = await cashier.call<{ items: Array<{ decided_by_name: string; decision_reason: string }> }>(
+    'GET',
+    '/approvals?status=used',
+  );
+  expect(used.items[0]).toMatchObject({ decided_by_name: 'Mani Manager', decision_reason: 'Damaged box' });
+  await expect(page.getByText('Cora Counter').first()).toBeVisible();
+});
+
+/** Sells one syrup paid exactly in cash from Sell, and leaves the sale-done dialog open. */
+async function sellOneSyrup(page: Page): Promise<void> {
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, SYRUP);
+  await page.keyboard.press('F8');
+  await page.keyboard.type('1.50');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: /^Sale / })).toBeVisible();
+}
+
+test('29: reprint receipt of the last or a recent sale at the till, marked COPY', async ({ page, till }) => {
+  const { cashier } = await counter(page, till);
+  await sellOneSyrup(page);
+  const first = page.getByRole('dialog', { name: /^Sale / });
+  const firstInvoice = ((await first.getByRole('heading').textContent()) ?? '').replace('Sale ', '');
+  await first.getByRole('button', { name: 'Print receipt' }).click();
+  await expect(first.getByRole('status').filter({ hasText: /Print job|Printing|Printed/ })).toBeVisible();
+  await first.getByRole('button', { name: 'New sale' }).click();
+  await sellOneSyrup(page);
+  await page.getByRole('button', { name: 'New sale' }).click();
+
+  await page.getByRole('button', { name: 'Recent sales' }).click();
+  const recent = page.getByRole('dialog', { name: 'Recent sales' });
+  // The last sale is chosen at once, its receipt shown as the copy a reprint prints.
+  await expect(recent.getByRole('figure', { name: 'Receipt copy' })).toContainText('COPY');
+  await recent.getByRole('button', { name: new RegExp(firstInvoice) }).click();
+  await expect(recent.getByRole('figure', { name: 'Receipt copy' })).toContainText(firstInvoice);
+  await recent.getByRole('button', { name: 'Reprint receipt' }).click();
+  await expect(recent.getByRole('status').filter({ hasText: /Print job|Printing|Printed/ })).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-reprint-receipt.png' });
+  const sold = await cashier.call<{ items: Array<{ id: string; invoice_number: string }> }>('GET', '/sales');
+  const firstId = sold.items.find((s) => s.invoice_number === firstInvoice)?.id;
+  const jobs = await cashier.call<{ items: Array<{ reprint_of: string | null }> }>(
+    'GET',
+    `/printing/print-jobs?document_type=receipt&reference_id=${firstId}`,
+  );
+  expect(jobs.items).toHaveLength(2);
+  expect(jobs.items[0]?.reprint_of).toBeTruthy();
+});
+
+test('29: past Z-reports on Cash session, viewed again and reprinted after leaving the screen', async ({
+  page,
+  till,
+}) => {
+  const { cashier } = await counter(page, till);
+  await sellOneSyrup(page);
+  await page.getByRole('button', { name: 'New sale' }).click();
+  await page.keyboard.press('F6');
+  await expect(page.getByRole('heading', { name: 'Cash session', level: 1 })).toBeVisible();
+  await page.getByLabel('Counted cash').fill('51.50');
+  await page.getByRole('button', { name: 'Close session' }).click();
+  await expect(page.getByText('Session closed. Keep the Z-report with the cash.')).toBeVisible();
+  // Away and back: the Z is still there, in the list of past Z-reports.
+  await page.keyboard.press('F1');
+  await page.keyboard.press('F6');
+  const past = page.getByRole('table', { name: 'Past Z-reports' });
+  await expect(past.getByRole('row', { name: /Z 1/ })).toBeVisible();
+  await past.getByRole('button', { name: 'View Z 1' }).click();
+  const z = page.getByRole('dialog', { name: 'Z-report 1' });
+  await expect(z.getByRole('heading', { name: 'Z-report No. 1' })).toBeVisible();
+  await z.getByRole('button', { name: 'Close' }).click();
+  await past.getByRole('button', { name: 'Reprint Z 1' }).click();
+  await expect(past.getByRole('status').filter({ hasText: /Print job|Printing|Printed/ })).toBeVisible();
+  await past.getByRole('button', { name: 'Reprint Z 1' }).click();
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-past-z-reports.png' });
+  const [session] = (await cashier.call<{ items: Array<{ id: string }> }>('GET', '/sessions/history')).items;
+  await expect
+    .poll(async () => {
+      const jobs = await cashier.call<{ items: Array<{ reprint_of: string | null }> }>(
+        'GET',
+        `/printing/print-jobs?document_type=report&reference_id=${session?.id}`,
+      );
+      return jobs.items.map((j) => j.reprint_of !== null);
+    })
+    .toEqual([true, false]);
+});
+
+test('29: a recall shows on Sell until acknowledged, and the recalled batch cannot be sold', async ({
+  page,
+  till,
+}) => {
+  const { admin } = await counter(page, till);
+  const batches = await admin.call<{ items: Array<{ id: string; batch_number: string }> }>(
+    'GET',
+    '/purchases?page_size=50',
+  );
+  const syrupBatch = batches.items.find((b) => b.batch_number === `E2E-${SYRUP.slice(-5)}`);
+  await admin.call('POST', `/supplier-finance/batches/${syrupBatch?.id}/quarantine`, {
+    status: 'recalled',
+    reason: 'Regulator notice',
+  });
+  await admin.call('POST', '/changelog', {
+    title: 'Stocktake on Sunday',
+    body: 'Close the counter at 16:00.',
+    kind: 'announcement',
+  });
+  // Sell asks again whenever it is opened.
+  await page.keyboard.press('F6');
+  await expect(page.getByRole('heading', { name: 'Cash session', level: 1 })).toBeVisible();
+  await page.keyboard.press('F1');
+  const recall = page.getByRole('region', { name: 'Recall' });
+  await expect(recall).toContainText('Recall: Tusscalm Syrup, batch E2E-00037');
+  await expect(recall).toContainText('it cannot be sold');
+  await expect(page.getByRole('region', { name: 'Announcement' })).toContainText('Stocktake on Sunday');
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-recall-banner.png' });
+  // The recalled syrup is not sellable stock: scanned, it is out of stock and never reaches the cart.
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, SYRUP);
+  await expect(page.getByText('Tusscalm Syrup is out of stock.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('table', { name: 'Cart' }).getByRole('row')).toHaveCount(1);
+  await recall.getByRole('button', { name: /^Acknowledge/ }).click();
+  await expect(recall).toBeHidden();
+  await page.keyboard.press('F6');
+  await page.keyboard.press('F1');
+  await expect(page.getByRole('region', { name: 'Announcement' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Recall' })).toBeHidden();
+});
+
+test('29: a disabled action says who can do it', async ({ page, till }) => {
+  const admin = await Api.admin(till);
+  await admin.createUser(MANAGER);
+  await page.goto('/');
+  await signIn(page, MANAGER);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /Back office/ })
+    .click();
+  await page
+    .getByRole('navigation', { name: 'Back office' })
+    .getByRole('link', { name: 'Currencies' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Currencies', level: 1 })).toBeVisible();
+  const add = page.getByRole('button', { name: 'Add a rate' });
+  await expect(add).toBeDisabled();
+  await expect(add).toHaveAccessibleDescription('Only an admin can add exchange rates.');
+  await add.hover({ force: true });
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-disabled-says-who.png' });
+});

@@ -31,3 +31,22 @@ export const CreateChangelogRequest = z
   .strict();
 
 export const ChangelogListQuery = PageQuery.extend({ kind: ChangelogKind.optional() });
+
+/** What the counter shows until its user acknowledges it: an announcement, or a recall of a batch it holds. */
+export const NOTICE_KINDS = ['announcement', 'recall'] as const;
+export const NoticeKind = z.enum(NOTICE_KINDS, { message: 'must be announcement or recall' });
+
+export const CounterNotice = z.object({
+  kind: NoticeKind,
+  id: z.string().describe('the announcement, or the recalled batch'),
+  title: z.string(),
+  body: z.string(),
+  at: Timestamp.describe('when it was published or recalled'),
+});
+export type CounterNotice = z.infer<typeof CounterNotice>;
+
+export const CounterNotices = z.object({ items: z.array(CounterNotice) });
+
+export const AcknowledgeNoticeRequest = z
+  .object({ kind: NoticeKind, id: z.string().trim().min(1, { message: 'is required' }).max(200) })
+  .strict();

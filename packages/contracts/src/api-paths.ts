@@ -85,6 +85,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/approvals/{approvalId}/override": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1ApprovalsApprovalIdOverride"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/audit": {
         parameters: {
             query?: never;
@@ -911,6 +927,38 @@ export interface paths {
         get: operations["getApiV1MedicinesControlledRegistry"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getApiV1Notices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notices/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1NoticesAcknowledge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2492,6 +2540,7 @@ export interface operations {
                             branch_id: string;
                             created_at: string;
                             decided_at: string | null;
+                            decided_at_device: string | null;
                             decided_by: string | null;
                             decided_by_name: string | null;
                             decision_reason: string | null;
@@ -2605,6 +2654,7 @@ export interface operations {
                         branch_id: string;
                         created_at: string;
                         decided_at: string | null;
+                        decided_at_device: string | null;
                         decided_by: string | null;
                         decided_by_name: string | null;
                         decision_reason: string | null;
@@ -2657,6 +2707,60 @@ export interface operations {
                         branch_id: string;
                         created_at: string;
                         decided_at: string | null;
+                        decided_at_device: string | null;
+                        decided_by: string | null;
+                        decided_by_name: string | null;
+                        decision_reason: string | null;
+                        expires_at: string;
+                        id: string;
+                        is_expired: boolean;
+                        /** @enum {string} */
+                        kind: "price_override" | "discount" | "return_without_receipt" | "void" | "stock_variance" | "refund_tender";
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        reason: string;
+                        requested_by: string;
+                        requested_by_name: string | null;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "rejected" | "used";
+                        updated_at: string;
+                        used_at: string | null;
+                        used_by: string | null;
+                    };
+                };
+            };
+        };
+    };
+    postApiV1ApprovalsApprovalIdOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                approvalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    note?: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        branch_id: string;
+                        created_at: string;
+                        decided_at: string | null;
+                        decided_at_device: string | null;
                         decided_by: string | null;
                         decided_by_name: string | null;
                         decision_reason: string | null;
@@ -5478,6 +5582,59 @@ export interface operations {
                         total: number;
                     };
                 };
+            };
+        };
+    };
+    getApiV1Notices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            at: string;
+                            body: string;
+                            id: string;
+                            /** @enum {string} */
+                            kind: "announcement" | "recall";
+                            title: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiV1NoticesAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    /** @enum {string} */
+                    kind: "announcement" | "recall";
+                };
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -8625,6 +8782,7 @@ export interface operations {
     getApiV1SalesSaleIdReceipt: {
         parameters: {
             query?: {
+                copy?: "0" | "1" | "true" | "false";
                 paper?: "58mm" | "80mm";
             };
             header?: never;

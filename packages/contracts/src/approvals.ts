@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, MoneyInput, PageQuery, Text, Timestamp } from './common';
+import { Id, MoneyInput, OptionalText, PageQuery, Text, Timestamp } from './common';
 import { SalePaymentMethod } from './sales';
 
 export const APPROVAL_KINDS = [
@@ -124,6 +124,10 @@ export const Approval = z.object({
   decided_at: Timestamp.nullable(),
   used_by: z.string().nullable(),
   used_at: Timestamp.nullable(),
+  decided_at_device: z
+    .string()
+    .nullable()
+    .describe('the till (registered device) a manager decided it at; null when decided at head office'),
   expires_at: Timestamp,
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -156,6 +160,15 @@ export const DecideApprovalRequest = z
     reason: Text(500),
   })
   .strict();
+
+export const OverrideApprovalRequest = z
+  .object({
+    email: z.string().trim().min(1, { message: 'is required' }).max(254),
+    password: z.string().min(1, { message: 'is required' }).max(256),
+    note: OptionalText(500).optional(),
+  })
+  .strict();
+export type OverrideApprovalRequest = z.infer<typeof OverrideApprovalRequest>;
 
 export const ApprovalParams = z.object({ approvalId: Id });
 

@@ -63,8 +63,18 @@ import type {
 import type { BooksReport, BooksWarnings } from './books';
 import type { BranchComparison, DashboardSummary } from './dashboard';
 import type { InventoryReport, PharmacistReport, PurchasesReport, SalesReport, VatReport } from './reports';
-import type { ChangelogEntry, CreateChangelogRequest } from './announcements';
-import type { Approval, CreateApprovalRequest, DecideApprovalRequest } from './approvals';
+import type {
+  AcknowledgeNoticeRequest,
+  ChangelogEntry,
+  CounterNotices,
+  CreateChangelogRequest,
+} from './announcements';
+import type {
+  Approval,
+  CreateApprovalRequest,
+  DecideApprovalRequest,
+  OverrideApprovalRequest,
+} from './approvals';
 import type {
   CreateExchangeRateRequest,
   CurrencyOverview,
@@ -367,6 +377,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
         call('POST', '/approvals', { body }),
       decide: (approvalId: string, body: z.input<typeof DecideApprovalRequest>): Promise<Approval> =>
         call('PUT', '/approvals/{approvalId}', { params: { approvalId }, body }),
+      override: (approvalId: string, body: z.input<typeof OverrideApprovalRequest>): Promise<Approval> =>
+        call('POST', '/approvals/{approvalId}/override', { params: { approvalId }, body }),
+    },
+    notices: {
+      list: (): Promise<z.infer<typeof CounterNotices>> => call('GET', '/notices'),
+      acknowledge: (body: z.input<typeof AcknowledgeNoticeRequest>): Promise<undefined> =>
+        call('POST', '/notices/acknowledge', { body }),
     },
     changelog: {
       list: (query: Query<'GET', '/changelog'> = {}): Promise<Page<z.infer<typeof ChangelogEntry>>> =>
@@ -450,6 +467,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
     sessions: {
       current: (): Promise<CashSession> => call('GET', '/sessions/current'),
+      history: (query: Query<'GET', '/sessions/history'> = {}): Promise<Page<CashSession>> =>
+        call('GET', '/sessions/history', { query }),
       open: (body: z.input<typeof OpenSessionRequest>): Promise<CashSession> =>
         call('POST', '/sessions/open', { body }),
       close: (body: z.input<typeof CloseSessionRequest>): Promise<CashSession> =>

@@ -23,3 +23,23 @@ export const SELLERS = ['cashier', 'pharmacist', 'branch_manager'] as const sati
 
 export const maySell = (role: Role): boolean =>
   role === 'admin' || (SELLERS as readonly Role[]).includes(role);
+
+const ROLE_WORDS: Record<Role, string> = {
+  admin: 'admin',
+  pharmacist: 'pharmacist',
+  cashier: 'cashier',
+  branch_manager: 'branch manager',
+  inventory_manager: 'inventory manager',
+  auditor: 'auditor',
+};
+
+/**
+ * Who may do something, in words, from a named set: whoCan(CREDIT_GRANTERS, 'change credit terms') is
+ * "Only a branch manager or admin can change credit terms" (admin always may, so it ends the list).
+ */
+export function whoCan(roles: readonly Role[], action: string): string {
+  const words = [...roles.filter((r) => r !== 'admin'), 'admin' as const].map((r) => ROLE_WORDS[r]);
+  const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+  const article = /^[aeiou]/.test(list ?? '') ? 'an' : 'a';
+  return `Only ${article} ${list} can ${action}`;
+}

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { DecimalString, Id, IsoDate, MoneyInput, OptionalText, PageQuery, Text, Timestamp } from './common';
+import {
+  BoolQuery,
+  DecimalString,
+  Id,
+  IsoDate,
+  MoneyInput,
+  OptionalText,
+  PageQuery,
+  Text,
+  Timestamp,
+} from './common';
 import { CouponCode, CurrencyCodeInput, MutationId, PositiveMoney, Qty } from './selling-fields';
 
 export const SALE_PAYMENT_METHODS = [
@@ -170,6 +180,7 @@ export const SaleParams = z.object({ saleId: Id });
 
 export const SaleReceiptQuery = z.object({
   paper: z.enum(['58mm', '80mm']).default('80mm').describe('Paper width the text is laid out for'),
+  copy: BoolQuery.optional().describe('true: the receipt marked COPY, as a reprint prints it'),
 });
 export const SaleReceiptText = z.object({
   sale_id: z.string(),

@@ -102,6 +102,19 @@ export const ApprovalPayload = z.looseObject({
   decision_reason: OptionalText(500).nullable().optional(),
   requested_by: RowId,
   decided_by: NullableId,
+  decided_at_device: NullableId,
+});
+
+/** A manager's sign-in at a till, backing a decision the till carries for them (issue 26 H2). */
+export const DeviceSignInPayload = z.looseObject({
+  id: RowId,
+  branch_id: RowId,
+  device_id: RowId,
+  user_id: RowId,
+  approval_id: NullableId,
+  customer_id: NullableId,
+  method: z.enum(['override', 'session'], { message: 'must be override or session' }),
+  signed_in_at: z.string().min(1).max(40),
 });
 
 /** A batch row: ReceiveRequest's batch number, expiry and cost, a known regulator status. */

@@ -2,7 +2,7 @@ import type { ChangelogKind } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
-import { useUser } from '../session/SessionProvider';
+import { RoleButton } from '../ui/RoleButton';
 import { Pager } from '../ui/DataTable';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -21,7 +21,6 @@ const PAGE_SIZE = 20;
 
 /** The announcements and release notes every till shows; the admin writes and publishes them. */
 export function AnnouncementsScreen() {
-  const me = useUser();
   const [kind, setKind] = useState('');
   const [page, setPage] = useState(1);
   const [writing, setWriting] = useState(false);
@@ -36,11 +35,14 @@ export function AnnouncementsScreen() {
     <section aria-labelledby="announcements-title">
       <div className="screen-header">
         <h1 id="announcements-title">Announcements</h1>
-        {me.role === 'admin' && (
-          <button type="button" className="primary" onClick={() => setWriting(true)}>
-            New announcement
-          </button>
-        )}
+        <RoleButton
+          roles={[]}
+          action="publish announcements"
+          className="primary"
+          onClick={() => setWriting(true)}
+        >
+          New announcement
+        </RoleButton>
       </div>
       <search className="filters">
         <SelectField
@@ -112,7 +114,7 @@ function PublishDialog({ onClose }: { onClose: () => void }) {
           value={title}
           onChange={setTitle}
           error={fieldError(err, 'title')}
-          autoFocus
+          data-autofocus=""
         />
         <TextAreaField
           label="Text"

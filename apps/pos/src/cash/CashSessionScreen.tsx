@@ -8,6 +8,7 @@ import { fieldError, NumberField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
 import { CASH_SESSION_KEY, useCashSession } from './useCashSession';
+import { PastZReports } from './PastZReports';
 import { ZReportView } from './ZReportView';
 
 /** Opening, breaks and closing of the cashier's own cash session, and its Z-report. */
@@ -105,6 +106,7 @@ export function CashSessionScreen() {
         </div>
       )}
       {session && xReport.data && <ZReportView report={xReport.data} />}
+      <PastZReports closedNow={closedId} />
     </section>
   );
 }

@@ -33,7 +33,7 @@ export function CouponDialog({ coupon, onClose }: { coupon?: Coupon; onClose: ()
     <Dialog title={coupon ? `Edit ${coupon.code}` : 'New coupon'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         <ErrorNotice error={save.error} />
-        <TextField label="Code" {...field('code')} autoFocus />
+        <TextField label="Code" {...field('code')} data-autofocus="" />
         <TextField label="Description" {...field('description')} />
         <SelectField
           label="Kind"

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
-import { useUser } from '../session/SessionProvider';
+import { RoleButton } from '../ui/RoleButton';
 import { DataTable, Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, SelectField } from '../ui/fields';
@@ -12,7 +12,6 @@ const PAGE_SIZE = 25;
 
 /** The currency registry, each branch's currency, exchange rates with their history, the FX tolerance. */
 export function CurrenciesScreen() {
-  const me = useUser();
   const [inactive, setInactive] = useState(false);
   const [fromCode, setFromCode] = useState('');
   const [page, setPage] = useState(1);
@@ -42,11 +41,14 @@ export function CurrenciesScreen() {
     <section aria-labelledby="currencies-title">
       <div className="screen-header">
         <h1 id="currencies-title">Currencies</h1>
-        {me.role === 'admin' && (
-          <button type="button" className="primary" onClick={() => setAdding(true)}>
-            Add a rate
-          </button>
-        )}
+        <RoleButton
+          roles={[]}
+          action="add exchange rates"
+          className="primary"
+          onClick={() => setAdding(true)}
+        >
+          Add a rate
+        </RoleButton>
       </div>
       <ErrorNotice error={registry.error ?? overview.error ?? rates.error} />
       <div className="kpi-grid">

@@ -1,5 +1,5 @@
 import type { Customer } from '@pharmacy/contracts';
-import { mayChangeCreditTerms } from '@pharmacy/contracts/roles';
+import { CREDIT_GRANTERS, mayChangeCreditTerms, whoCan } from '@pharmacy/contracts/roles';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
@@ -119,7 +119,7 @@ export function EditCustomerDialog({ customer, onClose }: { customer: Customer; 
             hint={
               creditEditable
                 ? 'A limit below the balance only stops further credit.'
-                : 'Only a branch manager or an admin can change credit terms.'
+                : `${whoCan(CREDIT_GRANTERS, 'change credit terms')}.`
             }
           />
         </fieldset>

@@ -14,19 +14,26 @@ const STATUS_TEXT: Record<PrintJob['status'], string> = {
 
 /**
  * Enqueues a print job and shows how it goes. Printing never blocks the till: a missing or
- * failing printer is reported here and the cashier carries on.
+ * failing printer is reported here and the cashier carries on. `reprint`: a copy (marked COPY, no drawer)
+ * of the document's last print job, or its first print when it was never queued.
  */
 export function PrintButton({
   documentType,
   referenceId,
   label,
+  reprint = false,
 }: {
   documentType: PrintDocumentType;
   referenceId: string;
   label: string;
+  reprint?: boolean;
 }) {
   const create = useMutation({
-    mutationFn: () => api.printing.createJob({ document_type: documentType, reference_id: referenceId }),
+    mutationFn: async () => {
+      const document = { document_type: documentType, reference_id: referenceId };
+      const last = reprint ? (await api.printing.jobs({ ...document, page_size: 1 })).items[0] : undefined;
+      return last ? api.printing.reprintJob(last.id) : api.printing.createJob(document);
+    },
   });
   const jobId = create.data?.id;
   const job = useQuery({

@@ -77,7 +77,7 @@ export function PrinterDialog({
     <Dialog title={printer ? `Edit ${printer.name}` : 'Add printer'} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         <ErrorNotice error={err} />
-        <TextField label="Name" autoFocus {...field('name')} />
+        <TextField label="Name" data-autofocus="" {...field('name')} />
         <SelectField
           label="Connection"
           value={form.transport}

@@ -3,6 +3,7 @@ import { ApiError } from '@pharmacy/contracts/client';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
+import { ManagerOverrideDialog } from '../approvals/ManagerOverrideDialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, TextField } from '../ui/fields';
 import type { Cart } from './cart';
@@ -23,7 +24,8 @@ export function discountBounds(cart: Cart, convert: (base: number) => number, cu
 /**
  * When a sale needs a manager's approval (403 APPROVAL_REQUIRED: a discount above the threshold), the
  * cashier asks for it from the till with a reason; the request waits in the manager's Approvals inbox,
- * and once approved its id goes with the sale (`onApproved`), which the cashier then completes.
+ * and once approved its id goes with the sale (`onApproved`), which the cashier then completes. Or a manager
+ * at the counter approves it on this till (Manager override), asked for at once if it was not yet.
  */
 export function ApprovalRequest({
   error,
@@ -39,14 +41,14 @@ export function ApprovalRequest({
   onApproved: (approvalId: string) => void;
 }) {
   const [reason, setReason] = useState('');
-  const ask = useMutation({
-    mutationFn: () => {
-      const payload = discountBounds(cart, convert, currency);
-      if (!payload)
-        throw new Error('Ask for one discounted line at a time: remove the other discounts first.');
-      return api.approvals.create({ kind: 'discount', payload, reason });
-    },
-  });
+  const [overriding, setOverriding] = useState(false);
+  const [overridden, setOverridden] = useState<Approval | null>(null);
+  const request = (why: string) => {
+    const payload = discountBounds(cart, convert, currency);
+    if (!payload) throw new Error('Ask for one discounted line at a time: remove the other discounts first.');
+    return api.approvals.create({ kind: 'discount', payload, reason: why });
+  };
+  const ask = useMutation({ mutationFn: () => request(reason) });
   const asked = ask.data;
   const status = useQuery({
     queryKey: ['approvals', 'mine', asked?.id],
@@ -55,7 +57,7 @@ export function ApprovalRequest({
     enabled: !!asked,
     refetchInterval: (q) => (q.state.data?.status === 'pending' || !q.state.data ? 2_000 : false),
   });
-  const current: Approval | undefined = status.data ?? asked;
+  const current: Approval | undefined = overridden ?? status.data ?? asked;
   useEffect(() => {
     if (current?.status === 'approved') onApproved(current.id);
   }, [current?.status, current?.id, onApproved]);
@@ -72,11 +74,30 @@ export function ApprovalRequest({
       </p>
     );
   }
+  const override = (
+    <>
+      <button type="button" onClick={() => setOverriding(true)}>
+        Manager override
+      </button>
+      {overriding && (
+        <ManagerOverrideDialog
+          what="this discount"
+          approval={current}
+          ask={() => request(reason.trim() || 'Approved by a manager at the till')}
+          onApproved={(approved) => {
+            setOverridden(approved);
+            setOverriding(false);
+          }}
+          onClose={() => setOverriding(false)}
+        />
+      )}
+    </>
+  );
   if (current) {
     return (
-      <p role="status" className="notice info">
-        Waiting for a manager to approve the discount…
-      </p>
+      <div role="status" className="notice info">
+        Waiting for a manager to approve the discount… {override}
+      </div>
     );
   }
   return (
@@ -89,9 +110,12 @@ export function ApprovalRequest({
         error={fieldError(ask.error, 'reason')}
       />
       <ErrorNotice error={ask.error} />
-      <button type="button" disabled={ask.isPending} onClick={() => ask.mutate()}>
-        Ask a manager to approve
-      </button>
+      <div className="form-actions">
+        <button type="button" disabled={ask.isPending} onClick={() => ask.mutate()}>
+          Ask a manager to approve
+        </button>
+        {override}
+      </div>
     </fieldset>
   );
 }

@@ -2,9 +2,11 @@ import { Link } from 'wouter';
 import { DraftNumberInput } from '../ui/DraftNumberInput';
 import { newMutationId, shortfall } from './cart';
 import { MedicineSearch } from './MedicineSearch';
+import { NoticesBanner } from './NoticesBanner';
 import { PaymentDialog } from './PaymentDialog';
 import { CustomerDialog, ParkDialog, SaleDoneDialog, SubstitutesDialog } from './SellDialogs';
 import { PrescriptionDialog } from './PrescriptionDialog';
+import { RecentSalesDialog } from './RecentSalesDialog';
 import { useSell } from './useSell';
 
 type Sell = ReturnType<typeof useSell>;
@@ -23,8 +25,12 @@ export function SellScreen() {
           <button type="button" onClick={() => setOpen({ kind: 'park' })} aria-keyshortcuts="F10">
             <kbd>F10</kbd> Park / recall
           </button>
+          <button type="button" onClick={() => setOpen({ kind: 'recent' })}>
+            Recent sales
+          </button>
         </div>
       </div>
+      <NoticesBanner />
       {session === null && (
         <p className="notice info">
           No cash session is open. <Link href="/cash">Open one (F6)</Link> before taking payment.
@@ -317,6 +323,7 @@ function SellDialogsFor({ sell }: { sell: Sell }) {
         />
       )}
       {open.kind === 'done' && <SaleDoneDialog sale={open.sale} onClose={close} />}
+      {open.kind === 'recent' && <RecentSalesDialog onClose={close} />}
       {open.kind === 'customer' && (
         <CustomerDialog
           current={cart.customer}

@@ -26,6 +26,7 @@ export type Open =
   | { kind: 'pay' }
   | { kind: 'customer' }
   | { kind: 'park' }
+  | { kind: 'recent' }
   | { kind: 'prescription' }
   | { kind: 'substitutes'; medicine: { id: string; name: string } }
   | { kind: 'done'; sale: SaleDetail };

@@ -2,6 +2,7 @@ import type { Approval } from '@pharmacy/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../api';
+import { ManagerOverrideDialog } from '../approvals/ManagerOverrideDialog';
 import { useUser } from '../session/SessionProvider';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -221,6 +222,7 @@ function ApprovalBox({
   onApproval: (id: string) => void;
 }) {
   const [reason, setReason] = useState('');
+  const [overriding, setOverriding] = useState(false);
   const mine = useQuery({
     queryKey: ['approvals', 'stock_variance', 'all'],
     queryFn: () => api.approvals.list({ kind: 'stock_variance', status: 'all', page_size: 50 }),
@@ -258,6 +260,9 @@ function ApprovalBox({
           screen.{' '}
           <button type="button" onClick={() => mine.refetch()}>
             Check again
+          </button>{' '}
+          <button type="button" onClick={() => setOverriding(true)}>
+            Manager override
           </button>
         </p>
       ) : (
@@ -266,7 +271,22 @@ function ApprovalBox({
           <button type="button" disabled={ask.isPending || !reason.trim()} onClick={() => ask.mutate()}>
             Ask for approval
           </button>
+          <button type="button" disabled={!reason.trim()} onClick={() => setOverriding(true)}>
+            Manager override
+          </button>
         </div>
+      )}
+      {overriding && (
+        <ManagerOverrideDialog
+          what={`this variance of ${signed(v.variance)}`}
+          approval={pending}
+          ask={() => ask.mutateAsync()}
+          onApproved={() => {
+            setOverriding(false);
+            mine.refetch();
+          }}
+          onClose={() => setOverriding(false)}
+        />
       )}
       <TextField
         label="Approval id"

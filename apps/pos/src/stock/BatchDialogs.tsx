@@ -73,7 +73,7 @@ export function BatchActionDialog({
           value={reason}
           onChange={setReason}
           error={fieldError(run.error, 'reason')}
-          autoFocus
+          data-autofocus=""
         />
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>

@@ -45,7 +45,7 @@ export function CancelTransfer({
           onChange={setReason}
           maxLength={500}
           error={fieldError(cancel.error, 'reason')}
-          autoFocus
+          data-autofocus=""
         />
         <div className="form-actions">
           <button type="button" onClick={onClose}>

@@ -89,3 +89,38 @@ export function pushedApproval(
     ...fields,
   };
 }
+
+/**
+ * The sign-in a till records when a manager decides at it (issue 26 H2): pushed before the decision it backs,
+ * it lets the device carry `approval`'s decision.
+ */
+export function pushedSignIn(approval: Row, deviceId: string): Row {
+  const at = new Date().toISOString();
+  return {
+    id: newId(),
+    branch_id: approval.branch_id,
+    device_id: deviceId,
+    user_id: approval.decided_by,
+    approval_id: approval.id,
+    customer_id: null,
+    method: 'override',
+    signed_in_at: at,
+    created_at: at,
+  };
+}
+
+/** The sign-in a till records when a manager sets a customer's credit terms at it (issue 26 H2). */
+export function pushedCreditSignIn(customer: Row, deviceId: string, branchId: string): Row {
+  const at = new Date().toISOString();
+  return {
+    id: newId(),
+    branch_id: branchId,
+    device_id: deviceId,
+    user_id: customer.credit_terms_by,
+    approval_id: null,
+    customer_id: customer.id,
+    method: 'session',
+    signed_in_at: at,
+    created_at: at,
+  };
+}

@@ -23,6 +23,7 @@ import { accountPaymentsInSessions } from './0022_account_payments_in_sessions';
 import { returnsByRefundDate } from './0023_returns_by_refund_date';
 import { searchCollation } from './0024_search_collation';
 import { booksReview } from './0025_books_review';
+import { deviceSignIns } from './0026_device_sign_ins';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -53,4 +54,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023_returns_by_refund_date': returnsByRefundDate,
   '0024_search_collation': searchCollation,
   '0025_books_review': booksReview,
+  '0026_device_sign_ins': deviceSignIns,
 };

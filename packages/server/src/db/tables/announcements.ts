@@ -12,4 +12,13 @@ export interface ChangelogEntriesTable {
 
 export interface AnnouncementTables {
   changelog_entries: ChangelogEntriesTable;
+  notice_acknowledgements: NoticeAcknowledgementsTable;
+}
+
+/** An announcement or recall a person acknowledged at this till (local: not replicated). */
+export interface NoticeAcknowledgementsTable {
+  user_id: string;
+  notice_kind: 'announcement' | 'recall';
+  notice_id: string;
+  acknowledged_at: string;
 }

@@ -17,8 +17,27 @@ export interface ApprovalsTable {
   expires_at: string;
   created_at: string;
   updated_at: string;
+  /** The device (sync_devices id) a till decided it at; null when decided at head office. */
+  decided_at_device: string | null;
+}
+
+/** Who signed in at which device, when, for which decision (issue 26 H2): what lets a till carry a decision. */
+export interface DeviceSignInsTable {
+  id: string;
+  branch_id: string;
+  /** The till's registered device; null on a till not yet connected to head office. */
+  device_id: string | null;
+  user_id: string;
+  /** The decision it backs: an approval, or a customer's credit terms. */
+  approval_id: string | null;
+  customer_id: string | null;
+  /** override: the manager typed their password at the cashier's till; session: their own sign-in there. */
+  method: 'override' | 'session';
+  signed_in_at: string;
+  created_at: string;
 }
 
 export interface ApprovalTables {
   approvals: ApprovalsTable;
+  device_sign_ins: DeviceSignInsTable;
 }

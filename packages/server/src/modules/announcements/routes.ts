@@ -1,6 +1,14 @@
-import { ChangelogEntry, ChangelogListQuery, CreateChangelogRequest, pageOf } from '@pharmacy/contracts';
-import { type ApiRouter, created } from '../../http/route';
+import {
+  AcknowledgeNoticeRequest,
+  ChangelogEntry,
+  ChangelogListQuery,
+  CounterNotices,
+  CreateChangelogRequest,
+  pageOf,
+} from '@pharmacy/contracts';
+import { type ApiRouter, created, noContent } from '../../http/route';
 import { actorOf } from '../audit/service';
+import { acknowledgeNotice, counterNotices } from './notices';
 import { createChangelogEntry, listChangelog } from './service';
 
 /**
@@ -33,5 +41,36 @@ export function announcementRoutes(r: ApiRouter): void {
     responses: { 201: { description: 'The entry', schema: ChangelogEntry } },
     handler: async ({ app, user, body, requestId }) =>
       created(await createChangelogEntry(app, user, actorOf(user, requestId), body)),
+  });
+
+  r.route({
+    method: 'get',
+    path: '/notices',
+    tag: 'Ops',
+    summary: 'What the counter shows until acknowledged: announcements and recalls',
+    description:
+      "Any signed-in user: head office's announcements (changelog kind announcement) and recalls of batches the caller's branch still holds, that the caller has not acknowledged; recalls first, then newest first, at most 5 of each. A recalled batch is never sold (sales take only active batches).",
+    roles: 'any',
+    responses: { 200: { description: 'The notices to show', schema: CounterNotices } },
+    handler: ({ app, user }) => counterNotices(app, user),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/notices/acknowledge',
+    tag: 'Ops',
+    summary: 'Acknowledge an announcement or a recall',
+    description:
+      "kind (announcement or recall) and id (the announcement, or the recalled batch of the caller's branch: 404 otherwise). It no longer shows for the caller at this till; others still see it. Acknowledging twice is harmless.",
+    roles: 'any',
+    body: AcknowledgeNoticeRequest,
+    responses: {
+      204: { description: 'Acknowledged' },
+      404: { description: 'Unknown announcement or batch' },
+    },
+    handler: async ({ app, user, body }) => {
+      await acknowledgeNotice(app, user, body);
+      return noContent();
+    },
   });
 }

@@ -10,4 +10,10 @@ export const approvalsAuthz: AuthzRow[] = [
     body: { status: 'approved', reason: 'ok' },
     expect: only(['branch_manager'], 404),
   },
+  {
+    method: 'POST',
+    path: '/approvals/{approvalId}/override',
+    body: { email: 'manager@example.com', password: 'not-checked' },
+    expect: anyRole(404, { auditor: 403 }),
+  },
 ];

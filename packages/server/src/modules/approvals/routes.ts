@@ -4,11 +4,18 @@ import {
   ApprovalParams,
   CreateApprovalRequest,
   DecideApprovalRequest,
+  OverrideApprovalRequest,
   pageOf,
 } from '@pharmacy/contracts';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
-import { APPROVAL_TTL_MINUTES, decideApproval, listApprovals, requestApproval } from './service';
+import {
+  APPROVAL_TTL_MINUTES,
+  decideApproval,
+  listApprovals,
+  overrideApproval,
+  requestApproval,
+} from './service';
 import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
 
 const TAG = 'Ops';
@@ -68,5 +75,32 @@ export function approvalRoutes(r: ApiRouter): void {
     },
     handler: ({ app, user, params, body, requestId }) =>
       decideApproval(app, user, actorOf(user, requestId), params.approvalId, body),
+  });
+
+  r.route({
+    method: 'post',
+    path: '/approvals/:approvalId/override',
+    tag: TAG,
+    summary: 'Manager override: a manager approves at this till',
+    description: [
+      "The manager types their email and password at the cashier's till and approves the pending request there, with an optional note.",
+      "The password is checked as sign-in checks it: against the till's own verifier (so it works while head office is down; an organisation-wide account needs head office), counted by the sign-in throttle (429 LOGIN_THROTTLED), a failure audited as auth.login_failed.",
+      "A wrong email or password is 400 INVALID_CREDENTIALS (the cashier stays signed in). The manager must be a branch_manager of the approval's branch or an admin (403 OVERRIDE_NEEDS_MANAGER), not the requester (403 SELF_APPROVAL).",
+      "At a till the manager's sign-in at this device is recorded (device_sign_in, replicated before the decision) and the approval is decided_by the manager, decided_at_device this till: head office takes a till's decision only with that record.",
+      'Already decided: 409 APPROVAL_DECIDED; expired: 409 APPROVAL_EXPIRED. Audited as approval.approve and approval.override. Roles: whoever may ask for an approval, of its branch.',
+    ].join(' '),
+    roles: APPROVAL_REQUESTERS,
+    params: ApprovalParams,
+    body: OverrideApprovalRequest,
+    responses: {
+      200: { description: 'The approved approval', schema: Approval },
+      400: { description: "Wrong manager's email or password" },
+      403: { description: 'Not a manager of the branch, or their own request' },
+      404: { description: 'Unknown approval' },
+      409: { description: 'Already decided or expired' },
+      429: { description: 'Too many attempts' },
+    },
+    handler: ({ app, user, params, body, req, requestId }) =>
+      overrideApproval(app, user, { requestId, clientAddress: req.ip ?? 'unknown' }, params.approvalId, body),
   });
 }

@@ -1,15 +1,28 @@
-import type { Approval, ApprovalKind, ApprovalStatus, CreateApprovalRequest } from '@pharmacy/contracts';
+import {
+  type Approval,
+  type ApprovalKind,
+  type ApprovalStatus,
+  BRANCH_BOUND_ROLES,
+  type CreateApprovalRequest,
+  type OverrideApprovalRequest,
+  type Role,
+  whoCan,
+} from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Conflict, Forbidden, NotFound } from '../../http/errors';
+import { assertBranchAccess, assertTillBranch, type AuthUser } from '../../http/auth';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../../http/errors';
+import { roleAllowed } from '../../http/route';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { recordedBounds } from './bounds';
 import { type ApprovalOperation, assertApprovalCovers } from './covers';
 import type { ApprovalsTable } from '../../db/tables/approvals';
+import { checkCredentials } from '../auth/service';
+import { APPROVAL_DECIDERS } from './roles';
+import { recordSignInAtTill } from './sign-ins';
 import { paginate } from '../../db/paginate';
 
 /** A request must be decided, and an approval used, within this many minutes. */
@@ -75,6 +88,7 @@ export async function requestApproval(
     decided_at: null,
     used_by: null,
     used_at: null,
+    decided_at_device: null,
     expires_at: ttlFrom(at),
     created_at: at,
     updated_at: at,
@@ -123,7 +137,8 @@ export async function listApprovals(
 /**
  * A branch manager (of the approval's branch) or an admin approves or rejects a pending request, with a
  * reason. Nobody decides their own request (403 SELF_APPROVAL). An approval is usable for 15 minutes after it
- * is granted; a request not decided within 15 minutes expires (409 APPROVAL_EXPIRED).
+ * is granted; a request not decided within 15 minutes expires (409 APPROVAL_EXPIRED). At a till the decision
+ * is recorded with the manager's sign-in at this device, which is what lets the till carry it to head office.
  */
 export async function decideApproval(
   app: AppContext,
@@ -134,54 +149,156 @@ export async function decideApproval(
 ): Promise<Approval> {
   const existing = await readApproval(app.db, id);
   assertBranchAccess(user, existing.branch_id, 'approval');
-  if (existing.requested_by === user.id)
-    throw new Forbidden('You cannot decide your own request; another manager must.', 'SELF_APPROVAL');
+  assertNotOwn(existing, user.id);
   await app.db.transaction().execute(async (trx) => {
-    const before = await readApproval(trx, id);
-    if (before.status !== 'pending')
-      throw new Conflict(
-        `This approval is already ${before.status}; it can be decided only once.`,
-        'APPROVAL_DECIDED',
-      );
-    const at = nowIso();
-    if (before.expires_at <= at)
-      throw new Conflict('This request expired before it was decided; ask again.', 'APPROVAL_EXPIRED');
-    const after: ApprovalsTable = {
-      ...before,
-      status: input.status,
-      decided_by: user.id,
-      decision_reason: input.reason,
-      decided_at: at,
-      expires_at: input.status === 'approved' ? ttlFrom(at) : before.expires_at,
-      updated_at: at,
-    };
-    const { requested_by_name: _r, decided_by_name: _d, ...row } = after as ApprovalRow;
-    const result = await trx
-      .updateTable('approvals')
-      .set({
-        status: row.status,
-        decided_by: row.decided_by,
-        decision_reason: row.decision_reason,
-        decided_at: row.decided_at,
-        expires_at: row.expires_at,
-        updated_at: row.updated_at,
-      })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1)
-      throw new Conflict('This approval was decided meanwhile.', 'APPROVAL_DECIDED');
-    await recordApprovalChange(trx, row);
+    const device = await recordSignInAtTill(app, trx, {
+      branchId: existing.branch_id,
+      userId: user.id,
+      method: 'session',
+      subject: { approvalId: id },
+    });
+    await writeDecision(trx, actor, id, { ...input, decidedBy: user.id, device });
+  });
+  return toApproval(await readApproval(app.db, id));
+}
+
+function assertNotOwn(approval: ApprovalsTable, deciderId: string): void {
+  if (approval.requested_by === deciderId)
+    throw new Forbidden('You cannot decide your own request; another manager must.', 'SELF_APPROVAL');
+}
+
+/** Decides a pending, unexpired approval inside the caller's transaction: the row, its change and audit. */
+async function writeDecision(
+  trx: Db,
+  actor: Actor,
+  id: string,
+  input: { status: 'approved' | 'rejected'; reason: string | null; decidedBy: string; device: string | null },
+): Promise<void> {
+  const before = await readApproval(trx, id);
+  if (before.status !== 'pending')
+    throw new Conflict(
+      `This approval is already ${before.status}; it can be decided only once.`,
+      'APPROVAL_DECIDED',
+    );
+  const at = nowIso();
+  if (before.expires_at <= at)
+    throw new Conflict('This request expired before it was decided; ask again.', 'APPROVAL_EXPIRED');
+  const { requested_by_name: _r, decided_by_name: _d, ...plain } = before;
+  const row: ApprovalsTable = {
+    ...plain,
+    status: input.status,
+    decided_by: input.decidedBy,
+    decision_reason: input.reason,
+    decided_at: at,
+    decided_at_device: input.device,
+    expires_at: input.status === 'approved' ? ttlFrom(at) : before.expires_at,
+    updated_at: at,
+  };
+  const result = await trx
+    .updateTable('approvals')
+    .set({
+      status: row.status,
+      decided_by: row.decided_by,
+      decision_reason: row.decision_reason,
+      decided_at: row.decided_at,
+      decided_at_device: row.decided_at_device,
+      expires_at: row.expires_at,
+      updated_at: row.updated_at,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1)
+    throw new Conflict('This approval was decided meanwhile.', 'APPROVAL_DECIDED');
+  await recordApprovalChange(trx, row);
+  await writeAudit(trx, actor, {
+    action: input.status === 'approved' ? 'approval.approve' : 'approval.reject',
+    entity: 'approval',
+    entityId: id,
+    branchId: row.branch_id,
+    before: { status: before.status },
+    after: {
+      status: row.status,
+      reason: input.reason,
+      expires_at: row.expires_at,
+      decided_at_device: row.decided_at_device,
+    },
+  });
+}
+
+/**
+ * Manager override at the counter (issue 29): the manager types their email and password at the cashier's
+ * till and approves the request there, with an optional note. The password is checked as sign-in checks it
+ * (the till's own verifier, so it works offline; the sign-in throttle; a failure audited), the manager must be
+ * able to decide it through REST (a branch manager of its branch or an admin, not the requester), and the
+ * sign-in at this device is recorded with the decision.
+ */
+export async function overrideApproval(
+  app: AppContext,
+  caller: AuthUser,
+  request: { requestId: string; clientAddress: string },
+  id: string,
+  input: OverrideApprovalRequest,
+): Promise<Approval> {
+  const existing = await readApproval(app.db, id);
+  assertBranchAccess(caller, existing.branch_id, 'approval');
+  const manager = await overridingManager(app, request, existing, input);
+  const actor: Actor = { userId: manager.id, requestId: request.requestId };
+  await app.db.transaction().execute(async (trx) => {
+    const device = await recordSignInAtTill(app, trx, {
+      branchId: existing.branch_id,
+      userId: manager.id,
+      method: 'override',
+      subject: { approvalId: id },
+    });
+    await writeDecision(trx, actor, id, {
+      status: 'approved',
+      reason: input.note?.trim() || null,
+      decidedBy: manager.id,
+      device,
+    });
     await writeAudit(trx, actor, {
-      action: input.status === 'approved' ? 'approval.approve' : 'approval.reject',
+      action: 'approval.override',
       entity: 'approval',
       entityId: id,
-      branchId: row.branch_id,
-      before: { status: before.status },
-      after: { status: row.status, reason: input.reason, expires_at: row.expires_at },
+      branchId: existing.branch_id,
+      after: { at_till_of: caller.id, device_id: device, client_address: request.clientAddress },
     });
   });
   return toApproval(await readApproval(app.db, id));
+}
+
+/** The manager whose email and password were typed, when they may decide this approval. */
+async function overridingManager(
+  app: AppContext,
+  request: { requestId: string; clientAddress: string },
+  approval: ApprovalsTable,
+  input: OverrideApprovalRequest,
+) {
+  let checked: Awaited<ReturnType<typeof checkCredentials>>;
+  try {
+    checked = await checkCredentials(app, input, request.clientAddress, request.requestId);
+  } catch (err) {
+    if (!(err instanceof Unauthorized)) throw err;
+    throw new Invalid(
+      "The manager's email or password is not right.",
+      [{ path: 'password', message: 'is not right for that email' }],
+      'INVALID_CREDENTIALS',
+    );
+  }
+  const { user, centralRefusal } = checked;
+  if (!user.is_active)
+    throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');
+  assertTillBranch(app, user);
+  if (centralRefusal) throw centralRefusal;
+  const bound = BRANCH_BOUND_ROLES.includes(user.role as Role);
+  if (!roleAllowed(APPROVAL_DECIDERS, user.role as Role) || (bound && user.branch_id !== approval.branch_id))
+    throw new Forbidden(
+      `${whoCan(APPROVAL_DECIDERS, 'approve at the till')}; ${user.full_name} cannot.`,
+      'OVERRIDE_NEEDS_MANAGER',
+    );
+  assertNotOwn(approval, user.id);
+  return user;
 }
 
 export interface ConsumeApprovalInput {

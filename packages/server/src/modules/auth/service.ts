@@ -13,12 +13,18 @@ import { keepCentralSession } from '../sync/central-session';
 import { changedAtCentral, signedInAtCentral } from './at-central';
 import { LoginAttempt } from './throttle';
 
-export async function login(
+/**
+ * Checks an email and password as sign-in does (counted by the sign-in throttle, a failure audited as
+ * auth.login_failed): the user, head office's refusal or answer for an account it checked there, and the
+ * email as stored. Throws 401
+ * INVALID_CREDENTIALS for a wrong email or password, 429 LOGIN_THROTTLED past the limit.
+ */
+export async function checkCredentials(
   app: AppContext,
   input: { email: string; password: string },
   clientAddress: string,
   requestId: string,
-): Promise<LoginResponse> {
+) {
   const { login_throttle: limits } = await getSettings(app);
   const email = input.email.trim().toLowerCase();
   const attempt = LoginAttempt.reserve(app, limits, clientAddress, email);
@@ -70,6 +76,21 @@ export async function login(
     throw new Unauthorized('Invalid email or password.', 'INVALID_CREDENTIALS');
   }
   attempt.succeeded();
+  return { user, centralRefusal, centralAnswer, email };
+}
+
+export async function login(
+  app: AppContext,
+  input: { email: string; password: string },
+  clientAddress: string,
+  requestId: string,
+): Promise<LoginResponse> {
+  const { user, centralRefusal, centralAnswer, email } = await checkCredentials(
+    app,
+    input,
+    clientAddress,
+    requestId,
+  );
   try {
     if (!user.is_active)
       throw new Forbidden('This account is deactivated; ask an administrator.', 'ACCOUNT_INACTIVE');

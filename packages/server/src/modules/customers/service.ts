@@ -24,6 +24,7 @@ import { getLocalDeviceId } from '../fiscal/device';
 import { findActiveSession, takingSession } from '../sessions/service';
 import { getSettings } from '../settings/service';
 import { CREDIT_GRANTERS } from './roles';
+import { recordSignInAtTill } from '../approvals/sign-ins';
 import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/customers';
 
 /**
@@ -150,6 +151,15 @@ function assertCreditTerms(user: AuthUser, fields: { credit_limit?: number; is_c
     );
 }
 
+/** At a till, credit terms travel with the manager's sign-in there (issue 26 H2): recorded before the change. */
+const signedInForCredit = (app: AppContext, trx: Db, user: AuthUser, customerId: string) =>
+  recordSignInAtTill(app, trx, {
+    branchId: app.tillBranch() ?? user.branchId,
+    userId: user.id,
+    method: 'session',
+    subject: { customerId },
+  });
+
 export async function createCustomer(
   app: AppContext,
   user: AuthUser,
@@ -173,6 +183,7 @@ export async function createCustomer(
     updated_at: at,
   };
   await app.db.transaction().execute(async (trx) => {
+    if (row.credit_terms_by) await signedInForCredit(app, trx, user, row.id);
     await trx.insertInto('customers').values(row).execute();
     await recordCustomer(trx, row);
     await writeAudit(trx, actor, {
@@ -219,6 +230,8 @@ export async function updateCustomer(
       updated_at: nowIso(),
     };
     const { id: _, current_balance: __, created_at: ___, ...set } = after;
+    if (creditLimit !== undefined || patch.is_credit_allowed !== undefined)
+      await signedInForCredit(app, trx, user, id);
     await trx.updateTable('customers').set(set).where('id', '=', id).execute();
     await recordCustomer(trx, after);
     await writeAudit(trx, actor, {

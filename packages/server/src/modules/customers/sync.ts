@@ -13,6 +13,7 @@ import {
   upsertRow,
 } from '../sync/registry';
 import { CREDIT_GRANTERS, CUSTOMER_COUNTER } from './roles';
+import { assertSignedInAtDevice } from '../approvals/sign-ins';
 
 /**
  * Customers and their credit ledger. Customers are organisation-wide and created at tills (owner till,
@@ -42,7 +43,8 @@ const storedTerms = prepared((db, p: { id: string }) =>
 /**
  * Any till may create a customer or change contact details, but raising credit terms (a higher credit_limit,
  * credit allowed where it was not) needs a branch manager or an admin through REST, so a pushed raise must
- * name one of them in credit_terms_by (FORBIDDEN_ROLE otherwise, nothing written).
+ * name one of them in credit_terms_by (FORBIDDEN_ROLE otherwise, nothing written), and a device carries it
+ * only with that person's sign-in at that device for this customer (issue 26 H2).
  */
 async function authoriseCustomer(trx: Db, change: PushedChange, pusher: Pusher): Promise<void> {
   if (change.op !== 'upsert') return;
@@ -57,6 +59,11 @@ async function authoriseCustomer(trx: Db, change: PushedChange, pusher: Pusher):
     roles: CREDIT_GRANTERS,
     what: 'grants a customer credit',
     pusherRoles: CUSTOMER_COUNTER,
+  });
+  await assertSignedInAtDevice(trx, pusher, {
+    userId: String(p.credit_terms_by),
+    subject: { customerId: change.entityId },
+    what: 'credit terms granted',
   });
 }
 

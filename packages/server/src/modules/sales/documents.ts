@@ -1,4 +1,10 @@
-import { buildSaleReceipt, renderText, type SaleItemInput, type VatBreakdownInput } from '@pharmacy/hardware';
+import {
+  buildSaleReceipt,
+  markCopy,
+  renderText,
+  type SaleItemInput,
+  type VatBreakdownInput,
+} from '@pharmacy/hardware';
 import type { SaleReceipt } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
@@ -68,8 +74,9 @@ export async function saleReceiptText(
   user: AuthUser,
   saleId: string,
   paper: '58mm' | '80mm',
+  copy = false,
 ) {
   const { branchId, ...receipt } = await saleReceiptDocument(app, saleId);
   assertBranchAccess(user, branchId, 'sale');
-  return { sale_id: saleId, text: renderText(receipt, { paper }) };
+  return { sale_id: saleId, text: renderText(copy ? markCopy(receipt) : receipt, { paper }) };
 }

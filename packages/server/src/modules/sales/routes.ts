@@ -108,7 +108,7 @@ export function saleRoutes(r: ApiRouter): void {
     tag: 'Sales',
     summary: 'The receipt as text: the document the printer prints, for the screen',
     description:
-      'The same receipt model the print queue renders (lines with their VAT rate, the VAT summary by rate, each discount once and named, the currency decimals of the currency table), laid out in the columns of the paper. Branch-bound roles only their own branch (403).',
+      'The same receipt model the print queue renders (lines with their VAT rate, the VAT summary by rate, each discount once and named, the currency decimals of the currency table), laid out in the columns of the paper; copy=true marks it COPY, as a reprint prints it. Branch-bound roles only their own branch (403).',
     roles: 'any',
     params: SaleParams,
     query: SaleReceiptQuery,
@@ -117,6 +117,7 @@ export function saleRoutes(r: ApiRouter): void {
       403: { description: 'Another branch' },
       404: { description: 'Unknown sale' },
     },
-    handler: ({ app, user, params, query }) => saleReceiptText(app, user, params.saleId, query.paper),
+    handler: ({ app, user, params, query }) =>
+      saleReceiptText(app, user, params.saleId, query.paper, query.copy),
   });
 }

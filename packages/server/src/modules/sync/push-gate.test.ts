@@ -12,7 +12,7 @@ import {
 import { startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
 import { registeredEntities } from './registry';
 import { TillStore } from './till-store';
-import { pushedApproval, saleTemplate } from '../../testing/pushed-sale';
+import { pushedApproval, pushedSignIn, saleTemplate } from '../../testing/pushed-sale';
 
 /**
  * Issue 26, the push side: every change a till pushes or a manager resolves passes one gate (gate.ts). Each
@@ -178,8 +178,12 @@ describe('H2: a person signed in pushes only what they did themself', () => {
     expect(await t.count('approvals')).toBe(before);
   });
 
-  it("H2: the device of the branch carries its manager's decision", async () => {
-    const device = await push([change('approval', approval({}))]);
+  it("H2: the device of the branch carries its manager's decision made at that device", async () => {
+    const decided = approval({ decided_at_device: tillA.id });
+    const device = await push([
+      change('device_sign_in', pushedSignIn(decided, tillA.id)),
+      change('approval', decided),
+    ]);
     expect(device.rejected).toEqual([]);
   });
 });

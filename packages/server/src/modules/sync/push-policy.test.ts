@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { registeredEntities } from './registry';
 import { makeMedicine, makeSupplier, receive } from '../../testing/factory';
-import { pushedApproval } from '../../testing/pushed-sale';
+import { pushedApproval, pushedCreditSignIn, pushedSignIn } from '../../testing/pushed-sale';
 
 /**
  * H1: central takes a till's change only when the entity is till-owned or the people the change names could
@@ -48,6 +48,7 @@ const DECISIONS: Record<string, 'till-owned' | 'central-only' | 'authorised'> = 
   purchase_order_item: 'authorised',
   purchase_order_receipt: 'authorised',
   approval: 'authorised',
+  device_sign_in: 'authorised',
   supplier_invoice: 'central-only',
   supplier_payment: 'central-only',
   changelog_entry: 'central-only',
@@ -257,10 +258,14 @@ describe('H1: changes a till may make through REST are checked against the peopl
       },
     );
 
-  it('an approval decided by a branch manager of the branch is taken', async () => {
-    const body = await push([await change('approval', approval({}))]);
+  it('an approval decided at the till by a branch manager of the branch who signed in there is taken', async () => {
+    const decided = approval({ decided_at_device: deviceId });
+    const body = await push([
+      await change('device_sign_in', pushedSignIn(decided, deviceId)),
+      await change('approval', decided),
+    ]);
     expect(body.rejected).toEqual([]);
-    expect(body.accepted).toHaveLength(1);
+    expect(body.accepted).toHaveLength(2);
   });
 
   it('an approval a cashier decided, or its requester decided, is FORBIDDEN_ROLE and not written', async () => {
@@ -352,16 +357,21 @@ describe('H1: a till grants a customer credit only in the name of someone who ma
       credit_limit: 0,
       is_credit_allowed: 0,
     });
+    const raise = {
+      ...row,
+      phone: '0711',
+      credit_limit: 5000,
+      is_credit_allowed: 1,
+      credit_terms_by: manager.id,
+    };
+    // Issue 26 H2: the manager's sign-in at this device backs the raise; without it the raise is refused.
+    const unbacked = await push([await change('customer', raise)]);
+    expect(unbacked.rejected.map((r) => r.code)).toEqual(['FORBIDDEN_ROLE']);
     const granted = await push([
-      await change('customer', {
-        ...row,
-        phone: '0711',
-        credit_limit: 5000,
-        is_credit_allowed: 1,
-        credit_terms_by: manager.id,
-      }),
+      await change('device_sign_in', pushedCreditSignIn(raise, deviceId, main)),
+      await change('customer', raise),
     ]);
-    expect(granted.accepted).toHaveLength(1);
+    expect(granted.accepted).toHaveLength(2);
     expect(await rowOf('customers', created.body.id)).toMatchObject({
       credit_limit: 5000,
       is_credit_allowed: 1,

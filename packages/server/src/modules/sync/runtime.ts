@@ -79,6 +79,12 @@ export function afterEachSyncCycle(report: (app: AppContext, client: CentralClie
   cycleReports.add(report);
 }
 
+/** The registered device this till syncs as; null on central and on a till never connected to head office. */
+export function tillDeviceId(app: AppContext): string | null {
+  if (app.config.mode === 'central') return null;
+  return tills.get(app)?.deviceId ?? deviceCredential(app)?.deviceId ?? null;
+}
+
 /** Starts the replicator for a credential (at boot, or when the Head office screen connects the till). */
 function startReplicator(
   app: AppContext,

@@ -8,7 +8,7 @@ import { ADMIN, startTestServer, type TestServer } from '../../testing/harness';
 import { registeredEntities } from './registry';
 import { TillStore } from './till-store';
 import { addStock, batchOnHand, makeMedicineId } from '../../testing/factory';
-import { saleTemplate } from '../../testing/pushed-sale';
+import { pushedCreditSignIn, saleTemplate } from '../../testing/pushed-sale';
 
 /**
  * The catalogue, stock and selling registrations applied in process: movements exactly once, customer balances
@@ -170,6 +170,8 @@ describe('customer balance', () => {
     // Both tills charged the customer offline, each from balance 0, and pushed their customer row with it; a
     // sale's ledger row travels before the sale.
     const a = [
+      // The admin set those terms at the first till: their sign-in there travels before the customer.
+      change('device_sign_in', pushedCreditSignIn(customer, devices[0]!.id, branchId)),
       change('customer', customer),
       change('customer', { ...customer, current_balance: 3000 }),
       change('customer_ledger', ledger(3000, 'SALE', 3000, sales[0])),
