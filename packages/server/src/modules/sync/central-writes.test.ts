@@ -131,13 +131,15 @@ describe('28.1: a connected till writes head office records at head office', () 
   }, 30_000);
 
   it('28.1: every route of a module that holds a head office record is declared in the registry, or writes none', () => {
-    // Routes of those modules that write no record head office owns (checks, uploads, the till's own lockout).
+    // Routes of those modules that write no record head office owns (checks, uploads, the till's own lockout, a
+    // person's acknowledgement of a notice, kept on each server).
     const writesNone = new Set([
       'post /currency/rates/check',
       'post /images/medicines/upload-url',
       'post /images/branding/upload-url',
       'post /users/:userId/unlock',
       'post /supplier-finance/batches/:batchId/quarantine',
+      'post /notices/acknowledge',
     ]);
     const declared = centralWriteRoutes();
     const owning = AREAS.filter((a) =>
