@@ -45,7 +45,15 @@ export const OpenSessionRequest = z.object({
   notes: OptionalText(500).default(''),
 });
 export const CloseSessionRequest = z.object({
-  counted_cash: MoneyInput,
+  counted_cash: MoneyInput.optional().describe(
+    'the cash counted, in the base currency: enough when the drawer holds no other currency',
+  ),
+  counted_by_currency: z
+    .array(z.object({ currency_code: z.string().trim().toUpperCase().max(3), amount: MoneyInput }).strict())
+    .min(1)
+    .max(10)
+    .optional()
+    .describe('one counted amount per currency the drawer holds, each in its own currency (issue 27.4)'),
   notes: OptionalText(500).default(''),
 });
 export const Denomination = z.object({
@@ -172,6 +180,21 @@ export const ZReport = z.object({
   expected_cash: DecimalString,
   counted_cash: DecimalString.nullable(),
   variance: DecimalString.nullable(),
+  counted_by_currency: z
+    .array(
+      z.object({
+        currency_code: z.string(),
+        rate: z.string().describe('the rate the variance converts at (the session’s latest for the currency)'),
+        expected: DecimalString,
+        counted: DecimalString,
+        variance: DecimalString,
+        expected_base: DecimalString,
+        counted_base: DecimalString,
+        variance_base: DecimalString,
+      }),
+    )
+    .nullable()
+    .describe('the close’s count per currency, expected against counted (null while open)'),
   tender_declarations: z.number().int(),
   generated_at: Timestamp,
 });

@@ -22,6 +22,7 @@ import { centralChangeLog } from './0021_central_change_log';
 import { accountPaymentsInSessions } from './0022_account_payments_in_sessions';
 import { returnsByRefundDate } from './0023_returns_by_refund_date';
 import { searchCollation } from './0024_search_collation';
+import { willCallReservations } from './0025_will_call_reservations';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -51,4 +52,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022_account_payments_in_sessions': accountPaymentsInSessions,
   '0023_returns_by_refund_date': returnsByRefundDate,
   '0024_search_collation': searchCollation,
+  '0025_will_call_reservations': willCallReservations,
 };
