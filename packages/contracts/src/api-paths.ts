@@ -5126,6 +5126,7 @@ export interface operations {
                             id: string;
                             is_expired: boolean;
                             qty_on_hand: number;
+                            qty_reserved: number;
                             regulator_status: string;
                             sellable: boolean;
                         }[];

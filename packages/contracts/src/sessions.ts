@@ -184,7 +184,9 @@ export const ZReport = z.object({
     .array(
       z.object({
         currency_code: z.string(),
-        rate: z.string().describe('the rate the variance converts at (the session’s latest for the currency)'),
+        rate: z
+          .string()
+          .describe('the rate the variance converts at (the session’s latest for the currency)'),
         expected: DecimalString,
         counted: DecimalString,
         variance: DecimalString,

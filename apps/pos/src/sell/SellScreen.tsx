@@ -6,6 +6,7 @@ import { PaymentDialog } from './PaymentDialog';
 import { CustomerDialog, ParkDialog, SaleDoneDialog, SubstitutesDialog } from './SellDialogs';
 import { PrescriptionDialog } from './PrescriptionDialog';
 import { useSell } from './useSell';
+import { WillCallPickupDialog } from './WillCallPickupDialog';
 
 type Sell = ReturnType<typeof useSell>;
 
@@ -22,6 +23,9 @@ export function SellScreen() {
           </button>
           <button type="button" onClick={() => setOpen({ kind: 'park' })} aria-keyshortcuts="F10">
             <kbd>F10</kbd> Park / recall
+          </button>
+          <button type="button" onClick={() => setOpen({ kind: 'pickup' })}>
+            Pick up
           </button>
         </div>
       </div>
@@ -200,6 +204,11 @@ function TotalsPanel({ sell }: { sell: Sell }) {
           Customer: <strong>{cart.customer.name}</strong>
         </p>
       )}
+      {cart.will_call && (
+        <p>
+          <strong>{cart.will_call.label}</strong>, collected by {cart.will_call.collector.name}
+        </p>
+      )}
       {cart.prescription && (
         <p>
           Prescription: <strong>{cart.prescription.label}</strong>{' '}
@@ -350,6 +359,16 @@ function SellDialogsFor({ sell }: { sell: Sell }) {
             dispatch({ type: 'prescription', prescription });
             dispatch({ type: 'checkout', id: newMutationId() });
             setOpen({ kind: 'pay' });
+          }}
+          onClose={close}
+        />
+      )}
+      {open.kind === 'pickup' && (
+        <WillCallPickupDialog
+          dispatch={dispatch}
+          onLoaded={(label) => {
+            setMessage({ tone: 'info', text: `${label} is in the cart: take the payment.` });
+            close();
           }}
           onClose={close}
         />

@@ -27,6 +27,7 @@ export type Open =
   | { kind: 'customer' }
   | { kind: 'park' }
   | { kind: 'prescription' }
+  | { kind: 'pickup' }
   | { kind: 'substitutes'; medicine: { id: string; name: string } }
   | { kind: 'done'; sale: SaleDetail };
 

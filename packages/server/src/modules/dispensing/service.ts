@@ -17,11 +17,7 @@ import {
   recordWillCallChange,
   targetBranch,
 } from '../prescriptions/service';
-import type {
-  DispensingsTable,
-  RefillRemindersTable,
-  WillCallsTable,
-} from '../../db/tables/prescriptions';
+import type { DispensingsTable, RefillRemindersTable, WillCallsTable } from '../../db/tables/prescriptions';
 import { branchStock, branchToday, moveBatchQuantity } from '../stock/ledger';
 import { heldReservations, releaseReserved } from '../stock/reservations';
 import { paginate } from '../../db/paginate';
@@ -89,7 +85,12 @@ export async function getWillCallRow(db: Db, id: string): Promise<WillCallsTable
 
 export async function listWillCalls(
   app: AppContext,
-  f: { branch_id?: string; status: 'waiting' | 'picked_up' | 'returned' | 'all'; page: number; page_size: number },
+  f: {
+    branch_id?: string;
+    status: 'waiting' | 'picked_up' | 'returned' | 'all';
+    page: number;
+    page_size: number;
+  },
 ) {
   let q = app.db.selectFrom('will_calls');
   if (f.branch_id) q = q.where('branch_id', '=', f.branch_id);
@@ -262,7 +263,10 @@ export async function returnWillCall(
       .where('status', '=', sql.lit('waiting'))
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1)
-      throw new Conflict('Only a will-call entry waiting on the shelf can go back to stock.', 'WILL_CALL_NOT_WAITING');
+      throw new Conflict(
+        'Only a will-call entry waiting on the shelf can go back to stock.',
+        'WILL_CALL_NOT_WAITING',
+      );
     const wc = await getWillCallRow(trx, id);
     await recordWillCallChange(trx, wc);
     const lines = await trx
@@ -299,7 +303,11 @@ export async function returnWillCall(
       entityId: id,
       branchId: wc.branch_id,
       before: { status: 'waiting' },
-      after: { status: 'returned', reason, released: held.map((r) => ({ batch_id: r.batch_id, quantity: r.quantity })) },
+      after: {
+        status: 'returned',
+        reason,
+        released: held.map((r) => ({ batch_id: r.batch_id, quantity: r.quantity })),
+      },
     });
   });
   return (await toWillCalls(app.db, [await getWillCallRow(app.db, id)]))[0]!;

@@ -420,8 +420,8 @@ export async function dispensePrescription(
           userId: user.id,
           reason: `Prescription ${rx.id}`,
         });
+      // Prepared for the will-call shelf: held, not taken; the pickup's sale takes it (issue 27.1).
       else
-        // Prepared for the will-call shelf: held, not taken; the pickup's sale takes it (issue 27.1).
         await reserveFefo(trx, {
           branchId: rx.branch_id,
           medicineId: p.item.medicine_id,

@@ -207,7 +207,9 @@ function changeGiven(
   const inSaleCurrency = (r.change_currency_code ?? r.currency_code) === r.currency_code;
   return {
     change_currency_code: r.change_currency_code ?? r.currency_code,
-    change_given: inSaleCurrency ? formatMinor(r.change_amount, exp) : formatMinor(r.base_change_amount, bexp),
+    change_given: inSaleCurrency
+      ? formatMinor(r.change_amount, exp)
+      : formatMinor(r.base_change_amount, bexp),
   };
 }
 

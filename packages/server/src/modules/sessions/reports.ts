@@ -205,7 +205,9 @@ export interface CountedCurrency {
 }
 
 /** The frozen count of a closed session, per currency (null while open or for a close before 0025). */
-export function countedByCurrency(s: Pick<CashSessionsTable, 'counted_by_currency'>): CountedCurrency[] | null {
+export function countedByCurrency(
+  s: Pick<CashSessionsTable, 'counted_by_currency'>,
+): CountedCurrency[] | null {
   if (!s.counted_by_currency) return null;
   return JSON.parse(s.counted_by_currency) as CountedCurrency[];
 }

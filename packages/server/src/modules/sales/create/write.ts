@@ -218,7 +218,13 @@ export async function writeSale(
         medicines: plan.rxLines,
       });
     if (plan.willCall && plan.collector)
-      await completeWillCallSale(trx, actor, plan.willCall, { id: plan.saleId, userId: user.id }, plan.collector);
+      await completeWillCallSale(
+        trx,
+        actor,
+        plan.willCall,
+        { id: plan.saleId, userId: user.id },
+        plan.collector,
+      );
     else if (plan.prescriptionId) await dispensePrescription(trx, plan, user, plan.prescriptionId);
     await chargeCreditAndCoupon(trx, plan, user);
 
