@@ -99,9 +99,9 @@ test('27.3, 27.4: the Cash session screen shows takings and expected cash per cu
   await expect(eurCount).toContainText('9.00');
   await expect(eurCount).toContainText('-1.00');
   await expect(eurCount).toContainText('-1.25');
-  await expect(page.getByRole('table', { name: 'Cash drawer' }).getByRole('row', { name: /Variance/ })).toContainText(
-    '-1.25',
-  );
+  await expect(
+    page.getByRole('table', { name: 'Cash drawer' }).getByRole('row', { name: /Variance/ }),
+  ).toContainText('-1.25');
   await counted.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'e2e/screenshots/cash-currencies-z-counted.png' });
 });

@@ -113,7 +113,7 @@ function CountedByCurrency({
             Variance
           </th>
           <th scope="col" className="num">
-            Variance in {report.currency_code}
+            In {report.currency_code}
           </th>
         </tr>
       </thead>

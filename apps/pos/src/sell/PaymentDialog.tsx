@@ -131,22 +131,16 @@ export function PaymentDialog({
         <p className="amount-due" role="status">
           Total due: <strong>{money(due)}</strong> {cur}
         </p>
-        {(currencies.data?.items.length ?? 0) > 1 && (
-          <SelectField
-            label="Currency"
-            value={currency}
-            onChange={setCurrency}
-            options={(currencies.data?.items ?? [])
-              .filter((c) => c.is_active)
-              .map((c) => ({ value: c.code, label: `${c.code} ${c.name}` }))}
-          />
-        )}
-        {foreign && rate.data && (
-          <p className="muted">
-            1 {currency} = {rate.data.rate} {baseCurrency} · {formatMinor(estimateTotalMinor, baseExp)}{' '}
-            {baseCurrency} is {money(due)} {currency}
-          </p>
-        )}
+        <CurrencyChoice
+          currencies={currencies.data?.items ?? []}
+          currency={currency}
+          setCurrency={setCurrency}
+          note={
+            foreign && rate.data
+              ? `1 ${currency} = ${rate.data.rate} ${baseCurrency} · ${formatMinor(estimateTotalMinor, baseExp)} ${baseCurrency} is ${money(due)} ${currency}`
+              : null
+          }
+        />
         <ErrorNotice error={rate.error} />
         <ScanBlockedNotice />
         <TenderInputs
@@ -199,6 +193,35 @@ export function PaymentDialog({
         />
       </form>
     </Dialog>
+  );
+}
+
+/** The sale's currency, when more than one is active, and its rate against the base currency. */
+function CurrencyChoice({
+  currencies,
+  currency,
+  setCurrency,
+  note,
+}: {
+  currencies: ReadonlyArray<{ code: string; name: string; is_active: boolean }>;
+  currency: string;
+  setCurrency: (code: string) => void;
+  note: string | null;
+}) {
+  return (
+    <>
+      {currencies.length > 1 && (
+        <SelectField
+          label="Currency"
+          value={currency}
+          onChange={setCurrency}
+          options={currencies
+            .filter((c) => c.is_active)
+            .map((c) => ({ value: c.code, label: `${c.code} ${c.name}` }))}
+        />
+      )}
+      {note && <p className="muted">{note}</p>}
+    </>
   );
 }
 
