@@ -102,20 +102,12 @@ export function PaymentDialog({
 
   const cash = tender.minor.cash ?? 0;
   const large = useCashConfirmation(cash, due, cur, exp);
-  const pay = useMutation({
-    mutationFn: (confirmLargeCash: boolean) =>
-      api.sales.create({
-        ...saleRequest(cart, methods, tender, exp, convert),
-        ...(foreign ? { currency_code: currency } : {}),
-        approval_id: approvalId,
-        ...(confirmLargeCash ? { confirm_large_cash: true } : {}),
-      }),
-    onSuccess: onPaid,
-    onError: (error) => {
-      const medicineId = shortMedicine(error);
-      if (medicineId) onOutOfStock(medicineId, (error as ApiError).detail);
-    },
+  const request = () => ({
+    ...saleRequest(cart, methods, tender, exp, convert),
+    ...(foreign ? { currency_code: currency } : {}),
+    approval_id: approvalId,
   });
+  const pay = usePaySale(request, onPaid, onOutOfStock);
   const set = (method: Method) => (value: number) => setAmounts((a) => ({ ...a, [method]: value }));
   const invalid = Object.keys(tender.problems).length > 0;
   const submit = (e: FormEvent) => {
@@ -194,6 +186,23 @@ export function PaymentDialog({
       </form>
     </Dialog>
   );
+}
+
+/** Records the sale (a large cash tender once confirmed); a short medicine opens its substitutes. */
+function usePaySale(
+  request: () => ReturnType<typeof saleRequest> & { currency_code?: string; approval_id: string | null },
+  onPaid: (sale: SaleDetail) => void,
+  onOutOfStock: (medicineId: string, detail: string) => void,
+) {
+  return useMutation({
+    mutationFn: (confirmLargeCash: boolean) =>
+      api.sales.create({ ...request(), ...(confirmLargeCash ? { confirm_large_cash: true } : {}) }),
+    onSuccess: onPaid,
+    onError: (error) => {
+      const medicineId = shortMedicine(error);
+      if (medicineId) onOutOfStock(medicineId, (error as ApiError).detail);
+    },
+  });
 }
 
 /** The sale's currency, when more than one is active, and its rate against the base currency. */
