@@ -99,6 +99,8 @@ export function useSell() {
     queryClient.invalidateQueries({ queryKey: ['cash-session'] });
     queryClient.invalidateQueries({ queryKey: ['z-report'] });
     queryClient.invalidateQueries({ queryKey: ['medicine-search'] });
+    // A will-call pickup leaves the shelf with its sale.
+    queryClient.invalidateQueries({ queryKey: ['will-call'] });
   };
 
   return {

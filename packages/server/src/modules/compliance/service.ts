@@ -45,7 +45,8 @@ const selectBook = (app: AppContext) =>
 
 /** The prescription book: one row per dispensed line (a dispense or a sale against a prescription), oldest first. */
 export async function prescriptionBook(app: AppContext, f: BookFilter, all = false) {
-  let q = selectBook(app);
+  // A will-call returned to stock uncollected reversed its lines: nothing was handed over.
+  let q = selectBook(app).where('d.reversed_at', 'is', null);
   if (f.branch_id) q = q.where('d.branch_id', '=', f.branch_id);
   if (f.medicine_id) q = q.where('d.medicine_id', '=', f.medicine_id);
   if (f.from) q = q.where('d.created_at', '>=', `${f.from}T00:00:00.000Z`);

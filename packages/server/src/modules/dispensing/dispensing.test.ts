@@ -456,6 +456,9 @@ describe('27.1: a will-call pickup is a sale', () => {
     ).toEqual([{ status: 'released' }]);
     const rxAfter = await t.get<Json>(`/api/v1/prescriptions/${rx.id}`, pharmacist);
     expect(rxAfter.body.status).toBe('active');
+    expect(rxAfter.body.dispensings).toEqual([]);
+    const book = await t.get<Json>(`/api/v1/compliance/prescription-book?medicine_id=${tramadol.id}`, admin);
+    expect(book.body.items).toEqual([]);
     expect(rxAfter.body.items.map((i: Json) => i.remaining_quantity)).toEqual([2, 1]);
     const twice = await t.post<Json>(
       `/api/v1/dispensing/will-call/${wc.id}/return`,

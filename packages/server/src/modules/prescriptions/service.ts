@@ -293,6 +293,8 @@ export async function listDispensings(
     ]);
   if (by.prescriptionId) q = q.where('d.prescription_id', '=', by.prescriptionId);
   if (by.willCallId) q = q.where('d.will_call_id', '=', by.willCallId);
+  // Lines of a will-call returned to stock were never handed over.
+  q = q.where('d.reversed_at', 'is', null);
   return q.orderBy('d.created_at').orderBy('d.id').execute();
 }
 
