@@ -8,7 +8,7 @@ const CASHIER = {
   role: 'cashier',
 };
 
-test('27.3, 27.4: the Cash session screen shows takings and expected cash per currency and payments on account', async ({
+test('27.3, 27.4: the Cash session screen shows takings and expected cash per currency and payments on account, and the close counts each currency', async ({
   page,
   till,
 }, testInfo) => {
@@ -62,16 +62,17 @@ test('27.3, 27.4: the Cash session screen shows takings and expected cash per cu
   await expect(page.getByRole('heading', { name: 'X-report (session still open)' })).toBeVisible();
 
   const takings = page.getByRole('table', { name: 'Takings by currency' });
-  // 20.00 tendered - 8.20 change; 10.00 EUR - 0.56 EUR change = 9.44 EUR = 11.80 USD at 1.25; 5.00 on account
-  await expect(takings.getByRole('row', { name: /Cash USD/ })).toContainText('16.80');
+  // This drawer holds no euros, so the EUR sale's change (0.56 EUR) was given as 0.70 USD (issue 27.4):
+  // 20.00 - 8.20 - 0.70 + 5.00 on account = 16.10 USD; the whole 10.00 EUR = 12.50 USD at 1.25 stays in the drawer
+  await expect(takings.getByRole('row', { name: /Cash USD/ })).toContainText('16.10');
   const eur = takings.getByRole('row', { name: /Cash EUR/ });
   await expect(eur).toContainText('1.25');
-  await expect(eur).toContainText('9.44');
-  await expect(eur).toContainText('11.80');
+  await expect(eur).toContainText('10.00');
+  await expect(eur).toContainText('12.50');
   await expect(takings.getByRole('row', { name: /Customer credit USD/ })).toContainText('11.80');
   const expected = page.getByRole('table', { name: 'Expected cash by currency' });
-  await expect(expected.getByRole('row', { name: /^USD/ })).toContainText('66.80');
-  await expect(expected.getByRole('row', { name: /EUR at 1\.25/ })).toContainText('9.44');
+  await expect(expected.getByRole('row', { name: /^USD/ })).toContainText('66.10');
+  await expect(expected.getByRole('row', { name: /EUR at 1\.25/ })).toContainText('10.00');
   const account = page.getByRole('table', { name: 'Payments on account' });
   await expect(account.getByRole('row', { name: /Paid on account \(1\)/ })).toContainText('5.00');
   const drawer = page.getByRole('table', { name: 'Cash drawer' });
@@ -81,4 +82,26 @@ test('27.3, 27.4: the Cash session screen shows takings and expected cash per cu
   await takings.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'e2e/screenshots/cash-currencies-1024x600.png' });
   await page.screenshot({ path: testInfo.outputPath('cash-currencies-full.png'), fullPage: true });
+
+  // The close counts each currency the drawer holds: 66.10 USD, and 9.00 EUR (one euro short).
+  const close = page.getByRole('form', { name: 'Close the session' });
+  await expect(close.getByText('Count the drawer in each currency it holds.')).toBeVisible();
+  await close.getByLabel('Counted cash USD').fill('66.10');
+  await close.getByLabel('Counted cash EUR').fill('9');
+  await close.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e/screenshots/cash-currencies-close-count.png' });
+  await close.getByRole('button', { name: 'Close session' }).click();
+  await expect(page.getByText('Session closed. Keep the Z-report with the cash.')).toBeVisible();
+  const counted = page.getByRole('table', { name: 'Counted cash by currency' });
+  await expect(counted.getByRole('row', { name: /^USD/ })).toContainText('66.10');
+  const eurCount = counted.getByRole('row', { name: /^EUR at 1\.25/ });
+  await expect(eurCount).toContainText('10.00');
+  await expect(eurCount).toContainText('9.00');
+  await expect(eurCount).toContainText('-1.00');
+  await expect(eurCount).toContainText('-1.25');
+  await expect(
+    page.getByRole('table', { name: 'Cash drawer' }).getByRole('row', { name: /Variance/ }),
+  ).toContainText('-1.25');
+  await counted.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'e2e/screenshots/cash-currencies-z-counted.png' });
 });

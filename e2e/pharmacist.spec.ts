@@ -58,23 +58,43 @@ test('a pharmacist dispenses a prescription with a controlled medicine, hands it
   await page.screenshot({ path: testInfo.outputPath('31-dispensed.png') });
   await rx.getByRole('button', { name: 'Close' }).click();
 
-  // Pickup: the controlled medicine needs the collector's ID number.
+  // Pickup is a sale at the till (issue 27.1): Sell → Pick up, the collector's ID number for the controlled
+  // medicine, then the payment.
   await page
     .getByRole('navigation', { name: 'Prescriptions' })
     .getByRole('link', { name: 'Will-call' })
     .click();
   const waiting = page.getByRole('table', { name: 'Waiting for pickup' });
   await expect(waiting.getByRole('row', { name: /Asha Mrema/ })).toContainText('10 × Morfina Retard');
-  await page.getByRole('button', { name: 'Pick up for Asha Mrema' }).click();
-  const pickup = page.getByRole('dialog', { name: 'Pickup for Asha Mrema' });
+  const pharmacist = await Api.login(till, { email: PHARMACIST.email, password: 'Pharm#2026-own' });
+  await pharmacist.call('POST', '/sessions/open', { opening_float: 50 });
+  await page.keyboard.press('F1');
+  await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Pick up', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Pick up a will-call' })
+    .getByRole('button', { name: 'Pick up for Asha Mrema' })
+    .click();
+  const pickup = page.getByRole('dialog', { name: 'Pick up for Asha Mrema' });
   await pickup.getByLabel('Collector name').fill('Juma Mrema');
   await pickup.getByLabel('Relationship to the patient').fill('brother');
-  await pickup.getByRole('button', { name: 'Record pickup' }).click();
-  await expect(pickup.getByRole('alert')).toContainText(/ID/);
+  await pickup.getByRole('button', { name: 'Put in the cart' }).click();
+  await expect(pickup.getByText('Required: a controlled medicine is handed over.')).toBeVisible();
   await pickup.getByLabel('Collector ID number').fill('TZ-ID-778899');
   await page.screenshot({ path: testInfo.outputPath('32-pickup.png') });
-  await pickup.getByRole('button', { name: 'Record pickup' }).click();
+  await pickup.getByRole('button', { name: 'Put in the cart' }).click();
   await expect(pickup).toBeHidden();
+  await page.keyboard.press('F8');
+  const pay = page.getByRole('dialog', { name: 'Payment' });
+  await pay.getByRole('button', { name: 'Rest in cash' }).click();
+  await pay.getByRole('button', { name: 'Complete sale' }).click();
+  const done = page.getByRole('dialog', { name: /^Sale / });
+  await done.getByRole('button', { name: 'New sale' }).click();
+  await page.keyboard.press('F4');
+  await page
+    .getByRole('navigation', { name: 'Prescriptions' })
+    .getByRole('link', { name: 'Will-call' })
+    .click();
   await expect(page.getByText('Nothing is waiting on the shelf.')).toBeVisible();
 
   // The controlled-drugs book: received 30, dispensed 10 with the collector's ID, balance 20.

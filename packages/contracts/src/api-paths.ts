@@ -757,6 +757,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dispensing/will-call/{willCallId}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["postApiV1DispensingWillCallWillCallIdReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/images/blob/{prefix}/{file}": {
         parameters: {
             query?: never;
@@ -3117,6 +3133,7 @@ export interface operations {
                             code: string;
                             created_at: string;
                             currency_code: string;
+                            drawer_currencies: string[];
                             id: string;
                             is_active: boolean;
                             name: string;
@@ -3169,6 +3186,7 @@ export interface operations {
                         code: string;
                         created_at: string;
                         currency_code: string;
+                        drawer_currencies: string[];
                         id: string;
                         is_active: boolean;
                         name: string;
@@ -3202,6 +3220,7 @@ export interface operations {
                         code: string;
                         created_at: string;
                         currency_code: string;
+                        drawer_currencies: string[];
                         id: string;
                         is_active: boolean;
                         name: string;
@@ -3229,6 +3248,7 @@ export interface operations {
                     address?: string;
                     code?: string;
                     currency_code?: string;
+                    drawer_currencies?: string[];
                     is_active?: boolean;
                     name?: string;
                     phone?: string;
@@ -3248,6 +3268,7 @@ export interface operations {
                         code: string;
                         created_at: string;
                         currency_code: string;
+                        drawer_currencies: string[];
                         id: string;
                         is_active: boolean;
                         name: string;
@@ -4750,7 +4771,7 @@ export interface operations {
                 branch_id?: string;
                 page?: number;
                 page_size?: number;
-                status?: "waiting" | "picked_up" | "all";
+                status?: "waiting" | "picked_up" | "returned" | "all";
             };
             header?: never;
             path?: never;
@@ -4785,8 +4806,11 @@ export interface operations {
                             placed_at: string;
                             placed_by: string | null;
                             prescription_id: string;
+                            return_reason: string | null;
+                            returned_at: string | null;
+                            sale_id: string | null;
                             /** @enum {string} */
-                            status: "waiting" | "picked_up";
+                            status: "waiting" | "picked_up" | "returned";
                         }[];
                         page: number;
                         page_size: number;
@@ -4841,8 +4865,11 @@ export interface operations {
                         placed_at: string;
                         placed_by: string | null;
                         prescription_id: string;
+                        return_reason: string | null;
+                        returned_at: string | null;
+                        sale_id: string | null;
                         /** @enum {string} */
-                        status: "waiting" | "picked_up";
+                        status: "waiting" | "picked_up" | "returned";
                     };
                 };
             };
@@ -4894,8 +4921,64 @@ export interface operations {
                         placed_at: string;
                         placed_by: string | null;
                         prescription_id: string;
+                        return_reason: string | null;
+                        returned_at: string | null;
+                        sale_id: string | null;
                         /** @enum {string} */
-                        status: "waiting" | "picked_up";
+                        status: "waiting" | "picked_up" | "returned";
+                    };
+                };
+            };
+        };
+    };
+    postApiV1DispensingWillCallWillCallIdReturn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                willCallId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bin_location: string;
+                        branch_id: string;
+                        collected_by_name: string | null;
+                        collector_id_number: string | null;
+                        collector_relationship: string | null;
+                        has_controlled: boolean;
+                        id: string;
+                        items: {
+                            medicine_id: string;
+                            medicine_name: string;
+                            quantity: number;
+                        }[];
+                        notes: string;
+                        patient_name: string;
+                        patient_phone: string;
+                        picked_up_at: string | null;
+                        picked_up_by: string | null;
+                        placed_at: string;
+                        placed_by: string | null;
+                        prescription_id: string;
+                        return_reason: string | null;
+                        returned_at: string | null;
+                        sale_id: string | null;
+                        /** @enum {string} */
+                        status: "waiting" | "picked_up" | "returned";
                     };
                 };
             };
@@ -5311,6 +5394,7 @@ export interface operations {
                             id: string;
                             is_expired: boolean;
                             qty_on_hand: number;
+                            qty_reserved: number;
                             regulator_status: string;
                             sellable: boolean;
                         }[];
@@ -8227,6 +8311,8 @@ export interface operations {
                         branch_name: string;
                         branch_vat_number: string;
                         change_amount: string;
+                        change_currency_code: string;
+                        change_given: string;
                         client_mutation_id: string;
                         coupon_discount: string;
                         coupon_id: string | null;
@@ -8350,6 +8436,8 @@ export interface operations {
                             branch_name: string;
                             branch_vat_number: string;
                             change_amount: string;
+                            change_currency_code: string;
+                            change_given: string;
                             client_mutation_id: string;
                             coupon_discount: string;
                             coupon_id: string | null;
@@ -8422,6 +8510,12 @@ export interface operations {
                 "application/json": {
                     approval_id?: string | null;
                     client_mutation_id?: string;
+                    collected_by?: {
+                        /** @default  */
+                        id_number?: string;
+                        name: string;
+                        relationship: string;
+                    } | null;
                     confirm_large_cash?: boolean;
                     coupon_code?: string | null;
                     currency_code?: string;
@@ -8449,6 +8543,7 @@ export interface operations {
                     payment_method?: "cash" | "card" | "mobile_money" | "bank_transfer" | "credit" | "voucher" | "insurance";
                     prescription_id?: string | null;
                     print_receipt?: boolean;
+                    will_call_id?: string | null;
                 };
             };
         };
@@ -8467,6 +8562,8 @@ export interface operations {
                         branch_name: string;
                         branch_vat_number: string;
                         change_amount: string;
+                        change_currency_code: string;
+                        change_given: string;
                         client_mutation_id: string;
                         coupon_discount: string;
                         coupon_id: string | null;
@@ -8559,6 +8656,8 @@ export interface operations {
                         branch_name: string;
                         branch_vat_number: string;
                         change_amount: string;
+                        change_currency_code: string;
+                        change_given: string;
                         client_mutation_id: string;
                         coupon_discount: string;
                         coupon_id: string | null;
@@ -8664,6 +8763,8 @@ export interface operations {
                         branch_name: string;
                         branch_vat_number: string;
                         change_amount: string;
+                        change_currency_code: string;
+                        change_given: string;
                         client_mutation_id: string;
                         coupon_discount: string;
                         coupon_id: string | null;
@@ -9031,6 +9132,16 @@ export interface operations {
                         cash_refunds: string;
                         cash_sales: string;
                         closed_at: string | null;
+                        counted_by_currency: {
+                            counted: string;
+                            counted_base: string;
+                            currency_code: string;
+                            expected: string;
+                            expected_base: string;
+                            rate: string;
+                            variance: string;
+                            variance_base: string;
+                        }[] | null;
                         counted_cash: string | null;
                         currency_code: string;
                         device_id: string;
@@ -9176,7 +9287,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    counted_cash: number;
+                    counted_by_currency?: {
+                        amount: number;
+                        currency_code: string;
+                    }[];
+                    counted_cash?: number;
                     /** @default  */
                     notes?: string;
                 };

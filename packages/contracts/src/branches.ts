@@ -34,6 +34,9 @@ export const Branch = z.object({
   is_active: z.boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
+  drawer_currencies: z
+    .array(z.string())
+    .describe('foreign currencies the drawers hold: change is given in them; otherwise in the base currency'),
 });
 export type Branch = z.infer<typeof Branch>;
 
@@ -64,6 +67,7 @@ export const UpdateBranchRequest = z
     currency_code: CurrencyCode,
     timezone: TimeZone,
     is_active: z.boolean(),
+    drawer_currencies: z.array(CurrencyCode).max(10),
   })
   .partial()
   .strict()

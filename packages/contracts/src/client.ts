@@ -110,6 +110,7 @@ import type {
   ParkCartRequest,
   ParkedCart,
   PickupRequest,
+  ReturnWillCallRequest,
   PrescriptionDetail,
   PrescriptionSummary,
   PrintJob,
@@ -563,6 +564,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
         call('POST', '/dispensing/will-call', { body }),
       pickup: (willCallId: string, body: z.input<typeof PickupRequest>): Promise<WillCall> =>
         call('PUT', '/dispensing/will-call/{willCallId}/pickup', { params: { willCallId }, body }),
+      returnToStock: (willCallId: string, body: z.input<typeof ReturnWillCallRequest>): Promise<WillCall> =>
+        call('POST', '/dispensing/will-call/{willCallId}/return', { params: { willCallId }, body }),
       genericSearch: (
         query: Query<'GET', '/dispensing/generic-search'>,
       ): Promise<z.infer<typeof GenericSearchResult>> => call('GET', '/dispensing/generic-search', { query }),

@@ -3,7 +3,7 @@ import { DecimalString, Id, IsoDate, OptionalText, PageQuery, Text, Timestamp } 
 import { Collector } from './prescriptions';
 
 /** Will-call: a prepared prescription on the shelf, waiting for the patient (or someone for them). */
-export const WILL_CALL_STATUSES = ['waiting', 'picked_up'] as const;
+export const WILL_CALL_STATUSES = ['waiting', 'picked_up', 'returned'] as const;
 
 export const WillCall = z.object({
   id: z.string(),
@@ -25,13 +25,18 @@ export const WillCall = z.object({
   collector_id_number: z.string().nullable(),
   picked_up_by: z.string().nullable().describe('the user who handed it over'),
   picked_up_at: Timestamp.nullable(),
+  sale_id: z.string().nullable().describe('the sale that paid for the pickup'),
+  returned_at: Timestamp.nullable().describe('when it went back to stock, not collected'),
+  return_reason: z.string().nullable(),
 });
 export type WillCall = z.infer<typeof WillCall>;
 
 export const WillCallListQuery = PageQuery.extend({
   branch_id: Id.optional().describe('branch-bound roles always get their own branch'),
   status: z
-    .enum(['waiting', 'picked_up', 'all'], { message: 'must be waiting, picked_up or all' })
+    .enum(['waiting', 'picked_up', 'returned', 'all'], {
+      message: 'must be waiting, picked_up, returned or all',
+    })
     .default('waiting'),
 });
 
@@ -46,6 +51,10 @@ export const CreateWillCallRequest = z
 export const WillCallParams = z.object({ willCallId: Id });
 
 export const PickupRequest = Collector;
+
+export const ReturnWillCallRequest = z
+  .object({ reason: Text(500).describe('why it goes back to stock (not collected…)') })
+  .strict();
 
 export const GenericSearchQuery = z
   .object({

@@ -147,6 +147,10 @@ export const MedicineBatchSummary = z.object({
   batch_number: z.string(),
   expiry_date: z.string(),
   qty_on_hand: z.number().int(),
+  qty_reserved: z
+    .number()
+    .int()
+    .describe('units on hand held for the will-call shelf: not available to sell (issue 27.1)'),
   regulator_status: z.string(),
   is_expired: z.boolean(),
   sellable: z.boolean(),

@@ -10,6 +10,7 @@ import {
   Text,
   Timestamp,
 } from './common';
+import { Collector } from './prescriptions';
 import { CouponCode, CurrencyCodeInput, MutationId, PositiveMoney, Qty } from './selling-fields';
 
 export const SALE_PAYMENT_METHODS = [
@@ -60,6 +61,12 @@ export const CreateSaleRequest = z.object({
     'the prescription the sale dispenses against; required when a line is prescription-only or controlled',
   ),
   emergency_supply: EmergencySupply.nullish(),
+  will_call_id: Id.nullish().describe(
+    'a will-call pickup: the sale carries each of the entry’s medicines once at the prepared quantity, takes the units reserved at dispensing and hands the entry over (issue 27.1)',
+  ),
+  collected_by: Collector.nullish().describe(
+    'who collects a will-call entry; the ID document number is required when it holds a controlled medicine',
+  ),
   client_mutation_id: MutationId.optional(),
   approval_id: Id.nullish(),
   confirm_large_cash: z
@@ -131,6 +138,12 @@ export const Sale = z.object({
   payment_method: z.string(),
   payment_lines: z.array(PaymentLine),
   change_amount: DecimalString,
+  change_currency_code: z
+    .string()
+    .describe(
+      'the currency the change is given in: the sale’s when the branch’s drawers hold it, else the base currency (issue 27.4)',
+    ),
+  change_given: DecimalString.describe('the change in change_currency_code'),
   notes: z.string(),
   session_id: z.string().nullable(),
   customer_id: z.string().nullable(),

@@ -44,10 +44,23 @@ export const OpenSessionRequest = z.object({
   opening_float: MoneyInput,
   notes: OptionalText(500).default(''),
 });
-export const CloseSessionRequest = z.object({
-  counted_cash: MoneyInput,
-  notes: OptionalText(500).default(''),
-});
+export const CloseSessionRequest = z
+  .object({
+    counted_cash: MoneyInput.optional().describe(
+      'the cash counted, in the base currency: enough when the drawer holds no other currency',
+    ),
+    counted_by_currency: z
+      .array(z.object({ currency_code: z.string().trim().toUpperCase().max(3), amount: MoneyInput }).strict())
+      .min(1)
+      .max(10)
+      .optional()
+      .describe('one counted amount per currency the drawer holds, each in its own currency (issue 27.4)'),
+    notes: OptionalText(500).default(''),
+  })
+  .refine((b) => b.counted_cash !== undefined || b.counted_by_currency !== undefined, {
+    message: 'give the cash counted (counted_cash, or counted_by_currency)',
+    path: ['counted_cash'],
+  });
 export const Denomination = z.object({
   value: PositiveMoney,
   count: z.number().int().min(0).max(1_000_000),
@@ -172,6 +185,23 @@ export const ZReport = z.object({
   expected_cash: DecimalString,
   counted_cash: DecimalString.nullable(),
   variance: DecimalString.nullable(),
+  counted_by_currency: z
+    .array(
+      z.object({
+        currency_code: z.string(),
+        rate: z
+          .string()
+          .describe('the rate the variance converts at (the session’s latest for the currency)'),
+        expected: DecimalString,
+        counted: DecimalString,
+        variance: DecimalString,
+        expected_base: DecimalString,
+        counted_base: DecimalString,
+        variance_base: DecimalString,
+      }),
+    )
+    .nullable()
+    .describe('the close’s count per currency, expected against counted (null while open)'),
   tender_declarations: z.number().int(),
   generated_at: Timestamp,
 });

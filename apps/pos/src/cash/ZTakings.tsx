@@ -66,6 +66,9 @@ export function ZTakings({ report }: { report: ZReport }) {
           ))}
         </tbody>
       </table>
+      {report.counted_by_currency && (
+        <CountedByCurrency report={report} counted={report.counted_by_currency} />
+      )}
       <table aria-label="Payments on account">
         <tbody>
           <tr>
@@ -83,5 +86,51 @@ export function ZTakings({ report }: { report: ZReport }) {
         </tbody>
       </table>
     </>
+  );
+}
+
+/** The close's count per currency (issue 27.4): expected against counted, and each in the base currency. */
+function CountedByCurrency({
+  report,
+  counted,
+}: {
+  report: ZReport;
+  counted: NonNullable<ZReport['counted_by_currency']>;
+}) {
+  const money = useFormatMoney();
+  return (
+    <table aria-label="Counted cash by currency">
+      <thead>
+        <tr>
+          <th scope="col">Counted</th>
+          <th scope="col" className="num">
+            Expected
+          </th>
+          <th scope="col" className="num">
+            Counted
+          </th>
+          <th scope="col" className="num">
+            Variance
+          </th>
+          <th scope="col" className="num">
+            In {report.currency_code}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {counted.map((c) => (
+          <tr key={c.currency_code}>
+            <th scope="row">
+              {c.currency_code}
+              {c.currency_code === report.currency_code ? '' : ` at ${c.rate}`}
+            </th>
+            <td className="num">{money(c.expected, c.currency_code)}</td>
+            <td className="num">{money(c.counted, c.currency_code)}</td>
+            <td className="num">{money(c.variance, c.currency_code)}</td>
+            <td className="num">{money(c.variance_base)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,6 +1,7 @@
 import type { WillCall } from '@pharmacy/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -8,11 +9,11 @@ import { TextField } from '../ui/fields';
 import { useForm } from '../ui/useForm';
 import { formatDateTime } from '../ui/format';
 
-function PickupDialog({ entry, onClose }: { entry: WillCall; onClose: () => void }) {
+function ReturnDialog({ entry, onClose }: { entry: WillCall; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const { form, fieldsFor } = useForm({ name: '', relationship: 'self', id_number: '' });
-  const pickup = useMutation({
-    mutationFn: () => api.dispensing.pickup(entry.id, form),
+  const { form, fieldsFor } = useForm({ reason: 'Not collected' });
+  const back = useMutation({
+    mutationFn: () => api.dispensing.returnToStock(entry.id, form),
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: ['will-call'] });
       queryClient.invalidateQueries({ queryKey: ['prescriptions'] });
@@ -21,32 +22,24 @@ function PickupDialog({ entry, onClose }: { entry: WillCall; onClose: () => void
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    pickup.mutate();
+    back.mutate();
   };
-  const err = pickup.error;
-  const field = fieldsFor(err);
+  const field = fieldsFor(back.error);
   return (
-    <Dialog title={`Pickup for ${entry.patient_name}`} onClose={onClose}>
+    <Dialog title={`Return to stock: ${entry.patient_name}`} onClose={onClose}>
       <form onSubmit={submit} noValidate>
         <p>
-          {entry.items.map((i) => `${i.quantity} × ${i.medicine_name}`).join(', ')} · shelf{' '}
-          {entry.bin_location}
+          {entry.items.map((i) => `${i.quantity} × ${i.medicine_name}`).join(', ')} go back on the shelves;
+          the prescription can be dispensed again.
         </p>
-        {entry.has_controlled && (
-          <p className="notice info">
-            A controlled medicine is in this bag: record the collector's ID document number.
-          </p>
-        )}
-        <ErrorNotice error={err} />
-        <TextField label="Collector name" {...field('name')} />
-        <TextField label="Relationship to the patient" {...field('relationship')} />
-        <TextField label="Collector ID number" {...field('id_number')} required={entry.has_controlled} />
+        <ErrorNotice error={back.error} />
+        <TextField label="Reason" {...field('reason')} />
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={pickup.isPending}>
-            Record pickup
+          <button type="submit" className="primary" disabled={back.isPending}>
+            Return to stock
           </button>
         </div>
       </form>
@@ -57,7 +50,7 @@ function PickupDialog({ entry, onClose }: { entry: WillCall; onClose: () => void
 /** The will-call shelf: prepared prescriptions waiting for the patient. */
 export function WillCallQueue() {
   const [status, setStatus] = useState<'waiting' | 'picked_up'>('waiting');
-  const [picking, setPicking] = useState<WillCall | null>(null);
+  const [returning, setReturning] = useState<WillCall | null>(null);
   const list = useQuery({
     queryKey: ['will-call', status],
     queryFn: () => api.dispensing.willCall({ status, page_size: 100 }),
@@ -100,13 +93,18 @@ export function WillCallQueue() {
               </td>
               <td>
                 {w.status === 'waiting' && (
-                  <button
-                    type="button"
-                    onClick={() => setPicking(w)}
-                    aria-label={`Pick up for ${w.patient_name}`}
-                  >
-                    Pick up
-                  </button>
+                  <>
+                    <Link href="/sell" aria-label={`Pick up for ${w.patient_name} at the till`}>
+                      Pick up at the till
+                    </Link>{' '}
+                    <button
+                      type="button"
+                      onClick={() => setReturning(w)}
+                      aria-label={`Return to stock for ${w.patient_name}`}
+                    >
+                      Return to stock
+                    </button>
+                  </>
                 )}
               </td>
             </tr>
@@ -116,7 +114,10 @@ export function WillCallQueue() {
       {list.data?.items.length === 0 && (
         <p>{status === 'waiting' ? 'Nothing is waiting on the shelf.' : 'No pickups yet.'}</p>
       )}
-      {picking && <PickupDialog entry={picking} onClose={() => setPicking(null)} />}
+      {status === 'waiting' && (
+        <p className="hint">A pickup is a sale: on the Sell screen, Pick up puts the bag in the cart.</p>
+      )}
+      {returning && <ReturnDialog entry={returning} onClose={() => setReturning(null)} />}
     </section>
   );
 }

@@ -5,10 +5,13 @@ import {
   formatMinor,
   minorToNumber,
   parseMoneyInput,
+  parseScaled,
+  toBase,
 } from '@pharmacy/contracts/money';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
+import { useUser } from '../session/SessionProvider';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { NumberField, SelectField } from '../ui/fields';
@@ -82,6 +85,14 @@ export function PaymentDialog({
   });
   const { due, remaining, change, paid, overpaid } = tender;
   const money = (minor: number | null) => (minor === null ? '…' : formatMinor(minor, exp));
+  const changeGiven = useChangeCurrency({
+    foreign,
+    currency,
+    baseCurrency,
+    rate: rate.data?.rate,
+    exp,
+    baseExp,
+  });
   /** A base-currency line discount in the sale's currency, as the request number. */
   const convert = (baseAmount: number) => {
     const minor = parseMoneyInput(String(baseAmount), baseExp) ?? 0;
@@ -91,20 +102,12 @@ export function PaymentDialog({
 
   const cash = tender.minor.cash ?? 0;
   const large = useCashConfirmation(cash, due, cur, exp);
-  const pay = useMutation({
-    mutationFn: (confirmLargeCash: boolean) =>
-      api.sales.create({
-        ...saleRequest(cart, methods, tender, exp, convert),
-        ...(foreign ? { currency_code: currency } : {}),
-        approval_id: approvalId,
-        ...(confirmLargeCash ? { confirm_large_cash: true } : {}),
-      }),
-    onSuccess: onPaid,
-    onError: (error) => {
-      const medicineId = shortMedicine(error);
-      if (medicineId) onOutOfStock(medicineId, (error as ApiError).detail);
-    },
+  const request = () => ({
+    ...saleRequest(cart, methods, tender, exp, convert),
+    ...(foreign ? { currency_code: currency } : {}),
+    approval_id: approvalId,
   });
+  const pay = usePaySale(request, onPaid, onOutOfStock);
   const set = (method: Method) => (value: number) => setAmounts((a) => ({ ...a, [method]: value }));
   const invalid = Object.keys(tender.problems).length > 0;
   const submit = (e: FormEvent) => {
@@ -120,22 +123,16 @@ export function PaymentDialog({
         <p className="amount-due" role="status">
           Total due: <strong>{money(due)}</strong> {cur}
         </p>
-        {(currencies.data?.items.length ?? 0) > 1 && (
-          <SelectField
-            label="Currency"
-            value={currency}
-            onChange={setCurrency}
-            options={(currencies.data?.items ?? [])
-              .filter((c) => c.is_active)
-              .map((c) => ({ value: c.code, label: `${c.code} ${c.name}` }))}
-          />
-        )}
-        {foreign && rate.data && (
-          <p className="muted">
-            1 {currency} = {rate.data.rate} {baseCurrency} · {formatMinor(estimateTotalMinor, baseExp)}{' '}
-            {baseCurrency} is {money(due)} {currency}
-          </p>
-        )}
+        <CurrencyChoice
+          currencies={currencies.data?.items ?? []}
+          currency={currency}
+          setCurrency={setCurrency}
+          note={
+            foreign && rate.data
+              ? `1 ${currency} = ${rate.data.rate} ${baseCurrency} · ${formatMinor(estimateTotalMinor, baseExp)} ${baseCurrency} is ${money(due)} ${currency}`
+              : null
+          }
+        />
         <ErrorNotice error={rate.error} />
         <ScanBlockedNotice />
         <TenderInputs
@@ -146,7 +143,12 @@ export function PaymentDialog({
           problems={tender.problems}
           rest={{ cash: tender.minor.cash ?? 0, card: tender.minor.card ?? 0, remaining }}
         />
-        <TenderTotals money={money} paid={paid} remaining={remaining} change={change} />
+        <TenderTotals money={money} paid={paid} remaining={remaining} change={changeGiven.text(change)} />
+        {changeGiven.inBase && (
+          <p className="muted" role="note">
+            Change is given in {baseCurrency}: this till's drawer holds no {currency}.
+          </p>
+        )}
         {large.asking && (
           <LargeCashConfirm
             text={`Cash received ${money(cash)} ${cur} is far more than the total of ${money(due)}. Is that what the customer handed over?`}
@@ -186,6 +188,52 @@ export function PaymentDialog({
   );
 }
 
+/** Records the sale (a large cash tender once confirmed); a short medicine opens its substitutes. */
+function usePaySale(
+  request: () => ReturnType<typeof saleRequest> & { currency_code?: string; approval_id: string | null },
+  onPaid: (sale: SaleDetail) => void,
+  onOutOfStock: (medicineId: string, detail: string) => void,
+) {
+  return useMutation({
+    mutationFn: (confirmLargeCash: boolean) =>
+      api.sales.create({ ...request(), ...(confirmLargeCash ? { confirm_large_cash: true } : {}) }),
+    onSuccess: onPaid,
+    onError: (error) => {
+      const medicineId = shortMedicine(error);
+      if (medicineId) onOutOfStock(medicineId, (error as ApiError).detail);
+    },
+  });
+}
+
+/** The sale's currency, when more than one is active, and its rate against the base currency. */
+function CurrencyChoice({
+  currencies,
+  currency,
+  setCurrency,
+  note,
+}: {
+  currencies: ReadonlyArray<{ code: string; name: string; is_active: boolean }>;
+  currency: string;
+  setCurrency: (code: string) => void;
+  note: string | null;
+}) {
+  return (
+    <>
+      {currencies.length > 1 && (
+        <SelectField
+          label="Currency"
+          value={currency}
+          onChange={setCurrency}
+          options={currencies
+            .filter((c) => c.is_active)
+            .map((c) => ({ value: c.code, label: `${c.code} ${c.name}` }))}
+        />
+      )}
+      {note && <p className="muted">{note}</p>}
+    </>
+  );
+}
+
 /** The sale's lines and tenders as the request sends them (checkout id: a retry never sells twice). */
 function saleRequest(
   cart: Cart,
@@ -207,8 +255,37 @@ function saleRequest(
     coupon_code: cart.coupon?.code ?? null,
     prescription_id: cart.prescription?.id ?? null,
     ...(cart.prescription?.emergency ? { emergency_supply: cart.prescription.emergency } : {}),
+    ...(cart.will_call ? { will_call_id: cart.will_call.id, collected_by: cart.will_call.collector } : {}),
     client_mutation_id: cart.checkout_id ?? undefined,
   };
+}
+
+/**
+ * The currency change is given in (issue 27.4): the sale's when this branch's drawer holds it, else the base
+ * currency, converted at the sale's rate as the server does.
+ */
+function useChangeCurrency(p: {
+  foreign: boolean;
+  currency: string;
+  baseCurrency: string;
+  rate: string | undefined;
+  exp: number;
+  baseExp: number;
+}) {
+  const user = useUser();
+  const branch = useQuery({
+    queryKey: ['branch', user.branch_id],
+    queryFn: () => api.branches.get(user.branch_id),
+    staleTime: 60_000,
+  });
+  const inBase = p.foreign && !(branch.data?.drawer_currencies ?? []).includes(p.currency);
+  const text = (change: number | null) => {
+    if (change === null) return '…';
+    if (!inBase) return formatMinor(change, p.exp);
+    if (!p.rate) return '…';
+    return `${formatMinor(toBase(change, parseScaled(p.rate), p.exp, p.baseExp), p.baseExp)} ${p.baseCurrency}`;
+  };
+  return { inBase, text };
 }
 
 /**
@@ -345,7 +422,8 @@ function TenderTotals({
   money: (minor: number | null) => string;
   paid: number;
   remaining: number | null;
-  change: number | null;
+  /** The change as given, with its currency when that is not the sale's. */
+  change: string;
 }) {
   return (
     <dl className="figures" aria-label="Tender">
@@ -360,7 +438,7 @@ function TenderTotals({
       <div className="figure big-figure">
         <dt>Change</dt>
         <dd>
-          <output aria-label="Change">{money(change)}</output>
+          <output aria-label="Change">{change}</output>
         </dd>
       </div>
     </dl>

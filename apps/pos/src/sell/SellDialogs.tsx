@@ -251,7 +251,8 @@ export function SaleDoneDialog({ sale, onClose }: { sale: SaleDetail; onClose: (
   return (
     <Dialog title={`Sale ${sale.invoice_number}`} onClose={onClose}>
       <p role="status" className="notice ok change-due">
-        Change due: <strong>{money(sale.change_amount)}</strong> {sale.currency_code}
+        Change due: <strong>{money(sale.change_given, sale.change_currency_code)}</strong>{' '}
+        {sale.change_currency_code}
       </p>
       <ReceiptPreview saleId={sale.id} />
       <div className="dialog-actions">

@@ -8,6 +8,7 @@ import { CustomerDialog, ParkDialog, SaleDoneDialog, SubstitutesDialog } from '.
 import { PrescriptionDialog } from './PrescriptionDialog';
 import { RecentSalesDialog } from './RecentSalesDialog';
 import { useSell } from './useSell';
+import { WillCallPickupDialog } from './WillCallPickupDialog';
 
 type Sell = ReturnType<typeof useSell>;
 
@@ -27,6 +28,9 @@ export function SellScreen() {
           </button>
           <button type="button" onClick={() => setOpen({ kind: 'recent' })}>
             Recent sales
+          </button>
+          <button type="button" onClick={() => setOpen({ kind: 'pickup' })}>
+            Pick up
           </button>
         </div>
       </div>
@@ -206,6 +210,11 @@ function TotalsPanel({ sell }: { sell: Sell }) {
           Customer: <strong>{cart.customer.name}</strong>
         </p>
       )}
+      {cart.will_call && (
+        <p>
+          <strong>{cart.will_call.label}</strong>, collected by {cart.will_call.collector.name}
+        </p>
+      )}
       {cart.prescription && (
         <p>
           Prescription: <strong>{cart.prescription.label}</strong>{' '}
@@ -357,6 +366,16 @@ function SellDialogsFor({ sell }: { sell: Sell }) {
             dispatch({ type: 'prescription', prescription });
             dispatch({ type: 'checkout', id: newMutationId() });
             setOpen({ kind: 'pay' });
+          }}
+          onClose={close}
+        />
+      )}
+      {open.kind === 'pickup' && (
+        <WillCallPickupDialog
+          dispatch={dispatch}
+          onLoaded={(label) => {
+            setMessage({ tone: 'info', text: `${label} is in the cart: take the payment.` });
+            close();
           }}
           onClose={close}
         />

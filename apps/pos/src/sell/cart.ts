@@ -50,8 +50,19 @@ export interface Cart {
    * pharmacist (no id yet: the sale records it as a prescription of its own).
    */
   prescription: CartPrescription | null;
+  /**
+   * A will-call pickup (issue 27.1): the entry whose prepared goods the cart holds and who collects them; the
+   * sale takes the stock reserved for it when it is paid.
+   */
+  will_call?: CartWillCall | null | undefined;
   /** The client_mutation_id of the checkout in progress: reused on a retry, reset by any change. */
   checkout_id: string | null;
+}
+
+export interface CartWillCall {
+  id: string;
+  label: string;
+  collector: { name: string; relationship: string; id_number: string };
 }
 
 export const EMPTY_CART: Cart = {
@@ -77,6 +88,7 @@ export type CartAction =
   | { type: 'coupon'; coupon: Cart['coupon'] }
   | { type: 'prescription'; prescription: Cart['prescription'] }
   | { type: 'checkout'; id: string }
+  | { type: 'pickup'; willCall: CartWillCall; lines: CartLine[]; prescription: CartPrescription }
   | { type: 'replace'; cart: Cart }
   | { type: 'clear' };
 
@@ -149,6 +161,14 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
       return changed(cart, { prescription: action.prescription });
     case 'checkout':
       return { ...cart, checkout_id: action.id };
+    case 'pickup':
+      return {
+        ...EMPTY_CART,
+        customer: cart.customer,
+        lines: action.lines,
+        prescription: action.prescription,
+        will_call: action.willCall,
+      };
     case 'replace':
       return action.cart;
     case 'clear':

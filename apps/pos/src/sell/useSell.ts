@@ -28,6 +28,7 @@ export type Open =
   | { kind: 'park' }
   | { kind: 'recent' }
   | { kind: 'prescription' }
+  | { kind: 'pickup' }
   | { kind: 'substitutes'; medicine: { id: string; name: string } }
   | { kind: 'done'; sale: SaleDetail };
 
@@ -99,6 +100,8 @@ export function useSell() {
     queryClient.invalidateQueries({ queryKey: ['cash-session'] });
     queryClient.invalidateQueries({ queryKey: ['z-report'] });
     queryClient.invalidateQueries({ queryKey: ['medicine-search'] });
+    // A will-call pickup leaves the shelf with its sale.
+    queryClient.invalidateQueries({ queryKey: ['will-call'] });
   };
 
   return {

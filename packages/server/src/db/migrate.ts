@@ -1,6 +1,7 @@
 import { type Migration, sql } from 'kysely';
 import { nowIso } from '../lib/time';
 import type { Connection } from './connection';
+import { ownTransaction } from './group-commit';
 import { MIGRATIONS } from './migrations';
 import { assertSupportedPostgres } from './postgres';
 
@@ -52,7 +53,8 @@ export async function migrate(
     await conn.sqlite.backup(backup);
   }
   for (const name of pending) {
-    await conn.db.transaction().execute(async (trx) => {
+    // Its own transaction, never a group member: a migration may defer foreign keys to its COMMIT (0025).
+    await ownTransaction(conn.db, async (trx) => {
       // Two central processes starting together on PostgreSQL: the second waits here, then skips what the first
       // applied. (SQLite's single writer already serialises them.)
       if (conn.kind === 'postgres') {

@@ -36,6 +36,8 @@ export interface BranchesTable {
   is_active: Bool;
   created_at: string;
   updated_at: string;
+  /** JSON array of the foreign currencies this branch's drawers hold (change is given in them). */
+  drawer_currencies: string;
 }
 
 export interface UsersTable {

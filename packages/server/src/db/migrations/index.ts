@@ -24,6 +24,7 @@ import { returnsByRefundDate } from './0023_returns_by_refund_date';
 import { searchCollation } from './0024_search_collation';
 import { booksReview } from './0025_books_review';
 import { deviceSignIns } from './0026_device_sign_ins';
+import { willCallReservations } from './0027_will_call_reservations';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -55,4 +56,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024_search_collation': searchCollation,
   '0025_books_review': booksReview,
   '0026_device_sign_ins': deviceSignIns,
+  '0027_will_call_reservations': willCallReservations,
 };

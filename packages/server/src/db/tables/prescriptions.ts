@@ -58,6 +58,8 @@ export interface DispensingsTable {
   will_call_id: string | null;
   notes: string;
   created_at: string;
+  /** When the prepared goods went back to stock uncollected (the line no longer counts as dispensed). */
+  reversed_at: string | null;
 }
 
 export interface WillCallsTable {
@@ -66,7 +68,7 @@ export interface WillCallsTable {
   branch_id: string;
   bin_location: string;
   notes: string;
-  status: 'waiting' | 'picked_up';
+  status: 'waiting' | 'picked_up' | 'returned';
   placed_by: string | null;
   placed_at: string;
   collected_by_name: string | null;
@@ -74,6 +76,11 @@ export interface WillCallsTable {
   collector_id_number: string | null;
   picked_up_by: string | null;
   picked_up_at: string | null;
+  /** The sale that paid for the pickup (null for a hand-over recorded at dispensing or before 0025). */
+  sale_id: string | null;
+  returned_by: string | null;
+  returned_at: string | null;
+  return_reason: string | null;
 }
 
 export interface RefillRemindersTable {

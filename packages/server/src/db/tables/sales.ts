@@ -26,6 +26,8 @@ export interface SalesTable {
   base_total_amount: number;
   base_vat_amount: number;
   base_change_amount: number;
+  /** The currency the change was given in: the sale's when the drawer holds it, else the base (null before 0025: the sale's). */
+  change_currency_code: string | null;
   vat_breakdown: string;
   prices_include_vat: Bool;
   payment_method: string;

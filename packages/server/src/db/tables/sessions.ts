@@ -18,6 +18,8 @@ export interface CashSessionsTable {
   z_number: number | null;
   notes: string;
   updated_at: string;
+  /** At close: JSON [{currency_code, rate, expected, counted, expected_base, counted_base}] (minor units). */
+  counted_by_currency: string | null;
 }
 
 export interface TenderDeclarationsTable {

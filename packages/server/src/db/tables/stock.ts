@@ -30,7 +30,24 @@ export interface StockMovementsTable {
   created_at: string;
 }
 
+/** Units of a batch held for a prescription waiting on the will-call shelf: on hand, not available. */
+export interface StockReservationsTable {
+  id: string;
+  branch_id: string;
+  batch_id: string;
+  medicine_id: string;
+  quantity: number;
+  prescription_id: string;
+  dispense_id: string;
+  status: 'held' | 'sold' | 'released';
+  sale_id: string | null;
+  created_by: string | null;
+  created_at: string;
+  closed_at: string | null;
+}
+
 export interface StockTables {
   batches: BatchesTable;
   stock_movements: StockMovementsTable;
+  stock_reservations: StockReservationsTable;
 }

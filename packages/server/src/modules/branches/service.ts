@@ -11,7 +11,21 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
 
-export const toBranch = (r: BranchesTable): Branch => ({ ...r, is_active: r.is_active === 1 });
+export const toBranch = (r: BranchesTable): Branch => ({
+  ...r,
+  is_active: r.is_active === 1,
+  drawer_currencies: drawerCurrencies(r),
+});
+
+/** The foreign currencies a branch's drawers hold: change is given in them (issue 27.4). */
+export function drawerCurrencies(r: Pick<BranchesTable, 'drawer_currencies'>): string[] {
+  try {
+    const list: unknown = JSON.parse(r.drawer_currencies ?? '[]');
+    return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 
 export async function getBranchRow(db: Db, id: string): Promise<BranchesTable> {
   const row = await db.selectFrom('branches').selectAll().where('id', '=', id).executeTakeFirst();
@@ -85,6 +99,7 @@ export interface BranchInput {
   currency_code?: string;
   timezone?: string;
   is_active: boolean;
+  drawer_currencies?: string[];
 }
 
 export async function createBranch(
@@ -111,6 +126,7 @@ export async function createBranch(
     is_active: input.is_active ? 1 : 0,
     created_at: at,
     updated_at: at,
+    drawer_currencies: JSON.stringify(input.drawer_currencies ?? []),
   };
   const write = async (t: Db) => {
     await writeBranch(t, row);
@@ -150,10 +166,12 @@ export async function updateBranch(
       );
     }
   }
-  const { is_active, ...rest } = patch;
+  const { is_active, drawer_currencies, ...rest } = patch;
+  if (drawer_currencies) for (const c of drawer_currencies) await assertCurrency(app.db, c);
   const row: BranchesTable = {
     ...before,
     ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    ...(drawer_currencies && { drawer_currencies: JSON.stringify([...new Set(drawer_currencies)]) }),
     ...(is_active !== undefined && { is_active: is_active ? 1 : 0 }),
     updated_at: nowIso(),
   };

@@ -123,11 +123,23 @@ describe('compliance books', () => {
       { prescription_id: rx.id, bin_location: 'CD safe' },
       pharmacist,
     );
-    await t.put(
-      `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
-      { name: 'Neema', relationship: 'daughter', id_number: 'NID-42' },
+    // The pickup is a sale: it takes the units reserved at dispensing (issue 27.1).
+    await openSessionFor(t, pharmacist);
+    const pickup = await t.post(
+      '/api/v1/sales',
+      {
+        items: [
+          { medicine_id: pethidine.id, quantity: 7 },
+          { medicine_id: plain.id, quantity: 2 },
+        ],
+        will_call_id: wc.body.id,
+        collected_by: { name: 'Neema', relationship: 'daughter', id_number: 'NID-42' },
+        payment_method: 'card',
+        print_receipt: false,
+      },
       pharmacist,
     );
+    expect(pickup.status, JSON.stringify(pickup.body)).toBe(201);
 
     const book = await t.get<{ items: Entry[]; total: number }>(
       `/api/v1/compliance/classified-drugs-book?medicine_id=${pethidine.id}`,
@@ -147,13 +159,14 @@ describe('compliance books', () => {
       running += m.quantity;
       expect(m.balance_after).toBe(running);
     }
+    // The prepared units were held, not moved, until the pickup's sale took them from their batches.
     expect(mainEntry.movements.map((m) => m.type)).toEqual([
       'purchase',
       'purchase',
       'sale',
-      'sale',
       'write_off',
       'transfer_out',
+      'sale',
       'sale',
     ]);
     const dispensed = mainEntry.movements.filter(

@@ -45,7 +45,8 @@ const selectBook = (app: AppContext) =>
 
 /** The prescription book: one row per dispensed line (a dispense or a sale against a prescription), oldest first. */
 export async function prescriptionBook(app: AppContext, f: BookFilter, all = false) {
-  let q = selectBook(app);
+  // A will-call returned to stock uncollected reversed its lines: nothing was handed over.
+  let q = selectBook(app).where('d.reversed_at', 'is', null);
   if (f.branch_id) q = q.where('d.branch_id', '=', f.branch_id);
   if (f.medicine_id) q = q.where('d.medicine_id', '=', f.medicine_id);
   if (f.from) q = q.where('d.created_at', '>=', `${f.from}T00:00:00.000Z`);
@@ -81,7 +82,8 @@ export const BOOK_COLUMNS = [
 /**
  * The controlled (classified) drugs book: the catalogue's controlled registry (every movement of a controlled
  * medicine per branch, opening balance before the window, running balance, and whether the ledger equals the
- * batches on hand), each dispensing movement joined with its prescription, patient, prescriber and collector.
+ * batches on hand), each dispensing movement joined with its prescription, patient, prescriber and collector;
+ * a will-call pickup's movement names its sale and the collector recorded with it.
  */
 export async function classifiedDrugsBook(app: AppContext, f: BookFilter) {
   const registry = await controlledRegistry(app, f);
@@ -124,11 +126,9 @@ export async function classifiedDrugsBook(app: AppContext, f: BookFilter) {
       .where((eb) => eb.or([eb('d.dispense_id', 'in', chunk), eb('d.sale_id', 'in', chunk)]))
       .execute();
     for (const r of rows) {
-      const key =
-        r.source === 'sale'
-          ? `sale:${r.sale_id}:${r.medicine_id}`
-          : `dispense:${r.dispense_id}:${r.medicine_id}`;
-      details.set(key, r);
+      // A will-call pickup is a sale of goods dispensed before: its movement names the sale.
+      if (r.sale_id) details.set(`sale:${r.sale_id}:${r.medicine_id}`, r);
+      if (r.source === 'dispense') details.set(`dispense:${r.dispense_id}:${r.medicine_id}`, r);
     }
   }
   return {

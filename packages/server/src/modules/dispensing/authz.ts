@@ -10,6 +10,12 @@ export const dispensingAuthz: AuthzRow[] = [
     body: { name: 'Asha', relationship: 'self' },
     expect: only(['pharmacist', 'cashier'], 404),
   },
+  {
+    method: 'POST',
+    path: '/dispensing/will-call/{willCallId}/return',
+    body: { reason: 'Not collected' },
+    expect: only(['pharmacist'], 404),
+  },
   { method: 'GET', path: '/dispensing/generic-search?generic_name=paracetamol', expect: anyRole(200) },
   { method: 'GET', path: '/dispensing/refills', expect: anyRole(200) },
   {

@@ -8,6 +8,7 @@ import {
   pageOf,
   RefillListQuery,
   RefillReminder,
+  ReturnWillCallRequest,
   WillCall,
   WillCallListQuery,
   WillCallParams,
@@ -23,7 +24,8 @@ import {
   getWillCallRow,
   listRefills,
   listWillCalls,
-  pickUpWillCall,
+  refusePickupWithoutSale,
+  returnWillCall,
 } from './service';
 
 const problem = (description: string) => ({ description, schema: Problem });
@@ -70,24 +72,45 @@ export function dispensingRoutes(r: ApiRouter): void {
     method: 'put',
     path: '/dispensing/will-call/:willCallId/pickup',
     tag: 'Dispensing',
-    summary: 'Record a will-call pickup',
+    summary: 'Record a will-call pickup (replaced by a sale)',
     description:
-      'Pharmacist or cashier (and admin), in the entry’s branch: who collected it (name, relationship to the patient) and, when any medicine in it is controlled, the collector’s ID number (400 without it). Records the user and time of handover; the prescription leaves ready for dispensed (or partially_dispensed when the fill is incomplete). 409 ALREADY_PICKED_UP when already collected.',
+      'Pharmacist or cashier (and admin), in the entry’s branch. A pickup is a sale since issue 27.1: POST /sales with will_call_id and collected_by takes the payment, the units reserved at dispensing and the collector in one transaction. This route answers 409 PICKUP_NEEDS_SALE (ALREADY_PICKED_UP when already collected) and changes nothing.',
     roles: ['pharmacist', 'cashier'],
     params: WillCallParams,
     body: PickupRequest,
     responses: {
-      200: { description: 'The will-call entry after pickup', schema: WillCall },
-      400: problem('Invalid body or ID number missing for a controlled medicine'),
+      200: { description: 'Never: a pickup is a sale', schema: WillCall },
+      400: problem('Invalid body'),
       403: problem('Another branch'),
       404: problem('Unknown will-call entry'),
-      409: problem('Already picked up'),
+      409: problem('A pickup is a sale, or already picked up'),
     },
-    handler: async ({ app, user, params, body, requestId }) => {
+    handler: async ({ app, user, params }) => {
       const row = await getWillCallRow(app.db, params.willCallId);
       assertBranchAccess(user, row.branch_id, 'will-call entry');
-      return pickUpWillCall(app, user, actorOf(user, requestId), params.willCallId, body);
+      return refusePickupWithoutSale(row);
     },
+  });
+
+  r.route({
+    method: 'post',
+    path: '/dispensing/will-call/:willCallId/return',
+    tag: 'Dispensing',
+    summary: 'Return a will-call entry to stock (not collected)',
+    description:
+      'Pharmacist (and admin), in the entry’s branch, with a reason. Releases the units reserved for it (they are available to sell again), marks its prescription book rows reversed and restores the prescription’s remaining quantities, so it can be dispensed again. 409 WILL_CALL_NOT_WAITING unless it waits on the shelf.',
+    roles: ['pharmacist'],
+    params: WillCallParams,
+    body: ReturnWillCallRequest,
+    responses: {
+      200: { description: 'The will-call entry, returned', schema: WillCall },
+      400: problem('Invalid body'),
+      403: problem('Another branch'),
+      404: problem('Unknown will-call entry'),
+      409: problem('Not waiting on the shelf'),
+    },
+    handler: async ({ app, user, params, body, requestId }) =>
+      returnWillCall(app, user, actorOf(user, requestId), params.willCallId, body.reason),
   });
 
   r.route({

@@ -17,8 +17,9 @@ import {
   recordWillCallChange,
   targetBranch,
 } from '../prescriptions/service';
-import type { RefillRemindersTable, WillCallsTable } from '../../db/tables/prescriptions';
-import { branchStock, branchToday } from '../stock/ledger';
+import type { DispensingsTable, RefillRemindersTable, WillCallsTable } from '../../db/tables/prescriptions';
+import { branchStock, branchToday, moveBatchQuantity } from '../stock/ledger';
+import { heldReservations, releaseReserved } from '../stock/reservations';
 import { paginate } from '../../db/paginate';
 
 /* ------------------------------------------------------------------ will-call */
@@ -31,6 +32,7 @@ async function toWillCalls(db: Db, rows: WillCallsTable[]): Promise<WillCall[]> 
     .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
     .select(['d.will_call_id', 'd.medicine_id', 'm.name as medicine_name', 'm.is_controlled', 'd.quantity'])
     .where('d.will_call_id', 'in', ids)
+    .where('d.reversed_at', 'is', null)
     .orderBy('d.created_at')
     .orderBy('d.id')
     .execute();
@@ -68,6 +70,9 @@ async function toWillCalls(db: Db, rows: WillCallsTable[]): Promise<WillCall[]> 
       collector_id_number: r.collector_id_number,
       picked_up_by: r.picked_up_by,
       picked_up_at: r.picked_up_at,
+      sale_id: r.sale_id,
+      returned_at: r.returned_at,
+      return_reason: r.return_reason,
     };
   });
 }
@@ -80,7 +85,12 @@ export async function getWillCallRow(db: Db, id: string): Promise<WillCallsTable
 
 export async function listWillCalls(
   app: AppContext,
-  f: { branch_id?: string; status: 'waiting' | 'picked_up' | 'all'; page: number; page_size: number },
+  f: {
+    branch_id?: string;
+    status: 'waiting' | 'picked_up' | 'returned' | 'all';
+    page: number;
+    page_size: number;
+  },
 ) {
   let q = app.db.selectFrom('will_calls');
   if (f.branch_id) q = q.where('branch_id', '=', f.branch_id);
@@ -144,6 +154,10 @@ export async function createWillCall(
       collector_id_number: null,
       picked_up_by: null,
       picked_up_at: null,
+      sale_id: null,
+      returned_by: null,
+      returned_at: null,
+      return_reason: null,
     };
     await trx.insertInto('will_calls').values(row).execute();
     await trx
@@ -190,84 +204,143 @@ export async function createWillCall(
   return (await toWillCalls(app.db, [await getWillCallRow(app.db, id)]))[0]!;
 }
 
-/** Hands a will-call entry over: the collector (with an ID number for controlled medicines), who and when. */
-export async function pickUpWillCall(
+/**
+ * The old hand-over without payment is gone (issue 27.1): a pickup is a sale (POST /sales with will_call_id),
+ * which takes the reserved stock when it is paid. 409 ALREADY_PICKED_UP, else 409 PICKUP_NEEDS_SALE.
+ */
+export function refusePickupWithoutSale(wc: WillCallsTable): never {
+  if (wc.status === 'picked_up')
+    throw new Conflict(
+      `This will-call entry was already picked up at ${wc.picked_up_at}.`,
+      'ALREADY_PICKED_UP',
+    );
+  throw new Conflict(
+    'A will-call pickup is a sale: load it into the cart on the Sell screen (Pick up) and take the payment.',
+    'PICKUP_NEEDS_SALE',
+  );
+}
+
+/** Puts an item's quantities back as they were before dispensing `d` (the latest fill of that item). */
+async function reverseDispensing(trx: Db, d: DispensingsTable): Promise<void> {
+  const it = await trx
+    .selectFrom('prescription_items')
+    .selectAll()
+    .where('id', '=', d.prescription_item_id)
+    .executeTakeFirstOrThrow();
+  // A dispensing that started a refill (fill 2 or later, alone in its fill) gives the refill back.
+  const startedRefill = d.fill_number > 1 && it.dispensed_quantity === d.quantity && it.refills_used > 0;
+  await trx
+    .updateTable('prescription_items')
+    .set({
+      refills_used: startedRefill ? it.refills_used - 1 : it.refills_used,
+      dispensed_quantity: startedRefill ? it.quantity : it.dispensed_quantity - d.quantity,
+      total_dispensed: it.total_dispensed - d.quantity,
+    })
+    .where('id', '=', it.id)
+    .execute();
+}
+
+/**
+ * Returns a waiting will-call entry to stock (not collected): its reserved units are released (an entry
+ * prepared before reservations gets its units back with a `return` movement), its prescription book rows are
+ * marked reversed and the prescription's quantities restored, so it can be dispensed again.
+ */
+export async function returnWillCall(
   app: AppContext,
   user: AuthUser,
   actor: Actor,
   id: string,
-  collector: { name: string; relationship: string; id_number: string },
+  reason: string,
 ): Promise<WillCall> {
   const before = await getWillCallRow(app.db, id);
   assertBranchAccess(user, before.branch_id, 'will-call entry');
   await app.db.transaction().execute(async (trx) => {
-    const wc = await trx.selectFrom('will_calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    if (wc.status === 'picked_up')
-      throw new Conflict(
-        `This will-call entry was already picked up at ${wc.picked_up_at}.`,
-        'ALREADY_PICKED_UP',
-      );
-    const controlled = await trx
-      .selectFrom('dispensings as d')
-      .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
-      .select('m.name')
-      .where('d.will_call_id', '=', id)
-      .where('m.is_controlled', '=', sql.lit(1))
-      .executeTakeFirst();
-    if (controlled && !collector.id_number)
-      throw new Invalid(
-        `${controlled.name} is a controlled medicine: the collector's ID number is required.`,
-        [{ path: 'id_number', message: 'required for controlled medicines' }],
-      );
     const at = nowIso();
-    const after: WillCallsTable = {
-      ...wc,
-      status: 'picked_up',
-      collected_by_name: collector.name,
-      collector_relationship: collector.relationship,
-      collector_id_number: collector.id_number,
-      picked_up_by: user.id,
-      picked_up_at: at,
-    };
-    const result = await trx
+    const done = await trx
       .updateTable('will_calls')
-      .set({
-        status: 'picked_up',
-        collected_by_name: collector.name,
-        collector_relationship: collector.relationship,
-        collector_id_number: collector.id_number,
-        picked_up_by: user.id,
-        picked_up_at: at,
-      })
+      .set({ status: 'returned', returned_by: user.id, returned_at: at, return_reason: reason })
       .where('id', '=', id)
       .where('status', '=', sql.lit('waiting'))
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1)
-      throw new Conflict('This will-call entry was already picked up.', 'ALREADY_PICKED_UP');
-    const rx = await trx
-      .selectFrom('prescriptions')
+    if (Number(done.numUpdatedRows) !== 1)
+      throw new Conflict(
+        'Only a will-call entry waiting on the shelf can go back to stock.',
+        'WILL_CALL_NOT_WAITING',
+      );
+    const wc = await getWillCallRow(trx, id);
+    await recordWillCallChange(trx, wc);
+    const lines = await trx
+      .selectFrom('dispensings')
       .selectAll()
-      .where('id', '=', wc.prescription_id)
-      .executeTakeFirstOrThrow();
-    const items = await trx
-      .selectFrom('prescription_items')
-      .selectAll()
-      .where('prescription_id', '=', rx.id)
+      .where('will_call_id', '=', id)
+      .where('reversed_at', 'is', null)
       .execute();
-    const status = rx.status === 'ready' ? statusAfterFill(items) : rx.status;
-    await trx.updateTable('prescriptions').set({ status, updated_at: at }).where('id', '=', rx.id).execute();
-    await recordWillCallChange(trx, after);
-    await recordPrescriptionChange(trx, rx.id);
+    const dispenseIds = [...new Set(lines.map((l) => l.dispense_id))];
+    const held = await heldReservations(trx, dispenseIds);
+    await releaseReserved(trx, held);
+    if (held.length === 0) await restockLegacy(trx, dispenseIds, user.id);
+    for (const d of lines) {
+      await reverseDispensing(trx, d);
+      await trx.updateTable('dispensings').set({ reversed_at: at }).where('id', '=', d.id).execute();
+      await recordChange(trx, {
+        entity: 'dispensing',
+        entityId: d.id,
+        op: 'upsert',
+        payload: { ...d, reversed_at: at },
+        branchId: d.branch_id,
+      });
+    }
+    const status = await restoredStatus(trx, wc.prescription_id);
+    await trx
+      .updateTable('prescriptions')
+      .set({ status, updated_at: at })
+      .where('id', '=', wc.prescription_id)
+      .execute();
+    await recordPrescriptionChange(trx, wc.prescription_id);
     await writeAudit(trx, actor, {
-      action: 'will_call.pickup',
+      action: 'will_call.return',
       entity: 'will_call',
       entityId: id,
       branchId: wc.branch_id,
-      before: { status: wc.status, prescription_status: rx.status },
-      after: { ...after, prescription_status: status },
+      before: { status: 'waiting' },
+      after: {
+        status: 'returned',
+        reason,
+        released: held.map((r) => ({ batch_id: r.batch_id, quantity: r.quantity })),
+      },
     });
   });
   return (await toWillCalls(app.db, [await getWillCallRow(app.db, id)]))[0]!;
+}
+
+/** An entry prepared before reservations took its stock at dispensing: give it back to the same batches. */
+async function restockLegacy(trx: Db, dispenseIds: string[], userId: string): Promise<void> {
+  if (dispenseIds.length === 0) return;
+  const moved = await trx
+    .selectFrom('stock_movements')
+    .select(['batch_id', 'quantity', 'reference_id'])
+    .where('reference_type', '=', 'dispense')
+    .where('reference_id', 'in', dispenseIds)
+    .execute();
+  for (const m of moved)
+    await moveBatchQuantity(trx, {
+      batchId: m.batch_id,
+      delta: -m.quantity,
+      type: 'return',
+      reference: { type: 'dispense', id: m.reference_id! },
+      userId,
+      reason: 'Will-call not collected: returned to stock',
+    });
+}
+
+/** The prescription's status once a will-call's dispensings are reversed. */
+async function restoredStatus(trx: Db, prescriptionId: string) {
+  const items = await trx
+    .selectFrom('prescription_items')
+    .selectAll()
+    .where('prescription_id', '=', prescriptionId)
+    .execute();
+  return items.every((i) => i.total_dispensed === 0) ? ('active' as const) : statusAfterFill(items);
 }
 
 /* ------------------------------------------------------------------ generic search */

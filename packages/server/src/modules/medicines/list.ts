@@ -29,13 +29,18 @@ export interface BrowseFilter {
   order: 'asc' | 'desc';
 }
 
-/** Sellable units of the page's medicines (a JSON array of ids) in the branch: active, unexpired batches. */
-const PAGE_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand) FROM batches b WHERE b.branch_id = ?
+/** Units of batch `b` held for the will-call shelf (stock/reservations.ts): on hand, not available. */
+const HELD = `(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')`;
+
+/**
+ * Sellable units of the page's medicines (a JSON array of ids) in the branch: active, unexpired batches, less
+ * the units held for the will-call shelf.
+ */
+const PAGE_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand - ${HELD}) FROM batches b WHERE b.branch_id = ?
   AND ${inJsonArray('b.medicine_id')} AND b.regulator_status = 'active' AND b.expiry_date >= ? GROUP BY b.medicine_id`;
 
 /** Every medicine's stock in the branch at once (one pass over the branch's batches), to sort by it. */
-const BRANCH_STOCK =
-  "SELECT b.medicine_id, sum(b.qty_on_hand) AS qty FROM batches b WHERE b.branch_id = :branch AND b.regulator_status = 'active' AND b.expiry_date >= :day GROUP BY b.medicine_id";
+const BRANCH_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand - ${HELD}) AS qty FROM batches b WHERE b.branch_id = :branch AND b.regulator_status = 'active' AND b.expiry_date >= :day GROUP BY b.medicine_id`;
 
 /** The ORDER BY of each sort; every one ends on name and rowid so pages never overlap. */
 const ORDER: Record<MedicineSort, (dir: string) => string> = {

@@ -26,7 +26,7 @@ import { searchLargeActive } from './search';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
-import { branchToday } from '../stock/ledger';
+import { branchToday, heldInBatch } from '../stock/ledger';
 import type { MedicinesTable } from '../../db/tables/medicines';
 import { startsWithText } from '../../db/like';
 
@@ -77,9 +77,15 @@ export async function toMedicine(
   };
 }
 
-/** Sellable units of medicine `m` in a branch: active, unexpired batches (SQL expression for lists). */
+/** Units of batch `b` held for the will-call shelf (stock/reservations.ts): on hand, not available. */
+const HELD = `(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')`;
+
+/**
+ * Sellable units of medicine `m` in a branch: active, unexpired batches less the units held for the will-call
+ * shelf (SQL expression for lists).
+ */
 const stockExpr = (branchId: string, day: string) =>
-  sql<number>`(SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b WHERE b.branch_id = ${branchId} AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ${day})`;
+  sql<number>`(SELECT coalesce(sum(b.qty_on_hand - ${sql.raw(HELD)}), 0) FROM batches b WHERE b.branch_id = ${branchId} AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ${day})`;
 
 export async function getMedicineRow(db: Db, id: string): Promise<MedicinesTable> {
   const row = await db.selectFrom('medicines').selectAll().where('id', '=', id).executeTakeFirst();
@@ -108,7 +114,7 @@ export async function getMedicineDetail(
   const day = await branchToday(app.db, branchId);
   const batches = await app.db
     .selectFrom('batches')
-    .select(['id', 'batch_number', 'expiry_date', 'qty_on_hand', 'regulator_status'])
+    .select(['id', 'batch_number', 'expiry_date', 'qty_on_hand', 'regulator_status', heldInBatch.as('held')])
     .where('branch_id', '=', branchId)
     .where('medicine_id', '=', id)
     .where('qty_on_hand', '!=', 0)
@@ -118,10 +124,11 @@ export async function getMedicineDetail(
   return {
     ...medicine,
     branch_id: branchId,
-    batches: batches.map((b) => ({
+    batches: batches.map(({ held, ...b }) => ({
       ...b,
+      qty_reserved: Number(held),
       is_expired: b.expiry_date < day,
-      sellable: b.regulator_status === 'active' && b.expiry_date >= day && b.qty_on_hand > 0,
+      sellable: b.regulator_status === 'active' && b.expiry_date >= day && b.qty_on_hand > Number(held),
     })),
   };
 }
@@ -143,10 +150,10 @@ export interface MedicineListFilter {
 
 /** Medicines by id with the branch's stock; the id list is one parameter (JSON on SQLite, an array on PostgreSQL). */
 const hydrateQuery = rawQuery<MedicinesTable & { stock_quantity: number }>({
-  sqlite: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b
+  sqlite: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
     WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
   FROM medicines m WHERE m.id IN (SELECT value FROM json_each(?))`,
-  postgres: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand), 0) FROM batches b
+  postgres: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
     WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
   FROM medicines m WHERE m.id = ANY(CAST(? AS TEXT[]))`,
 });

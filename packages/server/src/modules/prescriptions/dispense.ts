@@ -249,6 +249,7 @@ export async function writeDispense(
       will_call_id: w.willCallId,
       notes: w.notes,
       created_at: at,
+      reversed_at: null,
     };
     await trx.insertInto('dispensings').values(row).execute();
     await recordChange(trx, {

@@ -8,6 +8,7 @@ import {
   makeRx,
   makeSupplier,
   medicineOnHand,
+  openSessionFor,
   receive,
   type Rx,
   rxBody,
@@ -84,12 +85,19 @@ describe('prescription lifecycle', () => {
     expect(first.status).toBe(201);
     expect(first.body.prescription.status).toBe('partially_dispensed');
     expect(first.body.prescription.items[0]).toMatchObject({ dispensed_quantity: 4, remaining_quantity: 6 });
-    expect(await medicineOnHand(t, a.id, main)).toBe(16);
+    // Prepared for the will-call shelf: held, not taken (issue 27.1).
+    expect(await medicineOnHand(t, a.id, main)).toBe(20);
     const moves = await t.query(
       "SELECT type, quantity FROM stock_movements WHERE reference_type = 'dispense' AND reference_id = ?",
       first.body.dispense_id,
     );
-    expect(moves).toEqual([{ type: 'sale', quantity: -4 }]);
+    expect(moves).toEqual([]);
+    expect(
+      await t.query(
+        'SELECT status, quantity FROM stock_reservations WHERE dispense_id = ?',
+        first.body.dispense_id,
+      ),
+    ).toEqual([{ status: 'held', quantity: 4 }]);
 
     const over = await t.post(
       `/api/v1/prescriptions/${rx.id}/dispense`,
@@ -107,8 +115,8 @@ describe('prescription lifecycle', () => {
     expect(rest.status).toBe(201);
     expect(rest.body.prescription.status).toBe('dispensed');
     expect(rest.body.prescription.items.map((i) => i.remaining_quantity)).toEqual([0, 0]);
-    expect(await medicineOnHand(t, a.id, main)).toBe(10);
-    expect(await medicineOnHand(t, b.id, main)).toBe(14);
+    expect(await medicineOnHand(t, a.id, main)).toBe(20);
+    expect(await medicineOnHand(t, b.id, main)).toBe(20);
 
     const wc = await t.post<{ id: string; status: string; has_controlled: boolean; items: unknown[] }>(
       '/api/v1/dispensing/will-call',
@@ -130,24 +138,56 @@ describe('prescription lifecycle', () => {
     const whileReady = await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist);
     expect(whileReady.status).toBe(409);
 
-    const before = await counts();
-    const noId = await t.put(
-      `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
-      { name: 'Juma', relationship: 'son' },
-      cashier,
-    );
-    expect(noId.status).toBe(400);
-    expect(noId.body.detail).toMatch(/ID number is required/);
-    expect(await counts()).toEqual(before);
-
-    const picked = await t.put<{ status: string; collector_id_number: string; picked_up_at: string }>(
+    // The pickup is a sale (issue 27.1): the old hand-over route refuses, the sale needs the collector's ID.
+    const unpaid = await t.put(
       `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
       { name: 'Juma', relationship: 'son', id_number: 'ID-777' },
       cashier,
     );
-    expect(picked.status).toBe(200);
-    expect(picked.body).toMatchObject({ status: 'picked_up', collector_id_number: 'ID-777' });
-    expect(picked.body.picked_up_at).toBeTruthy();
+    expect(unpaid.status).toBe(409);
+    expect(unpaid.body.code).toBe('PICKUP_NEEDS_SALE');
+    await openSessionFor(t, cashier);
+    const pickupSale = (collected_by: Record<string, string>) =>
+      t.post<{ id: string }>(
+        '/api/v1/sales',
+        {
+          items: [
+            { medicine_id: a.id, quantity: 10 },
+            { medicine_id: b.id, quantity: 6 },
+          ],
+          will_call_id: wc.body.id,
+          collected_by,
+          payment_method: 'card',
+          print_receipt: false,
+        },
+        cashier,
+      );
+    const before = await counts();
+    const noId = await pickupSale({ name: 'Juma', relationship: 'son' });
+    expect(noId.status).toBe(400);
+    expect((noId.body as { detail?: string }).detail).toMatch(/ID document number is required/);
+    expect(await counts()).toEqual(before);
+
+    const sold = await pickupSale({ name: 'Juma', relationship: 'son', id_number: 'ID-777' });
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+    expect(await medicineOnHand(t, a.id, main)).toBe(10);
+    expect(await medicineOnHand(t, b.id, main)).toBe(14);
+    const picked = await t.get<{
+      items: Array<{
+        id: string;
+        status: string;
+        collector_id_number: string;
+        picked_up_at: string;
+        sale_id: string;
+      }>;
+    }>('/api/v1/dispensing/will-call?status=picked_up', cashier);
+    const entry = picked.body.items.find((i) => i.id === wc.body.id)!;
+    expect(entry).toMatchObject({
+      status: 'picked_up',
+      collector_id_number: 'ID-777',
+      sale_id: sold.body.id,
+    });
+    expect(entry.picked_up_at).toBeTruthy();
     expect((await t.get<Rx>(`/api/v1/prescriptions/${rx.id}`, cashier)).body.status).toBe('dispensed');
     const twice = await t.put(
       `/api/v1/dispensing/will-call/${wc.body.id}/pickup`,
@@ -288,7 +328,13 @@ describe('prescription lifecycle', () => {
       pharmacist,
     );
     expect(big.status).toBe(409);
-    expect(await medicineOnHand(t, m.id, main)).toBe(50 - 30 - 2);
+    // Prepared fills are held for the shelf, not taken: on hand stays, available drops.
+    expect(await medicineOnHand(t, m.id, main)).toBe(50);
+    const held = await t.query<{ n: number }>(
+      "SELECT sum(quantity) AS n FROM stock_reservations WHERE medicine_id = ? AND status = 'held'",
+      m.id,
+    );
+    expect(held[0]!.n).toBe(30 + 2);
   });
 
   it('refuses short stock (INSUFFICIENT_STOCK), medicines not on the prescription and expired prescriptions, writing nothing', async () => {

@@ -22,6 +22,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { requireActiveBranch } from '../purchases/service';
 import { addDays, localDate } from '../stock/dates';
 import { branchToday, consumeFefo } from '../stock/ledger';
+import { reserveFefo } from '../stock/reservations';
 import {
   loadDispensable,
   NOT_VALID,
@@ -292,6 +293,8 @@ export async function listDispensings(
     ]);
   if (by.prescriptionId) q = q.where('d.prescription_id', '=', by.prescriptionId);
   if (by.willCallId) q = q.where('d.will_call_id', '=', by.willCallId);
+  // Lines of a will-call returned to stock were never handed over.
+  q = q.where('d.reversed_at', 'is', null);
   return q.orderBy('d.created_at').orderBy('d.id').execute();
 }
 
@@ -350,13 +353,23 @@ export function handedOverNow(
     collector_id_number: collector.id_number,
     picked_up_by: userId,
     picked_up_at: at,
+    sale_id: null,
+    returned_by: null,
+    returned_at: null,
+    return_reason: null,
   };
 }
 
+async function medicineNameOf(trx: Db, id: string): Promise<string> {
+  const m = await trx.selectFrom('medicines').select('name').where('id', '=', id).executeTakeFirst();
+  return m?.name ?? id;
+}
+
 /**
- * Dispenses without a sale: consumes the stock FEFO (movement `sale`, reference {type: 'dispense', id}),
- * writes the prescription book and the remaining quantities, and either records the collector at once or
- * leaves the dispensing prepared for the will-call shelf.
+ * Dispenses without a sale: writes the prescription book and the remaining quantities, and either hands the
+ * goods over at once (the collector recorded, the stock taken FEFO: movement `sale`, reference {type:
+ * 'dispense', id}) or leaves them prepared for the will-call shelf, their units reserved per batch until the
+ * pickup's sale takes them or the entry goes back to stock.
  */
 export async function dispensePrescription(
   app: AppContext,
@@ -399,15 +412,27 @@ export async function dispensePrescription(
       willCallId = wc.id;
     }
     for (const p of planned) {
-      await consumeFefo(trx, {
-        branchId: rx.branch_id,
-        medicineId: p.item.medicine_id,
-        quantity: p.quantity,
-        movementType: 'sale',
-        reference: { type: 'dispense', id: dispenseId },
-        userId: user.id,
-        reason: `Prescription ${rx.id}`,
-      });
+      if (input.collected_by)
+        await consumeFefo(trx, {
+          branchId: rx.branch_id,
+          medicineId: p.item.medicine_id,
+          quantity: p.quantity,
+          movementType: 'sale',
+          reference: { type: 'dispense', id: dispenseId },
+          userId: user.id,
+          reason: `Prescription ${rx.id}`,
+        });
+      // Prepared for the will-call shelf: held, not taken; the pickup's sale takes it (issue 27.1).
+      else
+        await reserveFefo(trx, {
+          branchId: rx.branch_id,
+          medicineId: p.item.medicine_id,
+          medicineName: await medicineNameOf(trx, p.item.medicine_id),
+          quantity: p.quantity,
+          prescriptionId: rx.id,
+          dispenseId,
+          userId: user.id,
+        });
     }
     await writeDispense(trx, actor, {
       rx,

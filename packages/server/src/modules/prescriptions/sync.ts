@@ -17,6 +17,9 @@ import type { EntityRegistration, Reference } from '../sync/registry';
 const RX_CREATE = { method: 'post', path: '/prescriptions' } as const;
 const RX_DISPENSE = { method: 'post', path: '/prescriptions/:prescriptionId/dispense' } as const;
 const OF_PRESCRIPTION: Reference = { field: 'prescription_id', table: 'prescriptions' };
+/** A will-call pickup is a sale (issue 27.1); an entry not collected goes back to stock. */
+const SALE = { method: 'post', path: '/sales' } as const;
+const WILL_CALL_RETURN = { method: 'post', path: '/dispensing/will-call/:willCallId/return' } as const;
 
 const prescriptionEntity: EntityRegistration = {
   entity: 'prescription',
@@ -47,10 +50,7 @@ const willCallEntity: EntityRegistration = {
   scope: 'branch',
   table: 'will_calls',
   order: 302,
-  rest: [
-    { method: 'post', path: '/dispensing/will-call' },
-    { method: 'put', path: '/dispensing/will-call/:willCallId/pickup' },
-  ],
+  rest: [{ method: 'post', path: '/dispensing/will-call' }, SALE, WILL_CALL_RETURN],
   references: [OF_PRESCRIPTION],
 };
 const dispensingEntity: EntityRegistration = {
@@ -61,12 +61,30 @@ const dispensingEntity: EntityRegistration = {
   scope: 'branch',
   table: 'dispensings',
   order: 303,
-  rest: [RX_DISPENSE],
+  rest: [RX_DISPENSE, SALE, WILL_CALL_RETURN],
   references: [
     OF_PRESCRIPTION,
     { field: 'batch_id', table: 'batches' },
     { field: 'sale_id', table: 'sales' },
     { field: 'will_call_id', table: 'will_calls' },
+  ],
+};
+/**
+ * Units held for the will-call shelf (stock/reservations.ts): made by a dispensing prepared for the shelf, sold
+ * by the pickup's sale, released by a return to stock. Till-owned like the movements they stand for.
+ */
+const stockReservationEntity: EntityRegistration = {
+  entity: 'stock_reservation',
+  push: 'till-owned',
+  owner: 'till',
+  scope: 'branch',
+  table: 'stock_reservations',
+  order: 305,
+  rest: [RX_DISPENSE, SALE, WILL_CALL_RETURN],
+  references: [
+    OF_PRESCRIPTION,
+    { field: 'batch_id', table: 'batches' },
+    { field: 'sale_id', table: 'sales' },
   ],
 };
 const refillReminderEntity: EntityRegistration = {
@@ -87,5 +105,6 @@ export const prescriptionsEntities: readonly EntityRegistration[] = [
   prescriptionItemEntity,
   willCallEntity,
   dispensingEntity,
+  stockReservationEntity,
   refillReminderEntity,
 ];

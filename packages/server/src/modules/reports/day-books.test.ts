@@ -37,6 +37,9 @@ describe('a day at the counter adds up', () => {
       admin,
     );
     expect(rate.status).toBe(201);
+    // This branch's drawer holds euros: a EUR sale's change is given in EUR (issue 27.4).
+    const main = await t.mainBranchId();
+    expect((await t.put(`/api/v1/branches/${main}`, { drawer_currencies: ['EUR'] }, admin)).status).toBe(200);
     const std = await makeMedicineId(t, { price: 11.8, name: 'Day standard' });
     const zero = await makeMedicineId(t, { price: 5, name: 'Day zero-rated', vat_category: 'zero' });
     const refunded = await makeMedicineId(t, { price: 2.36, name: 'Day refunded' });
@@ -137,11 +140,23 @@ describe('a day at the counter adds up', () => {
     // The Z of the session.
     const x = await t.get<Json>(`/api/v1/sessions/${session}/z-report`, cashier.token);
     expect(cents(x.body.expected_cash)).toBe(cents(100) + cashIn);
+    // The close counts each currency the drawer holds, at what the X-report expects of it.
+    const expectedIn = (code: string) =>
+      sum(
+        (x.body.cash_by_currency as Json[]).filter((c) => c.currency_code === code),
+        (c) => cents(c.expected),
+      ) / 100;
     const close = await t.post<Json>(
       '/api/v1/sessions/close',
-      { counted_cash: Number(x.body.expected_cash) },
+      {
+        counted_by_currency: [
+          { currency_code: 'USD', amount: expectedIn('USD') },
+          { currency_code: 'EUR', amount: expectedIn('EUR') },
+        ],
+      },
       cashier.token,
     );
+    expect(close.status, JSON.stringify(close.body)).toBe(200);
     expect(close.body.variance).toBe('0.00');
     const z = (await t.get<Json>(`/api/v1/sessions/${session}/z-report`, cashier.token)).body;
     expect(z.is_final).toBe(true);

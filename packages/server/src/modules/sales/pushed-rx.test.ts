@@ -84,3 +84,65 @@ describe('27.2: a pushed sale follows the prescription rule', () => {
     expect(await central.count('sales')).toBe(before + 1);
   });
 });
+
+describe('27.1: a pushed will-call pickup sale', () => {
+  it('27.1: central takes a cashier’s pickup sale of a controlled medicine when its will-call entry names the sale', async () => {
+    const cashier = (await central.userWithRole('cashier')).token;
+    await openSessionFor(central, cashier, 50);
+    const med = await makeMedicineId(central, {
+      price: 4,
+      requires_prescription: true,
+      is_controlled: true,
+      name: 'Tramadol 50 pushed',
+    });
+    await addStock(central, med, 10);
+    const prescription = await makeRx(central, pharmacist, [{ medicine_id: med, quantity: 2 }]);
+    await central.post(`/api/v1/prescriptions/${prescription.id}/dispense`, {}, pharmacist);
+    const wc = await central.post<{ id: string }>(
+      '/api/v1/dispensing/will-call',
+      { prescription_id: prescription.id, bin_location: 'CD' },
+      pharmacist,
+    );
+    const sold = await central.post<{ id: string }>(
+      '/api/v1/sales',
+      {
+        items: [{ medicine_id: med, quantity: 2 }],
+        payment_method: 'cash',
+        will_call_id: wc.body.id,
+        collected_by: { name: 'Said', relationship: 'self', id_number: 'NID-1' },
+      },
+      cashier,
+    );
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201);
+
+    // A copy no will-call entry names: a cashier's controlled line without a pharmacist is refused.
+    const unlinked = await pushedCopy(sold.body.id, {});
+    const refused = await push(unlinked);
+    expect(refused.body.rejected[0]).toMatchObject({ code: 'CONTROLLED_NEEDS_PHARMACIST' });
+
+    // The till pushes the entry (naming its sale) before the sale: central takes the sale.
+    const linked = await pushedCopy(sold.body.id, {});
+    const [entry] = await central.query<Record<string, unknown>>(
+      'SELECT * FROM will_calls WHERE id = ?',
+      wc.body.id,
+    );
+    const entryPush = await central.request<{ rejected: unknown[] }>('POST', '/api/v1/sync/push', {
+      body: {
+        device_id: device.id,
+        changes: [
+          {
+            client_mutation_id: newId(),
+            entity: 'will_call',
+            op: 'upsert',
+            entity_id: wc.body.id,
+            payload: { ...entry, sale_id: linked.id },
+          },
+        ],
+      },
+      headers: { 'x-device-token': device.token },
+    });
+    expect(entryPush.body.rejected, JSON.stringify(entryPush.body)).toHaveLength(0);
+    const ok = await push(linked);
+    expect(ok.body.rejected, JSON.stringify(ok.body)).toHaveLength(0);
+  });
+});

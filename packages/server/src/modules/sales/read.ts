@@ -114,6 +114,7 @@ async function toSales(app: AppContext, rows: SaleRow[], known?: PaymentRow[]): 
         amount: majorNumber(p.amount, exp),
       })),
       change_amount: f(r.change_amount),
+      ...changeGiven(r, exp, bexp),
       notes: r.notes,
       session_id: r.session_id,
       customer_id: r.customer_id,
@@ -197,6 +198,21 @@ export async function loadSaleForReceipt(app: AppContext, saleId: string): Promi
  * the joined names it already had: reading them back cost three queries per sale. The sale tests check that
  * this answer equals GET /sales/{id}.
  */
+/** The change as given: in the sale's currency, or in the base currency when the drawer holds no other. */
+function changeGiven(
+  r: Pick<SalesTable, 'change_currency_code' | 'currency_code' | 'change_amount' | 'base_change_amount'>,
+  exp: number,
+  bexp: number,
+) {
+  const inSaleCurrency = (r.change_currency_code ?? r.currency_code) === r.currency_code;
+  return {
+    change_currency_code: r.change_currency_code ?? r.currency_code,
+    change_given: inSaleCurrency
+      ? formatMinor(r.change_amount, exp)
+      : formatMinor(r.base_change_amount, bexp),
+  };
+}
+
 export async function saleAnswer(
   app: AppContext,
   row: SaleRow,

@@ -155,6 +155,9 @@ describe('money taken at the till belongs to an open cash session', () => {
   });
 
   it('27.4: the Z lists cash per currency at the rate used and its VAT is net of the refunds in the session', async () => {
+    // This branch's drawer holds euros: the EUR sale's change comes out of the EUR cash.
+    const main = await t.mainBranchId();
+    await t.put(`/api/v1/branches/${main}`, { drawer_currencies: ['EUR'] }, admin);
     expect(
       (
         await t.post(
@@ -215,5 +218,143 @@ describe('money taken at the till belongs to an open cash session', () => {
     const bases = (z.body.cash_by_currency as Json[]).reduce((a, c) => a + cents(c.expected_base), 0);
     expect(bases).toBe(cents(z.body.expected_cash));
     expect(z.body.expected_cash).toBe('61.80');
+  });
+  let fresh = 0;
+  /** A cashier of their own, with no session yet. */
+  const freshCashier = async () => {
+    fresh += 1;
+    const email = `cashier.fx${fresh}@test.local`;
+    const made = await t.post(
+      '/api/v1/users',
+      {
+        email,
+        password: 'Set-by-admin#1',
+        full_name: `FX cashier ${fresh}`,
+        role: 'cashier',
+        branch_id: await t.mainBranchId(),
+      },
+      admin,
+    );
+    expect(made.status).toBe(201);
+    return { token: await t.firstSignIn(email, 'Set-by-admin#1', 'Own#FX-cashier-2026') };
+  };
+
+  const eurSession = async (drawer: string[]) => {
+    const main = await t.mainBranchId();
+    expect((await t.put(`/api/v1/branches/${main}`, { drawer_currencies: drawer }, admin)).status).toBe(200);
+    await t.post(
+      '/api/v1/currency/rates',
+      { from_code: 'EUR', rate: '1.25', effective_at: '2026-01-01T00:00:00Z' },
+      admin,
+    );
+    const cashier = await freshCashier();
+    const session = await openSessionFor(t, cashier.token, 50);
+    const med = await makeMedicineId(t, { price: 11.8 });
+    await addStock(t, med, 10);
+    // 11.80 USD at 1.25 = 9.44 EUR; 10.00 EUR handed over
+    const sale = await t.post<Json>(
+      '/api/v1/sales',
+      {
+        items: [{ medicine_id: med, quantity: 1 }],
+        currency_code: 'EUR',
+        payment_lines: [{ method: 'cash', amount: 10 }],
+      },
+      cashier.token,
+    );
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    return { cashier, session, sale: sale.body };
+  };
+
+  it('27.4: change in base currency unless the till holds that currency', async () => {
+    const noEuros = await eurSession([]);
+    expect(noEuros.sale).toMatchObject({
+      total_amount: '9.44',
+      change_amount: '0.56',
+      change_currency_code: 'USD',
+      change_given: '0.70',
+    });
+    const z = (await t.get<Json>(`/api/v1/sessions/${noEuros.session}/z-report`, noEuros.cashier.token)).body;
+    // the drawer keeps the whole 10.00 EUR and pays 0.70 USD out of its dollars
+    expect(z.cash_by_currency).toEqual([
+      { currency_code: 'USD', rate: '1', expected: '49.30', expected_base: '49.30' },
+      { currency_code: 'EUR', rate: '1.25', expected: '10.00', expected_base: '12.50' },
+    ]);
+    expect(z.expected_cash).toBe('61.80');
+
+    const euros = await eurSession(['EUR']);
+    expect(euros.sale).toMatchObject({ change_currency_code: 'EUR', change_given: '0.56' });
+    const z2 = (await t.get<Json>(`/api/v1/sessions/${euros.session}/z-report`, euros.cashier.token)).body;
+    expect(z2.cash_by_currency).toEqual([
+      { currency_code: 'USD', rate: '1', expected: '50.00', expected_base: '50.00' },
+      { currency_code: 'EUR', rate: '1.25', expected: '9.44', expected_base: '11.80' },
+    ]);
+    expect(z2.expected_cash).toBe('61.80');
+  });
+
+  it('27.4: the close counts each currency the drawer holds, expected against counted on the Z', async () => {
+    const { cashier, session } = await eurSession([]);
+    const before = await t.counts(['cash_sessions', 'change_log', 'audit_log']);
+    const baseOnly = await t.post<Json>('/api/v1/sessions/close', { counted_cash: 61.8 }, cashier.token);
+    expect(baseOnly.status).toBe(400);
+    expect(baseOnly.body.code).toBe('COUNT_EACH_CURRENCY');
+    expect(baseOnly.body.detail).toMatch(/USD, EUR/);
+    const missing = await t.post<Json>(
+      '/api/v1/sessions/close',
+      { counted_by_currency: [{ currency_code: 'USD', amount: 49.3 }] },
+      cashier.token,
+    );
+    expect(missing.status).toBe(400);
+    const stray = await t.post<Json>(
+      '/api/v1/sessions/close',
+      {
+        counted_by_currency: [
+          { currency_code: 'USD', amount: 49.3 },
+          { currency_code: 'EUR', amount: 10 },
+          { currency_code: 'GBP', amount: 1 },
+        ],
+      },
+      cashier.token,
+    );
+    expect(stray.status).toBe(400);
+    expect(await t.counts(['cash_sessions', 'change_log', 'audit_log'])).toEqual(before);
+    expect((await t.get<Json>('/api/v1/sessions/current', cashier.token)).body.status).toBe('open');
+
+    // one euro short: -1.00 EUR is -1.25 USD at the session's rate
+    const closed = await t.post<Json>(
+      '/api/v1/sessions/close',
+      {
+        counted_by_currency: [
+          { currency_code: 'USD', amount: 49.3 },
+          { currency_code: 'EUR', amount: 9 },
+        ],
+      },
+      cashier.token,
+    );
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body).toMatchObject({ expected_cash: '61.80', counted_cash: '60.55', variance: '-1.25' });
+    const z = (await t.get<Json>(`/api/v1/sessions/${session}/z-report`, cashier.token)).body;
+    expect(z.counted_by_currency).toEqual([
+      {
+        currency_code: 'USD',
+        rate: '1',
+        expected: '49.30',
+        counted: '49.30',
+        variance: '0.00',
+        expected_base: '49.30',
+        counted_base: '49.30',
+        variance_base: '0.00',
+      },
+      {
+        currency_code: 'EUR',
+        rate: '1.25',
+        expected: '10.00',
+        counted: '9.00',
+        variance: '-1.00',
+        expected_base: '12.50',
+        counted_base: '11.25',
+        variance_base: '-1.25',
+      },
+    ]);
+    expect(z.variance).toBe('-1.25');
   });
 });

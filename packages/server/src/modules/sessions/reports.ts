@@ -1,4 +1,6 @@
 import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import type { CashSessionsTable } from '../../db/tables/sessions';
 import type { AuthUser } from '../../http/auth';
 import { formatMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
@@ -100,7 +102,7 @@ async function vatByRate(app: AppContext, id: string, conv: ToBase) {
   return byRate;
 }
 
-interface TenderLine {
+export interface TenderLine {
   currency_code: string;
   rate: string;
   method: string;
@@ -112,12 +114,12 @@ interface TenderLine {
 }
 
 /**
- * What the session took and paid out per currency, rate and tender: sale tenders (cash net of the change,
- * given in the sale's currency), minus refunds in the same tender and currency, plus payments on account (base
+ * What the session took and paid out per currency, rate and tender: sale tenders (cash net of the change, which
+ * comes out of the sale's currency when the drawer holds it, else out of the base currency), minus refunds in the same tender and currency, plus payments on account (base
  * currency). Rows of one currency at several rates stay apart, so each shows the rate it was converted at.
  */
-async function tendersByCurrency(app: AppContext, id: string, base: string): Promise<TenderLine[]> {
-  const paid = await app.db
+export async function tendersByCurrency(db: Db, id: string, base: string): Promise<TenderLine[]> {
+  const paid = await db
     .selectFrom('sale_payments as p')
     .innerJoin('sales as s', 's.id', 'p.sale_id')
     .select((eb) => [
@@ -132,19 +134,20 @@ async function tendersByCurrency(app: AppContext, id: string, base: string): Pro
     .where('s.is_deleted', '=', 0)
     .groupBy(['s.currency_code', 's.fx_rate_to_base', 'p.method'])
     .execute();
-  const change = await app.db
+  const change = await db
     .selectFrom('sales')
     .select((eb) => [
       'currency_code',
       'fx_rate_to_base as rate',
+      eb.fn.coalesce('change_currency_code', 'currency_code').as('given_in'),
       eb.fn.sum<number>('change_amount').as('amount'),
       eb.fn.sum<number>('base_change_amount').as('base'),
     ])
     .where('session_id', '=', id)
     .where('is_deleted', '=', 0)
-    .groupBy(['currency_code', 'fx_rate_to_base'])
+    .groupBy(['currency_code', 'fx_rate_to_base', 'change_currency_code'])
     .execute();
-  const refunds = await app.db
+  const refunds = await db
     .selectFrom('returns as r')
     .innerJoin('sales as s', 's.id', 'r.sale_id')
     .select((eb) => [
@@ -157,7 +160,7 @@ async function tendersByCurrency(app: AppContext, id: string, base: string): Pro
     .where('r.session_id', '=', id)
     .groupBy(['s.currency_code', 's.fx_rate_to_base', 'r.refund_method'])
     .execute();
-  const account = await app.db
+  const account = await db
     .selectFrom('customer_ledger')
     .select((eb) => ['tender', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('amount').as('amount')])
     .where('session_id', '=', id)
@@ -174,7 +177,10 @@ async function tendersByCurrency(app: AppContext, id: string, base: string): Pro
     lines.set(key, l);
   };
   for (const p of paid) add(p.currency_code, p.rate, p.method, Number(p.n), Number(p.amount), Number(p.base));
-  for (const c of change) add(c.currency_code, c.rate, 'cash', 0, -Number(c.amount), -Number(c.base));
+  for (const c of change)
+    if (c.given_in === c.currency_code)
+      add(c.currency_code, c.rate, 'cash', 0, -Number(c.amount), -Number(c.base));
+    else add(base, '1', 'cash', 0, -Number(c.base), -Number(c.base));
   for (const r of refunds) add(r.currency_code, r.rate, r.method, 0, -Number(r.amount), -Number(r.base));
   for (const a of account)
     add(base, '1', a.tender ?? 'cash', Number(a.n), Number(a.amount), Number(a.amount));
@@ -187,6 +193,23 @@ async function tendersByCurrency(app: AppContext, id: string, base: string): Pro
         a.rate.localeCompare(b.rate) ||
         a.method.localeCompare(b.method),
     );
+}
+
+export interface CountedCurrency {
+  currency_code: string;
+  rate: string;
+  expected: number;
+  counted: number;
+  expected_base: number;
+  counted_base: number;
+}
+
+/** The frozen count of a closed session, per currency (null while open or for a close before 0025). */
+export function countedByCurrency(
+  s: Pick<CashSessionsTable, 'counted_by_currency'>,
+): CountedCurrency[] | null {
+  if (!s.counted_by_currency) return null;
+  return JSON.parse(s.counted_by_currency) as CountedCurrency[];
 }
 
 /** Line, global and coupon discounts of the session's sales. */
@@ -255,7 +278,7 @@ async function exponentsOf(
  * The cash the drawer should hold per currency and rate: the cash tender lines, the opening float with the
  * base currency's line. The base-currency equivalents add up to expected_cash while the session is open.
  */
-function cashByCurrency(lines: readonly TenderLine[], s: { opening_float: number }, base: string) {
+export function cashByCurrency(lines: readonly TenderLine[], s: { opening_float: number }, base: string) {
   const cash = lines.filter((l) => l.method === 'cash');
   const out = cash.map((l) => ({
     currency_code: l.currency_code,
@@ -295,6 +318,33 @@ async function sessionLabels(app: AppContext, s: { id: string; branch_id: string
   };
 }
 
+/** The close's count per currency, formatted: expected, counted and variance, each also in the base currency. */
+async function countedLines(
+  app: AppContext,
+  s: Pick<CashSessionsTable, 'counted_by_currency'>,
+  base: { code: string; exp: number },
+) {
+  const counted = countedByCurrency(s);
+  if (!counted) return null;
+  const out = [];
+  for (const c of counted) {
+    const exp = c.currency_code === base.code ? base.exp : await currencyExponent(app, c.currency_code);
+    const f = (n: number) => formatMinor(n, exp);
+    const fb = (n: number) => formatMinor(n, base.exp);
+    out.push({
+      currency_code: c.currency_code,
+      rate: c.rate,
+      expected: f(c.expected),
+      counted: f(c.counted),
+      variance: f(c.counted - c.expected),
+      expected_base: fb(c.expected_base),
+      counted_base: fb(c.counted_base),
+      variance_base: fb(c.counted_base - c.expected_base),
+    });
+  }
+  return out;
+}
+
 /**
  * The Z-report of a session (an X-report, z_number null, while it is open). All figures in the base currency:
  * foreign-currency amounts are converted at each sale's own rate, grouped by (currency, rate) before rounding.
@@ -310,7 +360,7 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
   const ret = await returnTotals(app, id, conv);
   const labels = await sessionLabels(app, { id, branch_id: s.branch_id, user_id: s.user_id });
   const expected = s.status === 'closed' ? (s.expected_cash ?? 0) : expectedCashOf(s, t);
-  const tenders = await tendersByCurrency(app, id, base.code);
+  const tenders = await tendersByCurrency(app.db, id, base.code);
   const account = Object.entries(t.accountPayments).sort(([a], [b]) => (a < b ? -1 : 1));
   const currencyExp = await exponentsOf(app, tenders, base);
   return {
@@ -374,6 +424,7 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     cash_refunds: f(t.cashRefunds),
     expected_cash: f(expected),
     counted_cash: s.counted_cash === null ? null : f(s.counted_cash),
+    counted_by_currency: await countedLines(app, s, base),
     variance: s.variance === null ? null : f(s.variance),
     tender_declarations: labels.tenderDeclarations,
     generated_at: nowIso(),

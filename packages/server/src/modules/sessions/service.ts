@@ -73,7 +73,7 @@ export async function findActiveSession(db: Db, userId: string): Promise<CashSes
     .executeTakeFirst();
 }
 
-async function requireActive(db: Db, userId: string): Promise<CashSessionsTable> {
+export async function requireActive(db: Db, userId: string): Promise<CashSessionsTable> {
   const s = await findActiveSession(db, userId);
   if (!s) throw new NoOpenSession();
   return s;
@@ -234,7 +234,7 @@ export async function getSessionRow(db: Db, id: string): Promise<CashSessionsTab
   return s;
 }
 
-async function record(trx: Db, s: CashSessionsTable) {
+export async function record(trx: Db, s: CashSessionsTable) {
   await recordChange(trx, {
     entity: 'cash_session',
     entityId: s.id,
@@ -272,6 +272,7 @@ export async function openSession(
     z_number: null,
     notes: input.notes,
     updated_at: at,
+    counted_by_currency: null,
   };
   await app.db.transaction().execute(async (trx) => {
     if (await findActiveSession(trx, user.id))
@@ -325,7 +326,7 @@ export async function startBreak(app: AppContext, user: AuthUser, actor: Actor):
   return presentSession(app, row);
 }
 
-function endedBreak(s: CashSessionsTable, at: string): CashSessionsTable {
+export function endedBreak(s: CashSessionsTable, at: string): CashSessionsTable {
   if (s.status !== 'on_break' || !s.break_started_at) return s;
   return {
     ...s,
@@ -358,52 +359,6 @@ export async function endBreak(app: AppContext, user: AuthUser, actor: Actor): P
       entityId: s.id,
       branchId: s.branch_id,
       after: { break_minutes: after.break_minutes },
-    });
-    return after;
-  });
-  return presentSession(app, row);
-}
-
-export async function closeSession(
-  app: AppContext,
-  user: AuthUser,
-  actor: Actor,
-  input: { counted_cash: number; notes: string },
-): Promise<CashSession> {
-  const { exp } = await baseCurrency(app);
-  const counted = toMinor(input.counted_cash, exp, 'counted_cash');
-  const row = await app.db.transaction().execute(async (trx) => {
-    const s = await requireActive(trx, user.id);
-    const at = nowIso();
-    const totals = (await sessionTotals(trx, [s.id])).get(s.id)!;
-    const expected = expectedCashOf(s, totals);
-    const last = await trx
-      .selectFrom('cash_sessions')
-      .select((eb) => eb.fn.max<number | null>('z_number').as('z'))
-      .where('branch_id', '=', s.branch_id)
-      .where('device_id', '=', s.device_id)
-      .executeTakeFirst();
-    const after: CashSessionsTable = {
-      ...endedBreak(s, at),
-      status: 'closed',
-      closed_at: at,
-      counted_cash: counted,
-      expected_cash: expected,
-      variance: counted - expected,
-      z_number: Number(last?.z ?? 0) + 1,
-      notes: input.notes ? (s.notes ? `${s.notes}\n${input.notes}` : input.notes) : s.notes,
-      updated_at: at,
-    };
-    const { id: _, ...set } = after;
-    await trx.updateTable('cash_sessions').set(set).where('id', '=', s.id).execute();
-    await record(trx, after);
-    await writeAudit(trx, actor, {
-      action: 'session.close',
-      entity: 'cash_session',
-      entityId: s.id,
-      branchId: s.branch_id,
-      before: s,
-      after,
     });
     return after;
   });

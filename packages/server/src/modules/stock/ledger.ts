@@ -1,4 +1,5 @@
 import type { MovementType, RegulatorStatus } from '@pharmacy/contracts';
+import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { AppError, Conflict, Invalid, NotFound } from '../../http/errors';
@@ -217,11 +218,18 @@ const takeQuantity = prepared((db, p: Delta & { needed: number }) =>
     .where('qty_on_hand', '>=', p.needed),
 );
 
-async function applyDelta(trx: Db, batchId: string, delta: number, allowNegative: boolean): Promise<boolean> {
+/** `held`: units of the batch reserved for others, which a decrement must leave on hand. */
+async function applyDelta(
+  trx: Db,
+  batchId: string,
+  delta: number,
+  allowNegative: boolean,
+  held = 0,
+): Promise<boolean> {
   const p = { id: batchId, delta, at: nowIso() };
   const changed =
     delta < 0 && !allowNegative
-      ? await takeQuantity.run(trx, { ...p, needed: -delta })
+      ? await takeQuantity.run(trx, { ...p, needed: held - delta })
       : await addQuantity.run(trx, p);
   return changed === 1;
 }
@@ -247,10 +255,26 @@ async function medicineName(trx: Db, medicineId: string): Promise<string> {
   return row.name;
 }
 
+/**
+ * Units of batch `batches.id` held for the will-call shelf (stock/reservations.ts): on hand, not available to
+ * any other sale. A SQL expression for a query over `batches`.
+ */
+export const heldInBatch = sql<number>`(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r
+  WHERE r.batch_id = batches.id AND r.status = 'held')`;
+
 const sellableBatches = prepared((db, p: { branchId: string; medicineId: string; asOf: string }) =>
   db
     .selectFrom('batches')
-    .select(['id', 'branch_id', 'medicine_id', 'batch_number', 'expiry_date', 'qty_on_hand', 'unit_cost'])
+    .select([
+      'id',
+      'branch_id',
+      'medicine_id',
+      'batch_number',
+      'expiry_date',
+      'qty_on_hand',
+      'unit_cost',
+      heldInBatch.as('held'),
+    ])
     .where('branch_id', '=', p.branchId)
     .where('medicine_id', '=', p.medicineId)
     .where('regulator_status', '=', 'active')
@@ -262,18 +286,20 @@ const sellableBatches = prepared((db, p: { branchId: string; medicineId: string;
 
 /**
  * Takes `quantity` units of a medicine from a branch, first-expiry-first-out, skipping expired, quarantined and
- * recalled batches; writes one movement per batch touched (negative quantity). Throws InsufficientStock (409)
+ * recalled batches and the units held for the will-call shelf; writes one movement per batch touched (negative quantity). Throws InsufficientStock (409)
  * naming the medicine, wanted and available when the sellable stock is short (unless allowNegative).
  */
 export async function consumeFefo(trx: Db, input: ConsumeFefoInput): Promise<TakenBatch[]> {
   assertUnits(input.quantity, 'quantity');
   const asOf = input.asOf ?? (await branchToday(trx, input.branchId));
-  const candidates = await sellableBatches.all(trx, {
-    branchId: input.branchId,
-    medicineId: input.medicineId,
-    asOf,
-  });
-  const available = candidates.reduce((sum, b) => sum + Math.max(0, b.qty_on_hand), 0);
+  const candidates = (
+    await sellableBatches.all(trx, {
+      branchId: input.branchId,
+      medicineId: input.medicineId,
+      asOf,
+    })
+  ).map((b) => ({ ...b, held: Number(b.held), free: b.qty_on_hand - Number(b.held) }));
+  const available = candidates.reduce((sum, b) => sum + Math.max(0, b.free), 0);
   if (available < input.quantity && (!input.allowNegative || candidates.length === 0)) {
     throw new InsufficientStock(
       input.medicineId,
@@ -286,9 +312,9 @@ export async function consumeFefo(trx: Db, input: ConsumeFefoInput): Promise<Tak
   let remaining = input.quantity;
   for (const batch of candidates) {
     if (remaining === 0) break;
-    if (batch.qty_on_hand <= 0) continue;
-    const take = Math.min(remaining, batch.qty_on_hand);
-    if (!(await applyDelta(trx, batch.id, -take, false))) {
+    if (batch.free <= 0) continue;
+    const take = Math.min(remaining, batch.free);
+    if (!(await applyDelta(trx, batch.id, -take, false, batch.held))) {
       // Only possible if another writer took units between our read and write in this transaction.
       throw new Conflict('Stock changed while it was being taken; try again.', 'STOCK_CHANGED');
     }
@@ -475,7 +501,7 @@ export async function moveBatchQuantity(
 
 /**
  * Sellable units per medicine in a branch: the sum over active (not quarantined or recalled), unexpired
- * batches. Medicines without stock are present with 0. `asOf` defaults to today in the branch's time zone.
+ * batches, less the units held for the will-call shelf. Medicines without stock are present with 0. `asOf` defaults to today in the branch's time zone.
  */
 export async function branchStock(
   db: Db,
@@ -489,7 +515,7 @@ export async function branchStock(
   for (let i = 0; i < medicineIds.length; i += 500) {
     const rows = await db
       .selectFrom('batches')
-      .select(['medicine_id', (eb) => eb.fn.sum<number>('qty_on_hand').as('qty')])
+      .select(['medicine_id', sql<number>`sum(qty_on_hand - ${heldInBatch})`.as('qty')])
       .where('branch_id', '=', branchId)
       .where('medicine_id', 'in', medicineIds.slice(i, i + 500))
       .where('regulator_status', '=', 'active')

@@ -43,6 +43,7 @@ const DECISIONS: Record<string, 'till-owned' | 'central-only' | 'authorised'> = 
   prescription_item: 'till-owned',
   will_call: 'till-owned',
   dispensing: 'till-owned',
+  stock_reservation: 'till-owned',
   refill_reminder: 'till-owned',
   purchase_order: 'authorised',
   purchase_order_item: 'authorised',

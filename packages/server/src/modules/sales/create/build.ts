@@ -10,12 +10,18 @@ import { formatScaled, parseScaled, RATE_SCALE } from '../../../lib/decimal';
 import { newId } from '../../../lib/ids';
 import { formatMinor, toMinor } from '../../../lib/money';
 import { nowIso } from '../../../lib/time';
+import { drawerCurrencies } from '../../branches/service';
 import { couponForSale } from '../../coupons/service';
 import { fromBase, toBase } from '../../currency/fx';
 import { currencyExponent, resolveRate } from '../../currency/service';
 import { getCustomerRow } from '../../customers/service';
 import { getLocalDeviceId } from '../../fiscal/device';
 import { fiscalXml } from '../../fiscal/documents';
+import {
+  checkWillCallSale,
+  loadWillCallForSale,
+  type WillCallForSale,
+} from '../../prescriptions/will-call-sale';
 import { localDate } from '../../stock/dates';
 import type { TakenBatch } from '../../stock/ledger';
 import { noApprovalNeeds, saleApproval } from '../approval';
@@ -31,7 +37,17 @@ import { checkTenders } from './tenders';
 const branchOfSale = prepared((db, p: { id: string }) =>
   db
     .selectFrom('branches')
-    .select(['id', 'code', 'name', 'address', 'vat_number', 'currency_code', 'timezone', 'is_active'])
+    .select([
+      'id',
+      'code',
+      'name',
+      'address',
+      'vat_number',
+      'currency_code',
+      'timezone',
+      'is_active',
+      'drawer_currencies',
+    ])
     .where('id', '=', p.id),
 );
 const currencyOfSale = prepared((db, p: { code: string }) =>
@@ -120,6 +136,7 @@ async function priceSale(
   body: CreateSaleRequest,
   settings: Settings,
   money: SaleMoney,
+  willCall: WillCallForSale | null,
 ) {
   const { currency, exp, inSale, inBase, fmt, soldAt } = money;
   // Medicines, prices, discounts, approvals, prescription rules.
@@ -133,6 +150,7 @@ async function priceSale(
   const approvalNeeds = noApprovalNeeds(currency, exp);
   const threshold = settings.discount_approval_threshold_pct;
   const { lineInputs, rxLines } = checkSaleLines({
+    willCallMedicines: new Set(willCall?.items.keys()),
     body,
     user,
     meds,
@@ -177,6 +195,18 @@ async function priceSale(
   return { lineInputs, rxLines, globalDiscount, approval, customer, coupon, priced };
 }
 
+/** A will-call pickup's entry and collector, checked against the sale's lines (issue 27.1). */
+async function willCallOfSale(app: AppContext, body: CreateSaleRequest, branchId: string) {
+  if (!body.will_call_id) return null;
+  const willCall = await loadWillCallForSale(app.db, body.will_call_id, branchId);
+  if (body.prescription_id && body.prescription_id !== willCall.prescriptionId)
+    throw new Invalid('The will-call entry belongs to another prescription than the sale names.', [
+      { path: 'prescription_id', message: 'not the will-call entry’s prescription' },
+    ]);
+  const collector = checkWillCallSale(willCall, body.items, body.collected_by);
+  return { willCall, collector };
+}
+
 /** Everything the sale's transaction writes from, checked and priced. */
 export type SalePlan = Awaited<ReturnType<typeof buildSale>>;
 
@@ -196,17 +226,27 @@ export async function buildSale(
   if (!branch.is_active)
     throw new Conflict(`Branch ${branch.name} is inactive; it cannot sell.`, 'BRANCH_INACTIVE');
   const money = await saleMoney(app, body, settings, branch);
-  const cart = await priceSale(app, user, body, settings, money);
+  const pickup = await willCallOfSale(app, body, branch.id);
+  const cart = await priceSale(app, user, body, settings, money, pickup?.willCall ?? null);
   const total = cart.priced.total;
   const tenders = checkTenders(body, total, money, cart.customer !== null);
+  // Change comes out of a drawer that holds the sale's currency, else in the base currency (issue 27.4).
+  const changeCurrency =
+    money.currency === money.baseCode || drawerCurrencies(branch).includes(money.currency)
+      ? money.currency
+      : money.baseCode;
   // An emergency supply is recorded as a prescription of its own, made in the sale's transaction.
   const emergencySupply =
     !body.prescription_id && body.emergency_supply && cart.rxLines.length > 0
       ? { prescriptionId: newId(), ...body.emergency_supply }
       : null;
   return {
-    prescriptionId: body.prescription_id ?? emergencySupply?.prescriptionId ?? null,
+    prescriptionId:
+      pickup?.willCall.prescriptionId ?? body.prescription_id ?? emergencySupply?.prescriptionId ?? null,
     emergencySupply,
+    willCall: pickup?.willCall ?? null,
+    changeCurrency,
+    collector: pickup?.collector ?? null,
     body,
     settings,
     branch,
@@ -348,6 +388,7 @@ export function saleRow(
     base_total_amount: inBase(plan.total),
     base_vat_amount: inBase(priced.vat),
     base_change_amount: inBase(tenders.change),
+    change_currency_code: plan.changeCurrency,
     prices_include_vat: settings.tax_policy.prices_include_vat ? 1 : 0,
     payment_method: tenders.paymentMethod,
     notes: body.notes ?? '',

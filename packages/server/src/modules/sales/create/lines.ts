@@ -5,6 +5,7 @@ import type { AuthUser } from '../../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../../http/errors';
 import { toMinor } from '../../../lib/money';
 import type { SaleApprovalNeeds } from '../../approvals/covers';
+import { willCallMedicinesOfSale } from '../../prescriptions/will-call-sale';
 
 /** What a sale line needs of its medicine (the prepared read of createSale). */
 export interface SaleMedicine {
@@ -30,6 +31,8 @@ export interface LineCheck<M extends SaleMedicine> {
   fmt: (minor: number) => string;
   /** Filled with what the lines need a manager's approval for. */
   approvalNeeds: SaleApprovalNeeds;
+  /** A will-call pickup's medicines: dispensed by a pharmacist when prepared, so covered (issue 27.1). */
+  willCallMedicines: ReadonlySet<string>;
 }
 
 /**
@@ -78,10 +81,12 @@ export function assertPrescriptionCover(
  */
 export async function assertPushedSaleCovered(
   trx: Db,
-  sale: { prescription_id: string | null; user_id: string },
+  sale: { id: string; prescription_id: string | null; user_id: string },
   lines: ReadonlyArray<{ medicine_id: string }>,
 ): Promise<void> {
-  const ids = [...new Set(lines.map((l) => l.medicine_id))];
+  // A will-call pickup's lines were dispensed when prepared (its entry arrives before the sale).
+  const pickedUp = await willCallMedicinesOfSale(trx, sale.id);
+  const ids = [...new Set(lines.map((l) => l.medicine_id))].filter((id) => !pickedUp.has(id));
   if (ids.length === 0) return;
   const meds = await trx
     .selectFrom('medicines')
@@ -149,9 +154,18 @@ export function checkSaleLines<M extends SaleMedicine>(c: LineCheck<M>) {
       );
     if (pct(lineDiscount, extended) > threshold)
       approvalNeeds.discounts.push({ ...need, discount: lineDiscount });
-    assertPrescriptionCover(m, body, user);
-    if (m.requires_prescription || m.is_controlled)
-      rxLines.push({ medicineId: m.id, quantity: item.quantity });
+    if (c.willCallMedicines.has(m.id)) {
+      // prepared and dispensed for the will-call shelf: nothing more to dispense
+    } else if (c.willCallMedicines.size > 0 && (m.requires_prescription || m.is_controlled)) {
+      throw new Forbidden(
+        `${m.name} is not in the will-call entry: sell it in a sale of its own.`,
+        'PRESCRIPTION_REQUIRED',
+      );
+    } else {
+      assertPrescriptionCover(m, body, user);
+      if (m.requires_prescription || m.is_controlled)
+        rxLines.push({ medicineId: m.id, quantity: item.quantity });
+    }
     return {
       item,
       m,

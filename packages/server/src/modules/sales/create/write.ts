@@ -17,6 +17,8 @@ import { dispenseForSale, recordEmergencySupply } from '../../prescriptions/for-
 import { defaultPrinter, enqueuePrintJob } from '../../printing/service';
 import { takingSession } from '../../sessions/service';
 import { consumeFefo } from '../../stock/ledger';
+import { heldReservations, takeReserved } from '../../stock/reservations';
+import { completeWillCallSale } from '../../prescriptions/will-call-sale';
 import { saleAnswer } from '../read';
 import { type SalePlan, saleFiscalFields, saleLineRow, salePaymentRows, saleRow } from './build';
 
@@ -64,7 +66,17 @@ async function sellingSession(trx: Db, user: AuthUser, deviceId: string) {
 async function takeStock(trx: Db, plan: SalePlan, user: AuthUser) {
   const lines: SaleLinesTable[] = [];
   const movementIds: string[] = [];
+  const reserved = plan.willCall ? await heldReservations(trx, plan.willCall.dispenseIds) : [];
   for (const [i, li] of plan.lineInputs.entries()) {
+    if (plan.willCall?.items.has(li.m.id)) {
+      // The will-call's units, reserved at dispensing (none for an entry prepared before reservations, whose
+      // stock left then).
+      const mine = reserved.filter((r) => r.medicine_id === li.m.id);
+      const taken = await takeReserved(trx, mine, { id: plan.saleId, userId: user.id });
+      movementIds.push(...taken.map((t) => t.movementId));
+      lines.push(saleLineRow(plan, i, taken));
+      continue;
+    }
     const taken = await consumeFefo(trx, {
       branchId: plan.branch.id,
       medicineId: li.m.id,
@@ -205,7 +217,15 @@ export async function writeSale(
         userId: user.id,
         medicines: plan.rxLines,
       });
-    if (plan.prescriptionId) await dispensePrescription(trx, plan, user, plan.prescriptionId);
+    if (plan.willCall && plan.collector)
+      await completeWillCallSale(
+        trx,
+        actor,
+        plan.willCall,
+        { id: plan.saleId, userId: user.id },
+        plan.collector,
+      );
+    else if (plan.prescriptionId) await dispensePrescription(trx, plan, user, plan.prescriptionId);
     await chargeCreditAndCoupon(trx, plan, user);
 
     const { icv, previousHash } = await nextFiscalPosition(trx, plan.deviceId);
