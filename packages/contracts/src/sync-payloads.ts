@@ -459,3 +459,15 @@ export const TransferReceiptPayload = z.looseObject({
     .optional(),
   movements: z.array(StockMovementPayload).max(1000).optional(),
 });
+
+/** A will-call reservation: a whole positive quantity of a batch, held until sold or released. */
+export const StockReservationPayload = z.looseObject({
+  id: RowId,
+  branch_id: RowId,
+  batch_id: RowId,
+  medicine_id: RowId,
+  prescription_id: RowId,
+  quantity: Quantity,
+  status: z.enum(['held', 'sold', 'released'], { message: 'must be held, sold or released' }),
+  sale_id: NullableId,
+});

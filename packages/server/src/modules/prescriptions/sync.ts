@@ -3,6 +3,7 @@ import {
   PrescriptionItemPayload,
   PrescriptionPayload,
   RefillReminderPayload,
+  StockReservationPayload,
   WillCallPayload,
 } from '@pharmacy/contracts';
 import type { EntityRegistration, Reference } from '../sync/registry';
@@ -76,6 +77,7 @@ const dispensingEntity: EntityRegistration = {
 const stockReservationEntity: EntityRegistration = {
   entity: 'stock_reservation',
   push: 'till-owned',
+  payloadSchema: StockReservationPayload,
   owner: 'till',
   scope: 'branch',
   table: 'stock_reservations',

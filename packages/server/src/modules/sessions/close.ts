@@ -8,7 +8,7 @@ import { toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { drawerCurrencies } from '../branches/service';
-import { currencyExponent } from '../currency/service';
+import { getCurrency } from '../currency/service';
 import { rateOf, toBase } from '../currency/fx';
 import { type CountedCurrency, cashByCurrency, tendersByCurrency } from './reports';
 import {
@@ -92,12 +92,11 @@ function countsOf(input: CloseInput, required: readonly string[], base: string) 
 }
 
 async function countPerCurrency(
-  app: AppContext,
   trx: Db,
+  base: { code: string; exp: number },
   s: CashSessionsTable,
   input: CloseInput,
 ): Promise<CountedCurrency[]> {
-  const base = await baseCurrency(app);
   const expected = await expectedPerCurrency(trx, s, base.code);
   const branch = await trx
     .selectFrom('branches')
@@ -110,7 +109,7 @@ async function countPerCurrency(
   const counts = countsOf(input, unique, base.code);
   const out: CountedCurrency[] = [];
   for (const [i, c] of counts.entries()) {
-    const exp = c.currency_code === base.code ? base.exp : await currencyExponent(app, c.currency_code);
+    const exp = c.currency_code === base.code ? base.exp : (await getCurrency(trx, c.currency_code)).exponent;
     const counted = toMinor(c.amount, exp, `counted_by_currency.${i}.amount`);
     const e = expected.get(c.currency_code) ?? { rate: '1', expected: 0, base: 0 };
     const variance = counted - e.expected;
@@ -134,12 +133,14 @@ export async function closeSession(
   actor: Actor,
   input: CloseInput,
 ): Promise<CashSession> {
+  // Read before the transaction: on SQLite a read through app.db inside it waits for the connection it holds.
+  const base = await baseCurrency(app);
   const row = await app.db.transaction().execute(async (trx) => {
     const s = await requireActive(trx, user.id);
     const at = nowIso();
     const totals = (await sessionTotals(trx, [s.id])).get(s.id)!;
     const expected = expectedCashOf(s, totals);
-    const perCurrency = await countPerCurrency(app, trx, s, input);
+    const perCurrency = await countPerCurrency(trx, base, s, input);
     const counted = perCurrency.reduce((a, c) => a + c.counted_base, 0);
     const last = await trx
       .selectFrom('cash_sessions')
