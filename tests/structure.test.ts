@@ -63,6 +63,19 @@ describe('structure', () => {
     expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(5);
   });
 
+  it("keeps the server's test support out of production: no file under packages/server/src outside tests and testing/ imports testing/", () => {
+    const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
+    const server = [...graph.edges].filter(([file]) => file.startsWith('packages/server/src/'));
+    const intoTesting = (targets: string[]) =>
+      targets.some((t) => t.startsWith('packages/server/src/testing/'));
+    expect(server.filter(([file, targets]) => !isTest(file) && intoTesting(targets)).map(([f]) => f)).toEqual(
+      [],
+    );
+    expect(server.filter(([file, targets]) => isTest(file) && intoTesting(targets)).length).toBeGreaterThan(
+      20,
+    );
+  });
+
   it('reads the graph it checks (a known edge is found)', () => {
     expect(graph.edges.get('packages/server/src/modules/sales/routes.ts')).toContain(
       'packages/server/src/modules/sales/service.ts',

@@ -1,7 +1,0 @@
-import { type AuthzRow, anyRole, only } from '../../testing/authz';
-
-/** Who may call each announcements route (the authorisation table in src/authz.test.ts). */
-export const announcementsAuthz: AuthzRow[] = [
-  { method: 'GET', path: '/changelog', expect: anyRole(200) },
-  { method: 'POST', path: '/changelog', body: {}, expect: only([], 400) },
-];

@@ -1,0 +1,11 @@
+import { type AuthzRow, anyRole, only } from '../authz';
+
+const CATALOGUE = ['inventory_manager'] as const;
+
+/** Who may call each categories route (the authorisation table in src/authz.test.ts). */
+export const categoriesAuthz: AuthzRow[] = [
+  { method: 'GET', path: '/categories', expect: anyRole(200) },
+  { method: 'POST', path: '/categories', body: {}, expect: only(CATALOGUE, 400) },
+  { method: 'PUT', path: '/categories/{slug}', body: { name: 'X' }, expect: only(CATALOGUE, 404) },
+  { method: 'DELETE', path: '/categories/{slug}', expect: only(CATALOGUE, 404) },
+];
