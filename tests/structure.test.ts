@@ -76,6 +76,14 @@ describe('structure', () => {
     );
   });
 
+  it('keeps one copy of each UI hook: no two use*.ts(x) files in apps/pos/src share a name', () => {
+    const hooks = [...graph.edges.keys()]
+      .filter((f) => f.startsWith('apps/pos/src/') && /\/use[A-Z]\w*\.tsx?$/.test(f))
+      .map((f) => path.basename(f).replace(/\.tsx?$/, ''));
+    expect(hooks.length).toBeGreaterThan(10);
+    expect(hooks.filter((name, i) => hooks.indexOf(name) !== i)).toEqual([]);
+  });
+
   it('reads the graph it checks (a known edge is found)', () => {
     expect(graph.edges.get('packages/server/src/modules/sales/routes.ts')).toContain(
       'packages/server/src/modules/sales/service.ts',

@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api';
-import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { EXPIRY_LABELS, expiryLevel, todayIn } from '../stock/expiry';
-import { useBranches } from '../backoffice/useBranches';
+import { useBranches } from '../branch/useBranches';
 import { labelOf } from '@pharmacy/contracts/plain-words';
 
 type Low = z.infer<typeof LowStockAlert>;

@@ -9,7 +9,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
 import { useForm } from '../ui/useForm';
 import { ROLE_LABELS, ROLES } from '../ui/format';
-import { useBranches } from './useBranches';
+import { useBranches } from '../branch/useBranches';
 
 /** Roles a branch manager may give (the server enforces the same). */
 const MANAGER_GRANTS: readonly Role[] = ['cashier', 'pharmacist'];
