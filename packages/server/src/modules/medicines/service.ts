@@ -26,6 +26,7 @@ import { searchLargeActive } from './search';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
+import { branchTimeZone } from '../branches/time-zone';
 import { branchToday } from '../stock/ledger';
 import type { MedicinesTable } from '../../db/tables/medicines';
 import { startsWithText } from '../../db/like';
@@ -153,7 +154,6 @@ const hydrateQuery = rawQuery<MedicinesTable & { stock_quantity: number }>({
 const barcodeQuery = rawQuery<{ id: string }>(
   'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
 );
-const branchTimezoneQuery = rawQuery<{ timezone: string }>('SELECT timezone FROM branches WHERE id = ?');
 
 /** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
 async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
@@ -274,10 +274,9 @@ async function branchTodayCached(app: AppContext, branchId: string): Promise<str
   const key = `branch-tz:${branchId}`;
   const hit = app.cache.get(key) as { tz: string; at: number } | undefined;
   if (hit && Date.now() - hit.at < 60_000) return localDate(hit.tz);
-  const row = await branchTimezoneQuery.first(app, [branchId]);
-  if (!row) throw new NotFound('Branch', branchId);
-  app.cache.set(key, { tz: row.timezone, at: Date.now() });
-  return localDate(row.timezone);
+  const tz = await branchTimeZone(app.db, branchId);
+  app.cache.set(key, { tz, at: Date.now() });
+  return localDate(tz);
 }
 
 // Writes -----------------------------------------------------------------------------------------------

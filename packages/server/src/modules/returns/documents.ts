@@ -1,7 +1,8 @@
 import { buildCreditNote } from '@pharmacy/hardware';
 import { formatMinor, mulDivRound, parseDecimalToMinor } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
-import { assertJobBranch, branchTimeZone, type DocumentSource } from '../printing/sources';
+import { branchTimeZone } from '../branches/time-zone';
+import { assertJobBranch, type DocumentSource } from '../printing/sources';
 import { loadSaleForReceipt } from '../sales/read';
 import { getReturn } from './service';
 
@@ -50,6 +51,6 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
       pharmacist_name: ret.user_name,
       fiscal_hash: ret.fiscal_hash,
     },
-    { timeZone: await branchTimeZone(app, ret.branch_id), currencyExponent: exp },
+    { timeZone: await branchTimeZone(app.db, ret.branch_id), currencyExponent: exp },
   );
 };
