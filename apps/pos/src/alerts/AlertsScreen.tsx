@@ -1,3 +1,4 @@
+import { localDate } from '@pharmacy/contracts/time';
 import type { ExpiryAlert, LowStockAlert } from '@pharmacy/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -7,7 +8,7 @@ import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { EXPIRY_LABELS, expiryLevel, todayIn } from '../stock/expiry';
+import { EXPIRY_LABELS, expiryLevel } from '../stock/expiry';
 import { useBranches } from '../branch/useBranches';
 import { labelOf } from '@pharmacy/contracts/plain-words';
 
@@ -20,7 +21,7 @@ export function AlertsScreen() {
   const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
   const { branchId } = useWorkingBranch();
   const branches = useBranches();
-  const today = todayIn(branches.data?.items.find((b) => b.id === branchId)?.timezone);
+  const today = localDate(branches.data?.items.find((b) => b.id === branchId)?.timezone);
   const q = { branch_id: branchId, page_size: 100 };
   const low = useQuery({ queryKey: ['alerts', 'low', q], queryFn: () => api.alerts.lowStock(q) });
   const expiring = useQuery({

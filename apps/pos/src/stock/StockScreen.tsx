@@ -1,3 +1,4 @@
+import { localDate } from '@pharmacy/contracts/time';
 import type { Batch } from '@pharmacy/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useRef, useState } from 'react';
@@ -12,7 +13,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/fields';
 import { useFormatMoney } from '../ui/money';
 import { type BatchAction, BatchActionDialog } from './BatchDialogs';
-import { EXPIRY_LABELS, expiryLevel, todayIn } from './expiry';
+import { EXPIRY_LABELS, expiryLevel } from './expiry';
 import { Ledger } from './Ledger';
 import { labelOf } from '@pharmacy/contracts/plain-words';
 
@@ -91,7 +92,7 @@ function MedicineStock({ medicineId }: { medicineId: string }) {
   const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
   const { branchId } = useWorkingBranch();
   const branches = useBranches();
-  const today = todayIn(branches.data?.items.find((b) => b.id === branchId)?.timezone);
+  const today = localDate(branches.data?.items.find((b) => b.id === branchId)?.timezone);
   const search = new URLSearchParams(useSearch());
   const [ledgerBatch, setLedgerBatch] = useState<string | undefined>(search.get('batch') ?? undefined);
   const [acting, setActing] = useState<{ batch: Batch; action: BatchAction } | null>(null);
