@@ -23,3 +23,27 @@ export const SELLERS = ['cashier', 'pharmacist', 'branch_manager'] as const sati
 
 export const maySell = (role: Role): boolean =>
   role === 'admin' || (SELLERS as readonly Role[]).includes(role);
+
+/** The branch's manager alone: settings of the branch, printers, devices, decisions (admin always may). */
+export const MANAGERS = ['branch_manager'] as const satisfies readonly Role[];
+
+/** Who keeps the stock: suppliers, deliveries, transfers, counts above the threshold (admin always may). */
+export const STOCK_MANAGERS = ['branch_manager', 'inventory_manager'] as const satisfies readonly Role[];
+
+/** Who reads the records others keep: the audit log, users, reports, conflicts (admin always may). */
+export const OVERSEERS = ['branch_manager', 'auditor'] as const satisfies readonly Role[];
+
+/** Every role but the auditor, who only reads: asks approvals, queues print jobs, counts stock. */
+export const WORKING_STAFF = [
+  'cashier',
+  'pharmacist',
+  'branch_manager',
+  'inventory_manager',
+] as const satisfies readonly Role[];
+
+/** Every signed-in role (admin passes every check on its own). */
+export const ALL_STAFF = [...WORKING_STAFF, 'auditor'] as const satisfies readonly Role[];
+
+/** Whether a stock count's large variances pass without an approval: the stock managers' (and admin's) count. */
+export const mayApproveCount = (role: Role): boolean =>
+  role === 'admin' || (STOCK_MANAGERS as readonly Role[]).includes(role);
