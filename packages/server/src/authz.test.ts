@@ -1,3 +1,4 @@
+import { ALL_STAFF } from '@pharmacy/contracts/roles';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertsAuthz } from './testing/authz-rows/alerts';
@@ -92,7 +93,7 @@ const emails = new Map<Caller, string>([['admin', ADMIN.email]]);
 beforeAll(async () => {
   t = await startTestServer();
   tokens.set('admin', await t.adminToken());
-  for (const role of ['pharmacist', 'cashier', 'branch_manager', 'inventory_manager', 'auditor'] as const) {
+  for (const role of ALL_STAFF) {
     const user = await t.userWithRole(role);
     tokens.set(role, user.token);
     emails.set(role, user.email);

@@ -1,4 +1,5 @@
 import type { Role } from '@pharmacy/contracts';
+import { ALL_STAFF } from '@pharmacy/contracts/roles';
 
 export type Caller = Role | 'anonymous';
 
@@ -32,4 +33,4 @@ export function only(
 
 /** Every signed-in role gets `ok`. */
 export const anyRole = (ok: number, overrides: Partial<Record<Caller, number>> = {}) =>
-  only(['pharmacist', 'cashier', 'branch_manager', 'inventory_manager', 'auditor'], ok, overrides);
+  only(ALL_STAFF, ok, overrides);

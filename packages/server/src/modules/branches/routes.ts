@@ -1,3 +1,4 @@
+import { MANAGERS } from '@pharmacy/contracts/roles';
 import {
   Branch,
   BranchListQuery,
@@ -62,7 +63,7 @@ export function branchRoutes(r: ApiRouter): void {
     summary: 'Update a branch',
     description:
       'Admin, or the branch manager of this branch. Deactivating a branch that still has active users is refused (409).',
-    roles: ['branch_manager'],
+    roles: MANAGERS,
     params: BranchParams,
     body: UpdateBranchRequest,
     responses: {

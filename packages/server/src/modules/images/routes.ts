@@ -1,3 +1,4 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { malformedText } from '../../http/well-formed';
 import { summarise } from '../../http/problem';
 import {
@@ -19,7 +20,7 @@ import { getMedicine, getMedicineRow, setMedicineImage } from '../medicines/serv
 import { attachableKey, getBrandingLogo, issueUploadUrl, setBrandingLogo } from './service';
 import { CONTENT_TYPES, LocalImageStorage, requireStorage, sniffImageType, uploadUrlUsed } from './storage';
 
-const MEDIA_WRITERS = ['inventory_manager', 'branch_manager'] as const;
+const MEDIA_WRITERS = STOCK_MANAGERS;
 
 const BlobParams = z.object({
   prefix: z.enum(['medicines', 'branding']),

@@ -1,4 +1,5 @@
 import type { Role } from '@pharmacy/contracts';
+import { MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
 export const PO_READERS = [
   'branch_manager',
@@ -6,5 +7,5 @@ export const PO_READERS = [
   'auditor',
 ] as const satisfies readonly Role[];
 /** Who raises an order and moves its status (admin always may). */
-export const PO_CREATORS = ['branch_manager'] as const satisfies readonly Role[];
-export const PO_RECEIVERS = ['branch_manager', 'inventory_manager'] as const satisfies readonly Role[];
+export const PO_CREATORS = MANAGERS;
+export const PO_RECEIVERS = STOCK_MANAGERS;

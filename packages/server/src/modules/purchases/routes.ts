@@ -1,3 +1,4 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   Batch,
   BatchListQuery,
@@ -107,7 +108,7 @@ export function purchaseRoutes(r: ApiRouter): void {
     summary: 'Write off units of a batch (damaged, expired, lost)',
     description:
       'quantity (positive whole number, at most what is on hand: 409 INSUFFICIENT_STOCK) and reason (required). Writes a write_off movement and an audit row. Branch-bound roles only in their own branch (403).',
-    roles: ['inventory_manager', 'branch_manager'],
+    roles: STOCK_MANAGERS,
     params: BatchParams,
     body: WriteOffRequest,
     responses: {

@@ -1,4 +1,5 @@
 import { BatchPayload } from '@pharmacy/contracts';
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { sql } from 'kysely';
 import { type Change, recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -156,7 +157,7 @@ const storedStatus = prepared((db, p: { id: string }) =>
 
 /** The REST route that sets a batch's regulator status (quarantine, recall, release). */
 const REGULATOR_ROUTE = { method: 'post', path: '/supplier-finance/batches/:batchId/quarantine' } as const;
-const REGULATOR_ROLES = ['branch_manager', 'inventory_manager'] as const;
+const REGULATOR_ROLES = STOCK_MANAGERS;
 
 /**
  * Regulator status is head office's decision: a till's change may keep a batch's status or report a quarantine

@@ -1,6 +1,7 @@
+import { MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
-const RECEIVERS = ['branch_manager', 'inventory_manager'] as const;
+const RECEIVERS = STOCK_MANAGERS;
 const READERS = ['branch_manager', 'inventory_manager', 'auditor'] as const;
 const RECEIVE_BODY = {
   items: [
@@ -16,14 +17,14 @@ const RECEIVE_BODY = {
 /** Who may call each purchase-orders route (the authorisation table in src/authz.test.ts). */
 export const purchaseOrdersAuthz: AuthzRow[] = [
   { method: 'GET', path: '/purchase-orders', expect: only(READERS, 200) },
-  { method: 'POST', path: '/purchase-orders', body: {}, expect: only(['branch_manager'], 400) },
+  { method: 'POST', path: '/purchase-orders', body: {}, expect: only(MANAGERS, 400) },
   { method: 'GET', path: '/purchase-orders/suggested', expect: only(READERS, 200) },
   { method: 'GET', path: '/purchase-orders/{purchaseOrderId}', expect: only(READERS, 404) },
   {
     method: 'PUT',
     path: '/purchase-orders/{purchaseOrderId}/status',
     body: { status: 'SENT' },
-    expect: only(['branch_manager'], 404),
+    expect: only(MANAGERS, 404),
   },
   {
     method: 'POST',

@@ -1,6 +1,7 @@
+import { OVERSEERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
-const REPORTERS = ['branch_manager', 'auditor'] as const;
+const REPORTERS = OVERSEERS;
 
 /** Who may call each reports route (the authorisation table in src/authz.test.ts). */
 export const reportsAuthz: AuthzRow[] = [

@@ -1,6 +1,7 @@
+import { WORKING_STAFF } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
-const COUNTERS = ['pharmacist', 'cashier', 'branch_manager', 'inventory_manager'] as const;
+const COUNTERS = WORKING_STAFF;
 
 /** Who may call each stockcount route (the authorisation table in src/authz.test.ts). */
 export const stockcountAuthz: AuthzRow[] = [

@@ -1,7 +1,8 @@
+import { MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
 const READERS = ['branch_manager', 'inventory_manager', 'auditor'] as const;
-const WRITERS = ['branch_manager', 'inventory_manager'] as const;
+const WRITERS = STOCK_MANAGERS;
 
 /** Who may call each supplier-finance route (the authorisation table in src/authz.test.ts). */
 export const supplierFinanceAuthz: AuthzRow[] = [
@@ -16,7 +17,7 @@ export const supplierFinanceAuthz: AuthzRow[] = [
     method: 'POST',
     path: '/supplier-finance/invoices/{invoiceId}/payments',
     body: { amount: 1 },
-    expect: only(['branch_manager'], 404),
+    expect: only(MANAGERS, 404),
   },
   { method: 'GET', path: '/supplier-finance/reorder-suggestions', expect: only(READERS, 200) },
   {

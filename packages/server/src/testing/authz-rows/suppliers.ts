@@ -1,6 +1,7 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
-const SUPPLIER_WRITERS = ['inventory_manager', 'branch_manager'] as const;
+const SUPPLIER_WRITERS = STOCK_MANAGERS;
 
 /** Who may call each suppliers route (the authorisation table in src/authz.test.ts). */
 export const suppliersAuthz: AuthzRow[] = [
