@@ -47,3 +47,25 @@ export const ALL_STAFF = [...WORKING_STAFF, 'auditor'] as const satisfies readon
 /** Whether a stock count's large variances pass without an approval: the stock managers' (and admin's) count. */
 export const mayApproveCount = (role: Role): boolean =>
   role === 'admin' || (STOCK_MANAGERS as readonly Role[]).includes(role);
+
+/** Admin alone: organisation-wide settings, currencies, branches, users' roles. */
+export const ADMIN_ONLY = ['admin'] as const satisfies readonly Role[];
+
+/** Who edits the catalogue: medicines, categories, images (admin always may). */
+export const CATALOGUE_EDITORS = ['inventory_manager'] as const satisfies readonly Role[];
+
+/** Who reads stock, orders and supplier accounts without keeping them: the stock managers and the auditor. */
+export const STOCK_READERS = [...STOCK_MANAGERS, 'auditor'] as const satisfies readonly Role[];
+
+/** Who receives a delivery into a branch (admin always may): pharmacists too, in small branches. */
+export const BATCH_RECEIVERS = [
+  'inventory_manager',
+  'branch_manager',
+  'pharmacist',
+] as const satisfies readonly Role[];
+
+/** Who reads the controlled-medicine and prescription books (admin always may). */
+export const BOOK_READERS = ['pharmacist', 'branch_manager', 'auditor'] as const satisfies readonly Role[];
+
+/** Whether a role passes a check for `set`: admin always does. */
+export const allows = (set: readonly Role[], role: Role): boolean => role === 'admin' || set.includes(role);

@@ -1,4 +1,4 @@
-import { MANAGERS } from '@pharmacy/contracts/roles';
+import { ADMIN_ONLY, MANAGERS } from '@pharmacy/contracts/roles';
 import {
   Branch,
   BranchListQuery,
@@ -35,7 +35,7 @@ export function branchRoutes(r: ApiRouter): void {
     summary: 'Open a branch',
     description:
       'Admin only. currency_code and timezone default to the organisation settings. Name and code are unique (409).',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     body: CreateBranchRequest,
     responses: {
       201: { description: 'The branch', schema: Branch },

@@ -16,7 +16,7 @@ import { actorOf } from '../audit/service';
 import { baseExponent } from '../medicines/service';
 import { getBatch, listMovements } from '../stock/queries';
 import { expiringBatches, listBatches, receivePurchase, writeOff } from './service';
-import { BATCH_RECEIVERS } from '../stock/roles';
+import { BATCH_RECEIVERS } from '@pharmacy/contracts/roles';
 
 const SCOPE_NOTE =
   'Branch-bound roles (cashier, pharmacist, branch_manager) see only their own branch whatever they ask; organisation-wide roles see all branches or branch_id.';

@@ -1,4 +1,4 @@
-import { MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
+import { MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
 import {
   Batch,
   BatchParams,
@@ -22,7 +22,7 @@ import { REORDER_LIMIT, reorderSuggestions, setRegulatorStatus } from './stock';
 
 const TAG = 'SupplierFinance';
 const WRITERS = STOCK_MANAGERS;
-const READERS = ['branch_manager', 'inventory_manager', 'auditor'] as const;
+const READERS = STOCK_READERS;
 const SCOPE_NOTE =
   'Branch-bound roles (branch_manager) see only their own branch whatever they ask; organisation-wide roles see all branches or branch_id.';
 

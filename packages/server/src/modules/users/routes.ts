@@ -1,4 +1,4 @@
-import { MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
+import { ADMIN_ONLY, MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
 import {
   CreateUserRequest,
   Id,
@@ -92,7 +92,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: "Reset a user's password",
     description:
       'Admin only. Audited as a reset; revokes the user’s tokens, and the user must choose a new password at next sign-in.',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     params: UserParams,
     body: ResetPasswordRequest,
     responses: {

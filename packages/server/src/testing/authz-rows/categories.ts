@@ -1,6 +1,7 @@
+import { CATALOGUE_EDITORS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
-const CATALOGUE = ['inventory_manager'] as const;
+const CATALOGUE = CATALOGUE_EDITORS;
 
 /** Who may call each categories route (the authorisation table in src/authz.test.ts). */
 export const categoriesAuthz: AuthzRow[] = [

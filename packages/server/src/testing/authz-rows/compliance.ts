@@ -1,4 +1,4 @@
-import { MANAGERS } from '@pharmacy/contracts/roles';
+import { BOOK_READERS, MANAGERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
 /** Who may call each compliance route (the authorisation table in src/authz.test.ts). */
@@ -6,12 +6,12 @@ export const complianceAuthz: AuthzRow[] = [
   {
     method: 'GET',
     path: '/compliance/prescription-book',
-    expect: only(['pharmacist', 'branch_manager', 'auditor'], 200),
+    expect: only(BOOK_READERS, 200),
   },
   {
     method: 'GET',
     path: '/compliance/classified-drugs-book',
-    expect: only(['pharmacist', 'branch_manager', 'auditor'], 200),
+    expect: only(BOOK_READERS, 200),
   },
   {
     method: 'GET',

@@ -1,6 +1,7 @@
+import { CUSTOMER_COUNTER } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
-const TILL = ['cashier', 'pharmacist', 'branch_manager'] as const;
+const TILL = CUSTOMER_COUNTER;
 
 /** Who may call each customers route (the authorisation table in src/authz.test.ts). */
 export const customersAuthz: AuthzRow[] = [

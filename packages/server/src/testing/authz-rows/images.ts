@@ -1,6 +1,5 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
-
-const STOCK_MANAGERS = ['inventory_manager', 'branch_manager'] as const;
 
 /** Who may call each images route (the authorisation table in src/authz.test.ts). */
 export const imagesAuthz: AuthzRow[] = [

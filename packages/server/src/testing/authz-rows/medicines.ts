@@ -1,6 +1,7 @@
+import { CATALOGUE_EDITORS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
-const CATALOGUE = ['inventory_manager'] as const;
+const CATALOGUE = CATALOGUE_EDITORS;
 const REGISTRY = ['pharmacist', 'branch_manager', 'inventory_manager', 'auditor'] as const;
 
 /** Who may call each medicines route (the authorisation table in src/authz.test.ts). */

@@ -1,8 +1,8 @@
-import { MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
+import { MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
 const RECEIVERS = STOCK_MANAGERS;
-const READERS = ['branch_manager', 'inventory_manager', 'auditor'] as const;
+const READERS = STOCK_READERS;
 const RECEIVE_BODY = {
   items: [
     {

@@ -1,7 +1,7 @@
+import { BATCH_RECEIVERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
-const RECEIVERS = ['inventory_manager', 'branch_manager', 'pharmacist'] as const;
-const STOCK_MANAGERS = ['inventory_manager', 'branch_manager'] as const;
+const RECEIVERS = BATCH_RECEIVERS;
 
 /** Who may call each purchases route (the authorisation table in src/authz.test.ts). */
 export const purchasesAuthz: AuthzRow[] = [

@@ -1,6 +1,7 @@
+import { SELLERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
-const TILL = ['cashier', 'pharmacist', 'branch_manager'] as const;
+const TILL = SELLERS;
 
 /** Who may call each returns route (the authorisation table in src/authz.test.ts). */
 export const returnsAuthz: AuthzRow[] = [

@@ -1,7 +1,7 @@
-import { MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
+import { MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
-const READERS = ['branch_manager', 'inventory_manager', 'auditor'] as const;
+const READERS = STOCK_READERS;
 const WRITERS = STOCK_MANAGERS;
 
 /** Who may call each supplier-finance route (the authorisation table in src/authz.test.ts). */

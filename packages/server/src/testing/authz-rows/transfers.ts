@@ -1,6 +1,5 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
-
-const STOCK_MANAGERS = ['inventory_manager', 'branch_manager'] as const;
 
 /** Who may call each transfers route (the authorisation table in src/authz.test.ts). */
 export const transfersAuthz: AuthzRow[] = [
