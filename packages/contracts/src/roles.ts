@@ -69,3 +69,6 @@ export const BOOK_READERS = ['pharmacist', 'branch_manager', 'auditor'] as const
 
 /** Whether a role passes a check for `set`: admin always does. */
 export const allows = (set: readonly Role[], role: Role): boolean => role === 'admin' || set.includes(role);
+
+/** The roles a branch manager may give, and whose accounts they may unlock, in their own branch. */
+export const MANAGER_GRANTS = ['cashier', 'pharmacist'] as const satisfies readonly Role[];

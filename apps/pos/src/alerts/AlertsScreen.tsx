@@ -11,6 +11,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { EXPIRY_LABELS, expiryLevel } from '../stock/expiry';
 import { useBranches } from '../branch/useBranches';
 import { labelOf } from '@pharmacy/contracts/plain-words';
+import { allows, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
 type Low = z.infer<typeof LowStockAlert>;
 type Expiry = z.infer<typeof ExpiryAlert>;
@@ -18,7 +19,7 @@ type Expiry = z.infer<typeof ExpiryAlert>;
 /** Low stock and expiring or expired batches of the branch, each with a link to what to do about it. */
 export function AlertsScreen() {
   const me = useUser();
-  const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
+  const canAct = allows(STOCK_MANAGERS, me.role);
   const { branchId } = useWorkingBranch();
   const branches = useBranches();
   const today = localDate(branches.data?.items.find((b) => b.id === branchId)?.timezone);

@@ -1,11 +1,10 @@
-import type { Role } from '@pharmacy/contracts';
+import { BRANCH_BOUND_ROLES } from '@pharmacy/contracts';
 import { useSyncExternalStore } from 'react';
 import { useUser } from '../session/SessionProvider';
 import { SelectField } from '../ui/fields';
 import { useBranches } from './useBranches';
 
 /** Roles the server binds to their own branch whatever they ask (scopeBranch). */
-const BRANCH_BOUND: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'];
 
 /**
  * The branch the stock and purchasing screens work on (Medicines, Stock, Receiving, Alerts, Purchase orders,
@@ -41,7 +40,7 @@ export interface WorkingBranch {
 export function useWorkingBranch(): WorkingBranch {
   const me = useUser();
   const chosen = useSyncExternalStore(subscribe, current);
-  const canPick = !BRANCH_BOUND.includes(me.role);
+  const canPick = !BRANCH_BOUND_ROLES.includes(me.role);
   return { branchId: canPick ? (chosen ?? me.branch_id) : me.branch_id, canPick, pick };
 }
 

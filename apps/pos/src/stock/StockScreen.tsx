@@ -16,6 +16,7 @@ import { type BatchAction, BatchActionDialog } from './BatchDialogs';
 import { EXPIRY_LABELS, expiryLevel } from './expiry';
 import { Ledger } from './Ledger';
 import { labelOf } from '@pharmacy/contracts/plain-words';
+import { allows, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
 /** Stock of a medicine in the branch: its batches colour-coded by expiry, their actions and the ledger. */
 export function StockScreen() {
@@ -89,7 +90,7 @@ function MedicineFinder() {
 
 function MedicineStock({ medicineId }: { medicineId: string }) {
   const me = useUser();
-  const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
+  const canAct = allows(STOCK_MANAGERS, me.role);
   const { branchId } = useWorkingBranch();
   const branches = useBranches();
   const today = localDate(branches.data?.items.find((b) => b.id === branchId)?.timezone);
