@@ -1,3 +1,4 @@
+import { vatByRate } from '@pharmacy/contracts/pricing';
 import { buildCreditNote } from '@pharmacy/hardware';
 import { formatMinor, mulDivRound, parseDecimalToMinor } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
@@ -12,13 +13,13 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
   assertJobBranch(job, ret.branch_id, 'Return');
   const sale = await loadSaleForReceipt(app, ret.sale_id);
   const exp = await currencyExponent(app, ret.currency_code);
-  const byRate = new Map<number, { taxable: number; vat: number }>();
-  for (const line of ret.lines) {
-    const entry = byRate.get(line.vat_rate) ?? { taxable: 0, vat: 0 };
-    entry.taxable += parseDecimalToMinor(line.net_amount, exp);
-    entry.vat += parseDecimalToMinor(line.vat_amount, exp);
-    byRate.set(line.vat_rate, entry);
-  }
+  const byRate = vatByRate(
+    ret.lines.map((l) => ({
+      rate: l.vat_rate,
+      net: parseDecimalToMinor(l.net_amount, exp),
+      vat: parseDecimalToMinor(l.vat_amount, exp),
+    })),
+  );
   return buildCreditNote(
     {
       ...sale,
@@ -31,8 +32,8 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
       subtotal_amount: ret.subtotal_amount,
       vat_amount: ret.vat_amount,
       total_amount: ret.total_amount,
-      vat_breakdown: [...byRate].map(([rate, v]) => ({
-        rate,
+      vat_breakdown: byRate.map((v) => ({
+        rate: v.rate,
         taxable_amount: formatMinor(v.taxable, exp),
         vat_amount: formatMinor(v.vat, exp),
       })),
