@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -78,6 +79,40 @@ describe('contracts/time: local days across daylight-saving changes', () => {
         }
       }
     }
+  });
+
+  it('property: any instant near a change (or anywhere in 2026-2027) lies in the window of its own local day', () => {
+    const changes = ZONES.flatMap((zone) =>
+      [2026, 2027].flatMap((year) => transitionDays(zone, year).map((day) => ({ zone, day }))),
+    );
+    const nearChange = fc
+      .record({ change: fc.constantFrom(...changes), minutes: fc.integer({ min: -36 * 60, max: 60 * 60 }) })
+      .map(({ change, minutes }) => ({
+        zone: change.zone,
+        t: Date.parse(`${change.day}T00:00:00Z`) + minutes * MINUTE,
+      }));
+    const anywhere = fc.record({
+      zone: fc.constantFrom(
+        ...ZONES,
+        'Asia/Kathmandu',
+        'America/St_Johns',
+        'Pacific/Kiritimati',
+        'Etc/GMT+12',
+      ),
+      t: fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2028, 0, 1) }),
+    });
+    fc.assert(
+      fc.property(fc.oneof(nearChange, anywhere), ({ zone, t }) => {
+        const day = localDate(zone, t);
+        const start = startOfLocalDayMs(day, zone);
+        const end = startOfLocalDayMs(addDays(day, 1), zone);
+        expect(start <= t && t < end).toBe(true);
+        expect(localDate(zone, start)).toBe(day);
+        expect(localDate(zone, start - 1000)).toBe(addDays(day, -1));
+        expect([23, 23.5, 24, 24.5, 25]).toContain((end - start) / HOUR);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('starts the day when clocks jump over midnight at 01:00 local, not an hour early in the day before', () => {
