@@ -12,20 +12,8 @@ export const CUSTOMER_COUNTER = [
   'cashier',
 ] as const satisfies readonly Role[];
 
-/** Who grants or changes a customer's credit terms (admin always may). */
-export const CREDIT_GRANTERS = ['branch_manager'] as const satisfies readonly Role[];
-
-export const mayChangeCreditTerms = (role: Role): boolean =>
-  role === 'admin' || (CREDIT_GRANTERS as readonly Role[]).includes(role);
-
-/** Who sells at the counter, takes returns and runs a cash session (admin always may). */
-export const SELLERS = ['cashier', 'pharmacist', 'branch_manager'] as const satisfies readonly Role[];
-
-export const maySell = (role: Role): boolean =>
-  role === 'admin' || (SELLERS as readonly Role[]).includes(role);
-
 /** The branch's manager alone: settings of the branch, printers, devices, decisions (admin always may). */
-export const MANAGERS = ['branch_manager'] as const satisfies readonly Role[];
+export const BRANCH_MANAGERS = ['branch_manager'] as const satisfies readonly Role[];
 
 /** Who keeps the stock: suppliers, deliveries, transfers, counts above the threshold (admin always may). */
 export const STOCK_MANAGERS = ['branch_manager', 'inventory_manager'] as const satisfies readonly Role[];
@@ -72,3 +60,15 @@ export const allows = (set: readonly Role[], role: Role): boolean => role === 'a
 
 /** The roles a branch manager may give, and whose accounts they may unlock, in their own branch. */
 export const MANAGER_GRANTS = ['cashier', 'pharmacist'] as const satisfies readonly Role[];
+
+/** Who grants or changes a customer's credit terms (admin always may). */
+export const CREDIT_GRANTERS = ['branch_manager'] as const satisfies readonly Role[];
+
+export const mayChangeCreditTerms = (role: Role): boolean =>
+  role === 'admin' || (CREDIT_GRANTERS as readonly Role[]).includes(role);
+
+/** Who sells at the counter, takes returns and runs a cash session (admin always may). */
+export const SELLERS = ['cashier', 'pharmacist', 'branch_manager'] as const satisfies readonly Role[];
+
+export const maySell = (role: Role): boolean =>
+  role === 'admin' || (SELLERS as readonly Role[]).includes(role);

@@ -1,5 +1,5 @@
 import type { PurchaseOrderDetail, PurchaseOrderStatus, Role } from '@pharmacy/contracts';
-import { allows, MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
+import { allows, BRANCH_MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
 export const STATUS_LABELS: Record<PurchaseOrderStatus, string> = {
   DRAFT: 'Draft',
@@ -15,7 +15,7 @@ export type OrderAction = 'send' | 'receive' | 'cancel';
 
 /** Who raises, sends and cancels an order (PO_CREATORS), and who receives (PO_RECEIVERS); admin always. */
 
-export const canCreateOrders = (role: Role) => allows(MANAGERS, role);
+export const canCreateOrders = (role: Role) => allows(BRANCH_MANAGERS, role);
 
 /**
  * The moves the API allows from each state (PUT /purchase-orders/{id}/status: SENT from DRAFT,
@@ -24,7 +24,7 @@ export const canCreateOrders = (role: Role) => allows(MANAGERS, role);
  */
 export function allowedActions(status: PurchaseOrderStatus, role: Role): OrderAction[] {
   const out: OrderAction[] = [];
-  const creator = allows(MANAGERS, role);
+  const creator = allows(BRANCH_MANAGERS, role);
   if (status === 'DRAFT' && creator) out.push('send');
   if ((status === 'SENT' || status === 'PARTIALLY_RECEIVED') && allows(STOCK_MANAGERS, role))
     out.push('receive');

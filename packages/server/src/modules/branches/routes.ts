@@ -1,4 +1,4 @@
-import { ADMIN_ONLY, MANAGERS } from '@pharmacy/contracts/roles';
+import { ADMIN_ONLY, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   Branch,
   BranchListQuery,
@@ -63,7 +63,7 @@ export function branchRoutes(r: ApiRouter): void {
     summary: 'Update a branch',
     description:
       'Admin, or the branch manager of this branch. Deactivating a branch that still has active users is refused (409).',
-    roles: MANAGERS,
+    roles: BRANCH_MANAGERS,
     params: BranchParams,
     body: UpdateBranchRequest,
     responses: {

@@ -1,4 +1,4 @@
-import { MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
+import { BRANCH_MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
 import {
   Coupon,
   CouponCodeParams,
@@ -52,7 +52,7 @@ export function couponRoutes(r: ApiRouter): void {
     tag: 'Coupons',
     summary: 'Create a coupon',
     description: `Roles: admin, branch_manager. 409 DUPLICATE_COUPON for a code in use; ends_at before starts_at gives 400. ${NOTE}`,
-    roles: MANAGERS,
+    roles: BRANCH_MANAGERS,
     body: CreateCouponRequest,
     responses: {
       201: { description: 'The coupon', schema: Coupon },
@@ -69,7 +69,7 @@ export function couponRoutes(r: ApiRouter): void {
     tag: 'Coupons',
     summary: 'Update a coupon (only the fields given)',
     description: `Roles: admin, branch_manager. Empty body: 400 "No fields to update". usage_limit cannot go below used_count (400). Changing discount_type needs discount_value. ${NOTE}`,
-    roles: MANAGERS,
+    roles: BRANCH_MANAGERS,
     params: CouponParams,
     body: UpdateCouponRequest,
     responses: {

@@ -1,4 +1,4 @@
-import { allows, MANAGERS } from '@pharmacy/contracts/roles';
+import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import { Forbidden } from '../../http/errors';
@@ -50,7 +50,7 @@ export async function assertRefundTender(
   },
 ): Promise<string | null> {
   const { paidMethods, open } = await refundableByTender(trx, r.sale);
-  if (r.amount <= (open.get(r.method) ?? 0) || allows(MANAGERS, r.user.role)) return null;
+  if (r.amount <= (open.get(r.method) ?? 0) || allows(BRANCH_MANAGERS, r.user.role)) return null;
   if (!r.approvalId)
     throw new Forbidden(
       `Sale ${r.sale.invoice_number} was paid by ${paidMethods.join(' and ') || 'nothing'}: a refund of ${formatMinor(r.amount, r.exponent)} by ${r.method} needs a manager's approval (a refund_tender approval_id), or refund it to the tender paid.`,

@@ -1,4 +1,4 @@
-import { MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
+import { BRANCH_MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
 import {
   Batch,
   BatchParams,
@@ -83,7 +83,7 @@ export function supplierFinanceRoutes(r: ApiRouter): void {
     summary: 'Pay (part of) a supplier invoice',
     description:
       'amount is positive, at most the balance (total_amount - paid_amount): a larger amount, including any amount on a paid invoice, gives 400 OVERPAYMENT naming both figures. method defaults to cash (a lowercase word such as bank_transfer); reference is optional; the caller is recorded as payer. unpaid -> partial -> paid. The payment row and the invoice change are written, audited and replicated in one transaction. Roles: admin, branch_manager (own branch, else 403).',
-    roles: MANAGERS,
+    roles: BRANCH_MANAGERS,
     params: SupplierInvoiceParams,
     body: CreateSupplierPaymentRequest,
     responses: {

@@ -1,4 +1,4 @@
-import { ADMIN_ONLY, MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
+import { ADMIN_ONLY, BRANCH_MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
 import {
   CreateUserRequest,
   Id,
@@ -38,7 +38,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: 'Create a user',
     description:
       'Admin creates any user. A branch manager creates cashiers and pharmacists of their own branch only, never an admin (403). Email is unique (409).',
-    roles: MANAGERS,
+    roles: BRANCH_MANAGERS,
     body: CreateUserRequest,
     responses: {
       201: { description: 'The user', schema: User },
@@ -72,7 +72,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: 'Update a user: details, role, branch or is_active',
     description:
       'A change of role, branch or activity revokes the tokens issued before it. The last active admin cannot be demoted or deactivated (409).',
-    roles: MANAGERS,
+    roles: BRANCH_MANAGERS,
     params: UserParams,
     body: UpdateUserRequest,
     responses: {
@@ -120,7 +120,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: 'Let a locked-out user sign in again',
     description:
       "Clears the account's failed sign-in attempts, so a user locked out by wrong passwords (429 LOGIN_THROTTLED) signs in again before the window ends. Only the account's own count is cleared: the count of failures from a client address across accounts (central) is never lifted by an unlock. Roles: admin; a branch_manager only for the cashiers and pharmacists of their own branch (anyone else, an organisation-wide account included: 403 ROLE_NOT_GRANTABLE). Audited as user.unlock. Unlocking an account that is not locked is harmless.",
-    roles: MANAGERS,
+    roles: BRANCH_MANAGERS,
     params: UserParams,
     responses: {
       200: { description: 'The user', schema: User },

@@ -1,4 +1,4 @@
-import { MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
+import { BRANCH_MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
 const RECEIVERS = STOCK_MANAGERS;
@@ -17,14 +17,14 @@ const RECEIVE_BODY = {
 /** Who may call each purchase-orders route (the authorisation table in src/authz.test.ts). */
 export const purchaseOrdersAuthz: AuthzRow[] = [
   { method: 'GET', path: '/purchase-orders', expect: only(READERS, 200) },
-  { method: 'POST', path: '/purchase-orders', body: {}, expect: only(MANAGERS, 400) },
+  { method: 'POST', path: '/purchase-orders', body: {}, expect: only(BRANCH_MANAGERS, 400) },
   { method: 'GET', path: '/purchase-orders/suggested', expect: only(READERS, 200) },
   { method: 'GET', path: '/purchase-orders/{purchaseOrderId}', expect: only(READERS, 404) },
   {
     method: 'PUT',
     path: '/purchase-orders/{purchaseOrderId}/status',
     body: { status: 'SENT' },
-    expect: only(MANAGERS, 404),
+    expect: only(BRANCH_MANAGERS, 404),
   },
   {
     method: 'POST',

@@ -1,4 +1,4 @@
-import { MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
+import { BRANCH_MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
 const READERS = STOCK_READERS;
@@ -17,7 +17,7 @@ export const supplierFinanceAuthz: AuthzRow[] = [
     method: 'POST',
     path: '/supplier-finance/invoices/{invoiceId}/payments',
     body: { amount: 1 },
-    expect: only(MANAGERS, 404),
+    expect: only(BRANCH_MANAGERS, 404),
   },
   { method: 'GET', path: '/supplier-finance/reorder-suggestions', expect: only(READERS, 200) },
   {
