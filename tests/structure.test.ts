@@ -63,6 +63,41 @@ describe('structure', () => {
     expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(5);
   });
 
+  it("keeps the server's test support out of production: no file under packages/server/src outside tests and testing/ imports testing/", () => {
+    const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
+    const server = [...graph.edges].filter(([file]) => file.startsWith('packages/server/src/'));
+    const intoTesting = (targets: string[]) =>
+      targets.some((t) => t.startsWith('packages/server/src/testing/'));
+    expect(server.filter(([file, targets]) => !isTest(file) && intoTesting(targets)).map(([f]) => f)).toEqual(
+      [],
+    );
+    expect(server.filter(([file, targets]) => isTest(file) && intoTesting(targets)).length).toBeGreaterThan(
+      20,
+    );
+  });
+
+  it('keeps one copy of each UI hook: no two use*.ts(x) files in apps/pos/src share a name', () => {
+    const hooks = [...graph.edges.keys()]
+      .filter((f) => f.startsWith('apps/pos/src/') && /\/use[A-Z]\w*\.tsx?$/.test(f))
+      .map((f) => path.basename(f).replace(/\.tsx?$/, ''));
+    expect(hooks.length).toBeGreaterThan(10);
+    expect(hooks.filter((name, i) => hooks.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it('names its role sets: at most 63 role-array literals outside contracts/roles.ts (179 before issue 30)', () => {
+    const role = "'(?:admin|pharmacist|cashier|branch_manager|inventory_manager|auditor)'";
+    const literal = new RegExp(`\\[\\s*${role}(?:\\s*,\\s*${role})*\\s*,?\\s*\\]`, 'g');
+    const counted = [...graph.edges.keys()].filter(
+      (f) => f !== 'packages/contracts/src/roles.ts' && f !== 'packages/contracts/src/api-paths.ts',
+    );
+    const count = (text: string) => text.match(literal)?.length ?? 0;
+    expect(
+      count("roles: ['branch_manager', 'auditor'], x: [\n  'cashier',\n  'pharmacist',\n], y: ['other']"),
+    ).toBe(2);
+    const total = counted.reduce((sum, f) => sum + count(fs.readFileSync(path.join(ROOT, f), 'utf8')), 0);
+    expect(total).toBeLessThanOrEqual(63);
+  });
+
   it('reads the graph it checks (a known edge is found)', () => {
     expect(graph.edges.get('packages/server/src/modules/sales/routes.ts')).toContain(
       'packages/server/src/modules/sales/service.ts',

@@ -109,22 +109,34 @@ export function priceSale(lines: LineInput[], basketDiscount: number, pricesIncl
       allocatedDiscount: shares[i]!,
     };
   });
-  const byRate = new Map<string, { rate: string; taxable: number; vat: number }>();
-  for (const [i, p] of priced.entries()) {
-    const rate = rateText(lines[i]!.rate);
-    const row = byRate.get(rate) ?? { rate, taxable: 0, vat: 0 };
-    row.taxable += p.net;
-    row.vat += p.vat;
-    byRate.set(rate, row);
-  }
+  const byRate = vatByRate(
+    priced.map((p, i) => ({ rate: rateText(lines[i]!.rate), net: p.net, vat: p.vat })),
+  );
   return {
     lines: priced,
     subtotal: priced.reduce((a, p) => a + p.net, 0),
     vat: priced.reduce((a, p) => a + p.vat, 0),
     total: priced.reduce((a, p) => a + p.gross, 0),
     lineDiscount: lines.reduce((a, l) => a + l.lineDiscount, 0),
-    breakdown: [...byRate.values()].sort((a, b) => Number(b.rate) - Number(a.rate)),
+    breakdown: byRate.sort((a, b) => Number(b.rate) - Number(a.rate)),
   };
+}
+
+/**
+ * Lines' net and VAT summed per rate, in the order the rates first appear: the VAT breakdown a sale, a credit
+ * note and their documents carry (one rule for the till's estimate, the sale, the return and the credit note).
+ */
+export function vatByRate<R extends string | number>(
+  lines: Iterable<{ rate: R; net: number; vat: number }>,
+): Array<{ rate: R; taxable: number; vat: number }> {
+  const byRate = new Map<R, { rate: R; taxable: number; vat: number }>();
+  for (const l of lines) {
+    const row = byRate.get(l.rate) ?? { rate: l.rate, taxable: 0, vat: 0 };
+    row.taxable += l.net;
+    row.vat += l.vat;
+    byRate.set(l.rate, row);
+  }
+  return [...byRate.values()];
 }
 
 /** A coupon's terms as stored: percent in basis points (1050 = 10.50 %), fixed value and cap in base minor units. */

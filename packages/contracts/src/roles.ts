@@ -12,6 +12,55 @@ export const CUSTOMER_COUNTER = [
   'cashier',
 ] as const satisfies readonly Role[];
 
+/** The branch's manager alone: settings of the branch, printers, devices, decisions (admin always may). */
+export const BRANCH_MANAGERS = ['branch_manager'] as const satisfies readonly Role[];
+
+/** Who keeps the stock: suppliers, deliveries, transfers, counts above the threshold (admin always may). */
+export const STOCK_MANAGERS = ['branch_manager', 'inventory_manager'] as const satisfies readonly Role[];
+
+/** Who reads the records others keep: the audit log, users, reports, conflicts (admin always may). */
+export const OVERSEERS = ['branch_manager', 'auditor'] as const satisfies readonly Role[];
+
+/** Every role but the auditor, who only reads: asks approvals, queues print jobs, counts stock. */
+export const WORKING_STAFF = [
+  'cashier',
+  'pharmacist',
+  'branch_manager',
+  'inventory_manager',
+] as const satisfies readonly Role[];
+
+/** Every signed-in role (admin passes every check on its own). */
+export const ALL_STAFF = [...WORKING_STAFF, 'auditor'] as const satisfies readonly Role[];
+
+/** Whether a stock count's large variances pass without an approval: the stock managers' (and admin's) count. */
+export const mayApproveCount = (role: Role): boolean =>
+  role === 'admin' || (STOCK_MANAGERS as readonly Role[]).includes(role);
+
+/** Admin alone: organisation-wide settings, currencies, branches, users' roles. */
+export const ADMIN_ONLY = ['admin'] as const satisfies readonly Role[];
+
+/** Who edits the catalogue: medicines, categories, images (admin always may). */
+export const CATALOGUE_EDITORS = ['inventory_manager'] as const satisfies readonly Role[];
+
+/** Who reads stock, orders and supplier accounts without keeping them: the stock managers and the auditor. */
+export const STOCK_READERS = [...STOCK_MANAGERS, 'auditor'] as const satisfies readonly Role[];
+
+/** Who receives a delivery into a branch (admin always may): pharmacists too, in small branches. */
+export const BATCH_RECEIVERS = [
+  'inventory_manager',
+  'branch_manager',
+  'pharmacist',
+] as const satisfies readonly Role[];
+
+/** Who reads the controlled-medicine and prescription books (admin always may). */
+export const BOOK_READERS = ['pharmacist', 'branch_manager', 'auditor'] as const satisfies readonly Role[];
+
+/** Whether a role passes a check for `set`: admin always does. */
+export const allows = (set: readonly Role[], role: Role): boolean => role === 'admin' || set.includes(role);
+
+/** The roles a branch manager may give, and whose accounts they may unlock, in their own branch. */
+export const MANAGER_GRANTS = ['cashier', 'pharmacist'] as const satisfies readonly Role[];
+
 /** Who grants or changes a customer's credit terms (admin always may). */
 export const CREDIT_GRANTERS = ['branch_manager'] as const satisfies readonly Role[];
 

@@ -1,15 +1,17 @@
+import { localDate } from '@pharmacy/contracts/time';
 import type { ExpiryAlert, LowStockAlert } from '@pharmacy/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { z } from 'zod';
 import { api } from '../api';
-import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
-import { EXPIRY_LABELS, expiryLevel, todayIn } from '../stock/expiry';
-import { useBranches } from '../backoffice/useBranches';
+import { EXPIRY_LABELS, expiryLevel } from '../stock/expiry';
+import { useBranches } from '../branch/useBranches';
 import { labelOf } from '@pharmacy/contracts/plain-words';
+import { allows, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
 type Low = z.infer<typeof LowStockAlert>;
 type Expiry = z.infer<typeof ExpiryAlert>;
@@ -17,10 +19,10 @@ type Expiry = z.infer<typeof ExpiryAlert>;
 /** Low stock and expiring or expired batches of the branch, each with a link to what to do about it. */
 export function AlertsScreen() {
   const me = useUser();
-  const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
+  const canAct = allows(STOCK_MANAGERS, me.role);
   const { branchId } = useWorkingBranch();
   const branches = useBranches();
-  const today = todayIn(branches.data?.items.find((b) => b.id === branchId)?.timezone);
+  const today = localDate(branches.data?.items.find((b) => b.id === branchId)?.timezone);
   const q = { branch_id: branchId, page_size: 100 };
   const low = useQuery({ queryKey: ['alerts', 'low', q], queryFn: () => api.alerts.lowStock(q) });
   const expiring = useQuery({

@@ -1,9 +1,9 @@
-import { BranchFilter } from '../backoffice/BranchFilter';
+import { BranchFilter } from '../branch/BranchFilter';
 import type { Approval } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
-import { useBranches } from '../backoffice/useBranches';
+import { useBranches } from '../branch/useBranches';
 import { useUser } from '../session/SessionProvider';
 import { DataTable, Pager } from '../ui/DataTable';
 import { Dialog } from '../ui/Dialog';

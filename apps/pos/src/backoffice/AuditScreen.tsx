@@ -1,4 +1,4 @@
-import { BranchFilter } from './BranchFilter';
+import { BranchFilter } from '../branch/BranchFilter';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { api } from '../api';
@@ -6,7 +6,7 @@ import { useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
-import { useBranches } from './useBranches';
+import { useBranches } from '../branch/useBranches';
 
 /** A YYYY-MM-DD from a date input as the start (or the end) of that local day, in ISO-8601. */
 function dayBound(day: string, end: boolean): string | undefined {

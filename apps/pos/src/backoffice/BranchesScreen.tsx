@@ -7,7 +7,7 @@ import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
 import { useForm } from '../ui/useForm';
-import { useBranches } from './useBranches';
+import { useBranches } from '../branch/useBranches';
 
 export function BranchesScreen() {
   const me = useUser();

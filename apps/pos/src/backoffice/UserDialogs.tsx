@@ -1,5 +1,6 @@
 import { PASSWORD_RULE } from '@pharmacy/contracts/password';
 import type { Role, User } from '@pharmacy/contracts';
+import { MANAGER_GRANTS } from '@pharmacy/contracts/roles';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
@@ -9,10 +10,9 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
 import { useForm } from '../ui/useForm';
 import { ROLE_LABELS, ROLES } from '../ui/format';
-import { useBranches } from './useBranches';
+import { useBranches } from '../branch/useBranches';
 
 /** Roles a branch manager may give (the server enforces the same). */
-const MANAGER_GRANTS: readonly Role[] = ['cashier', 'pharmacist'];
 
 export function UserDialog({ user, onClose }: { user?: User; onClose: () => void }) {
   const me = useUser();
@@ -39,7 +39,7 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
       onClose();
     },
   });
-  const roles = me.role === 'admin' ? ROLES : MANAGER_GRANTS;
+  const roles: readonly Role[] = me.role === 'admin' ? ROLES : MANAGER_GRANTS;
   const branchOptions = (branches.data?.items ?? [])
     .filter((b) => me.role === 'admin' || b.id === me.branch_id)
     .map((b) => ({ value: b.id, label: b.name }));

@@ -1,4 +1,4 @@
-import { BranchFilter } from './BranchFilter';
+import { BranchFilter } from '../branch/BranchFilter';
 import type { Role, User } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';

@@ -1,4 +1,12 @@
 import type { Role } from '@pharmacy/contracts';
+import {
+  allows,
+  BATCH_RECEIVERS,
+  BRANCH_MANAGERS,
+  OVERSEERS,
+  STOCK_MANAGERS,
+  STOCK_READERS,
+} from '@pharmacy/contracts/roles';
 import type { ComponentType } from 'react';
 import { PurchaseOrdersScreen } from '../purchase-orders/PurchaseOrdersScreen';
 import { SuppliersScreen } from '../suppliers/SuppliersScreen';
@@ -51,45 +59,43 @@ export type SectionGroup =
   | 'Administration';
 
 /** Branch managers run their branch; auditors read everything and change nothing (no write buttons). */
-const MANAGERS: readonly Role[] = ['branch_manager', 'auditor'];
-const INVENTORY_READERS: readonly Role[] = ['inventory_manager', 'branch_manager', 'auditor'];
 
 export const SECTIONS: readonly Section[] = [
   // First: a branch manager's (and an auditor's) landing section.
-  { path: '/dashboard', group: 'Overview', label: 'Dashboard', roles: MANAGERS, component: DashboardScreen },
-  { path: '/reports', group: 'Overview', label: 'Reports', roles: MANAGERS, component: ReportsScreen },
-  { path: '/approvals', group: 'Overview', label: 'Approvals', roles: MANAGERS, component: ApprovalsScreen },
+  { path: '/dashboard', group: 'Overview', label: 'Dashboard', roles: OVERSEERS, component: DashboardScreen },
+  { path: '/reports', group: 'Overview', label: 'Reports', roles: OVERSEERS, component: ReportsScreen },
+  { path: '/approvals', group: 'Overview', label: 'Approvals', roles: OVERSEERS, component: ApprovalsScreen },
   // Inventory (issue 17): reading is open to the back office's roles; the screens hide what the server refuses.
   {
     path: '/medicines',
     group: 'Inventory',
     label: 'Medicines',
-    roles: INVENTORY_READERS,
+    roles: STOCK_READERS,
     component: MedicinesScreen,
   },
-  { path: '/stock', group: 'Inventory', label: 'Stock', roles: INVENTORY_READERS, component: StockScreen },
+  { path: '/stock', group: 'Inventory', label: 'Stock', roles: STOCK_READERS, component: StockScreen },
   // POST /purchases: inventory and branch managers.
   {
     path: '/receiving',
     group: 'Inventory',
     label: 'Receiving',
-    roles: ['inventory_manager', 'branch_manager'],
+    roles: STOCK_MANAGERS,
     component: ReceivingScreen,
   },
-  { path: '/alerts', group: 'Inventory', label: 'Alerts', roles: INVENTORY_READERS, component: AlertsScreen },
+  { path: '/alerts', group: 'Inventory', label: 'Alerts', roles: STOCK_READERS, component: AlertsScreen },
   // Purchasing: roles as the server's PO readers, transfer movers, count submitters, supplier routes.
   {
     path: '/purchase-orders',
     group: 'Purchasing',
     label: 'Purchase orders',
-    roles: INVENTORY_READERS,
+    roles: STOCK_READERS,
     component: PurchaseOrdersScreen,
   },
   {
     path: '/transfers',
     group: 'Purchasing',
     label: 'Transfers',
-    roles: INVENTORY_READERS,
+    roles: STOCK_READERS,
     component: TransfersScreen,
   },
   // Pharmacists count stock too (POST /stockcount/submit), with a manager's approval for large variances.
@@ -97,29 +103,29 @@ export const SECTIONS: readonly Section[] = [
     path: '/stock-counts',
     group: 'Purchasing',
     label: 'Stock counts',
-    roles: ['branch_manager', 'inventory_manager', 'pharmacist'],
+    roles: BATCH_RECEIVERS,
     component: StockCountsScreen,
   },
   {
     path: '/suppliers',
     group: 'Purchasing',
     label: 'Suppliers',
-    roles: INVENTORY_READERS,
+    roles: STOCK_READERS,
     component: SuppliersScreen,
   },
-  { path: '/coupons', group: 'Selling set-up', label: 'Coupons', roles: MANAGERS, component: CouponsScreen },
+  { path: '/coupons', group: 'Selling set-up', label: 'Coupons', roles: OVERSEERS, component: CouponsScreen },
   {
     path: '/currencies',
     group: 'Selling set-up',
     label: 'Currencies',
-    roles: MANAGERS,
+    roles: OVERSEERS,
     component: CurrenciesScreen,
   },
   {
     path: '/announcements',
     group: 'Selling set-up',
     label: 'Announcements',
-    roles: MANAGERS,
+    roles: OVERSEERS,
     component: AnnouncementsScreen,
   },
   // Head office only: the tills registered with central (the server lets branch managers see their own).
@@ -127,7 +133,7 @@ export const SECTIONS: readonly Section[] = [
     path: '/devices',
     group: 'Hardware and head office',
     label: 'Devices',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     component: DevicesScreen,
     mode: 'central',
   },
@@ -136,7 +142,7 @@ export const SECTIONS: readonly Section[] = [
     path: '/printers',
     group: 'Hardware and head office',
     label: 'Printers',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     component: PrintersScreen,
     mode: 'till',
   },
@@ -144,7 +150,7 @@ export const SECTIONS: readonly Section[] = [
     path: '/scanners',
     group: 'Hardware and head office',
     label: 'Scanners',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     component: ScannersScreen,
     mode: 'till',
   },
@@ -152,37 +158,37 @@ export const SECTIONS: readonly Section[] = [
     path: '/head-office',
     group: 'Hardware and head office',
     label: 'Head office',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     component: HeadOfficeScreen,
   },
   {
     path: '/books',
     group: 'Hardware and head office',
     label: 'Books',
-    roles: MANAGERS,
+    roles: OVERSEERS,
     component: BooksScreen,
   },
-  { path: '/users', group: 'Administration', label: 'Users', roles: MANAGERS, component: UsersScreen },
+  { path: '/users', group: 'Administration', label: 'Users', roles: OVERSEERS, component: UsersScreen },
   {
     path: '/branches',
     group: 'Administration',
     label: 'Branches',
-    roles: MANAGERS,
+    roles: OVERSEERS,
     component: BranchesScreen,
   },
   {
     path: '/settings',
     group: 'Administration',
     label: 'Settings',
-    roles: MANAGERS,
+    roles: OVERSEERS,
     component: SettingsScreen,
   },
-  { path: '/audit', group: 'Administration', label: 'Audit log', roles: MANAGERS, component: AuditScreen },
+  { path: '/audit', group: 'Administration', label: 'Audit log', roles: OVERSEERS, component: AuditScreen },
 ];
 
 /** Where a role lands in the back office when it is not the first section it sees. */
 export const LANDING: Partial<Record<Role, string>> = { inventory_manager: '/medicines' };
 
 export function visibleSections(role: Role, mode: 'till' | 'central'): Section[] {
-  return SECTIONS.filter((s) => (role === 'admin' || s.roles.includes(role)) && (!s.mode || s.mode === mode));
+  return SECTIONS.filter((s) => allows(s.roles, role) && (!s.mode || s.mode === mode));
 }

@@ -72,7 +72,7 @@ describe('approval descriptions', () => {
 
 describe('effective dates in the organisation calendar', () => {
   it('starts a local day at its midnight in the zone', async () => {
-    const { startOfDayIso } = await import('../currencies/zoned');
+    const { startOfLocalDay: startOfDayIso } = await import('@pharmacy/contracts/time');
     expect(startOfDayIso('2026-12-01', 'Africa/Dar_es_Salaam')).toBe('2026-11-30T21:00:00.000Z');
     expect(startOfDayIso('2026-12-01', 'UTC')).toBe('2026-12-01T00:00:00.000Z');
     expect(startOfDayIso('2026-07-01', 'America/New_York')).toBe('2026-07-01T04:00:00.000Z');

@@ -4,7 +4,7 @@ import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextField } from '../ui/fields';
-import { startOfDayIso } from './zoned';
+import { startOfLocalDay } from '@pharmacy/contracts/time';
 
 /** Files an exchange rate in force from the start of a day of the organisation's calendar (admin). */
 export function AddRateDialog({
@@ -34,7 +34,7 @@ export function AddRateDialog({
         from_code: from,
         to_code: to || undefined,
         rate: rate.trim().replace(',', '.'),
-        effective_at: day ? startOfDayIso(day, settings.data?.timezone) : undefined,
+        effective_at: day ? startOfLocalDay(day, settings.data?.timezone) : undefined,
         source,
       }),
     onSuccess: () => {

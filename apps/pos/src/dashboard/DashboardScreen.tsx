@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { api } from '../api';
-import { useBranches } from '../backoffice/useBranches';
+import { useBranches } from '../branch/useBranches';
 import { Chart } from '../charts/Chart';
 import { BooksWarning } from '../headoffice/BooksWarning';
 import { formatShare, rankedBranches, seriesByDay } from '../charts/shape';

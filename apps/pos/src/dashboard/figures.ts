@@ -1,4 +1,5 @@
 import { formatMinor, mulDivRound, parseDecimalToMinor } from '@pharmacy/contracts/money';
+import { addDays } from '@pharmacy/contracts/time';
 
 /** The average basket, exact: total / count rounded half away from zero in the currency's minor units. */
 export function averageOf(total: string, count: number, exponent: number): string {
@@ -13,7 +14,5 @@ export function monthStart(date: string): string {
 
 /** The last `days` local days ending with `to` (inclusive): ["2026-10-27", "2026-11-25"] for 30. */
 export function lastDays(to: string, days: number): { from_date: string; to_date: string } {
-  const end = new Date(`${to}T00:00:00Z`);
-  const start = new Date(end.getTime() - (days - 1) * 86_400_000);
-  return { from_date: start.toISOString().slice(0, 10), to_date: to };
+  return { from_date: addDays(to, -(days - 1)), to_date: to };
 }

@@ -1,4 +1,4 @@
-import { BranchFilter } from '../backoffice/BranchFilter';
+import { BranchFilter } from '../branch/BranchFilter';
 import type { Device } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -3,7 +3,7 @@ import { formatMinor } from '@pharmacy/contracts/money';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
-import { useBranches } from '../backoffice/useBranches';
+import { useBranches } from '../branch/useBranches';
 import { useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { SelectField, TextField } from '../ui/fields';

@@ -1,5 +1,6 @@
 import type { CreateMedicineRequest, Medicine } from '@pharmacy/contracts';
 import { minorToNumber, parseMoneyInput } from '@pharmacy/contracts/money';
+import { gtinToEan13 } from '@pharmacy/contracts/gs1';
 
 /** What the medicine form holds: text as typed (prices stay strings until saved, never floats). */
 export interface MedicineForm {
@@ -108,7 +109,7 @@ export function medicineRequest(f: MedicineForm, exponent: number): { body: Body
   };
 }
 
-/** The EAN-13 (or other retail code) a GS1 GTIN-14 stands for: its leading indicator zero dropped. */
+/** The EAN-13 a GS1 GTIN-14 stands for (its leading indicator zero dropped, by contracts' gs1), else the GTIN. */
 export function barcodeOfGtin(gtin: string): string {
-  return gtin.length === 14 && gtin.startsWith('0') ? gtin.slice(1) : gtin;
+  return gtinToEan13(gtin) ?? gtin;
 }

@@ -5,7 +5,7 @@ import { api } from '../api';
 import { formatMinor, parseMoneyInput } from '@pharmacy/contracts/money';
 import { CellInput } from '../purchasing/CellInput';
 import { useBaseExponent } from '../purchasing/money-input';
-import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
 import { useActiveSuppliers } from '../purchasing/useSuppliers';
 import { MedicineSearch } from '../sell/MedicineSearch';
 import { ErrorNotice } from '../ui/ErrorNotice';

@@ -1,4 +1,5 @@
 import type { PurchaseOrderDetail, PurchaseOrderStatus, Role } from '@pharmacy/contracts';
+import { allows, BRANCH_MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
 export const STATUS_LABELS: Record<PurchaseOrderStatus, string> = {
   DRAFT: 'Draft',
@@ -13,10 +14,8 @@ export const PO_STATUSES = Object.keys(STATUS_LABELS) as PurchaseOrderStatus[];
 export type OrderAction = 'send' | 'receive' | 'cancel';
 
 /** Who raises, sends and cancels an order (PO_CREATORS), and who receives (PO_RECEIVERS); admin always. */
-const CREATORS: readonly Role[] = ['admin', 'branch_manager'];
-const RECEIVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
 
-export const canCreateOrders = (role: Role) => CREATORS.includes(role);
+export const canCreateOrders = (role: Role) => allows(BRANCH_MANAGERS, role);
 
 /**
  * The moves the API allows from each state (PUT /purchase-orders/{id}/status: SENT from DRAFT,
@@ -25,9 +24,10 @@ export const canCreateOrders = (role: Role) => CREATORS.includes(role);
  */
 export function allowedActions(status: PurchaseOrderStatus, role: Role): OrderAction[] {
   const out: OrderAction[] = [];
-  const creator = CREATORS.includes(role);
+  const creator = allows(BRANCH_MANAGERS, role);
   if (status === 'DRAFT' && creator) out.push('send');
-  if ((status === 'SENT' || status === 'PARTIALLY_RECEIVED') && RECEIVERS.includes(role)) out.push('receive');
+  if ((status === 'SENT' || status === 'PARTIALLY_RECEIVED') && allows(STOCK_MANAGERS, role))
+    out.push('receive');
   if ((status === 'DRAFT' || status === 'SENT') && creator) out.push('cancel');
   return out;
 }

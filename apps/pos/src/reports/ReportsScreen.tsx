@@ -1,4 +1,4 @@
-import { BranchFilter } from '../backoffice/BranchFilter';
+import { BranchFilter } from '../branch/BranchFilter';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';

@@ -1,3 +1,4 @@
+import { addDays, localDate } from '@pharmacy/contracts/time';
 import { queryString } from '@pharmacy/contracts/client';
 
 /** The filters every report shares: a window of local days (ignored by inventory) and a branch ('' = all). */
@@ -47,17 +48,6 @@ export function datedName(base: string, kind: ReportKind, f: ReportFilters): str
 
 /** Today's local date (YYYY-MM-DD) in a time zone, and the window of the last `days` days ending today. */
 export function defaultWindow(timeZone: string | undefined, days = 30, now = new Date()): ReportFilters {
-  let today: string;
-  try {
-    today = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(now);
-  } catch {
-    today = now.toISOString().slice(0, 10);
-  }
-  const start = new Date(Date.parse(`${today}T00:00:00Z`) - (days - 1) * 86_400_000);
-  return { from_date: start.toISOString().slice(0, 10), to_date: today, branch_id: '' };
+  const today = localDate(timeZone, now);
+  return { from_date: addDays(today, -(days - 1)), to_date: today, branch_id: '' };
 }

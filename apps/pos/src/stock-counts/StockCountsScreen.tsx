@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
-import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, SelectField } from '../ui/fields';

@@ -1,4 +1,5 @@
 import type { Role } from '@pharmacy/contracts';
+import { mayApproveCount } from '@pharmacy/contracts/roles';
 
 export interface SheetLine {
   batch_id: string;
@@ -78,9 +79,6 @@ export function submitLines(lines: readonly SheetLine[], counts: Counts) {
   return out;
 }
 
-/** Counts whose variances above the threshold the server accepts without an approval (COUNT_APPROVERS). */
-const COUNT_APPROVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
-
 export type ApprovalNeed =
   | { kind: 'none' }
   | { kind: 'one'; variance: Variance }
@@ -92,7 +90,7 @@ export type ApprovalNeed =
  * variances must be submitted by a manager (or in parts).
  */
 export function approvalNeed(summary: CountSummary, role: Role): ApprovalNeed {
-  if (COUNT_APPROVERS.includes(role) || summary.large.length === 0) return { kind: 'none' };
+  if (mayApproveCount(role) || summary.large.length === 0) return { kind: 'none' };
   const [only] = summary.large;
   return summary.large.length === 1 && only
     ? { kind: 'one', variance: only }

@@ -1,20 +1,22 @@
+import { localDate } from '@pharmacy/contracts/time';
 import type { Batch } from '@pharmacy/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useRef, useState } from 'react';
 import { Link, useLocation, useRoute, useSearch } from 'wouter';
 import { api } from '../api';
-import { useBranches } from '../backoffice/useBranches';
-import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
-import { useSlashFocus } from '../inventory/useSlashFocus';
+import { useBranches } from '../branch/useBranches';
+import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
+import { useSlashFocus } from '../ui/useSlashFocus';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/fields';
 import { useFormatMoney } from '../ui/money';
 import { type BatchAction, BatchActionDialog } from './BatchDialogs';
-import { EXPIRY_LABELS, expiryLevel, todayIn } from './expiry';
+import { EXPIRY_LABELS, expiryLevel } from './expiry';
 import { Ledger } from './Ledger';
 import { labelOf } from '@pharmacy/contracts/plain-words';
+import { allows, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
 /** Stock of a medicine in the branch: its batches colour-coded by expiry, their actions and the ledger. */
 export function StockScreen() {
@@ -88,10 +90,10 @@ function MedicineFinder() {
 
 function MedicineStock({ medicineId }: { medicineId: string }) {
   const me = useUser();
-  const canAct = ['admin', 'inventory_manager', 'branch_manager'].includes(me.role);
+  const canAct = allows(STOCK_MANAGERS, me.role);
   const { branchId } = useWorkingBranch();
   const branches = useBranches();
-  const today = todayIn(branches.data?.items.find((b) => b.id === branchId)?.timezone);
+  const today = localDate(branches.data?.items.find((b) => b.id === branchId)?.timezone);
   const search = new URLSearchParams(useSearch());
   const [ledgerBatch, setLedgerBatch] = useState<string | undefined>(search.get('batch') ?? undefined);
   const [acting, setActing] = useState<{ batch: Batch; action: BatchAction } | null>(null);

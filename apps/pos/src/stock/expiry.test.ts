@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { daysUntil, expiryLevel, todayIn } from './expiry';
+import { localDate as todayIn } from '@pharmacy/contracts/time';
+import { daysUntil, expiryLevel } from './expiry';
 
 describe('expiryLevel', () => {
   const today = '2026-03-01';

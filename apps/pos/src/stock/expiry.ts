@@ -1,11 +1,11 @@
+import { daysBetween } from '@pharmacy/contracts/time';
+
 /** How close a batch is to its expiry: drives its colour on the Stock and Alerts screens. */
 export type ExpiryLevel = 'expired' | 'within-30' | 'within-90' | 'ok';
 
-const DAY_MS = 86_400_000;
-
 /** Whole days from `today` to `expiry` (both YYYY-MM-DD); negative once past. */
 export function daysUntil(expiry: string, today: string): number {
-  return Math.round((Date.parse(`${expiry}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY_MS);
+  return daysBetween(today, expiry);
 }
 
 /**
@@ -26,17 +26,3 @@ export const EXPIRY_LABELS: Record<ExpiryLevel, string> = {
   'within-90': 'Expires within 90 days',
   ok: 'More than 90 days',
 };
-
-/** Today's date (YYYY-MM-DD) in a time zone (the branch's), as the server counts expiry. */
-export function todayIn(timeZone: string | undefined, now = new Date()): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(now);
-  } catch {
-    return now.toISOString().slice(0, 10);
-  }
-}

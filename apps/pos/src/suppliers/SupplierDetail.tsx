@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../api';
 import { useOrgToday } from '../purchasing/dates';
-import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';

@@ -1,9 +1,7 @@
 import type { Role } from '@pharmacy/contracts';
+import { allows, BRANCH_MANAGERS, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 
-/** As the server's routes: suppliers and invoices are written by these (admin always), payments by managers. */
-const SUPPLIER_WRITERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
-const PAYERS: readonly Role[] = ['admin', 'branch_manager'];
-
-export const canWriteSuppliers = (role: Role) => SUPPLIER_WRITERS.includes(role);
-export const canRecordInvoices = (role: Role) => SUPPLIER_WRITERS.includes(role);
-export const canPayInvoices = (role: Role) => PAYERS.includes(role);
+/** As the server's routes: suppliers and invoices are written by the stock managers (admin always), payments by managers. */
+export const canWriteSuppliers = (role: Role) => allows(STOCK_MANAGERS, role);
+export const canRecordInvoices = (role: Role) => allows(STOCK_MANAGERS, role);
+export const canPayInvoices = (role: Role) => allows(BRANCH_MANAGERS, role);

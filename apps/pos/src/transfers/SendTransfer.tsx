@@ -2,7 +2,7 @@ import type { Transfer } from '@pharmacy/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
-import { useBranches } from '../backoffice/useBranches';
+import { useBranches } from '../branch/useBranches';
 import { CellInput } from '../purchasing/CellInput';
 import { closeOnEscape } from '../purchasing/escape';
 import { useOrgToday } from '../purchasing/dates';

@@ -1,9 +1,10 @@
-import type { Role, Transfer } from '@pharmacy/contracts';
+import type { Transfer } from '@pharmacy/contracts';
+import { allows, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useRoute } from 'wouter';
 import { api } from '../api';
-import { BranchPicker, useWorkingBranch } from '../backoffice/useWorkingBranch';
+import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
 import { useUser } from '../session/SessionProvider';
 import { type Column, DataTable, Pager } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -17,8 +18,6 @@ import { ReceiveTransfer } from './ReceiveTransfer';
 import { SendTransfer } from './SendTransfer';
 
 const PAGE_SIZE = 25;
-/** Who may send, receive and cancel (the transfers write routes' roles; admin always). */
-const MOVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
 type Direction = 'both' | 'in' | 'out';
 type Action = { kind: 'receive' | 'cancel'; transfer: Transfer } | null;
 
@@ -45,7 +44,7 @@ export function TransfersScreen() {
 
 function TransferList() {
   const me = useUser();
-  const canMove = MOVERS.includes(me.role);
+  const canMove = allows(STOCK_MANAGERS, me.role); // the transfers write routes' roles
   const { branchId, canPick } = useWorkingBranch();
   const [direction, setDirection] = useState<Direction>('both');
   const [page, setPage] = useState(1);

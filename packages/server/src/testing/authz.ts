@@ -1,4 +1,5 @@
-import type { Role } from '@pharmacy/contracts';
+import { ROLES, type Role } from '@pharmacy/contracts';
+import { ALL_STAFF, allows } from '@pharmacy/contracts/roles';
 
 export type Caller = Role | 'anonymous';
 
@@ -23,13 +24,13 @@ export function only(
   ok: number,
   overrides: Partial<Record<Caller, number>> = {},
 ): Record<Caller, number> {
-  const roles: Role[] = ['admin', 'pharmacist', 'cashier', 'branch_manager', 'inventory_manager', 'auditor'];
-  const table = Object.fromEntries(
-    roles.map((r) => [r, r === 'admin' || allowed.includes(r) ? ok : 403]),
-  ) as Record<Caller, number>;
+  const table = Object.fromEntries(ROLES.map((r) => [r, allows(allowed, r) ? ok : 403])) as Record<
+    Caller,
+    number
+  >;
   return { ...table, anonymous: 401, ...overrides };
 }
 
 /** Every signed-in role gets `ok`. */
 export const anyRole = (ok: number, overrides: Partial<Record<Caller, number>> = {}) =>
-  only(['pharmacist', 'cashier', 'branch_manager', 'inventory_manager', 'auditor'], ok, overrides);
+  only(ALL_STAFF, ok, overrides);

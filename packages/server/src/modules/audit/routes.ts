@@ -1,10 +1,11 @@
 import { AuditEntry, AuditListQuery, Id, pageOf } from '@pharmacy/contracts';
+import { OVERSEERS } from '@pharmacy/contracts/roles';
 import { z } from 'zod';
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import type { ApiRouter } from '../../http/route';
 import { getAudit, listAudit } from './service';
 
-const READERS = ['auditor', 'branch_manager'] as const;
+const READERS = OVERSEERS;
 
 export function auditRoutes(r: ApiRouter): void {
   r.route({

@@ -1,3 +1,4 @@
+import { ADMIN_ONLY, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   Branch,
   BranchListQuery,
@@ -34,7 +35,7 @@ export function branchRoutes(r: ApiRouter): void {
     summary: 'Open a branch',
     description:
       'Admin only. currency_code and timezone default to the organisation settings. Name and code are unique (409).',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     body: CreateBranchRequest,
     responses: {
       201: { description: 'The branch', schema: Branch },
@@ -62,7 +63,7 @@ export function branchRoutes(r: ApiRouter): void {
     summary: 'Update a branch',
     description:
       'Admin, or the branch manager of this branch. Deactivating a branch that still has active users is refused (409).',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: BranchParams,
     body: UpdateBranchRequest,
     responses: {

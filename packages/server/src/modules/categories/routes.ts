@@ -1,3 +1,4 @@
+import { CATALOGUE_EDITORS } from '@pharmacy/contracts/roles';
 import {
   Category,
   CategoryList,
@@ -13,7 +14,7 @@ import { createCategory, deleteCategory, listCategories, updateCategory } from '
  * Writes are for admin and inventory_manager, as the spec's role table says. The spec's 403 wording also names
  * branch_manager; we follow the role table: the catalogue is owned centrally, so branch managers read only.
  */
-const WRITERS = ['inventory_manager'] as const;
+const WRITERS = CATALOGUE_EDITORS;
 
 export function categoryRoutes(r: ApiRouter): void {
   r.route({

@@ -1,3 +1,4 @@
+import { BOOK_READERS } from '@pharmacy/contracts/roles';
 import {
   BookWindowQuery,
   ClassifiedBookEntry,
@@ -15,7 +16,7 @@ import { BOOK_COLUMNS, CSV_MAX_ROWS, classifiedDrugsBook, fiscalPreview, prescri
 import { toCsv } from '../../lib/csv';
 
 const problem = (description: string) => ({ description, schema: Problem });
-const BOOK_ROLES = ['pharmacist', 'branch_manager', 'auditor'] as const;
+const BOOK_ROLES = BOOK_READERS;
 
 const checkWindow = (q: { from?: string; to?: string }) => {
   if (q.from && q.to && q.from > q.to)

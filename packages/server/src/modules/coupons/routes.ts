@@ -1,3 +1,4 @@
+import { BRANCH_MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
 import {
   Coupon,
   CouponCodeParams,
@@ -39,7 +40,7 @@ export function couponRoutes(r: ApiRouter): void {
     tag: 'Coupons',
     summary: 'List coupons, newest first',
     description: `Roles: admin, branch_manager, auditor (who reads everything and changes nothing). Filters: search (part of the code), active (true, false, all). ${NOTE}`,
-    roles: ['branch_manager', 'auditor'],
+    roles: OVERSEERS,
     query: CouponListQuery,
     responses: { 200: { description: 'A page of coupons', schema: pageOf(Coupon) } },
     handler: ({ app, query }) => listCoupons(app, query),
@@ -51,7 +52,7 @@ export function couponRoutes(r: ApiRouter): void {
     tag: 'Coupons',
     summary: 'Create a coupon',
     description: `Roles: admin, branch_manager. 409 DUPLICATE_COUPON for a code in use; ends_at before starts_at gives 400. ${NOTE}`,
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: CreateCouponRequest,
     responses: {
       201: { description: 'The coupon', schema: Coupon },
@@ -68,7 +69,7 @@ export function couponRoutes(r: ApiRouter): void {
     tag: 'Coupons',
     summary: 'Update a coupon (only the fields given)',
     description: `Roles: admin, branch_manager. Empty body: 400 "No fields to update". usage_limit cannot go below used_count (400). Changing discount_type needs discount_value. ${NOTE}`,
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: CouponParams,
     body: UpdateCouponRequest,
     responses: {

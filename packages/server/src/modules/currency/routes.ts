@@ -1,3 +1,4 @@
+import { ADMIN_ONLY } from '@pharmacy/contracts/roles';
 import {
   BranchCurrency,
   CreateCurrencyRequest,
@@ -55,7 +56,7 @@ export function currencyRoutes(r: ApiRouter): void {
     path: '/currency',
     tag: 'Currency',
     summary: 'Add a currency to the registry',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     body: CreateCurrencyRequest,
     responses: {
       201: { description: 'The currency', schema: Currency },
@@ -72,7 +73,7 @@ export function currencyRoutes(r: ApiRouter): void {
     summary: 'Rename, re-symbol, activate or deactivate a currency',
     description:
       'The base currency cannot be deactivated; the exponent of a currency in use cannot change (409).',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     params: CurrencyCodeParam,
     body: UpdateCurrencyRequest,
     responses: {
@@ -148,7 +149,7 @@ export function currencyRoutes(r: ApiRouter): void {
     summary: 'File an exchange rate with an effective time',
     description:
       '1 unit of from_code = rate units of to_code (default the base currency). Rates are never edited; file a new one.',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     body: CreateExchangeRateRequest,
     responses: { 201: { description: 'The filed rate', schema: ExchangeRate } },
     handler: async ({ app, user, body, requestId }) =>

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/connection';
 import { prepared, preparedInsert } from '../../db/prepared';
+import { canonicalJson } from '../../lib/canonical-json';
 import { nowIso } from '../../lib/time';
 
 /**
@@ -14,15 +15,7 @@ import { nowIso } from '../../lib/time';
  */
 export const GENESIS_HASH = createHash('sha256').update('0').digest('hex');
 
-/** Deterministic JSON: object keys sorted at every level, no whitespace. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
+export { canonicalJson };
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 

@@ -1,3 +1,4 @@
+import { ADMIN_ONLY, STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { malformedText } from '../../http/well-formed';
 import { summarise } from '../../http/problem';
 import {
@@ -19,7 +20,7 @@ import { getMedicine, getMedicineRow, setMedicineImage } from '../medicines/serv
 import { attachableKey, getBrandingLogo, issueUploadUrl, setBrandingLogo } from './service';
 import { CONTENT_TYPES, LocalImageStorage, requireStorage, sniffImageType, uploadUrlUsed } from './storage';
 
-const MEDIA_WRITERS = ['inventory_manager', 'branch_manager'] as const;
+const MEDIA_WRITERS = STOCK_MANAGERS;
 
 const BlobParams = z.object({
   prefix: z.enum(['medicines', 'branding']),
@@ -101,7 +102,7 @@ export function imageRoutes(r: ApiRouter): void {
     summary: 'A presigned URL to upload the organisation logo',
     description:
       'Admin only (branding is organisation-wide). Same rules as medicine photos; the key lies under branding/.',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     body: UploadUrlRequest,
     responses: {
       200: { description: 'Key and URLs', schema: UploadUrlResponse },
@@ -117,7 +118,7 @@ export function imageRoutes(r: ApiRouter): void {
     tag: 'Images',
     summary: 'Set the organisation logo to an uploaded image',
     description: 'Admin only. The key must lie under branding/ and the upload must exist (400).',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     body: AttachImageRequest,
     responses: {
       200: { description: 'The logo', schema: BrandingLogo },

@@ -74,8 +74,8 @@ function indexFor(f: BrowseFilter): string {
 
 const bool = (column: string) => `json(iif(${column} = 1, 'true', 'false'))`;
 
-/** A decimal string of minor units in the base currency's exponent, as formatMinor writes it (prices are >= 0). */
-function money(column: string, exponent: number): string {
+/** Minor units as a decimal string in SQL, as formatMinor writes it (prices are >= 0; money-sql.test holds the two together). */
+export function money(column: string, exponent: number): string {
   if (exponent === 0) return `CAST(${column} AS TEXT)`;
   const unit = 10 ** exponent;
   return `(${column} / ${unit}) || '.' || printf('%0${exponent}d', ${column} % ${unit})`;

@@ -1,3 +1,4 @@
+import { CATALOGUE_EDITORS } from '@pharmacy/contracts/roles';
 import {
   BarcodeParams,
   BranchStockQuery,
@@ -29,7 +30,7 @@ import {
 } from './service';
 
 /** The catalogue is owned centrally: admin and inventory managers edit it; everybody signed in reads it. */
-const EDITORS = ['inventory_manager'] as const;
+const EDITORS = CATALOGUE_EDITORS;
 
 /** Whose stock a medicine shows: a branch-bound caller always their own branch; others the asked or their own. */
 export const stockBranch = (user: AuthUser, requested: string | undefined): string =>

@@ -13,6 +13,7 @@ import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { dialectOf, ftsPrefixQuery, medicineSearchCondition } from '../../db/dialect';
 import { rawQuery } from '../../db/raw-query';
+import { branchTimeZone } from '../branches/time-zone';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
@@ -160,7 +161,6 @@ const hydrateQuery = rawQuery<MedicinesTable & { stock_quantity: number }>({
 const barcodeQuery = rawQuery<{ id: string }>(
   'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
 );
-const branchTimezoneQuery = rawQuery<{ timezone: string }>('SELECT timezone FROM branches WHERE id = ?');
 
 /** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
 async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
@@ -281,10 +281,9 @@ async function branchTodayCached(app: AppContext, branchId: string): Promise<str
   const key = `branch-tz:${branchId}`;
   const hit = app.cache.get(key) as { tz: string; at: number } | undefined;
   if (hit && Date.now() - hit.at < 60_000) return localDate(hit.tz);
-  const row = await branchTimezoneQuery.first(app, [branchId]);
-  if (!row) throw new NotFound('Branch', branchId);
-  app.cache.set(key, { tz: row.timezone, at: Date.now() });
-  return localDate(row.timezone);
+  const tz = await branchTimeZone(app.db, branchId);
+  app.cache.set(key, { tz, at: Date.now() });
+  return localDate(tz);
 }
 
 // Writes -----------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   CreatePrinterRequest,
   CreatePrintJobRequest,
@@ -83,7 +84,7 @@ function printerRoutes(r: ApiRouter): void {
     summary: 'Add a printer',
     description:
       "Admin, or a branch manager for their own branch (403 for another). branch_id defaults to the caller's branch. address is checked against transport (400 naming address otherwise): host:port for tcp, where the host is never link-local (169.254.0.0/16, fe80::/10) or a cloud metadata address (fd00:ec2::254, 100.100.100.200, metadata.google.internal...) and the port is a printer port (9100-9109, 515, 631) or one of the organisation's printer_extra_ports setting; private and loopback hosts are fine. For device: a printer device node (/dev/usb/lpN, /dev/lpN, or a serial device node; LPTn/COMn on Windows); for serial: a serial device node (/dev/ttyUSBN, /dev/ttyACMN, /dev/ttySN, /dev/serial/by-id/..., /dev/cu.* on macOS, COMn on Windows). An existing path must resolve to an allowed name and be a character device; a path that does not exist yet is accepted (the printer may be unplugged). Other device paths (a pty for a virtual printer) only when the operator lists them in PRINTER_DEVICE_ALLOW. The same rules are checked again each time a printer is opened (a refused job fails with INVALID_CONFIG and writes nothing). vendor:product hex for usb. baud_rate applies to serial only (default 9600). paper_width_mm 58 or 80 (default 80); command_set epson (default) or star; code_page one of the hardware code pages (default: from language, else PC858). is_default clears the branch's previous default in the same transaction; an inactive printer cannot be the default. Names are unique among a branch's active printers (409). Printers are local to this server and do not replicate.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: CreatePrinterRequest,
     responses: {
       201: { description: 'The printer', schema: Printer },
@@ -102,7 +103,7 @@ function printerRoutes(r: ApiRouter): void {
     summary: 'Update a printer',
     description:
       "Admin, or the branch manager of the printer's branch (403 otherwise). Any subset of the create fields except branch_id (a printer does not move). The merged printer is validated again (an address must fit the transport and the rules of POST). Deactivating the default printer leaves the branch without a default.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: PrinterParams,
     body: UpdatePrinterRequest,
     responses: {
@@ -122,7 +123,7 @@ function printerRoutes(r: ApiRouter): void {
     summary: 'Remove a printer',
     description:
       "Admin, or the branch manager of the printer's branch (403 otherwise). A printer no print job references is deleted; one with jobs is deactivated (is_active false, no longer the default) so the job history keeps naming it. Its queued jobs then fail with PRINTER_INACTIVE; reprint them to another printer.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: PrinterParams,
     responses: {
       204: { description: 'Deleted or deactivated' },
@@ -162,7 +163,7 @@ function printerRoutes(r: ApiRouter): void {
     summary: 'Print a test page',
     description:
       "Admin, or the branch manager of the printer's branch (403 otherwise), for the printer set-up screen. Renders a test page (shop name, branch, date, the printer's settings, a line of each size, a code-page sample, a QR code, a cut) with the same ESC/POS renderer every document prints with, in the printer's paper width, command set and code page, and sends it on the print worker's lane of that printer (after the job printing there now, before the next queued one, never interleaved with a receipt's bytes), waiting for it up to three print timeouts (PRINT_TIMEOUT_MS; BUSY when the printer stayed busy, nothing sent), so the answer says what happened: outcome printed with the bytes written, or failed with the printer's reason (OFFLINE, TIMEOUT, NOT_FOUND, INVALID_CONFIG for an address the transport rules refuse...). A printer error is a 200 answer with outcome failed, never a 500. Works on an inactive printer too (to try one before turning it on). Audited.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: PrinterParams,
     responses: {
       200: { description: 'What happened', schema: PrinterActionResult },
@@ -180,7 +181,7 @@ function printerRoutes(r: ApiRouter): void {
     summary: 'Open the cash drawer',
     description:
       "Admin, or the branch manager of the printer's branch (403 otherwise). Sends the drawer kick (ESC p on pin 2 for Epson, BEL for Star) to the printer the drawer is plugged into, on that printer's print lane like Test print (never in the middle of a receipt; dropped, BUSY, rather than opening the drawer late), and answers the outcome as Test print does. Audited.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: PrinterParams,
     responses: {
       200: { description: 'What happened', schema: PrinterActionResult },
@@ -198,7 +199,7 @@ function printerRoutes(r: ApiRouter): void {
     summary: 'Discover attached printers',
     description:
       'Admin and branch managers, for the printer set-up screen. Lists the serial ports and USB printer-class devices attached to the machine this server runs on (a till). Never fails: when a list cannot be read (no udevadm, no permission, no native binding) it is empty and warnings says why. Network printers are not discovered; enter their host:port.',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     responses: { 200: { description: 'Attached devices', schema: PrinterDevices } },
     handler: () => discoverDevices(),
   });
@@ -226,7 +227,7 @@ function templateRoutes(r: ApiRouter): void {
     summary: 'Create a receipt template',
     description:
       "Admin, or a branch manager for their own branch. branch_id omitted: the caller's branch; null: organisation-wide (admin and other organisation-wide roles only; 403 for a branch manager). paper_width_mm 58 or 80 makes the template for printers of that paper width; null or omitted, for both widths (every template saved before widths existed). A document prints on a printer with, in order: its branch's default of its document_type for the printer's width, the branch's both-widths default, the organisation's default for the width, the organisation's both-widths default. is_default clears the previous default of the same scope, type and width (a both-widths template only competes with both-widths ones). header and footer replace the document's own texts when not empty; the show_* flags drop the VAT breakdown, fiscal QR, customer name and return policy. logo_key is stored for the image module; printing logos (raster) is not done yet.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: CreateReceiptTemplateRequest,
     responses: {
       201: { description: 'The template', schema: ReceiptTemplate },
@@ -244,7 +245,7 @@ function templateRoutes(r: ApiRouter): void {
     summary: 'Update a receipt template',
     description:
       "Admin, or a branch manager for a template of their own branch (403 for another branch's or an organisation-wide one). Any subset of name, paper_width_mm (58, 80 or null for both widths), header, footer, the show_* flags and is_default; document_type and branch_id do not change. A default template clears the previous default of the same scope, type and width. Audited.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: TemplateParams,
     body: UpdateReceiptTemplateRequest,
     responses: {
@@ -263,7 +264,7 @@ function templateRoutes(r: ApiRouter): void {
     summary: 'Preview a receipt template',
     description:
       "Admin and branch managers, for the template editor's live preview. Renders a sample document of document_type (with the organisation's name) through the template as given, exactly as the print worker applies it, with the text renderer, which lays out the same blocks the ESC/POS renderer prints (QR codes and barcodes show as placeholders), at paper_width_mm (58: 32 columns, 80: 48). Writes nothing.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: TemplatePreviewRequest,
     responses: { 200: { description: 'The preview text', schema: TemplatePreview } },
     handler: ({ app, body }) => previewTemplate(app, body),

@@ -43,13 +43,3 @@ export const documentSourceFor = (documentType: string): DocumentSource | undefi
 export function assertJobBranch(job: PrintJobForSource, branchId: string, what: string): void {
   if (branchId !== job.branch_id) throw new NotFound(what, job.reference_id);
 }
-
-/** The branch's time zone, for the dates a document prints. */
-export async function branchTimeZone(app: AppContext, branchId: string): Promise<string> {
-  const row = await app.db
-    .selectFrom('branches')
-    .select('timezone')
-    .where('id', '=', branchId)
-    .executeTakeFirst();
-  return row?.timezone ?? 'UTC';
-}

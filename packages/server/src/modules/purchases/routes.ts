@@ -1,3 +1,4 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   Batch,
   BatchListQuery,
@@ -15,7 +16,7 @@ import { actorOf } from '../audit/service';
 import { baseExponent } from '../medicines/service';
 import { getBatch, listMovements } from '../stock/queries';
 import { expiringBatches, listBatches, receivePurchase, writeOff } from './service';
-import { BATCH_RECEIVERS } from '../stock/roles';
+import { BATCH_RECEIVERS } from '@pharmacy/contracts/roles';
 
 const SCOPE_NOTE =
   'Branch-bound roles (cashier, pharmacist, branch_manager) see only their own branch whatever they ask; organisation-wide roles see all branches or branch_id.';
@@ -107,7 +108,7 @@ export function purchaseRoutes(r: ApiRouter): void {
     summary: 'Write off units of a batch (damaged, expired, lost)',
     description:
       'quantity (positive whole number, at most what is on hand: 409 INSUFFICIENT_STOCK) and reason (required). Writes a write_off movement and an audit row. Branch-bound roles only in their own branch (403).',
-    roles: ['inventory_manager', 'branch_manager'],
+    roles: STOCK_MANAGERS,
     params: BatchParams,
     body: WriteOffRequest,
     responses: {

@@ -1,3 +1,4 @@
+import { OVERSEERS } from '@pharmacy/contracts/roles';
 import {
   InventoryReport,
   InventoryReportQuery,
@@ -19,7 +20,7 @@ import { vatReport } from './vat';
 import { type ReportWindow, resolveWindow } from './window';
 
 const TAG = 'Reports';
-const ROLES = ['branch_manager', 'auditor'] as const;
+const ROLES = OVERSEERS;
 const COMMON =
   "Roles: admin, branch_manager, auditor. branch_id is optional (omitted: the whole organisation); a branch_manager always gets their own branch, whatever they ask. Amounts are decimal strings in the base currency (sales in another currency converted at each sale's rate); deleted sales are left out.";
 const WINDOW =

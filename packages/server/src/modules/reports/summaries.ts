@@ -1,3 +1,4 @@
+import { addDays } from '@pharmacy/contracts/time';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { isPostgres } from '../../db/dialect';
@@ -24,8 +25,7 @@ export function summaryHours(w: ReportWindow): { from: string; to: string } | nu
   return { from: w.startIso.slice(0, 13), to: w.endIso.slice(0, 13) };
 }
 
-const nextDay = (day: string) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const nextDay = (day: string) => addDays(day, 1);
 const midnight = (day: string) => `${day}T00:00:00.000Z`;
 
 /**

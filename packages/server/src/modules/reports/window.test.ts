@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucketLocalDate, localMidnightUtc, offsetMinutes, type ReportWindow } from './window';
+import { startOfLocalDay, zoneOffsetMinutes } from '@pharmacy/contracts/time';
+import { bucketLocalDate, type ReportWindow } from './window';
 
 const w = (timezone: string, shiftMinutes: number) =>
   ({
@@ -14,12 +15,12 @@ const w = (timezone: string, shiftMinutes: number) =>
 
 describe('report windows in local time', () => {
   it('finds local midnight across daylight-saving changes and fractional offsets', () => {
-    expect(localMidnightUtc('2026-03-29', 'Europe/London')).toBe('2026-03-29T00:00:00.000Z');
-    expect(localMidnightUtc('2026-03-30', 'Europe/London')).toBe('2026-03-29T23:00:00.000Z');
-    expect(localMidnightUtc('2026-06-01', 'Africa/Dar_es_Salaam')).toBe('2026-05-31T21:00:00.000Z');
-    expect(localMidnightUtc('2026-06-01', 'Asia/Kathmandu')).toBe('2026-05-31T18:15:00.000Z');
-    expect(localMidnightUtc('2026-06-01', 'America/St_Johns')).toBe('2026-06-01T02:30:00.000Z');
-    expect(offsetMinutes('Asia/Kathmandu', Date.parse('2026-06-01T00:00:00Z'))).toBe(345);
+    expect(startOfLocalDay('2026-03-29', 'Europe/London')).toBe('2026-03-29T00:00:00.000Z');
+    expect(startOfLocalDay('2026-03-30', 'Europe/London')).toBe('2026-03-29T23:00:00.000Z');
+    expect(startOfLocalDay('2026-06-01', 'Africa/Dar_es_Salaam')).toBe('2026-05-31T21:00:00.000Z');
+    expect(startOfLocalDay('2026-06-01', 'Asia/Kathmandu')).toBe('2026-05-31T18:15:00.000Z');
+    expect(startOfLocalDay('2026-06-01', 'America/St_Johns')).toBe('2026-06-01T02:30:00.000Z');
+    expect(zoneOffsetMinutes('Asia/Kathmandu', Date.parse('2026-06-01T00:00:00Z'))).toBe(345);
   });
 
   it('maps shifted hour buckets to the right local day', () => {

@@ -1,10 +1,12 @@
+import { dayWindow, zoneOffsetMinutes } from '@pharmacy/contracts/time';
 import { type Dialect, dialectOf, hourOfIso } from '../../db/dialect';
 import type { AppContext } from '../../app-context';
-import { NotFound, Invalid } from '../../http/errors';
+import { Invalid } from '../../http/errors';
 import { parseScaled, RATE_SCALE } from '../../lib/decimal';
 import { mulDivRound } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
 import { baseExponent } from '../medicines/service';
+import { branchTimeZone } from '../branches/time-zone';
 import { getSettings } from '../settings/service';
 import { addDays, daysBetween, localDate } from '../stock/dates';
 
@@ -27,49 +29,10 @@ export interface ReportWindow {
 
 export const DEFAULT_WINDOW_DAYS = 30;
 
-const partsFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The zone's offset from UTC in minutes at an instant. */
-export function offsetMinutes(timeZone: string, ms: number): number {
-  let f = partsFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    partsFormatters.set(timeZone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  const wall = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour! % 24, +p.minute!, +p.second!);
-  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
-}
-
-/** The UTC instant at which a local calendar day starts in a zone (DST-safe). */
-export function localMidnightUtc(date: string, timeZone: string): string {
-  const guess = Date.parse(`${date}T00:00:00Z`);
-  const first = offsetMinutes(timeZone, guess);
-  let ms = guess - first * 60_000;
-  const second = offsetMinutes(timeZone, ms);
-  if (second !== first) ms = guess - second * 60_000;
-  return new Date(ms).toISOString();
-}
-
 /** The time zone of a branch, or the organisation's when no branch is given (404 for an unknown branch). */
 export async function reportTimeZone(app: AppContext, branchId: string | undefined): Promise<string> {
   if (!branchId) return (await getSettings(app)).timezone;
-  const branch = await app.db
-    .selectFrom('branches')
-    .select('timezone')
-    .where('id', '=', branchId)
-    .executeTakeFirst();
-  if (!branch) throw new NotFound('Branch', branchId);
-  return branch.timezone;
+  return branchTimeZone(app.db, branchId);
 }
 
 export async function resolveWindow(
@@ -96,15 +59,15 @@ export async function resolveWindow(
     throw new Invalid('The window is longer than ten years; narrow it.', [
       { path: 'from_date', message: 'window too long' },
     ]);
-  const startIso = localMidnightUtc(from, timezone);
-  const shift = ((offsetMinutes(timezone, Date.parse(startIso)) % 60) + 60) % 60;
+  const { startIso, endIso } = dayWindow(from, to, timezone);
+  const shift = ((zoneOffsetMinutes(timezone, Date.parse(startIso)) % 60) + 60) % 60;
   return {
     from,
     to,
     timezone,
     branchId,
     startIso,
-    endIso: localMidnightUtc(addDays(to, 1), timezone),
+    endIso,
     shiftMinutes: shift,
     dialect: dialectOf(app.db),
   };

@@ -1,7 +1,9 @@
+import { vatByRate } from '@pharmacy/contracts/pricing';
 import { buildCreditNote } from '@pharmacy/hardware';
 import { formatMinor, mulDivRound, parseDecimalToMinor } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
-import { assertJobBranch, branchTimeZone, type DocumentSource } from '../printing/sources';
+import { branchTimeZone } from '../branches/time-zone';
+import { assertJobBranch, type DocumentSource } from '../printing/sources';
 import { loadSaleForReceipt } from '../sales/read';
 import { getReturn } from './service';
 
@@ -11,13 +13,13 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
   assertJobBranch(job, ret.branch_id, 'Return');
   const sale = await loadSaleForReceipt(app, ret.sale_id);
   const exp = await currencyExponent(app, ret.currency_code);
-  const byRate = new Map<number, { taxable: number; vat: number }>();
-  for (const line of ret.lines) {
-    const entry = byRate.get(line.vat_rate) ?? { taxable: 0, vat: 0 };
-    entry.taxable += parseDecimalToMinor(line.net_amount, exp);
-    entry.vat += parseDecimalToMinor(line.vat_amount, exp);
-    byRate.set(line.vat_rate, entry);
-  }
+  const byRate = vatByRate(
+    ret.lines.map((l) => ({
+      rate: l.vat_rate,
+      net: parseDecimalToMinor(l.net_amount, exp),
+      vat: parseDecimalToMinor(l.vat_amount, exp),
+    })),
+  );
   return buildCreditNote(
     {
       ...sale,
@@ -30,8 +32,8 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
       subtotal_amount: ret.subtotal_amount,
       vat_amount: ret.vat_amount,
       total_amount: ret.total_amount,
-      vat_breakdown: [...byRate].map(([rate, v]) => ({
-        rate,
+      vat_breakdown: byRate.map((v) => ({
+        rate: v.rate,
         taxable_amount: formatMinor(v.taxable, exp),
         vat_amount: formatMinor(v.vat, exp),
       })),
@@ -50,6 +52,6 @@ export const creditNoteSource: DocumentSource = async (app, job) => {
       pharmacist_name: ret.user_name,
       fiscal_hash: ret.fiscal_hash,
     },
-    { timeZone: await branchTimeZone(app, ret.branch_id), currencyExponent: exp },
+    { timeZone: await branchTimeZone(app.db, ret.branch_id), currencyExponent: exp },
   );
 };

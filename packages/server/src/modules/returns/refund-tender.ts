@@ -1,3 +1,4 @@
+import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import { Forbidden } from '../../http/errors';
@@ -6,7 +7,6 @@ import { consumeApproval } from '../approvals/service';
 import type { SalesTable } from '../../db/tables/sales';
 
 /** Roles that refund to another tender without an approval. */
-const MANAGER_ROLES = ['admin', 'branch_manager'];
 
 /** What each tender paid for the sale, less the change (given in cash) and the refunds already made to it. */
 async function refundableByTender(
@@ -50,7 +50,7 @@ export async function assertRefundTender(
   },
 ): Promise<string | null> {
   const { paidMethods, open } = await refundableByTender(trx, r.sale);
-  if (r.amount <= (open.get(r.method) ?? 0) || MANAGER_ROLES.includes(r.user.role)) return null;
+  if (r.amount <= (open.get(r.method) ?? 0) || allows(BRANCH_MANAGERS, r.user.role)) return null;
   if (!r.approvalId)
     throw new Forbidden(
       `Sale ${r.sale.invoice_number} was paid by ${paidMethods.join(' and ') || 'nothing'}: a refund of ${formatMinor(r.amount, r.exponent)} by ${r.method} needs a manager's approval (a refund_tender approval_id), or refund it to the tender paid.`,

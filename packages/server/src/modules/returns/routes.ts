@@ -1,3 +1,4 @@
+import { SELLERS } from '@pharmacy/contracts/roles';
 import {
   CreateReturnRequest,
   pageOf,
@@ -55,7 +56,7 @@ export function returnRoutes(r: ApiRouter): void {
       'The refund goes back to the tenders that paid the sale, each up to what it paid (cash less the change) less earlier refunds to it. Refunding more to a tender (a card sale refunded in cash) needs a branch_manager or admin, or approval_id of a refund_tender approval requested by the caller that covers it (sale_id, from_method a tender of the sale, to_method = refund_method, max_amount >= the refund): without one 403 APPROVAL_REQUIRED, beyond its bounds 403 APPROVAL_MISMATCH; nothing is written either way.',
       'The credit note gets its own number CN-BRANCH-DEVICE-ICV from the same per-device ICV sequence and hash chain as invoices, a UBL CreditNote referencing the invoice, fiscal_status pending. client_mutation_id as for sales (replay 200, different body 409 MUTATION_ID_REUSED).',
     ].join(' '),
-    roles: ['branch_manager', 'pharmacist', 'cashier'],
+    roles: SELLERS,
     body: CreateReturnRequest,
     responses: {
       200: { description: 'Replay of an already recorded return', schema: SaleReturn },

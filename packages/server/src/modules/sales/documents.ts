@@ -10,7 +10,8 @@ import type { AppContext } from '../../app-context';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { formatMinor, toMinor } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
-import { assertJobBranch, branchTimeZone, type DocumentSource } from '../printing/sources';
+import { branchTimeZone } from '../branches/time-zone';
+import { assertJobBranch, type DocumentSource } from '../printing/sources';
 import { loadSaleForReceipt } from './read';
 
 /** The spec fixes vat_breakdown and payment_lines as numbers; receipts want exact decimal strings. */
@@ -53,7 +54,7 @@ export async function saleReceiptDocument(
       payment_lines: sale.payment_lines.map((p) => ({ method: p.method, amount: decimal(p.amount, exp) })),
     },
     {
-      timeZone: await branchTimeZone(app, sale.branch_id),
+      timeZone: await branchTimeZone(app.db, sale.branch_id),
       currencyExponent: exp,
       baseCurrencyExponent: await currencyExponent(app, sale.base_currency_code),
     },

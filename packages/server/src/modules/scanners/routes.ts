@@ -1,4 +1,5 @@
 import { BaudRate, ClassifyScanRequest, ScanClassification } from '@pharmacy/contracts';
+import { BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import { classifyScan, devicePathProblem, listSerialPorts } from '@pharmacy/hardware';
 import { z } from 'zod';
 import { Conflict, Invalid } from '../../http/errors';
@@ -89,7 +90,7 @@ export function scannerRoutes(r: ApiRouter): void {
     summary: "Set this till's serial scanners",
     description:
       "Admin and branch managers, for the Scanners screen. The till's serial scanners (port and baud rate, at most 8), stored in this till's own database (till_settings, never replicated), taking effect at once: ports no longer listed are closed, new ones opened. Each path must be a serial device node (the rules of SCANNER_PORTS and serial printers; a pty only under PRINTER_DEVICE_ALLOW): 400 naming scanners.N.path otherwise. 409 CONFIGURED_BY_ENVIRONMENT when SCANNER_PORTS is set (the environment overrides). Audited.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: ScannerSettings,
     responses: {
       200: { description: 'The scanners now', schema: z.object({ scanners: z.array(ScannerState) }) },

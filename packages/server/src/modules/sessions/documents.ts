@@ -1,6 +1,7 @@
 import { buildZReport } from '@pharmacy/hardware';
 import type { AuthUser } from '../../http/auth';
-import { assertJobBranch, branchTimeZone, type DocumentSource } from '../printing/sources';
+import { branchTimeZone } from '../branches/time-zone';
+import { assertJobBranch, type DocumentSource } from '../printing/sources';
 import { getSettings } from '../settings/service';
 import { zReport } from './reports';
 
@@ -42,6 +43,6 @@ export const zReportSource: DocumentSource = async (app, job) => {
       account_payments: z.account_payments.by_method,
       cash_by_currency: z.cash_by_currency,
     },
-    { timeZone: await branchTimeZone(app, z.branch_id) },
+    { timeZone: await branchTimeZone(app.db, z.branch_id) },
   );
 };

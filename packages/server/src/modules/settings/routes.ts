@@ -1,4 +1,5 @@
 import { SettingsResponse, UpdateSettingsRequest } from '@pharmacy/contracts';
+import { ADMIN_ONLY } from '@pharmacy/contracts/roles';
 import type { ApiRouter } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { getSettingsWithTimestamp, updateSettings } from './service';
@@ -21,7 +22,7 @@ export function settingsRoutes(r: ApiRouter): void {
     summary: 'Change organisation settings',
     description:
       'Admin only. The given top-level fields replace the current ones (nested objects such as tax_policy are replaced whole); the change is audited with before and after.',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     body: UpdateSettingsRequest,
     responses: { 200: { description: 'The settings after the change', schema: SettingsResponse } },
     handler: ({ app, user, body, requestId }) => updateSettings(app, actorOf(user, requestId), body),

@@ -6,8 +6,11 @@ import { AppError, Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { prepared } from '../../db/prepared';
-import { localDate } from './dates';
 import type { BatchesTable, StockMovementsTable } from '../../db/tables/stock';
+import { branchToday } from '../branches/time-zone';
+
+/** Today at the branch, re-exported for the areas that read stock through the ledger. */
+export { branchToday };
 
 /**
  * The stock ledger: the one write path for quantities. Every function here runs INSIDE the caller's
@@ -233,17 +236,6 @@ async function applyDelta(
       : await addQuantity.run(trx, p);
   return changed === 1;
 }
-
-/** Today's date in the branch's time zone: the day that decides what is expired. */
-export async function branchToday(db: Db, branchId: string): Promise<string> {
-  const branch = await timezoneOf.first(db, { id: branchId });
-  if (!branch) throw new NotFound('Branch', branchId);
-  return localDate(branch.timezone);
-}
-
-const timezoneOf = prepared((db, p: { id: string }) =>
-  db.selectFrom('branches').select('timezone').where('id', '=', p.id),
-);
 
 async function medicineName(trx: Db, medicineId: string): Promise<string> {
   const row = await trx

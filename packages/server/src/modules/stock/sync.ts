@@ -1,11 +1,12 @@
 import { StockMovementPayload } from '@pharmacy/contracts';
 import { BatchPayload } from '@pharmacy/contracts';
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { sql } from 'kysely';
 import { type Change, recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { Invalid } from '../../http/errors';
-import { BATCH_RECEIVERS } from './roles';
+import { BATCH_RECEIVERS } from '@pharmacy/contracts/roles';
 import { roleAllowed } from '../../http/route';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
 import {
@@ -157,7 +158,7 @@ const storedStatus = prepared((db, p: { id: string }) =>
 
 /** The REST route that sets a batch's regulator status (quarantine, recall, release). */
 const REGULATOR_ROUTE = { method: 'post', path: '/supplier-finance/batches/:batchId/quarantine' } as const;
-const REGULATOR_ROLES = ['branch_manager', 'inventory_manager'] as const;
+const REGULATOR_ROLES = STOCK_MANAGERS;
 
 /**
  * Regulator status is head office's decision: a till's change may keep a batch's status or report a quarantine

@@ -1,4 +1,4 @@
-import type { Role } from '@pharmacy/contracts';
+import { mayApproveCount } from '@pharmacy/contracts/roles';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { rawQuery } from '../../db/raw-query';
@@ -15,9 +15,6 @@ import { consumeApproval } from '../approvals/service';
 import { moveBatchQuantity } from '../stock/ledger';
 import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
 import { verifyWitness, type Witness } from './witness';
-
-/** Roles whose counts may carry variances above settings.stock_variance_approval_threshold. */
-export const COUNT_APPROVERS: readonly Role[] = ['admin', 'branch_manager', 'inventory_manager'];
 
 interface SheetRow {
   batch_id: string;
@@ -184,7 +181,7 @@ async function approveLargeVariances(
 ): Promise<void> {
   const { user, input, threshold } = c;
   const large = variances.filter((v) => Math.abs(v.variance) > threshold);
-  if (large.length === 0 || COUNT_APPROVERS.includes(user.role)) return;
+  if (large.length === 0 || mayApproveCount(user.role)) return;
   const first = large[0]!;
   const summary = `${large.length} variance${large.length === 1 ? '' : 's'} exceed${large.length === 1 ? 's' : ''} the approval threshold of ${threshold} units (e.g. ${first.medicine_name} batch ${first.batch_number}: ${first.variance > 0 ? '+' : ''}${first.variance})`;
   if (!input.approval_id)

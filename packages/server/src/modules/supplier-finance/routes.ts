@@ -1,3 +1,4 @@
+import { BRANCH_MANAGERS, STOCK_MANAGERS, STOCK_READERS } from '@pharmacy/contracts/roles';
 import {
   Batch,
   BatchParams,
@@ -20,8 +21,8 @@ import { createInvoice, INVOICE_LIST_LIMIT, invoicePayments, listInvoices, payIn
 import { REORDER_LIMIT, reorderSuggestions, setRegulatorStatus } from './stock';
 
 const TAG = 'SupplierFinance';
-const WRITERS = ['branch_manager', 'inventory_manager'] as const;
-const READERS = ['branch_manager', 'inventory_manager', 'auditor'] as const;
+const WRITERS = STOCK_MANAGERS;
+const READERS = STOCK_READERS;
 const SCOPE_NOTE =
   'Branch-bound roles (branch_manager) see only their own branch whatever they ask; organisation-wide roles see all branches or branch_id.';
 
@@ -82,7 +83,7 @@ export function supplierFinanceRoutes(r: ApiRouter): void {
     summary: 'Pay (part of) a supplier invoice',
     description:
       'amount is positive, at most the balance (total_amount - paid_amount): a larger amount, including any amount on a paid invoice, gives 400 OVERPAYMENT naming both figures. method defaults to cash (a lowercase word such as bank_transfer); reference is optional; the caller is recorded as payer. unpaid -> partial -> paid. The payment row and the invoice change are written, audited and replicated in one transaction. Roles: admin, branch_manager (own branch, else 403).',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: SupplierInvoiceParams,
     body: CreateSupplierPaymentRequest,
     responses: {

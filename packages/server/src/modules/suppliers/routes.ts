@@ -1,3 +1,4 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   CreateSupplierRequest,
   pageOf,
@@ -17,7 +18,7 @@ import {
   updateSupplier,
 } from './service';
 
-const WRITERS = ['inventory_manager', 'branch_manager'] as const;
+const WRITERS = STOCK_MANAGERS;
 
 export function supplierRoutes(r: ApiRouter): void {
   r.route({

@@ -1,3 +1,4 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
@@ -122,7 +123,7 @@ describe('suppliers', () => {
   });
 
   it('lets branch and inventory managers write, others read only', async () => {
-    for (const role of ['branch_manager', 'inventory_manager'] as const) {
+    for (const role of STOCK_MANAGERS) {
       const u = await t.userWithRole(role);
       expect((await t.post('/api/v1/suppliers', { name: `By ${role}` }, u.token)).status).toBe(201);
     }

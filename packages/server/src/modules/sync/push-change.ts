@@ -9,6 +9,7 @@ import { prepared } from '../../db/prepared';
 import type { SyncDevicesTable, SyncMutationsTable } from '../../db/tables/sync';
 import type { AuthUser } from '../../http/auth';
 import { AppError } from '../../http/errors';
+import { canonicalJson } from '../../lib/canonical-json';
 import { nowIso } from '../../lib/time';
 import { judgeChange, Rejection } from './gate';
 import { getEntity, type PushedChange, type Pusher } from './registry';
@@ -20,22 +21,7 @@ import { getEntity, type PushedChange, type Pusher } from './registry';
  */
 
 /** Canonical JSON (sorted keys) so the same change always hashes the same, whatever the key order. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
-    return `${out}]`;
-  }
-  const record = value as Record<string, unknown>;
-  let out = '{';
-  for (const key of Object.keys(record).sort()) {
-    const v = record[key];
-    if (v === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(v)}`;
-  }
-  return `${out}}`;
-}
+export { canonicalJson };
 
 export const payloadHash = (c: { entity: string; op: string; entity_id?: string; payload: unknown }) =>
   createHash('sha256')

@@ -4,27 +4,27 @@ import { nowIso } from '../../lib/time';
 import type { AuthzRow } from '../../testing/authz';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { saleTemplate } from '../../testing/pushed-sale';
-import { approvalsAuthz } from '../approvals/authz';
-import { customersAuthz } from '../customers/authz';
-import { dispensingAuthz } from '../dispensing/authz';
+import { approvalsAuthz } from '../../testing/authz-rows/approvals';
+import { customersAuthz } from '../../testing/authz-rows/customers';
+import { dispensingAuthz } from '../../testing/authz-rows/dispensing';
 import { registerAreaParts } from '../index';
-import { parkedAuthz } from '../parked/authz';
-import { prescriptionsAuthz } from '../prescriptions/authz';
-import { purchaseOrdersAuthz } from '../purchase-orders/authz';
-import { purchasesAuthz } from '../purchases/authz';
-import { returnsAuthz } from '../returns/authz';
-import { salesAuthz } from '../sales/authz';
-import { sessionsAuthz } from '../sessions/authz';
-import { stockcountAuthz } from '../stockcount/authz';
-import { supplierFinanceAuthz } from '../supplier-finance/authz';
-import { transfersAuthz } from '../transfers/authz';
+import { parkedAuthz } from '../../testing/authz-rows/parked';
+import { prescriptionsAuthz } from '../../testing/authz-rows/prescriptions';
+import { purchaseOrdersAuthz } from '../../testing/authz-rows/purchase-orders';
+import { purchasesAuthz } from '../../testing/authz-rows/purchases';
+import { returnsAuthz } from '../../testing/authz-rows/returns';
+import { salesAuthz } from '../../testing/authz-rows/sales';
+import { sessionsAuthz } from '../../testing/authz-rows/sessions';
+import { stockcountAuthz } from '../../testing/authz-rows/stockcount';
+import { supplierFinanceAuthz } from '../../testing/authz-rows/supplier-finance';
+import { transfersAuthz } from '../../testing/authz-rows/transfers';
 import { type EntityDefinition, registeredEntities } from './registry';
 
 /**
  * Issue 26, "one door": for every replicated entity, every caller and every way a change arrives (a new row, a
  * change to a row central holds, a manager's resolution of a conflict), sync says what REST says.
  *
- * The REST verdict comes from the authorisation table (each module's authz.ts, which src/authz.test.ts checks
+ * The REST verdict comes from the authorisation table (each module's rows in testing/authz-rows/, which src/authz.test.ts checks
  * against the real routes) for the routes the entity declares it is made by (registry `rest`):
  * - a person's token: allowed when one of those routes lets their role in; central-only data (catalogue,
  *   users, settings…) is made on central through its own routes, never through a till's change;

@@ -1,3 +1,4 @@
+import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   CancelTransferRequest,
   CreateTransferBatchRequest,
@@ -16,7 +17,7 @@ import { createTransfers, getTransfer, listTransfers } from './service';
 
 const TransferParams = z.object({ transferId: z.string().min(1).max(64) });
 
-const MOVERS = ['inventory_manager', 'branch_manager'] as const;
+const MOVERS = STOCK_MANAGERS;
 
 const RULES =
   "Items name a medicine (FEFO picks the source batches, skipping expired, quarantined and recalled ones) or a batch (sent as is, whatever its status). Sending takes the stock out of the source as transfer_out movements into a transfer with status in_transit (not shown in the spec: this API's states are in_transit, then received or cancelled; transfers booked before in-transit transfers read as completed). Each line keeps the batch number, expiry, unit cost, supplier and regulator status it left with; to_batch_id and received_quantity stay null until the destination receives it (POST /transfers/{transferId}/receive), and the source may cancel it until then (POST /transfers/{transferId}/cancel). from_branch_id defaults to the caller's branch; branch managers transfer only from their own branch (403), and a till registered with head office sends only from its own branch (403 OTHER_BRANCH_TILL). 409 INSUFFICIENT_STOCK names the medicine, wanted and available.";

@@ -1,3 +1,4 @@
+import { ADMIN_ONLY, BRANCH_MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
 import {
   CreateUserRequest,
   Id,
@@ -23,7 +24,7 @@ export function userRoutes(r: ApiRouter): void {
     tag: 'Users',
     summary: 'List users, sorted by name',
     description: 'Admin and auditor see every branch; a branch manager sees only their own branch.',
-    roles: ['branch_manager', 'auditor'],
+    roles: OVERSEERS,
     query: UserListQuery,
     responses: { 200: { description: 'A page of users', schema: pageOf(User) } },
     handler: ({ app, user, query }) =>
@@ -37,7 +38,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: 'Create a user',
     description:
       'Admin creates any user. A branch manager creates cashiers and pharmacists of their own branch only, never an admin (403). Email is unique (409).',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: CreateUserRequest,
     responses: {
       201: { description: 'The user', schema: User },
@@ -54,7 +55,7 @@ export function userRoutes(r: ApiRouter): void {
     path: '/users/:userId',
     tag: 'Users',
     summary: 'Read a user',
-    roles: ['branch_manager', 'auditor'],
+    roles: OVERSEERS,
     params: UserParams,
     responses: { 200: { description: 'The user', schema: User }, 404: { description: 'Unknown user' } },
     handler: async ({ app, user, params }) => {
@@ -71,7 +72,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: 'Update a user: details, role, branch or is_active',
     description:
       'A change of role, branch or activity revokes the tokens issued before it. The last active admin cannot be demoted or deactivated (409).',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: UserParams,
     body: UpdateUserRequest,
     responses: {
@@ -91,7 +92,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: "Reset a user's password",
     description:
       'Admin only. Audited as a reset; revokes the user’s tokens, and the user must choose a new password at next sign-in.',
-    roles: ['admin'],
+    roles: ADMIN_ONLY,
     params: UserParams,
     body: ResetPasswordRequest,
     responses: {
@@ -119,7 +120,7 @@ export function userRoutes(r: ApiRouter): void {
     summary: 'Let a locked-out user sign in again',
     description:
       "Clears the account's failed sign-in attempts, so a user locked out by wrong passwords (429 LOGIN_THROTTLED) signs in again before the window ends. Only the account's own count is cleared: the count of failures from a client address across accounts (central) is never lifted by an unlock. Roles: admin; a branch_manager only for the cashiers and pharmacists of their own branch (anyone else, an organisation-wide account included: 403 ROLE_NOT_GRANTABLE). Audited as user.unlock. Unlocking an account that is not locked is harmless.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: UserParams,
     responses: {
       200: { description: 'The user', schema: User },

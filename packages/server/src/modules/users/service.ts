@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { BRANCH_BOUND_ROLES, type Role, type User } from '@pharmacy/contracts';
+import { MANAGER_GRANTS } from '@pharmacy/contracts/roles';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { UsersTable } from '../../db/schema';
@@ -14,7 +15,6 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 
 /** Roles a branch manager may give: never admin, never an organisation-wide role. */
-const BRANCH_MANAGER_GRANTS: readonly Role[] = ['cashier', 'pharmacist'];
 
 function selectUsers(db: Db) {
   return db
@@ -154,9 +154,9 @@ const auditView = ({ password_hash: _, ...rest }: UsersTable) => rest;
  */
 export function assertMayUnlock(caller: AuthUser, target: { role: Role; branch_id: string }): void {
   if (caller.role !== 'branch_manager') return;
-  if (target.branch_id !== caller.branchId || !BRANCH_MANAGER_GRANTS.includes(target.role))
+  if (target.branch_id !== caller.branchId || !(MANAGER_GRANTS as readonly Role[]).includes(target.role))
     throw new Forbidden(
-      `Branch managers unlock only the ${BRANCH_MANAGER_GRANTS.join(' and ')} accounts of their own branch; ask an administrator.`,
+      `Branch managers unlock only the ${MANAGER_GRANTS.join(' and ')} accounts of their own branch; ask an administrator.`,
       'ROLE_NOT_GRANTABLE',
     );
 }
@@ -166,9 +166,9 @@ function assertManagerMayGrant(caller: AuthUser, role: Role, branchId: string) {
   if (branchId !== caller.branchId) {
     throw new Forbidden('Branch managers manage only the users of their own branch.', 'OTHER_BRANCH');
   }
-  if (!BRANCH_MANAGER_GRANTS.includes(role)) {
+  if (!(MANAGER_GRANTS as readonly Role[]).includes(role)) {
     throw new Forbidden(
-      `Branch managers may only give the roles ${BRANCH_MANAGER_GRANTS.join(' and ')}.`,
+      `Branch managers may only give the roles ${MANAGER_GRANTS.join(' and ')}.`,
       'ROLE_NOT_GRANTABLE',
     );
   }

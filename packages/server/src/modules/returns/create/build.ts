@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { vatByRate } from '@pharmacy/contracts/pricing';
 import type { ReturnLinesTable, ReturnsTable } from '../../../db/tables/returns';
 import type { SaleLinesTable } from '../../../db/tables/sales';
 import { newId } from '../../../lib/ids';
@@ -90,13 +91,7 @@ function creditNoteXml(
   saleLines: ReadonlyMap<string, SaleLinesTable>,
 ): string {
   const { sale } = plan;
-  const byRate = new Map<string, { rate: string; taxable: number; vat: number }>();
-  for (const r of rows) {
-    const b = byRate.get(r.vat_rate) ?? { rate: r.vat_rate, taxable: 0, vat: 0 };
-    b.taxable += r.net_amount;
-    b.vat += r.vat_amount;
-    byRate.set(r.vat_rate, b);
-  }
+  const byRate = vatByRate(rows.map((r) => ({ rate: r.vat_rate, net: r.net_amount, vat: r.vat_amount })));
   return fiscalXml({
     kind: 'credit_note',
     number: doc.credit_note_number,
@@ -126,7 +121,7 @@ function creditNoteXml(
     vat: doc.vat_amount,
     total: doc.total_amount,
     allowance: 0,
-    vatBreakdown: [...byRate.values()],
+    vatBreakdown: byRate,
   });
 }
 

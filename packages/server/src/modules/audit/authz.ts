@@ -1,7 +1,0 @@
-import { type AuthzRow, only } from '../../testing/authz';
-
-/** Who may call each audit route (the authorisation table in src/authz.test.ts). */
-export const auditAuthz: AuthzRow[] = [
-  { method: 'GET', path: '/audit', expect: only(['auditor', 'branch_manager'], 200) },
-  { method: 'GET', path: '/audit/{auditId}', expect: only(['auditor', 'branch_manager'], 404) },
-];

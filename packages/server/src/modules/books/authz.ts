@@ -1,8 +1,0 @@
-import { type AuthzRow, only } from '../../testing/authz';
-
-/** Who may call each books route (the authorisation table in src/authz.test.ts). */
-export const booksAuthz: AuthzRow[] = [
-  { method: 'GET', path: '/books', expect: only(['branch_manager', 'auditor'], 200) },
-  { method: 'GET', path: '/books/warnings', expect: only(['branch_manager', 'auditor'], 200) },
-  { method: 'POST', path: '/sync/books', body: {}, expect: only([], 400) },
-];

@@ -1,9 +1,0 @@
-import { type AuthzRow, anyRole, only } from '../../testing/authz';
-
-/** Who may call each branches route (the authorisation table in src/authz.test.ts). */
-export const branchesAuthz: AuthzRow[] = [
-  { method: 'GET', path: '/branches', expect: anyRole(200) },
-  { method: 'POST', path: '/branches', body: {}, expect: only([], 400) },
-  { method: 'GET', path: '/branches/{branchId}', expect: anyRole(404) },
-  { method: 'PUT', path: '/branches/{branchId}', body: { name: 'X' }, expect: only(['branch_manager'], 404) },
-];

@@ -1,7 +1,0 @@
-import { type AuthzRow, anyRole } from '../../testing/authz';
-
-/** Who may call each openapi route (the authorisation table in src/authz.test.ts). */
-export const openapiAuthz: AuthzRow[] = [
-  { method: 'GET', path: '/openapi.json', expect: { ...anyRole(200), anonymous: 200 } },
-  { method: 'GET', path: '/docs', expect: { ...anyRole(200), anonymous: 200 } },
-];
