@@ -1,3 +1,4 @@
+import { OVERSEERS } from '@pharmacy/contracts/roles';
 import {
   BooksComparison,
   BooksDigestRequest,
@@ -26,7 +27,7 @@ export function booksRoutes(r: ApiRouter): void {
     tag: 'Books',
     summary: "Compare a branch's day: the till's books and head office's",
     description: `Admin, branch manager (own branch only) and auditor. Compares ${KINDS}. On a connected till: the till computes its own figures of the day (the branch's local day; default today), sends them to head office, which computes its own with the same queries and answers the comparison (also kept as this till's latest check); offline, unavailable says so. On central: every active till of the branch (every branch when an organisation-wide user names none) with its latest reported comparison of the day (reported false when it has not reported the day; tills report after each sync cycle when their figures changed). On a till that does not replicate, unavailable says so.`,
-    roles: ['branch_manager', 'auditor'],
+    roles: OVERSEERS,
     query: BooksQuery,
     responses: {
       200: { description: 'The comparison', schema: BooksReport },
@@ -47,7 +48,7 @@ export function booksRoutes(r: ApiRouter): void {
     summary: 'Branches whose books differ from a till',
     description:
       "Admin, branch manager (own branch only) and auditor. On central: each till whose latest comparison of a day in the last week differed from head office's books (the dashboard's warning). Empty on a till.",
-    roles: ['branch_manager', 'auditor'],
+    roles: OVERSEERS,
     responses: { 200: { description: 'Differing books', schema: BooksWarnings } },
     handler: ({ app, user }) => booksWarnings(app, user),
   });

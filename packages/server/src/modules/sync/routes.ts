@@ -1,3 +1,4 @@
+import { BRANCH_MANAGERS, OVERSEERS, SELLERS } from '@pharmacy/contracts/roles';
 import type { Request, Response } from 'express';
 import {
   CentralBranchList,
@@ -37,7 +38,6 @@ import {
   listDevices,
   registerDevice,
   resolveSyncDevice,
-  SYNC_ROLES,
   type SyncCaller,
   setDeviceStatus,
 } from './devices';
@@ -145,7 +145,7 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
     summary: 'Register a till',
     description:
       "Admin, or a branch manager for their own branch. Registers a till (device) for a branch (default: the caller's) and returns its device_id and device credential. The credential is shown once and stored hashed; the till sends it as X-Device-Token. Central only (409 CENTRAL_ONLY on a till).",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: RegisterDeviceRequest,
     responses: {
       201: { description: 'The device and its credential (shown once)', schema: RegisteredDevice },
@@ -248,7 +248,7 @@ function conflictAndStatusRoutes(r: ApiRouter): void {
     summary: 'List sync conflicts',
     description:
       'Admin, branch manager (own branch only) and auditor. Review items: a till edit of a central-owned record that central changed since (kind edit_conflict, both versions) and every rejected pushed change (kind rejected: a rejected sale is shown to staff here, never dropped silently). On a till, its own rejected pushes (under the id central gave the same rejection) and the pulled changes it could not apply. Each item carries title and reason in words ("Sale MAIN-3C37-000004, 6.84" / "rejected: the coupon WELCOME10 is not known at head office"), the actions that fit it while open, and side (central or till). Newest first.',
-    roles: ['branch_manager', 'auditor'],
+    roles: OVERSEERS,
     query: ConflictListQuery,
     responses: { 200: { description: 'A page of conflicts', schema: pageOf(SyncConflict) } },
     handler: ({ app, user, query }) =>
@@ -262,7 +262,7 @@ function conflictAndStatusRoutes(r: ApiRouter): void {
     summary: 'Resolve a sync conflict',
     description:
       "Admin, or the branch manager of the conflict's branch. On central: keep_central re-publishes central's current record (a new revision every till pulls); keep_till and retry apply the till's version through the push gate (retry: once the record it needed exists); merged applies the given payload; dismiss closes a rejection with a reason (required) and changes nothing. On a till: retry sends the rejected change again under a new mutation id (central judges it afresh and, when it accepts, closes its own record of the rejection), dismiss takes it out of the outbox with a reason. The item's actions list what fits it. 403 when the chosen version may not be made; 409 ACTION_NOT_OFFERED for an action the item does not offer, ALREADY_RESOLVED, RESOLUTION_FAILED when the chosen version still cannot apply, NOTHING_TO_RETRY; never a 500.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     params: ConflictParams,
     body: ResolveConflictRequest,
     responses: {
@@ -303,7 +303,7 @@ function connectRoutes(r: ApiRouter): void {
     tag: 'Sync',
     summary: "Head office's branches, for connecting this till",
     description: `Admin and branch managers, on a till. Signs in to head office with the given account (nothing is stored) and lists the active branches it may register a till for, for the Head office screen's branch picker. ${CONNECT_ERRORS}`,
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: CentralSignInRequest,
     responses: {
       200: { description: "Head office's branches", schema: CentralBranchList },
@@ -322,7 +322,7 @@ function connectRoutes(r: ApiRouter): void {
     tag: 'Sync',
     summary: 'Connect this till to head office',
     description: `Admin and branch managers, on a till. Registers this till with head office exactly as npm run till:register does (the same code: sign in, POST /sync/devices/register as that person, for branch_id or their own branch), stores the device credential in the data folder (sync-device.json, mode 0600; the password is never stored) and starts replicating at once, without a restart: the till then loads head office's data (bootstrap_progress in GET /sync/status) and sells once bootstrapped. Head office's users replace this till's own at the end of the bootstrap, so everyone signs in again with their head office account. From then on the till issues its sales, credit notes and cash sessions as the registered device (its id on head office's Devices list; that device's invoice chain starts at 1). Before head office is asked: 409 SESSION_OPEN while a cash session is open on this till (close it first), 409 TILL_HOLDS_RECORDS while it holds records of its own head office has not received that it could not take as they are (see GET /sync/connect/held-records: archive them, or connect to their branch); records of the chosen branch are sent once connected. 409 ALREADY_CONNECTED when the till replicates already, CENTRAL_MODE on central. ${CONNECT_ERRORS} Nothing is stored when any step fails. Audited.`,
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     body: ConnectTillRequest,
     responses: {
       200: { description: 'The sync status, now configured', schema: SyncStatus },
@@ -351,7 +351,7 @@ function connectRoutes(r: ApiRouter): void {
     summary: 'Sync with head office now',
     description:
       'Admin and branch managers, on a connected till. Runs one replication cycle (push the outbox, pull) now and answers the status; a failure is reported in last_error, not as an error answer. 409 NOT_CONNECTED on a till that does not replicate.',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     responses: {
       200: { description: 'The sync status after the cycle', schema: SyncStatus },
       409: { description: 'Not connected' },
@@ -406,7 +406,7 @@ function heldRecordRoutes(r: ApiRouter): void {
     summary: 'Records this till holds that head office has not received',
     description:
       "Admin and branch managers, on a till. Counts this till's own business records head office has not received (sales with their first and last invoice numbers, returns, cash sessions, and the rest: ledger rows, stock movements of its sales, prescriptions…), for the Head office screen's warning before connecting. The demo catalogue's stock is never counted nor sent. branch_id: the branch they belong to when the till held head office's data (connected before, then disconnected): connecting to that branch sends them to head office exactly once. null with records: the till sold against its own catalogue and staff, and must archive them (POST /sync/connect/archive) before connecting (POST /sync/connect answers 409 TILL_HOLDS_RECORDS until then). open_session: a cash session is open on this till (409 SESSION_OPEN on connect until it is closed). 409 CENTRAL_MODE on central.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     responses: {
       200: { description: "The till's own records", schema: HeldRecords },
       409: { description: 'This is the central server' },
@@ -424,7 +424,7 @@ function heldRecordRoutes(r: ApiRouter): void {
     summary: "Archive this till's own records before connecting",
     description:
       "Admin and branch managers, on a till. Copies this till's whole database (every sale, return, cash session, ledger row and its fiscal chain) to the archives folder of its data folder (mode 0600; opened as a data folder's pharmacy.db it is the till as it was), then marks its own records as not to be sent to head office, so the till may connect: head office's data replaces them on the till, and the archive keeps them. Nothing is marked when the copy fails; a till with no records of its own gets its copy all the same. 409 CENTRAL_MODE on central. Audited.",
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     responses: {
       200: { description: 'The archive file and what it holds', schema: HeldRecordsArchive },
       409: { description: 'This is the central server' },
@@ -452,7 +452,7 @@ function deviceAdminRoutes(r: ApiRouter): void {
     tag: 'Compliance',
     summary: 'List registered tills',
     description: 'Admin, or a branch manager (own branch only). Newest first.',
-    roles: ['branch_manager'],
+    roles: BRANCH_MANAGERS,
     query: DeviceListQuery,
     responses: { 200: { description: 'A page of devices', schema: pageOf(Device) } },
     handler: ({ app, user, query }) =>
@@ -472,7 +472,7 @@ function deviceAdminRoutes(r: ApiRouter): void {
         action === 'revoke'
           ? 'Admin, or the branch manager of its branch. A revoked device gets 403 DEVICE_REVOKED on push, pull and snapshot; its queue stays on the till until it is restored. Idempotent.'
           : 'Admin, or the branch manager of its branch. The device syncs again with its existing credential. Idempotent.',
-      roles: ['branch_manager'],
+      roles: BRANCH_MANAGERS,
       params: DeviceParams,
       responses: {
         200: { description: 'The device', schema: Device },
@@ -489,7 +489,7 @@ function testEntityRoutes(r: ApiRouter, appOf: () => AppContext): void {
   // Test-only (PHARMACY_SYNC_TEST_ENTITIES=1): a till-owned record to replicate until selling lands.
   r.router.post('/sync/test/sales', async (req, res) => {
     const app = appOf();
-    const caller = await authenticateSync(app, req, ['cashier', 'pharmacist', 'branch_manager']);
+    const caller = await authenticateSync(app, req, SELLERS);
     const body = req.body as {
       lines: Array<{ item: string; qty: number; price_minor: number }>;
       sold_at?: string;
