@@ -87,8 +87,10 @@ const ROLE_WORDS: Record<Role, string> = {
  * "Only a branch manager or admin can change credit terms" (admin always may, so it ends the list).
  */
 export function whoCan(roles: readonly Role[], action: string): string {
-  const words = [...roles.filter((r) => r !== 'admin'), 'admin' as const].map((r) => ROLE_WORDS[r]);
+  const words = [...roles.filter((r) => r !== 'admin'), 'admin' as const].map((r) => {
+    const word = ROLE_WORDS[r];
+    return `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+  });
   const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
-  const article = /^[aeiou]/.test(list ?? '') ? 'an' : 'a';
-  return `Only ${article} ${list} can ${action}`;
+  return `Only ${list} can ${action}`;
 }

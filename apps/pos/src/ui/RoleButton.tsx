@@ -5,7 +5,7 @@ import { useUser } from '../session/SessionProvider';
 
 /**
  * A button for an action only some roles may take (a named set of contracts/roles.ts; admin always may): for
- * anyone else it stays in place, disabled, and says who can ("Only a branch manager or admin can …") beside
+ * anyone else it stays in place, disabled, and says who can ("Only a branch manager or an admin can …") beside
  * it, in words a touch screen shows too (a title alone needs a mouse).
  */
 export function RoleButton({
