@@ -180,6 +180,10 @@ test('27.1: a will-call pickup is a sale: Sell → Pick up puts the bag in the c
   await expect(
     page.getByText('Will-call for Mwanaidi Hassan is in the cart: take the payment.'),
   ).toBeVisible();
+  // The whole bag and its Pay button fit the 1024×600 counter screen (issue 29).
+  await expect(
+    page.getByRole('complementary', { name: 'Totals' }).getByRole('button', { name: /Pay/ }),
+  ).toBeInViewport({ ratio: 1 });
   await page.screenshot({ path: shot('05-will-call-in-cart') });
 
   // Nothing has left the shelf until the sale is paid.

@@ -215,7 +215,8 @@ function TotalsPanel({ sell }: { sell: Sell }) {
           <strong>{cart.will_call.label}</strong>, collected by {cart.will_call.collector.name}
         </p>
       )}
-      {cart.prescription && (
+      {/* A will-call's prescription travels with it: one line on a 600-pixel-high counter screen, not two. */}
+      {cart.prescription && !cart.will_call && (
         <p>
           Prescription: <strong>{cart.prescription.label}</strong>{' '}
           <button
