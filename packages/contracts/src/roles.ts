@@ -84,7 +84,7 @@ const ROLE_WORDS: Record<Role, string> = {
 
 /**
  * Who may do something, in words, from a named set: whoCan(CREDIT_GRANTERS, 'change credit terms') is
- * "Only a branch manager or admin can change credit terms" (admin always may, so it ends the list).
+ * "Only a branch manager or an admin can change credit terms" (admin always may, so it ends the list).
  */
 export function whoCan(roles: readonly Role[], action: string): string {
   const words = [...roles.filter((r) => r !== 'admin'), 'admin' as const].map((r) => {

@@ -51,11 +51,11 @@ beforeAll(async () => {
     await waitFor(
       `${t.name} bootstrapped`,
       async () => (await t.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
-      90_000,
+      170_000,
     ).catch((err: Error) => {
       throw new Error(`${err.message}\n${t.log.slice(-4000)}`);
     });
-}, 180_000);
+}, 360_000);
 
 afterAll(async () => {
   for (const p of [tillA, tillB, central]) await p?.dispose();

@@ -60,9 +60,9 @@ beforeAll(async () => {
   await waitFor(
     'till bootstrapped',
     async () => (await till.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
-    90_000,
+    170_000,
   );
-}, 120_000);
+}, 200_000);
 
 afterAll(async () => {
   for (const p of [till, central]) await p?.dispose();

@@ -100,7 +100,7 @@ describe('29/26 H2: manager override at the till', () => {
     expect(wrong.body.code).toBe('INVALID_CREDENTIALS');
     const byCashier = await override(asked.id, { email: otherCashier.email, password: USER_PASSWORD });
     expect(byCashier.status).toBe(403);
-    expect(byCashier.body.detail).toMatch(/^Only a branch manager or admin can approve at the till/);
+    expect(byCashier.body.detail).toMatch(/^Only a branch manager or an admin can approve at the till/);
     const own = await till.post<{ code: string }>(
       `/api/v1/approvals/${asked.id}/override`,
       { email: cashier.email, password: USER_PASSWORD },
