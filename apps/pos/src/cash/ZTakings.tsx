@@ -1,136 +1,90 @@
 import type { ZReport } from '@pharmacy/contracts';
 import { methodLabel } from '../sell/receipt';
+import { type Column, DataTable } from '../ui/DataTable';
 import { useFormatMoney } from '../ui/money';
+
+type Money = ReturnType<typeof useFormatMoney>;
+type Tender = ZReport['tenders_by_currency'][number];
+type Cash = ZReport['cash_by_currency'][number];
+type Counted = NonNullable<ZReport['counted_by_currency']>[number];
+type AccountLine = { label: string; amount: ZReport['account_payments']['total'] };
+
+/** "EUR at 1.25" for a foreign currency, "USD" for the base. */
+const currencyAt = (report: ZReport, c: { currency_code: string; rate: number | string }) =>
+  c.currency_code === report.currency_code ? c.currency_code : `${c.currency_code} at ${c.rate}`;
+
+const tenderColumns = (report: ZReport, money: Money): Column<Tender>[] => [
+  {
+    key: 'tender',
+    header: 'Tender',
+    rowHeader: true,
+    cell: (l) => `${methodLabel(l.method)} ${l.currency_code}`,
+  },
+  { key: 'rate', header: 'Rate', cell: (l) => (l.currency_code === report.currency_code ? '—' : l.rate) },
+  { key: 'amount', header: 'Amount', align: 'end', cell: (l) => money(l.amount, l.currency_code) },
+  { key: 'base', header: `In ${report.currency_code}`, align: 'end', cell: (l) => money(l.base_amount) },
+];
+
+const cashColumns = (report: ZReport, money: Money): Column<Cash>[] => [
+  { key: 'cash', header: 'Cash', rowHeader: true, cell: (c) => currencyAt(report, c) },
+  { key: 'expected', header: 'Expected', align: 'end', cell: (c) => money(c.expected, c.currency_code) },
+  { key: 'base', header: `In ${report.currency_code}`, align: 'end', cell: (c) => money(c.expected_base) },
+];
+
+const countedColumns = (report: ZReport, money: Money): Column<Counted>[] => [
+  { key: 'counted-in', header: 'Counted', rowHeader: true, cell: (c) => currencyAt(report, c) },
+  { key: 'expected', header: 'Expected', align: 'end', cell: (c) => money(c.expected, c.currency_code) },
+  { key: 'counted', header: 'Counted', align: 'end', cell: (c) => money(c.counted, c.currency_code) },
+  { key: 'variance', header: 'Variance', align: 'end', cell: (c) => money(c.variance, c.currency_code) },
+  { key: 'base', header: `In ${report.currency_code}`, align: 'end', cell: (c) => money(c.variance_base) },
+];
+
+const accountColumns = (money: Money): Column<AccountLine>[] => [
+  { key: 'payment', header: 'Payment', rowHeader: true, cell: (p) => p.label },
+  { key: 'amount', header: 'Amount', align: 'end', cell: (p) => money(p.amount) },
+];
 
 /**
  * What the session kept per currency and tender (sales net of change and refunds, payments on account), at
- * the rate each was converted at, and the cash the drawer should hold in each currency.
+ * the rate each was converted at, the cash the drawer should hold in each currency and, once closed, what was
+ * counted in each (issue 27.4).
  */
 export function ZTakings({ report }: { report: ZReport }) {
   const money = useFormatMoney();
+  const { account_payments: paid } = report;
+  const accountLines: AccountLine[] = [
+    { label: `Paid on account (${paid.count})`, amount: paid.total },
+    ...paid.by_method.map((p) => ({ label: `${methodLabel(p.method)} (${p.count})`, amount: p.amount })),
+  ];
   return (
     <>
-      <table aria-label="Takings by currency">
-        <thead>
-          <tr>
-            <th scope="col">Tender</th>
-            <th scope="col">Rate</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col" className="num">
-              In {report.currency_code}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {report.tenders_by_currency.map((l) => (
-            <tr key={`${l.currency_code} ${l.rate} ${l.method}`}>
-              <th scope="row">
-                {methodLabel(l.method)} {l.currency_code}
-              </th>
-              <td>{l.currency_code === report.currency_code ? '—' : l.rate}</td>
-              <td className="num">{money(l.amount, l.currency_code)}</td>
-              <td className="num">{money(l.base_amount)}</td>
-            </tr>
-          ))}
-          {report.tenders_by_currency.length === 0 && (
-            <tr>
-              <td colSpan={4}>Nothing taken yet.</td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-      <table aria-label="Expected cash by currency">
-        <thead>
-          <tr>
-            <th scope="col">Cash</th>
-            <th scope="col" className="num">
-              Expected
-            </th>
-            <th scope="col" className="num">
-              In {report.currency_code}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {report.cash_by_currency.map((c) => (
-            <tr key={`${c.currency_code} ${c.rate}`}>
-              <th scope="row">
-                {c.currency_code}
-                {c.currency_code === report.currency_code ? '' : ` at ${c.rate}`}
-              </th>
-              <td className="num">{money(c.expected, c.currency_code)}</td>
-              <td className="num">{money(c.expected_base)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Takings by currency"
+        columns={tenderColumns(report, money)}
+        rows={report.tenders_by_currency}
+        rowKey={(l) => `${l.currency_code} ${l.rate} ${l.method}`}
+        empty="Nothing taken yet."
+      />
+      <DataTable
+        label="Expected cash by currency"
+        columns={cashColumns(report, money)}
+        rows={report.cash_by_currency}
+        rowKey={(c) => `${c.currency_code} ${c.rate}`}
+      />
       {report.counted_by_currency && (
-        <CountedByCurrency report={report} counted={report.counted_by_currency} />
+        <DataTable
+          label="Counted cash by currency"
+          columns={countedColumns(report, money)}
+          rows={report.counted_by_currency}
+          rowKey={(c) => c.currency_code}
+        />
       )}
-      <table aria-label="Payments on account">
-        <tbody>
-          <tr>
-            <th scope="row">Paid on account ({report.account_payments.count})</th>
-            <td className="num">{money(report.account_payments.total)}</td>
-          </tr>
-          {report.account_payments.by_method.map((p) => (
-            <tr key={p.method}>
-              <th scope="row">
-                {methodLabel(p.method)} ({p.count})
-              </th>
-              <td className="num">{money(p.amount)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Payments on account"
+        columns={accountColumns(money)}
+        rows={accountLines}
+        rowKey={(p) => p.label}
+      />
     </>
-  );
-}
-
-/** The close's count per currency (issue 27.4): expected against counted, and each in the base currency. */
-function CountedByCurrency({
-  report,
-  counted,
-}: {
-  report: ZReport;
-  counted: NonNullable<ZReport['counted_by_currency']>;
-}) {
-  const money = useFormatMoney();
-  return (
-    <table aria-label="Counted cash by currency">
-      <thead>
-        <tr>
-          <th scope="col">Counted</th>
-          <th scope="col" className="num">
-            Expected
-          </th>
-          <th scope="col" className="num">
-            Counted
-          </th>
-          <th scope="col" className="num">
-            Variance
-          </th>
-          <th scope="col" className="num">
-            In {report.currency_code}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {counted.map((c) => (
-          <tr key={c.currency_code}>
-            <th scope="row">
-              {c.currency_code}
-              {c.currency_code === report.currency_code ? '' : ` at ${c.rate}`}
-            </th>
-            <td className="num">{money(c.expected, c.currency_code)}</td>
-            <td className="num">{money(c.counted, c.currency_code)}</td>
-            <td className="num">{money(c.variance, c.currency_code)}</td>
-            <td className="num">{money(c.variance_base)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

@@ -10,6 +10,8 @@ export interface Column<Row> {
   sortable?: boolean;
   /** A column a narrow (1024-pixel) screen leaves out so the rest and the row actions fit. */
   secondary?: boolean;
+  /** The cell that names its row (a `th scope="row"`): what a screen reader reads before each value. */
+  rowHeader?: boolean;
 }
 
 const cellClass = (c: { align?: 'end'; secondary?: boolean }) =>
@@ -83,11 +85,17 @@ export function DataTable<Row>({
         <tbody>
           {rows?.map((row) => (
             <tr key={rowKey(row)} className={rowClassName?.(row)}>
-              {columns.map((c) => (
-                <td key={c.key} className={cellClass(c)}>
-                  {c.cell(row)}
-                </td>
-              ))}
+              {columns.map((c) =>
+                c.rowHeader ? (
+                  <th key={c.key} scope="row" className={cellClass(c)}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={c.key} className={cellClass(c)}>
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
             </tr>
           ))}
         </tbody>
