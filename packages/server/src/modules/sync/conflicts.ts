@@ -1,3 +1,4 @@
+import { openReviewItem } from './review-item';
 import { paginate } from '../../db/paginate';
 import type { SyncConflict } from '@pharmacy/contracts';
 import { sql } from 'kysely';
@@ -319,29 +320,24 @@ export async function recordTillRejections(db: Db, tillBranchId: string | null):
         .executeTakeFirst());
     await db
       .insertInto('sync_conflicts')
-      .values({
-        id: answer.conflict_id && !taken ? answer.conflict_id : newId(),
-        device_id: null,
-        // A record without a branch of its own (a catalogue edit) is the till's branch's to review.
-        branch_id: branchOf(row.payload) ?? tillBranchId,
-        entity: row.entity,
-        entity_id: row.entity_id,
-        client_mutation_id: cmid,
-        kind: 'rejected',
-        code: answer.code ?? 'REJECTED',
-        message: answer.message ?? 'Head office refused the change.',
-        till_payload: row.payload,
-        central_payload: null,
-        base_revision: null,
-        central_revision: null,
-        status: 'open',
-        resolution: null,
-        resolved_payload: null,
-        resolved_by: null,
-        resolved_at: null,
-        resolved_revision: null,
-        created_at: nowIso(),
-      })
+      .values(
+        openReviewItem({
+          id: answer.conflict_id && !taken ? answer.conflict_id : newId(),
+          device_id: null,
+          // A record without a branch of its own (a catalogue edit) is the till's branch's to review.
+          branch_id: branchOf(row.payload) ?? tillBranchId,
+          entity: row.entity,
+          entity_id: row.entity_id,
+          client_mutation_id: cmid,
+          kind: 'rejected',
+          code: answer.code ?? 'REJECTED',
+          message: answer.message ?? 'Head office refused the change.',
+          till_payload: row.payload,
+          central_payload: null,
+          base_revision: null,
+          central_revision: null,
+        }),
+      )
       .execute();
   }
 }

@@ -1,3 +1,4 @@
+import { openReviewItem } from './review-item';
 import {
   type SyncAcceptedItem,
   SyncChange,
@@ -12,7 +13,6 @@ import { isPostgres } from '../../db/dialect';
 import type { SyncDevicesTable } from '../../db/tables/sync';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
-import { nowIso } from '../../lib/time';
 import { currentRevision, Rejection } from './gate';
 import {
   acceptedItem,
@@ -73,29 +73,24 @@ async function rejectChange(
   const conflictId = newId();
   await trx
     .insertInto('sync_conflicts')
-    .values({
-      id: conflictId,
-      device_id: device.id,
-      branch_id: device.branch_id,
-      entity: c.entity,
-      entity_id: key.entityId,
-      client_mutation_id: c.client_mutation_id,
-      kind: err instanceof Rejection && err.conflict ? 'edit_conflict' : 'rejected',
-      code,
-      message,
-      till_payload: JSON.stringify(c.payload),
-      central_payload:
-        err instanceof Rejection && err.conflict ? JSON.stringify(err.conflict.centralPayload) : null,
-      base_revision: c.base_revision ?? null,
-      central_revision: err instanceof Rejection && err.conflict ? err.conflict.centralRevision : null,
-      status: 'open',
-      resolution: null,
-      resolved_payload: null,
-      resolved_by: null,
-      resolved_at: null,
-      resolved_revision: null,
-      created_at: nowIso(),
-    })
+    .values(
+      openReviewItem({
+        id: conflictId,
+        device_id: device.id,
+        branch_id: device.branch_id,
+        entity: c.entity,
+        entity_id: key.entityId,
+        client_mutation_id: c.client_mutation_id,
+        kind: err instanceof Rejection && err.conflict ? 'edit_conflict' : 'rejected',
+        code,
+        message,
+        till_payload: JSON.stringify(c.payload),
+        central_payload:
+          err instanceof Rejection && err.conflict ? JSON.stringify(err.conflict.centralPayload) : null,
+        base_revision: c.base_revision ?? null,
+        central_revision: err instanceof Rejection && err.conflict ? err.conflict.centralRevision : null,
+      }),
+    )
     .execute();
   const item: SyncRejectedItem = {
     client_mutation_id: c.client_mutation_id,

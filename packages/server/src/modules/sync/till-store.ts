@@ -1,3 +1,4 @@
+import { openReviewItem } from './review-item';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SyncChange, SyncPullResponse, SyncPushResponse } from '@pharmacy/contracts';
@@ -219,28 +220,23 @@ export class TillStore {
           );
           await trx
             .insertInto('sync_conflicts')
-            .values({
-              id: newId(),
-              device_id: null,
-              branch_id: c.branch_id,
-              entity: c.entity,
-              entity_id: c.entity_id,
-              client_mutation_id: null,
-              kind: 'rejected',
-              code: err instanceof AppError ? err.code : 'PULL_APPLY_FAILED',
-              message: err instanceof Error ? err.message : String(err),
-              till_payload: null,
-              central_payload: JSON.stringify(c.payload),
-              base_revision: null,
-              central_revision: c.revision,
-              status: 'open',
-              resolution: null,
-              resolved_payload: null,
-              resolved_by: null,
-              resolved_at: null,
-              resolved_revision: null,
-              created_at: nowIso(),
-            })
+            .values(
+              openReviewItem({
+                id: newId(),
+                device_id: null,
+                branch_id: c.branch_id,
+                entity: c.entity,
+                entity_id: c.entity_id,
+                client_mutation_id: null,
+                kind: 'rejected',
+                code: err instanceof AppError ? err.code : 'PULL_APPLY_FAILED',
+                message: err instanceof Error ? err.message : String(err),
+                till_payload: null,
+                central_payload: JSON.stringify(c.payload),
+                base_revision: null,
+                central_revision: c.revision,
+              }),
+            )
             .execute();
         }
       }
