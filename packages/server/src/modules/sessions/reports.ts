@@ -1,3 +1,4 @@
+import { vatByRate as sumVatByRate } from '@pharmacy/contracts/pricing';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { CashSessionsTable } from '../../db/tables/sessions';
@@ -72,13 +73,6 @@ async function vatByRate(app: AppContext, id: string, conv: ToBase) {
     .where('s.is_deleted', '=', 0)
     .groupBy(['s.currency_code', 's.fx_rate_to_base', 'l.vat_rate'])
     .execute();
-  const byRate = new Map<string, { taxable: number; vat: number }>();
-  for (const r of vatRows) {
-    const row = byRate.get(r.vat_rate) ?? { taxable: 0, vat: 0 };
-    row.taxable += await conv(Number(r.taxable), r.currency_code, r.fx_rate_to_base);
-    row.vat += await conv(Number(r.vat), r.currency_code, r.fx_rate_to_base);
-    byRate.set(r.vat_rate, row);
-  }
   const returnRows = await app.db
     .selectFrom('return_lines as l')
     .innerJoin('returns as r', 'r.id', 'l.return_id')
@@ -93,13 +87,16 @@ async function vatByRate(app: AppContext, id: string, conv: ToBase) {
     .where('r.session_id', '=', id)
     .groupBy(['s.currency_code', 's.fx_rate_to_base', 'l.vat_rate'])
     .execute();
-  for (const r of returnRows) {
-    const row = byRate.get(r.vat_rate) ?? { taxable: 0, vat: 0 };
-    row.taxable -= await conv(Number(r.taxable), r.currency_code, r.fx_rate_to_base);
-    row.vat -= await conv(Number(r.vat), r.currency_code, r.fx_rate_to_base);
-    byRate.set(r.vat_rate, row);
-  }
-  return byRate;
+  // Refunded lines count against their rate: the session's VAT is net of what it refunded.
+  const lines = [...vatRows.map((r) => ({ ...r, sign: 1 })), ...returnRows.map((r) => ({ ...r, sign: -1 }))];
+  const converted = [];
+  for (const r of lines)
+    converted.push({
+      rate: r.vat_rate,
+      net: r.sign * (await conv(Number(r.taxable), r.currency_code, r.fx_rate_to_base)),
+      vat: r.sign * (await conv(Number(r.vat), r.currency_code, r.fx_rate_to_base)),
+    });
+  return sumVatByRate(converted).sort((a, b) => Number(b.rate) - Number(a.rate));
 }
 
 export interface TenderLine {
@@ -384,9 +381,11 @@ export async function zReport(app: AppContext, user: AuthUser, id: string) {
     by_payment: Object.entries(t.byMethod)
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([method, amount]) => ({ method, count: t.countByMethod[method] ?? 0, amount: f(amount) })),
-    vat_by_rate: [...byRate.entries()]
-      .sort(([a], [b]) => Number(b) - Number(a))
-      .map(([rate, v]) => ({ rate: Number(rate), taxable_amount: f(v.taxable), vat_amount: f(v.vat) })),
+    vat_by_rate: byRate.map((v) => ({
+      rate: Number(v.rate),
+      taxable_amount: f(v.taxable),
+      vat_amount: f(v.vat),
+    })),
     discounts: {
       line: f(disc.line),
       global: f(disc.global),
