@@ -177,15 +177,15 @@ describe.runIf(enabled)('books: a till and head office compare their day', () =>
       'head office closed its record of the rejection',
       async () => (await saleItem(central)) === undefined,
     );
-    const agrees = await waitFor('the books agree', async () => {
-      const r = await till.request<Report>('GET', '/books');
-      return r.body.comparisons[0]?.agree ? r.body : undefined;
-    });
-    expect(agrees.comparisons[0]!.kinds.every((k) => k.agree)).toBe(true);
+    // The till's figures did not change, head office's did: the heartbeat resends while the last answer
+    // differed, so the warning goes without anyone opening the till's Books.
     await waitFor(
       'the warning is gone',
       async () =>
         (await central.request<{ items: unknown[] }>('GET', '/books/warnings')).body.items.length === 0,
     );
+    const agrees = await till.request<Report>('GET', '/books');
+    expect(agrees.body.comparisons[0]?.agree, JSON.stringify(agrees.body)).toBe(true);
+    expect(agrees.body.comparisons[0]!.kinds.every((k) => k.agree)).toBe(true);
   });
 });

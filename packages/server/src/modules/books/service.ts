@@ -182,23 +182,27 @@ export async function booksWarnings(app: AppContext, user: AuthUser): Promise<Bo
   return { items };
 }
 
-const sent = new WeakMap<AppContext, Map<string, string>>();
+/** Per till and day: the hash of the figures last sent, and whether head office then agreed with them. */
+const sent = new WeakMap<AppContext, Map<string, { hash: string; agree: boolean }>>();
 
 /**
- * A till's heartbeat of its books (after each sync cycle): today's and yesterday's figures, each sent only
- * when it changed since last sent, so central's comparison follows the till without anyone opening a screen.
+ * A till's heartbeat of its books (after each sync cycle): today's and yesterday's figures, sent when they
+ * changed since last sent, or while head office's last answer said they differ: head office's side can change
+ * without the till's (a rejected sale retried and landed, a review item resolved there), and its comparison
+ * then follows without anyone opening a screen.
  */
 export async function reportBooks(app: AppContext, client: CentralClient): Promise<void> {
   const branchId = tillBranch(app);
   if (!branchId) return;
   const today = localDate(await reportTimeZone(app, branchId));
-  const last = sent.get(app) ?? new Map<string, string>();
+  const last = sent.get(app) ?? new Map<string, { hash: string; agree: boolean }>();
   sent.set(app, last);
   for (const day of [addDays(today, -1), today]) {
     const book = await dayBook(app, branchId, day);
     const hash = createHash('sha256').update(JSON.stringify(book)).digest('hex');
-    if (last.get(day) === hash) continue;
-    await client.books(book);
-    last.set(day, hash);
+    const before = last.get(day);
+    if (before?.hash === hash && before.agree) continue;
+    const answer = await client.books<BooksComparison>(book);
+    last.set(day, { hash, agree: answer.agree });
   }
 }
