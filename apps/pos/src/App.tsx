@@ -8,7 +8,7 @@ import { CashSessionScreen } from './cash/CashSessionScreen';
 import { CustomersScreen } from './customers/CustomersScreen';
 import { PrescriptionsScreen } from './prescriptions/PrescriptionsScreen';
 import { ReturnsScreen } from './returns/ReturnsScreen';
-import { ComingSoon } from './screens/ComingSoon';
+import { NotFound } from './shell/NotFound';
 import { SellScreen } from './sell/SellScreen';
 import { safeNext } from './session/next-path';
 import { SessionProvider, useSession } from './session/SessionProvider';
@@ -67,7 +67,7 @@ function TillRoutes() {
           <BackOffice />
         </Route>
         <Route>
-          <ComingSoon title="Not found" detail="This screen does not exist. Use the menu above." />
+          <NotFound />
         </Route>
       </Switch>
     </AppShell>
