@@ -256,7 +256,7 @@ function saleRequest(
     prescription_id: cart.prescription?.id ?? null,
     ...(cart.prescription?.emergency ? { emergency_supply: cart.prescription.emergency } : {}),
     ...(cart.will_call ? { will_call_id: cart.will_call.id, collected_by: cart.will_call.collector } : {}),
-    client_mutation_id: cart.checkout_id ?? undefined,
+    client_mutation_id: cart.client_mutation_id ?? undefined,
   };
 }
 

@@ -23,11 +23,11 @@ describe('cart', () => {
   it('adds, merges a second scan, and resets the checkout id on any change', () => {
     let cart = cartReducer(EMPTY_CART, { type: 'add', medicine: med('a', '2.50', 'standard') });
     cart = cartReducer(cart, { type: 'checkout', id: 'till-1' });
-    expect(cart.checkout_id).toBe('till-1');
+    expect(cart.client_mutation_id).toBe('till-1');
     cart = cartReducer(cart, { type: 'add', medicine: med('a', '2.50', 'standard') });
     expect(cart.lines).toHaveLength(1);
     expect(cart.lines[0]?.quantity).toBe(2);
-    expect(cart.checkout_id).toBeNull();
+    expect(cart.client_mutation_id).toBeNull();
   });
 
   it('shows the shortfall of a line raised above the stock on hand as it is typed (issue 29)', () => {

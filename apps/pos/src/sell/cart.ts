@@ -55,8 +55,8 @@ export interface Cart {
    * sale takes the stock reserved for it when it is paid.
    */
   will_call?: CartWillCall | null | undefined;
-  /** The client_mutation_id of the checkout in progress: reused on a retry, reset by any change. */
-  checkout_id: string | null;
+  /** The checkout in progress, as the sale's client_mutation_id: reused on a retry, reset by any change. */
+  client_mutation_id: string | null;
 }
 
 export interface CartWillCall {
@@ -70,7 +70,7 @@ export const EMPTY_CART: Cart = {
   customer: null,
   coupon: null,
   prescription: null,
-  checkout_id: null,
+  client_mutation_id: null,
 };
 
 export type CartAction =
@@ -110,7 +110,7 @@ export function lineFromMedicine(m: Medicine, quantity = 1): CartLine {
 }
 
 function changed(cart: Cart, patch: Partial<Cart>): Cart {
-  return { ...cart, ...patch, checkout_id: null };
+  return { ...cart, ...patch, client_mutation_id: null };
 }
 
 export function cartReducer(cart: Cart, action: CartAction): Cart {
@@ -160,7 +160,7 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
     case 'prescription':
       return changed(cart, { prescription: action.prescription });
     case 'checkout':
-      return { ...cart, checkout_id: action.id };
+      return { ...cart, client_mutation_id: action.id };
     case 'pickup':
       return {
         ...EMPTY_CART,

@@ -66,9 +66,9 @@ export function useSell() {
       setOpen({ kind: 'prescription' });
       return;
     }
-    if (!cart.checkout_id) dispatch({ type: 'checkout', id: newMutationId() });
+    if (!cart.client_mutation_id) dispatch({ type: 'checkout', id: newMutationId() });
     setOpen({ kind: 'pay' });
-  }, [cart.lines.length, cart.prescription, cart.checkout_id, needsPrescription]);
+  }, [cart.lines.length, cart.prescription, cart.client_mutation_id, needsPrescription]);
 
   const onOutOfStock = useCallback(
     (medicineId: string, detail: string) => {
