@@ -39,6 +39,36 @@ describe('structure', () => {
     }
   });
 
+  it('keeps the packages on their floors: each imports only the packages below it (tests and testing/ aside)', () => {
+    const below: Record<string, readonly string[]> = {
+      'packages/contracts': [],
+      'packages/hardware': ['contracts'],
+      'packages/sync': ['contracts'],
+      'packages/server': ['contracts', 'hardware', 'sync'],
+      'apps/pos': ['contracts'],
+      'apps/desktop': ['contracts', 'server'],
+      'apps/central': ['server'],
+    };
+    const packageOf = (file: string) => file.split('/').slice(0, 2).join('/');
+    const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
+    const upward: string[] = [];
+    let seen = 0;
+    for (const [file, targets] of graph.edges) {
+      if (isTest(file)) continue;
+      const allowed = below[packageOf(file)] ?? [];
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      for (const m of text.matchAll(/from '@pharmacy\/([a-z-]+)/g)) {
+        seen++;
+        if (!allowed.includes(m[1] as string)) upward.push(`${file} -> @pharmacy/${m[1]}`);
+      }
+      // A relative path into another package is the same import by another door.
+      for (const t of targets)
+        if (packageOf(t) !== packageOf(file)) upward.push(`${file} -> ${t} (by a relative path)`);
+    }
+    expect(seen).toBeGreaterThan(300);
+    expect(upward).toEqual([]);
+  });
+
   it('lets at most three pairs of areas import each other', () => {
     expect(mutualAreas(graph).length).toBeLessThanOrEqual(3);
   });
