@@ -99,7 +99,7 @@ function CountedByCurrency({
 }) {
   const money = useFormatMoney();
   return (
-    <table aria-label="Counted cash by currency">
+    <table aria-label="Counted cash by currency" className="z-wide">
       <thead>
         <tr>
           <th scope="col">Counted</th>
