@@ -74,6 +74,7 @@ export function ZTakings({ report }: { report: ZReport }) {
       {report.counted_by_currency && (
         <DataTable
           label="Counted cash by currency"
+          className="z-wide"
           columns={countedColumns(report, money)}
           rows={report.counted_by_currency}
           rowKey={(c) => c.currency_code}

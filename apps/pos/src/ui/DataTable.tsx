@@ -33,6 +33,8 @@ interface DataTableProps<Row> {
   /** Shown in place of rows when the list is empty (not while it loads). */
   empty?: string;
   rowClassName?: (row: Row) => string | undefined;
+  /** The table's own class (its place in a grid). */
+  className?: string;
 }
 
 /**
@@ -49,10 +51,11 @@ export function DataTable<Row>({
   onSort,
   empty = 'Nothing to show.',
   rowClassName,
+  className,
 }: DataTableProps<Row>) {
   return (
     <>
-      <table aria-label={label}>
+      <table aria-label={label} className={className}>
         <thead>
           <tr>
             {columns.map((c) => (

@@ -357,4 +357,68 @@ describe('money taken at the till belongs to an open cash session', () => {
     ]);
     expect(z.variance).toBe('-1.25');
   });
+
+  it('27.4: a drawer currency the session took no cash in is counted at the rate in force at the close, not 1:1', async () => {
+    // This drawer holds euros (rate 1.25) and shillings (no rate filed); this session takes dollars only.
+    const main = await t.mainBranchId();
+    expect(
+      (await t.put(`/api/v1/branches/${main}`, { drawer_currencies: ['EUR', 'KES'] }, admin)).status,
+    ).toBe(200);
+    await t.post(
+      '/api/v1/currency/rates',
+      { from_code: 'EUR', rate: '1.25', effective_at: '2026-01-01T00:00:00Z' },
+      admin,
+    );
+    const dollarsOnly = await freshCashier();
+    const session = await openSessionFor(t, dollarsOnly.token, 50);
+    const x = await xReport(dollarsOnly.token);
+    expect(x.cash_by_currency).toEqual([
+      { currency_code: 'USD', rate: '1', expected: '50.00', expected_base: '50.00' },
+    ]);
+
+    // 5 shillings found in the drawer cannot be valued without a rate: refused, nothing written.
+    const before = await t.counts(['cash_sessions', 'change_log', 'audit_log']);
+    const count = (kes: number) => ({
+      counted_by_currency: [
+        { currency_code: 'USD', amount: 50 },
+        { currency_code: 'EUR', amount: 8 },
+        { currency_code: 'KES', amount: kes },
+      ],
+    });
+    const noRate = await t.post<Json>('/api/v1/sessions/close', count(5), dollarsOnly.token);
+    expect(noRate.status).toBe(409);
+    expect(noRate.body.code).toBe('NO_EXCHANGE_RATE');
+    expect(noRate.body.detail).toMatch(/KES to USD/);
+    expect(await t.counts(['cash_sessions', 'change_log', 'audit_log'])).toEqual(before);
+
+    // 8.00 EUR found (a tender rung up as dollars): +8.00 EUR is +10.00 USD at 1.25, not +8.00.
+    const closed = await t.post<Json>('/api/v1/sessions/close', count(0), dollarsOnly.token);
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+    expect(closed.body).toMatchObject({ expected_cash: '50.00', counted_cash: '60.00', variance: '10.00' });
+    const z = (await t.get<Json>(`/api/v1/sessions/${session}/z-report`, dollarsOnly.token)).body;
+    expect(z.counted_by_currency.slice(1)).toEqual([
+      {
+        currency_code: 'EUR',
+        rate: '1.25',
+        expected: '0.00',
+        counted: '8.00',
+        variance: '8.00',
+        expected_base: '0.00',
+        counted_base: '10.00',
+        variance_base: '10.00',
+      },
+      {
+        currency_code: 'KES',
+        rate: '1',
+        expected: '0.00',
+        counted: '0.00',
+        variance: '0.00',
+        expected_base: '0.00',
+        counted_base: '0.00',
+        variance_base: '0.00',
+      },
+    ]);
+    expect(z.variance).toBe('10.00');
+    expect((await t.put(`/api/v1/branches/${main}`, { drawer_currencies: [] }, admin)).status).toBe(200);
+  });
 });

@@ -3,12 +3,12 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { CashSessionsTable } from '../../db/tables/sessions';
 import type { AuthUser } from '../../http/auth';
-import { Invalid } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { drawerCurrencies } from '../branches/service';
-import { getCurrency } from '../currency/service';
+import { getCurrency, presentRate, resolveRate } from '../currency/service';
 import { rateOf, toBase } from '../currency/fx';
 import { type CountedCurrency, cashByCurrency, tendersByCurrency } from './reports';
 import {
@@ -91,11 +91,36 @@ function countsOf(input: CloseInput, required: readonly string[], base: string) 
   return given;
 }
 
+/**
+ * The rate a drawer currency the session took no cash in is counted at: the one in force at the close. Without
+ * one a count of 0 converts to 0 whatever the rate (kept at '1'); any other count is refused (409), as a sale in
+ * that currency would be.
+ */
+async function rateAtClose(
+  trx: Db,
+  code: string,
+  base: string,
+  at: string,
+  counted: number,
+): Promise<string> {
+  try {
+    return presentRate(await resolveRate(trx, code, base, at)).rate;
+  } catch (e) {
+    if (!(e instanceof NotFound)) throw e;
+    if (counted === 0) return '1';
+    throw new Conflict(
+      `No exchange rate from ${code} to ${base} is in force, so the ${code} counted cannot be valued; file one first.`,
+      'NO_EXCHANGE_RATE',
+    );
+  }
+}
+
 async function countPerCurrency(
   trx: Db,
   base: { code: string; exp: number },
   s: CashSessionsTable,
   input: CloseInput,
+  at: string,
 ): Promise<CountedCurrency[]> {
   const expected = await expectedPerCurrency(trx, s, base.code);
   const branch = await trx
@@ -111,7 +136,13 @@ async function countPerCurrency(
   for (const [i, c] of counts.entries()) {
     const exp = c.currency_code === base.code ? base.exp : (await getCurrency(trx, c.currency_code)).exponent;
     const counted = toMinor(c.amount, exp, `counted_by_currency.${i}.amount`);
-    const e = expected.get(c.currency_code) ?? { rate: '1', expected: 0, base: 0 };
+    // A currency the drawer holds but the session took none of: valued at the rate in force now, not 1:1.
+    const e = expected.get(c.currency_code) ?? {
+      rate:
+        c.currency_code === base.code ? '1' : await rateAtClose(trx, c.currency_code, base.code, at, counted),
+      expected: 0,
+      base: 0,
+    };
     const variance = counted - e.expected;
     const varianceBase =
       c.currency_code === base.code ? variance : toBase(variance, rateOf(e.rate), exp, base.exp);
@@ -140,7 +171,7 @@ export async function closeSession(
     const at = nowIso();
     const totals = (await sessionTotals(trx, [s.id])).get(s.id)!;
     const expected = expectedCashOf(s, totals);
-    const perCurrency = await countPerCurrency(trx, base, s, input);
+    const perCurrency = await countPerCurrency(trx, base, s, input, at);
     const counted = perCurrency.reduce((a, c) => a + c.counted_base, 0);
     const last = await trx
       .selectFrom('cash_sessions')

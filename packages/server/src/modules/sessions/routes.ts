@@ -98,13 +98,13 @@ export function sessionRoutes(r: ApiRouter): void {
     path: '/sessions/close',
     tag: 'Sessions',
     summary: "Close the caller's session with the counted cash",
-    description: `Roles: admin, branch_manager, pharmacist, cashier. Ends a running break, freezes expected_cash, counted_cash and variance (counted - expected), and assigns the next Z number of the branch. The count is one amount per currency the drawer holds (counted_by_currency): the base currency, the branch's drawer currencies and any other currency the session took in cash; counted_cash alone is enough when that is the base currency only (400 COUNT_EACH_CURRENCY otherwise). Each currency's count converts to the base currency as its expected base amount plus its variance at the session's rate for it; counted_cash is their sum. 409 NO_OPEN_SESSION without a session. ${NOTE}`,
+    description: `Roles: admin, branch_manager, pharmacist, cashier. Ends a running break, freezes expected_cash, counted_cash and variance (counted - expected), and assigns the next Z number of the branch. The count is one amount per currency the drawer holds (counted_by_currency): the base currency, the branch's drawer currencies and any other currency the session took in cash; counted_cash alone is enough when that is the base currency only (400 COUNT_EACH_CURRENCY otherwise). Each currency's count converts to the base currency as its expected base amount plus its variance at the session's rate for it (a drawer currency the session took no cash in: at the rate in force at the close; 409 NO_EXCHANGE_RATE when none is filed and the count is not 0); counted_cash is their sum. 409 NO_OPEN_SESSION without a session. ${NOTE}`,
     roles: TILL,
     body: CloseSessionRequest,
     responses: {
       200: { description: 'The closed session', schema: CashSession },
       400: { description: 'Invalid amount, or a currency the drawer holds is not counted' },
-      409: { description: 'No open session' },
+      409: { description: 'No open session, or no exchange rate to value a counted currency' },
     },
     handler: ({ app, user, body, requestId }) => closeSession(app, user, actorOf(user, requestId), body),
   });
