@@ -142,7 +142,13 @@ describe('two tills of one branch closing sessions offline (in process, real rep
     // Each cashier signs in at their till for the first time and replaces the password central set.
     const tokens = await Promise.all(
       tills.map((t, i) =>
-        waitFor(`till ${i} has its cashier`, () => t.firstSignIn(emails[i]!, PASSWORD, `${PASSWORD}-mine`)),
+        // Wait for the user to arrive before signing in: each early attempt would count as a failed sign-in
+        // and a slow replication would lock the account (429).
+        waitFor(`till ${i} has its cashier`, async () =>
+          (await t.query('SELECT id FROM users WHERE email = ?', emails[i]!)).length > 0
+            ? t.firstSignIn(emails[i]!, PASSWORD, `${PASSWORD}-mine`)
+            : undefined,
+        ),
       ),
     );
     // Offline: both replicators stop, each till opens and closes a session.
