@@ -53,6 +53,11 @@ test('a pharmacist dispenses a prescription with a controlled medicine, hands it
   const rx = page.getByRole('dialog', { name: 'Prescription for Asha Mrema' });
   await expect(rx.getByRole('row', { name: /Morfina Retard/ })).toContainText('10');
   await rx.getByLabel('Shelf or bin').fill('C-3');
+  // No hand-over from here (issue 27.1): a hand-over is a sale, and the screen points to Sell.
+  await expect(rx.getByText(/nothing is handed over here/)).toBeVisible();
+  await expect(rx.getByRole('link', { name: 'Sell' })).toHaveAttribute('href', /\/sell$/);
+  await expect(rx.getByRole('button', { name: /hand over/i })).toHaveCount(0);
+  await expect(rx.getByRole('checkbox', { name: /hand over|collect/i })).toHaveCount(0);
   await rx.getByRole('button', { name: 'Dispense to will-call' }).click();
   await expect(rx.getByRole('status')).toHaveText('Dispensed and placed on the will-call shelf at C-3.');
   await page.screenshot({ path: testInfo.outputPath('31-dispensed.png') });

@@ -173,7 +173,7 @@ export const DispenseRequest = z
       .optional()
       .describe('what to dispense; omitted: everything that remains (or, when fully dispensed, a refill)'),
     collected_by: Collector.optional().describe(
-      'handed over at once: records the collector (no will-call); omitted: prepared for the will-call shelf',
+      'refused (409 HANDOVER_NEEDS_SALE): a hand-over is a sale (Sell with the prescription, or the will-call pickup sale); a dispensing only prepares for the will-call shelf',
     ),
     notes: OptionalText(500).default(''),
   })

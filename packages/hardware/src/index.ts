@@ -28,7 +28,9 @@ export type {
   ShelfLabel,
   TestPage,
   VatBreakdownRow,
+  ZCountedCurrency,
   ZReport,
+  ZTenderByCurrency,
 } from './receipt/document-types';
 export {
   buildSaleReceipt,

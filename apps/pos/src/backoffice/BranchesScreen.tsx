@@ -1,6 +1,8 @@
-import type { Branch } from '@pharmacy/contracts';
+import type { Branch, Currency } from '@pharmacy/contracts';
+import { ApiError } from '@pharmacy/contracts/client';
+import { plainWords } from '@pharmacy/contracts/plain-words';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { Dialog } from '../ui/Dialog';
@@ -76,20 +78,25 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
     currency_code: branch?.currency_code ?? '',
     timezone: branch?.timezone ?? '',
     is_active: branch?.is_active ?? true,
+    drawer_currencies: branch?.drawer_currencies ?? [],
   });
   const save = useMutation({
     mutationFn: () => {
-      const { currency_code, timezone, ...rest } = form;
+      const { currency_code, timezone, drawer_currencies, ...rest } = form;
       // Empty currency and time zone mean "the organisation's defaults" for a new branch.
       const body = {
         ...rest,
         ...(currency_code ? { currency_code } : {}),
         ...(timezone.trim() ? { timezone: timezone.trim() } : {}),
       };
-      return branch ? api.branches.update(branch.id, body) : api.branches.create(body);
+      return branch
+        ? api.branches.update(branch.id, { ...body, drawer_currencies })
+        : api.branches.create(body);
     },
     onSuccess: () => {
       queryClient.invalidateQueries({ queryKey: ['branches'] });
+      // The payment dialog reads the till's branch (its drawer currencies) under ['branch', id].
+      queryClient.invalidateQueries({ queryKey: ['branch'] });
       onClose();
     },
   });
@@ -123,6 +130,14 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
           hint="IANA name, e.g. Africa/Dar_es_Salaam."
         />
         {branch && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
+        {branch && (
+          <DrawerCurrencies
+            currencies={currencies.data?.items ?? []}
+            value={form.drawer_currencies}
+            onChange={set('drawer_currencies')}
+            error={drawerError(err)}
+          />
+        )}
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
             Cancel
@@ -133,5 +148,77 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** The server's message on drawer_currencies (or one of its items), in plain words. */
+function drawerError(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const found = error.errors.find(
+    (e) => e.path === 'drawer_currencies' || e.path.startsWith('drawer_currencies.'),
+  );
+  return found ? plainWords(found.message) : undefined;
+}
+
+/**
+ * The foreign currencies this branch's drawers hold (issue 27.4): a sale paid in one of them gets its change in
+ * it; any other foreign sale gets its change in the base currency, which every drawer holds. One checkbox per
+ * active currency, named by its code and name; one the branch still holds that was deactivated stays listed so
+ * it can be unticked.
+ */
+function DrawerCurrencies({
+  currencies,
+  value,
+  onChange,
+  error,
+}: {
+  currencies: readonly Currency[];
+  value: readonly string[];
+  onChange: (codes: string[]) => void;
+  error: string | undefined;
+}) {
+  const id = useId();
+  const settings = useQuery({
+    queryKey: ['settings'],
+    queryFn: () => api.settings.get(),
+    staleTime: 300_000,
+  });
+  const base = settings.data?.base_currency_code;
+  const listed = currencies.filter((c) => c.code !== base);
+  const stale = value.filter((code) => !listed.some((c) => c.code === code));
+  const options = [
+    ...listed.map((c) => ({ code: c.code, label: `${c.code} — ${c.name}` })),
+    ...stale.map((code) => ({ code, label: `${code} — not an active currency` })),
+  ];
+  const toggle = (code: string, held: boolean) =>
+    onChange(held ? [...value, code] : value.filter((c) => c !== code));
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <fieldset className="plain drawer-currencies" aria-describedby={describedBy} aria-invalid={!!error}>
+      <legend>Currencies held in the drawer</legend>
+      <small id={`${id}-hint`} className="hint">
+        A sale paid in one of these gets its change in it; any other foreign currency gets its change in{' '}
+        {base ?? 'the base currency'}, which every drawer holds.
+      </small>
+      <div className="checkbox-row">
+        {options.map((o) => (
+          <div key={o.code} className="field checkbox">
+            <input
+              id={`${id}-${o.code}`}
+              type="checkbox"
+              checked={value.includes(o.code)}
+              onChange={(e) => toggle(o.code, e.target.checked)}
+              aria-invalid={error ? true : undefined}
+            />
+            <label htmlFor={`${id}-${o.code}`}>{o.label}</label>
+          </div>
+        ))}
+      </div>
+      {error && (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
+      )}
+    </fieldset>
   );
 }

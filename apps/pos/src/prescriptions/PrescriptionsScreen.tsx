@@ -385,6 +385,13 @@ function PrescriptionDialog({ id, onClose }: { id: string; onClose: () => void }
               </button>
             </form>
           )}
+          {DISPENSERS.includes(user.role) && (
+            <p className="hint">
+              Dispensing prepares the bag for the will-call shelf; nothing is handed over here. To hand it
+              over, use <Link href="/sell">Sell</Link>: a hand-over is a sale (Pick up for a bag on the shelf,
+              or sell with this prescription).
+            </p>
+          )}
           {p.dispensings.length > 0 && (
             <>
               <h3>Dispensings</h3>

@@ -52,6 +52,25 @@ function layoutClosing(
   return blocks;
 }
 
+/**
+ * The change as handed over: named with its currency, in that currency's decimals; with the rate when a
+ * currency other than the base one is involved, and the sale-currency amount when it was given in another.
+ */
+function layoutChange(receipt: SaleReceipt, width: number): Block[] {
+  if (isZeroDecimal(receipt.change)) return [];
+  const { labels } = receipt;
+  const blocks = leftRight(`${labels.change} ${receipt.changeCurrency}`, receipt.change, width, {
+    bold: true,
+  });
+  if (receipt.changeRate) {
+    const left = receipt.changeInSaleCurrency
+      ? `  = ${receipt.currency} ${receipt.changeInSaleCurrency}`
+      : `  ${labels.fxRate}`;
+    blocks.push(...leftRight(left, receipt.changeRate, width));
+  }
+  return blocks;
+}
+
 export function layoutSaleReceipt(receipt: SaleReceipt, width: number): Block[] {
   const { labels } = receipt;
   const blocks: Block[] = [
@@ -83,8 +102,7 @@ export function layoutSaleReceipt(receipt: SaleReceipt, width: number): Block[] 
   }
   if (receipt.payments.length > 0) {
     blocks.push(rule(), ...receipt.payments.flatMap((p) => leftRight(p.label, p.amount, width)));
-    if (!isZeroDecimal(receipt.change))
-      blocks.push(...leftRight(labels.change, receipt.change, width, { bold: true }));
+    blocks.push(...layoutChange(receipt, width));
   }
   blocks.push(...layoutVatBreakdown(receipt.vatBreakdown, labels, width));
   blocks.push(...layoutClosing(receipt.footer, receipt.returnPolicy, receipt.qrPayload, width));

@@ -1,4 +1,4 @@
-import type { ShelfLabel, ZReport } from '../receipt/document-types';
+import type { ShelfLabel, ZCountedCurrency, ZReport } from '../receipt/document-types';
 import { paymentMethodLabel } from '../receipt/labels';
 import type { Block } from './blocks';
 import { layoutFields, layoutOrganisationHeader, layoutVatBreakdown, minus } from './header-layout';
@@ -35,10 +35,13 @@ export function layoutZReport(report: ZReport, width: number): Block[] {
     ...report.accountPayments.flatMap((row) =>
       money(`${paymentMethodLabel(labels, 'credit')}: ${row.label} (${row.count})`, row.amount),
     ),
+    ...layoutTendersByCurrency(report, width),
     ...layoutVatBreakdown(report.vatBreakdown, labels, width),
     rule(),
     ...money(labels.openingFloat, report.openingFloat),
-    ...layoutCashByCurrency(report, width),
+    ...(report.countedByCurrency
+      ? layoutCountedByCurrency(report, report.countedByCurrency, width)
+      : layoutCashByCurrency(report, width)),
     ...money(labels.expectedCash, report.expectedCash),
     ...money(labels.countedCash, report.countedCash),
     ...money(labels.variance, report.variance, true),
@@ -59,6 +62,61 @@ function layoutCashByCurrency(report: ZReport, width: number): Block[] {
           ...leftRight(`  = ${report.currency}`, c.expectedBase, width),
         ],
   );
+}
+
+/** Several currencies in the session: foreign ones are named with their rate, and shown again in the base currency. */
+const foreign = (report: ZReport, currencies: ReadonlyArray<{ currency: string }>) =>
+  currencies.some((c) => c.currency !== report.currency);
+
+/** An amount in a currency, then (for a foreign one) its base equivalent: "  = USD  12.50". */
+function inBase(
+  report: ZReport,
+  label: string,
+  c: { currency: string },
+  amount: string,
+  base: string,
+  width: number,
+) {
+  const blocks = leftRight(label, amount, width);
+  if (c.currency !== report.currency) blocks.push(...leftRight(`  = ${report.currency}`, base, width));
+  return blocks;
+}
+
+/**
+ * Each tender per currency and rate, as the session's tenders_by_currency gives it: "Cash EUR @1.25 (1)  9.44",
+ * "  = USD  11.80". Printed when the session took more than the base currency.
+ */
+function layoutTendersByCurrency(report: ZReport, width: number): Block[] {
+  if (!foreign(report, report.tendersByCurrency)) return [];
+  return [
+    rule(),
+    ...textBlocks(report.labels.tendersByCurrency, width, { bold: true }),
+    ...report.tendersByCurrency.flatMap((t) => {
+      const rate = t.currency === report.currency ? '' : ` @${t.rate}`;
+      return inBase(report, `${t.label} ${t.currency}${rate} (${t.count})`, t, t.amount, t.amountBase, width);
+    }),
+  ];
+}
+
+/**
+ * The close's count per currency: expected, counted and variance in the currency, each with its base equivalent
+ * at the rate used. Printed when the drawer was counted in more than the base currency.
+ */
+function layoutCountedByCurrency(
+  report: ZReport,
+  counted: readonly ZCountedCurrency[],
+  width: number,
+): Block[] {
+  if (!foreign(report, counted)) return [];
+  const { labels } = report;
+  return counted.flatMap((c) => {
+    const rate = c.currency === report.currency ? '' : ` @${c.rate}`;
+    return [
+      ...inBase(report, `${labels.expectedCash} ${c.currency}${rate}`, c, c.expected, c.expectedBase, width),
+      ...inBase(report, `${labels.countedCash} ${c.currency}`, c, c.counted, c.countedBase, width),
+      ...inBase(report, `${labels.variance} ${c.currency}`, c, c.variance, c.varianceBase, width),
+    ];
+  });
 }
 
 export function layoutShelfLabel(label: ShelfLabel, width: number): Block[] {

@@ -93,6 +93,8 @@ export interface DocumentLabels {
   expectedCash: string;
   countedCash: string;
   variance: string;
+  /** Heading of the Z-report's tenders per currency. */
+  tendersByCurrency: string;
   paymentMethods: Record<string, string>;
 }
 
@@ -124,7 +126,17 @@ export interface SaleReceipt {
   total: string;
   baseCurrency?: BaseCurrencyTotal;
   payments: PaymentRow[];
+  /** The change given, in changeCurrency with that currency's decimals (the sale record's change_given). */
   change: string;
+  /** The currency the change was given in: the sale's when the drawer holds it, else the base currency. */
+  changeCurrency: string;
+  /**
+   * The rate behind change given in a currency other than the base one, or other than the sale's: e.g.
+   * "1 EUR = 1.25 USD". Absent when sale, change and base are one currency.
+   */
+  changeRate?: string;
+  /** The change in the sale's currency, when it was given in another (the base currency). */
+  changeInSaleCurrency?: string;
   footer?: string;
   returnPolicy?: string;
   qrPayload?: string;
@@ -190,8 +202,15 @@ export interface ZReport {
   expectedCash: string;
   /** Payments on customers' accounts taken in the session, by tender. */
   accountPayments: PaymentMethodTotal[];
+  /**
+   * What the session took per currency, rate and tender (cash net of change and refunds), with the base
+   * equivalent at the rate used: the session's tenders_by_currency.
+   */
+  tendersByCurrency: ZTenderByCurrency[];
   /** The cash the drawer should hold per currency (the base's includes the float), when it holds several. */
   cashByCurrency: ZCashByCurrency[];
+  /** The close's count per currency (expected, counted, variance; each also in the base currency); null while open. */
+  countedByCurrency: ZCountedCurrency[] | null;
   countedCash: string;
   /** counted - expected; negative means cash is missing. */
   variance: string;
@@ -204,6 +223,29 @@ export interface ZCashByCurrency {
   expected: string;
   /** The same in the base currency. */
   expectedBase: string;
+}
+
+export interface ZTenderByCurrency {
+  currency: string;
+  method: string;
+  label: string;
+  /** The rate to the base currency the amount was converted at ("1" for the base currency). */
+  rate: string;
+  count: number;
+  /** In the currency's own decimals. */
+  amount: string;
+  amountBase: string;
+}
+
+export interface ZCountedCurrency {
+  currency: string;
+  rate: string;
+  expected: string;
+  counted: string;
+  variance: string;
+  expectedBase: string;
+  countedBase: string;
+  varianceBase: string;
 }
 
 export type LabelBarcodeSymbology = 'ean13' | 'code128';

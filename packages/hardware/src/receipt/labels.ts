@@ -37,6 +37,7 @@ export const ENGLISH_LABELS: DocumentLabels = {
   expectedCash: 'Expected cash',
   countedCash: 'Counted cash',
   variance: 'Variance',
+  tendersByCurrency: 'Tenders by currency',
   paymentMethods: {
     cash: 'Cash',
     card: 'Card',

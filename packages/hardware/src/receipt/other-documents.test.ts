@@ -6,6 +6,7 @@ import { buildShelfLabel, chooseLabelBarcode } from './shelf-label';
 import { renderEscPos } from '../render/escpos-renderer';
 import { renderText } from '../render/text-renderer';
 import { buildZReport } from './z-report';
+import { decodeEscPos } from '../testing';
 
 describe('credit notes', () => {
   it('references the original invoice and carries the refund', () => {
@@ -68,6 +69,92 @@ describe('Z reports', () => {
     // one currency only: no per-currency lines
     const plain = renderText(buildZReport(sampleZReportInput(), { timeZone: 'UTC' }), { paper: '80mm' });
     expect(plain).not.toContain('Expected cash SAR');
+  });
+
+  it('27.4: the printed Z lists each tender per currency and the count per currency, each with its base equivalent at the rate used', () => {
+    // The session of the server's books test: 50.00 USD float, 9.44 EUR of goods paid 10.00 EUR cash with 0.70
+    // USD change, a 5.00 EUR card sale; closed one euro short (9.00 EUR counted against 10.00).
+    const closed = {
+      ...sampleZReportInput(),
+      currency_code: 'USD',
+      payment_totals: [
+        { method: 'card', count: 1, amount: '6.25' },
+        { method: 'cash', count: 1, amount: '11.80' },
+      ],
+      opening_float: '50.00',
+      expected_cash: '61.80',
+      counted_cash: '60.55',
+      variance: '-1.25',
+      tenders_by_currency: [
+        { currency_code: 'USD', method: 'cash', rate: '1', count: 0, amount: '-0.70', base_amount: '-0.70' },
+        { currency_code: 'EUR', method: 'card', rate: '1.25', count: 1, amount: '5.00', base_amount: '6.25' },
+        {
+          currency_code: 'EUR',
+          method: 'cash',
+          rate: '1.25',
+          count: 1,
+          amount: '10.00',
+          base_amount: '12.50',
+        },
+      ],
+      cash_by_currency: [
+        { currency_code: 'USD', rate: '1', expected: '49.30', expected_base: '49.30' },
+        { currency_code: 'EUR', rate: '1.25', expected: '10.00', expected_base: '12.50' },
+      ],
+      counted_by_currency: [
+        {
+          currency_code: 'USD',
+          rate: '1',
+          expected: '49.30',
+          counted: '49.30',
+          variance: '0.00',
+          expected_base: '49.30',
+          counted_base: '49.30',
+          variance_base: '0.00',
+        },
+        {
+          currency_code: 'EUR',
+          rate: '1.25',
+          expected: '10.00',
+          counted: '9.00',
+          variance: '-1.00',
+          expected_base: '12.50',
+          counted_base: '11.25',
+          variance_base: '-1.25',
+        },
+      ],
+    };
+    for (const paper of ['58mm', '80mm'] as const) {
+      const lines = decodeEscPos(renderEscPos(buildZReport(closed, { timeZone: 'UTC' }), { paper })).lines;
+      const after = (label: string, amount: string, base?: string) => {
+        const at = lines.findIndex((l) => new RegExp(`^${label} +${amount.replace('.', '\\.')}$`).test(l));
+        expect(at, `${label} ${amount} on ${paper}`).toBeGreaterThanOrEqual(0);
+        if (base) expect(lines[at + 1]).toMatch(new RegExp(`^  = USD +${base.replace('.', '\\.')}$`));
+        else expect(lines[at + 1] ?? '').not.toMatch(/^ {2}= /);
+      };
+      expect(lines).toContain('Tenders by currency');
+      after('Cash USD \\(0\\)', '-0.70');
+      after('Card EUR @1\\.25 \\(1\\)', '5.00', '6.25');
+      after('Cash EUR @1\\.25 \\(1\\)', '10.00', '12.50');
+      after('Expected cash USD', '49.30');
+      after('Counted cash USD', '49.30');
+      after('Variance USD', '0.00');
+      after('Expected cash EUR @1\\.25', '10.00', '12.50');
+      after('Counted cash EUR', '9.00', '11.25');
+      after('Variance EUR', '-1.00', '-1.25');
+      // the base totals follow, as before
+      after('Counted cash', '60.55');
+      after('Variance', '-1.25');
+    }
+    // An X-report (open) prints the expected cash per currency, and no count.
+    const open = buildZReport({ ...closed, counted_by_currency: null }, { timeZone: 'UTC' });
+    const x = decodeEscPos(renderEscPos(open)).lines;
+    expect(x).toContainEqual(expect.stringMatching(/^Expected cash EUR @1\.25 +10\.00$/));
+    expect(x.join('\n')).not.toMatch(/Counted cash EUR|Variance EUR/);
+    expect(x).toContain('Tenders by currency');
+    // One currency only: neither section.
+    const plain = decodeEscPos(renderEscPos(buildZReport(sampleZReportInput(), { timeZone: 'UTC' }))).lines;
+    expect(plain.join('\n')).not.toMatch(/Tenders by currency|Counted cash SAR/);
   });
 
   it('keeps server-provided figures', () => {

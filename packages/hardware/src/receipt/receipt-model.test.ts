@@ -169,3 +169,79 @@ describe('27.7: one receipt model, on paper and on screen', () => {
     expect(screen).toEqual(printed);
   });
 });
+
+/**
+ * Issue 27.4 at the printer: 11.80 USD of goods sold in EUR at 1 EUR = 1.25 USD (9.44 EUR), 10.00 EUR handed
+ * over. The change is 0.56 EUR when the drawer holds euros, else 0.70 USD out of the dollars (the sale record's
+ * change_currency_code and change_given).
+ */
+function euroCashSale(overrides: Partial<SaleReceiptInput>): SaleReceiptInput {
+  return sampleSaleInput(1, {
+    currency_code: 'EUR',
+    base_currency_code: 'USD',
+    fx_rate_to_base: '1.25',
+    base_total_amount: '11.80',
+    subtotal_amount: '9.44',
+    vat_amount: '0.00',
+    total_amount: '9.44',
+    vat_breakdown: [{ rate: '0', taxable_amount: '9.44', vat_amount: '0.00' }],
+    payment_lines: [{ method: 'cash', amount: '10.00' }],
+    change_amount: '0.56',
+    items: [{ name: 'Amoxicillin 500mg', quantity: 1, unit_price: '9.44', line_total: '9.44', vat_rate: 0 }],
+    ...overrides,
+  });
+}
+
+describe('27.4: the printed change is in the currency it was handed over in', () => {
+  it('27.4: change in euros from a drawer that holds them prints as EUR with the rate used', () => {
+    const receipt = buildSaleReceipt(
+      euroCashSale({ change_currency_code: 'EUR', change_given: '0.56' }),
+      OPTIONS,
+    );
+    const lines = paper(renderEscPos(receipt));
+    expect(lines).toContainEqual(expect.stringMatching(row('Change EUR', '0.56')));
+    const at = lines.findIndex((l) => l.startsWith('Change EUR'));
+    expect(lines[at + 1]).toMatch(row('  Rate', '1 EUR = 1.25 USD'));
+    expect(lines.join('\n')).not.toMatch(/Change USD|0\.70/);
+    expect(decodeEscPos(renderEscPos(receipt)).styledLines[at]).toMatchObject({ bold: true });
+  });
+
+  it('27.4: change out of the dollars prints as USD, with the euro amount it stands for and the rate', () => {
+    const lines = paper(
+      renderEscPos(
+        buildSaleReceipt(euroCashSale({ change_currency_code: 'USD', change_given: '0.70' }), OPTIONS),
+      ),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(row('Change USD', '0.70')));
+    const at = lines.findIndex((l) => l.startsWith('Change USD'));
+    expect(lines[at + 1]).toMatch(row('  = EUR 0\\.56', '1 EUR = 1.25 USD'));
+    expect(lines.filter((l) => /^Change/.test(l))).toHaveLength(1);
+  });
+
+  it("27.4: the change prints in its own currency's decimals from the caller (the database), not the sale's", () => {
+    // A sale in EUR at 1 EUR = 162.5 JPY on a yen till without euros: the change is 91 yen (0 decimals).
+    const input = euroCashSale({
+      base_currency_code: 'JPY',
+      fx_rate_to_base: '162.5',
+      base_total_amount: '1534',
+      change_currency_code: 'JPY',
+      change_given: '91',
+    });
+    const lines = paper(renderEscPos(buildSaleReceipt(input, { ...OPTIONS, baseCurrencyExponent: 0 })));
+    expect(lines).toContainEqual(expect.stringMatching(row('Change JPY', '91')));
+    expect(lines).toContainEqual(expect.stringMatching(row('Total in JPY', '1534')));
+    // The database may hold other decimals than ISO 4217 for the change currency: the caller's win.
+    const three = paper(
+      renderEscPos(
+        buildSaleReceipt(input, { ...OPTIONS, baseCurrencyExponent: 0, changeCurrencyExponent: 3 }),
+      ),
+    );
+    expect(three).toContainEqual(expect.stringMatching(row('Change JPY', '91.000')));
+  });
+
+  it('27.4: a sale in the base currency prints its change with the currency and no rate', () => {
+    const lines = paper(renderEscPos(buildSaleReceipt(couponSale(), OPTIONS)));
+    expect(lines).toContainEqual(expect.stringMatching(row('Change USD', '2.80')));
+    expect(lines.join('\n')).not.toMatch(/Rate|= USD/);
+  });
+});

@@ -42,8 +42,12 @@ export interface SaleReceiptInput extends OrganisationFields {
   coupon_code?: string | null;
   vat_breakdown: VatBreakdownInput[];
   payment_lines: PaymentLineInput[];
-  /** When absent, change is what was tendered beyond the total. */
+  /** The change in the sale's currency; when absent, what was tendered beyond the total. */
   change_amount?: string | null;
+  /** The currency the change was given in (the sale record's); default the sale's currency. */
+  change_currency_code?: string | null;
+  /** The change as given, in change_currency_code (the sale record's change_given). */
+  change_given?: string | null;
   pharmacist_name?: string | null;
   customer_display_name?: string | null;
   receipt_footer?: string | null;
@@ -64,6 +68,8 @@ export interface DocumentBuildOptions {
    */
   currencyExponent?: number;
   baseCurrencyExponent?: number;
+  /** Decimals of the currency the change was given in; default the sale's or the base currency's, else ISO 4217. */
+  changeCurrencyExponent?: number;
   /** A reprint or an extra copy: the document prints "COPY". */
   copy?: boolean;
 }
@@ -128,7 +134,7 @@ export function buildSaleReceipt(input: SaleReceiptInput, options: DocumentBuild
     total,
     baseCurrency: baseCurrencyTotal(input, options),
     payments,
-    change: changeDue(input, payments, total, scale),
+    ...changeOf(input, options, payments, total, scale),
     footer: present(input.receipt_footer),
     returnPolicy: present(input.return_policy),
     qrPayload:
@@ -160,6 +166,49 @@ function baseCurrencyTotal(
     total: normaliseDecimal(baseTotal, options.baseCurrencyExponent ?? currencyExponent(baseCurrency)),
     fxRate: present(input.fx_rate_to_base) ?? '',
   };
+}
+
+type ChangeFields = Pick<SaleReceipt, 'change' | 'changeCurrency' | 'changeRate' | 'changeInSaleCurrency'>;
+
+/**
+ * The change as the sale record gives it: in the currency it was handed over in (the sale's when the drawer
+ * holds it, else the base currency), with that currency's decimals, and the rate whenever a currency other than
+ * the base one is involved, so the paper says what the cashier handed over and at which rate.
+ */
+function changeOf(
+  input: SaleReceiptInput,
+  options: DocumentBuildOptions,
+  payments: PaymentRow[],
+  total: string,
+  scale: number,
+): ChangeFields {
+  const saleCurrency = input.currency_code;
+  const base = present(input.base_currency_code);
+  const changeCurrency = present(input.change_currency_code) ?? saleCurrency;
+  const inSale = changeDue(input, payments, total, scale);
+  const given = present(input.change_given);
+  // Without the amount as given, only the sale-currency change is known: it prints as that.
+  if (changeCurrency === saleCurrency || !given) {
+    const change = given ? normaliseDecimal(given, scale) : inSale;
+    return { change, changeCurrency: saleCurrency, changeRate: foreignRate(input, base) };
+  }
+  const changeScale =
+    options.changeCurrencyExponent ??
+    (changeCurrency === base ? options.baseCurrencyExponent : undefined) ??
+    currencyExponent(changeCurrency);
+  return {
+    change: normaliseDecimal(given, changeScale),
+    changeCurrency,
+    changeRate: foreignRate(input, base),
+    changeInSaleCurrency: inSale,
+  };
+}
+
+/** "1 EUR = 1.25 USD" for a sale in a currency other than the base one; undefined otherwise. */
+function foreignRate(input: SaleReceiptInput, base: string | undefined): string | undefined {
+  const rate = present(input.fx_rate_to_base);
+  if (!base || !rate || base === input.currency_code) return undefined;
+  return `1 ${input.currency_code} = ${rate} ${base}`;
 }
 
 function changeDue(input: SaleReceiptInput, payments: PaymentRow[], total: string, scale: number): string {

@@ -39,6 +39,26 @@ export interface ZReportInput extends OrganisationFields {
   account_payments?: PaymentTotalInput[];
   /** Expected cash per currency; printed when the drawer holds more than the base currency. */
   cash_by_currency?: Array<{ currency_code: string; rate: string; expected: string; expected_base: string }>;
+  /** Per currency, rate and tender (the session's tenders_by_currency); amounts in each currency's decimals. */
+  tenders_by_currency?: Array<{
+    currency_code: string;
+    method: string;
+    rate: string;
+    count: number;
+    amount: string;
+    base_amount: string;
+  }>;
+  /** The close's count per currency (the session's counted_by_currency); null or absent while open. */
+  counted_by_currency?: Array<{
+    currency_code: string;
+    rate: string;
+    expected: string;
+    counted: string;
+    variance: string;
+    expected_base: string;
+    counted_base: string;
+    variance_base: string;
+  }> | null;
 }
 
 export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOptions, 'qrFormat'>): ZReport {
@@ -96,6 +116,27 @@ export function buildZReport(input: ZReportInput, options: Omit<DocumentBuildOpt
       expected: row.expected,
       expectedBase: money(row.expected_base),
     })),
+    tendersByCurrency: (input.tenders_by_currency ?? []).map((row) => ({
+      currency: row.currency_code,
+      method: row.method,
+      label: paymentMethodLabel(labels, row.method),
+      rate: row.rate,
+      count: row.count,
+      // In the tender's currency, already in its own decimals (the server's currency registry).
+      amount: row.amount,
+      amountBase: money(row.base_amount),
+    })),
+    countedByCurrency:
+      input.counted_by_currency?.map((row) => ({
+        currency: row.currency_code,
+        rate: row.rate,
+        expected: row.expected,
+        counted: row.counted,
+        variance: row.variance,
+        expectedBase: money(row.expected_base),
+        countedBase: money(row.counted_base),
+        varianceBase: money(row.variance_base),
+      })) ?? null,
     countedCash,
     variance: money(present(input.variance) ?? subtractDecimals(countedCash, expectedCash)),
   };

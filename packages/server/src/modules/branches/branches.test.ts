@@ -53,6 +53,29 @@ describe('branches', () => {
     expect((await t.put(`/api/v1/branches/${north}`, { phone: '1' }, cashier.token)).status).toBe(403);
   });
 
+  it("27.4: a branch manager sets the currencies their branch's drawer holds; an inactive one is refused beside the field", async () => {
+    const manager = await t.userWithRole('branch_manager');
+    const url = `/api/v1/branches/${manager.branchId}`;
+    const set = await t.put(url, { drawer_currencies: ['eur', 'GBP', 'EUR'] }, manager.token);
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.drawer_currencies).toEqual(['EUR', 'GBP']);
+    expect((await t.patch('/api/v1/currency/JPY', { is_active: false }, admin)).status).toBe(200);
+    const audits = await t.count('audit_log');
+    const refused = await t.put(url, { drawer_currencies: ['EUR', 'JPY'] }, manager.token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe(
+      'The drawer can only hold active currencies: JPY is not active (Back office → Currencies).',
+    );
+    expect(refused.body.errors).toEqual([
+      { path: 'drawer_currencies', message: 'JPY: not an active currency' },
+    ]);
+    expect(await t.count('audit_log')).toBe(audits);
+    expect((await t.get(url, manager.token)).body.drawer_currencies).toEqual(['EUR', 'GBP']);
+    const cleared = await t.put(url, { drawer_currencies: [] }, manager.token);
+    expect(cleared.body.drawer_currencies).toEqual([]);
+    expect((await t.patch('/api/v1/currency/JPY', { is_active: true }, admin)).status).toBe(200);
+  });
+
   it('refuses to deactivate a branch with active users', async () => {
     const res = await t.put(`/api/v1/branches/${await t.mainBranchId()}`, { is_active: false }, admin);
     expect(res.status).toBe(409);

@@ -62,7 +62,7 @@ export function branchRoutes(r: ApiRouter): void {
     tag: 'Branches',
     summary: 'Update a branch',
     description:
-      'Admin, or the branch manager of this branch. Deactivating a branch that still has active users is refused (409).',
+      'Admin, or the branch manager of this branch. Deactivating a branch that still has active users is refused (409). drawer_currencies: the foreign currencies the branch\'s drawers hold (Back office → Branches, "Currencies held in the drawer"): a sale in one of them gives its change in it, any other foreign sale in the base currency; each must be an active currency (400 naming drawer_currencies), duplicates are dropped.',
     roles: BRANCH_MANAGERS,
     params: BranchParams,
     body: UpdateBranchRequest,

@@ -81,6 +81,22 @@ async function assertCurrency(db: Db, code: string) {
   }
 }
 
+/** The currencies a branch's drawers hold: each active in the registry (400 naming drawer_currencies). */
+async function assertDrawerCurrencies(db: Db, codes: readonly string[]) {
+  if (codes.length === 0) return;
+  const rows = await db
+    .selectFrom('currencies')
+    .select(['code', 'is_active'])
+    .where('code', 'in', [...codes])
+    .execute();
+  const refused = codes.filter((c) => !rows.some((r) => r.code === c && r.is_active));
+  if (refused.length > 0)
+    throw new Invalid(
+      `The drawer can only hold active currencies: ${refused.join(', ')} ${refused.length === 1 ? 'is' : 'are'} not active (Back office → Currencies).`,
+      [{ path: 'drawer_currencies', message: `${refused.join(', ')}: not an active currency` }],
+    );
+}
+
 export async function writeBranch(trx: Db, row: BranchesTable): Promise<void> {
   await trx
     .insertInto('branches')
@@ -167,7 +183,7 @@ export async function updateBranch(
     }
   }
   const { is_active, drawer_currencies, ...rest } = patch;
-  if (drawer_currencies) for (const c of drawer_currencies) await assertCurrency(app.db, c);
+  if (drawer_currencies) await assertDrawerCurrencies(app.db, drawer_currencies);
   const row: BranchesTable = {
     ...before,
     ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),

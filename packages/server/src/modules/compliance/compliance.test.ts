@@ -261,11 +261,27 @@ describe('compliance books', () => {
       vi.useRealTimers();
     }
     const rx = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 5 }]);
-    await t.post(
-      `/api/v1/prescriptions/${rx.id}/dispense`,
-      { collected_by: { name: 'Self', relationship: 'self', id_number: 'N1' } },
+    // Handed over through its will-call pickup sale (a hand-over is a sale, issue 27.1).
+    expect((await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, {}, pharmacist)).status).toBe(201);
+    const wc = await t.post<{ id: string }>(
+      '/api/v1/dispensing/will-call',
+      { prescription_id: rx.id, bin_location: 'CD safe' },
       pharmacist,
     );
+    if ((await t.get('/api/v1/sessions/current', pharmacist)).status === 404)
+      await openSessionFor(t, pharmacist);
+    const pickup = await t.post(
+      '/api/v1/sales',
+      {
+        items: [{ medicine_id: m.id, quantity: 5 }],
+        will_call_id: wc.body.id,
+        collected_by: { name: 'Self', relationship: 'self', id_number: 'N1' },
+        payment_method: 'card',
+        print_receipt: false,
+      },
+      pharmacist,
+    );
+    expect(pickup.status, JSON.stringify(pickup.body)).toBe(201);
     const url = `/api/v1/compliance/classified-drugs-book?medicine_id=${m.id}&branch_id=${main}`;
     const recent = (await t.get<{ items: Entry[] }>(`${url}&from=${inDays(-5)}`, auditor)).body.items[0]!;
     expect(recent).toMatchObject({ opening_balance: 20, closing_balance: 15, on_hand: 15, balanced: true });

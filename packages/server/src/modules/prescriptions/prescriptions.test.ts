@@ -247,33 +247,64 @@ describe('prescription lifecycle', () => {
     expect(await ledgerMismatches(t)).toEqual([]);
   });
 
-  it('hands over at once with collected_by (ID required for controlled), without a will-call', async () => {
+  it('27.1: a dispense with collected_by is refused with HANDOVER_NEEDS_SALE and takes no stock', async () => {
     const a = await controlledMed();
     await receive(t, a.id, supplierId, { qty_received: 5 });
     const rx = await makeRx(t, pharmacist, [{ medicine_id: a.id, quantity: 2 }]);
-    const before = await counts();
-    const bad = await t.post(
+    const before = [...(await counts()), ...(await t.counts(['stock_reservations']))];
+    for (const collected_by of [
+      { name: 'Amina Juma', relationship: 'self', id_number: 'NID-123' },
+      // the ID a controlled medicine needs is not what is missing: the hand-over itself is refused
+      { name: 'Self', relationship: 'self' },
+    ]) {
+      const refused = await t.post(`/api/v1/prescriptions/${rx.id}/dispense`, { collected_by }, pharmacist);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({
+        code: 'HANDOVER_NEEDS_SALE',
+        detail: 'Hand over through Sell: a hand-over is a sale (the prescription is linked to it)',
+      });
+    }
+    expect([...(await counts()), ...(await t.counts(['stock_reservations']))]).toEqual(before);
+    expect(await medicineOnHand(t, a.id, main)).toBe(5);
+    expect((await t.get<Rx>(`/api/v1/prescriptions/${rx.id}`, pharmacist)).body).toMatchObject({
+      status: 'active',
+      dispensings: [],
+    });
+
+    // Without collected_by the dispensing still prepares for the will-call shelf: held, not taken.
+    const prepared = await t.post<{ dispense_id: string; prescription: Rx }>(
       `/api/v1/prescriptions/${rx.id}/dispense`,
-      { collected_by: { name: 'Self', relationship: 'self' } },
+      {},
       pharmacist,
     );
-    expect(bad.status).toBe(400);
-    expect(await counts()).toEqual(before);
-    const okRes = await t.post<{ prescription: Rx }>(
-      `/api/v1/prescriptions/${rx.id}/dispense`,
-      { collected_by: { name: 'Amina Juma', relationship: 'self', id_number: 'NID-123' } },
+    expect(prepared.status).toBe(201);
+    expect(prepared.body.prescription.dispensings[0]!.will_call_id).toBeNull();
+    expect(await medicineOnHand(t, a.id, main)).toBe(5);
+    expect(
+      await t.query(
+        'SELECT status, quantity FROM stock_reservations WHERE dispense_id = ?',
+        prepared.body.dispense_id,
+      ),
+    ).toEqual([{ status: 'held', quantity: 2 }]);
+
+    // Selling with prescription_id still dispenses and hands over through the sale.
+    const sold = await makeRx(t, pharmacist, [{ medicine_id: a.id, quantity: 1 }]);
+    await openSessionFor(t, pharmacist);
+    const sale = await t.post<{ id: string }>(
+      '/api/v1/sales',
+      {
+        items: [{ medicine_id: a.id, quantity: 1 }],
+        prescription_id: sold.id,
+        payment_method: 'card',
+        print_receipt: false,
+      },
       pharmacist,
     );
-    expect(okRes.status).toBe(201);
-    expect(okRes.body.prescription.status).toBe('dispensed');
-    expect(okRes.body.prescription.dispensings[0]!.will_call_id).toBeTruthy();
-    const wc = await t.post(
-      '/api/v1/dispensing/will-call',
-      { prescription_id: rx.id, bin_location: 'A' },
-      pharmacist,
-    );
-    expect(wc.status).toBe(409);
-    expect(wc.body.code).toBe('NOTHING_PREPARED');
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    expect(await medicineOnHand(t, a.id, main)).toBe(4);
+    const after = (await t.get<Rx>(`/api/v1/prescriptions/${sold.id}`, pharmacist)).body;
+    expect(after.status).toBe('dispensed');
+    expect(after.dispensings).toMatchObject([{ quantity: 1, sale_id: sale.body.id }]);
   });
 
   it('refills: a fully dispensed prescription re-opens its quantities up to refills_allowed', async () => {
@@ -579,11 +610,7 @@ describe('POST /prescriptions/{id}/cancel', () => {
     ).toBe(409);
 
     const done = await makeRx(t, pharmacist, [{ medicine_id: m.id, quantity: 2 }]);
-    await t.post(
-      `/api/v1/prescriptions/${done.id}/dispense`,
-      { collected_by: { name: 'A', relationship: 'self' } },
-      pharmacist,
-    );
+    expect((await t.post(`/api/v1/prescriptions/${done.id}/dispense`, {}, pharmacist)).status).toBe(201);
     expect(
       (await t.post(`/api/v1/prescriptions/${done.id}/cancel`, { reason: 'x' }, pharmacist)).status,
     ).toBe(409);

@@ -21,8 +21,9 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { requireActiveBranch } from '../purchases/service';
 import { addDays, localDate } from '../stock/dates';
-import { branchToday, consumeFefo } from '../stock/ledger';
+import { branchToday } from '../stock/ledger';
 import { reserveFefo } from '../stock/reservations';
+import { assertDispenseHandsNothingOver } from './hand-over';
 import {
   loadDispensable,
   NOT_VALID,
@@ -331,45 +332,16 @@ export async function getPrescription(app: AppContext, id: string): Promise<Pres
   };
 }
 
-/** A will-call row already handed over: what a dispensing handed over at once records about its collector. */
-export function handedOverNow(
-  rx: PrescriptionsTable,
-  userId: string,
-  collector: { name: string; relationship: string; id_number: string },
-  notes: string,
-): WillCallsTable {
-  const at = nowIso();
-  return {
-    id: newId(),
-    prescription_id: rx.id,
-    branch_id: rx.branch_id,
-    bin_location: '',
-    notes,
-    status: 'picked_up',
-    placed_by: userId,
-    placed_at: at,
-    collected_by_name: collector.name,
-    collector_relationship: collector.relationship,
-    collector_id_number: collector.id_number,
-    picked_up_by: userId,
-    picked_up_at: at,
-    sale_id: null,
-    returned_by: null,
-    returned_at: null,
-    return_reason: null,
-  };
-}
-
 async function medicineNameOf(trx: Db, id: string): Promise<string> {
   const m = await trx.selectFrom('medicines').select('name').where('id', '=', id).executeTakeFirst();
   return m?.name ?? id;
 }
 
 /**
- * Dispenses without a sale: writes the prescription book and the remaining quantities, and either hands the
- * goods over at once (the collector recorded, the stock taken FEFO: movement `sale`, reference {type:
- * 'dispense', id}) or leaves them prepared for the will-call shelf, their units reserved per batch until the
- * pickup's sale takes them or the entry goes back to stock.
+ * Dispenses without a sale: writes the prescription book and the remaining quantities, and leaves the goods
+ * prepared for the will-call shelf, their units reserved per batch until the pickup's sale takes them or the
+ * entry goes back to stock. Nothing is handed over here: a hand-over is a sale (hand-over.ts), so a collector
+ * named is refused 409 HANDOVER_NEEDS_SALE before anything is written.
  */
 export async function dispensePrescription(
   app: AppContext,
@@ -380,6 +352,7 @@ export async function dispensePrescription(
 ): Promise<{ dispense_id: string; prescription: PrescriptionDetail }> {
   const before = await getPrescriptionRow(app.db, id);
   assertBranchAccess(user, before.branch_id, 'prescription');
+  assertDispenseHandsNothingOver(input);
   const dispenseId = newId();
   await app.db.transaction().execute(async (trx) => {
     const { rx, items } = await loadDispensable(trx, id, before.branch_id);
@@ -389,51 +362,17 @@ export async function dispensePrescription(
       throw new Invalid(`Medicine ${uncovered[0]} is not on this prescription.`, [
         { path: 'items', message: `not on the prescription: ${uncovered.join(', ')}` },
       ]);
-    const controlled = await trx
-      .selectFrom('medicines')
-      .select(['id', 'name'])
-      .where(
-        'id',
-        'in',
-        planned.map((p) => p.item.medicine_id),
-      )
-      .where('is_controlled', '=', sql.lit(1))
-      .execute();
-    if (input.collected_by && controlled.length > 0 && !input.collected_by.id_number)
-      throw new Invalid(
-        `${controlled[0]!.name} is a controlled medicine: the collector's ID number is required.`,
-        [{ path: 'collected_by.id_number', message: 'required for controlled medicines' }],
-      );
-    let willCallId: string | null = null;
-    if (input.collected_by) {
-      const wc = handedOverNow(rx, user.id, input.collected_by, input.notes);
-      await trx.insertInto('will_calls').values(wc).execute();
-      await recordWillCallChange(trx, wc);
-      willCallId = wc.id;
-    }
-    for (const p of planned) {
-      if (input.collected_by)
-        await consumeFefo(trx, {
-          branchId: rx.branch_id,
-          medicineId: p.item.medicine_id,
-          quantity: p.quantity,
-          movementType: 'sale',
-          reference: { type: 'dispense', id: dispenseId },
-          userId: user.id,
-          reason: `Prescription ${rx.id}`,
-        });
-      // Prepared for the will-call shelf: held, not taken; the pickup's sale takes it (issue 27.1).
-      else
-        await reserveFefo(trx, {
-          branchId: rx.branch_id,
-          medicineId: p.item.medicine_id,
-          medicineName: await medicineNameOf(trx, p.item.medicine_id),
-          quantity: p.quantity,
-          prescriptionId: rx.id,
-          dispenseId,
-          userId: user.id,
-        });
-    }
+    // Prepared for the will-call shelf: held, not taken; the pickup's sale takes it (issue 27.1).
+    for (const p of planned)
+      await reserveFefo(trx, {
+        branchId: rx.branch_id,
+        medicineId: p.item.medicine_id,
+        medicineName: await medicineNameOf(trx, p.item.medicine_id),
+        quantity: p.quantity,
+        prescriptionId: rx.id,
+        dispenseId,
+        userId: user.id,
+      });
     await writeDispense(trx, actor, {
       rx,
       items,
@@ -442,7 +381,7 @@ export async function dispensePrescription(
       source: 'dispense',
       saleId: null,
       userId: user.id,
-      willCallId,
+      willCallId: null,
       notes: input.notes,
     });
   });

@@ -7,6 +7,7 @@ import {
   WillCallPayload,
 } from '@pharmacy/contracts';
 import type { EntityRegistration, Reference } from '../sync/registry';
+import { authoriseDispensing, authoriseWillCall } from './hand-over';
 
 /**
  * Replication of prescriptions (docs/CONVENTIONS.md, "Sync"): till-owned, branch-scoped rows, one entity per
@@ -43,9 +44,10 @@ const prescriptionItemEntity: EntityRegistration = {
   rest: [RX_CREATE, RX_DISPENSE],
   references: [OF_PRESCRIPTION],
 };
+/** A hand-over is a sale (hand-over.ts): an entry picked up without one, or a dispensing handing one over, is refused. */
 const willCallEntity: EntityRegistration = {
   entity: 'will_call',
-  push: 'till-owned',
+  push: authoriseWillCall,
   payloadSchema: WillCallPayload,
   owner: 'till',
   scope: 'branch',
@@ -56,7 +58,7 @@ const willCallEntity: EntityRegistration = {
 };
 const dispensingEntity: EntityRegistration = {
   entity: 'dispensing',
-  push: 'till-owned',
+  push: authoriseDispensing,
   payloadSchema: DispensingPayload,
   owner: 'till',
   scope: 'branch',

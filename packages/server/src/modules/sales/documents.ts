@@ -57,6 +57,8 @@ export async function saleReceiptDocument(
       timeZone: await branchTimeZone(app.db, sale.branch_id),
       currencyExponent: exp,
       baseCurrencyExponent: await currencyExponent(app, sale.base_currency_code),
+      // The change prints as the sale record gives it (change_given in change_currency_code), in its decimals.
+      changeCurrencyExponent: await currencyExponent(app, sale.change_currency_code),
     },
   );
   return { ...receipt, branchId: sale.branch_id };

@@ -146,3 +146,114 @@ describe('27.1: a pushed will-call pickup sale', () => {
     expect(ok.body.rejected, JSON.stringify(ok.body)).toHaveLength(0);
   });
 });
+
+describe('27.1: a pushed hand-over without a sale', () => {
+  const pushChanges = (changes: Array<{ entity: string; payload: Record<string, unknown> }>) =>
+    central.request<{
+      accepted: Array<{ client_mutation_id: string }>;
+      rejected: Array<{ client_mutation_id: string; code: string; message: string }>;
+    }>('POST', '/api/v1/sync/push', {
+      body: {
+        device_id: device.id,
+        changes: changes.map((c) => ({
+          client_mutation_id: newId(),
+          entity: c.entity,
+          op: 'upsert',
+          entity_id: c.payload.id,
+          payload: c.payload,
+        })),
+      },
+      headers: { 'x-device-token': device.token },
+    });
+
+  it('27.1: central refuses a pushed will-call entry picked up without a sale and the dispensing handing it over (HANDOVER_NEEDS_SALE), writing nothing', async () => {
+    const med = await makeMedicineId(central, {
+      price: 4,
+      requires_prescription: true,
+      name: 'Amoxil handed',
+    });
+    await addStock(central, med, 10);
+    const prescription = await makeRx(central, pharmacist, [{ medicine_id: med, quantity: 2 }]);
+    const [item] = await central.query<{ id: string }>(
+      'SELECT id FROM prescription_items WHERE prescription_id = ?',
+      prescription.id,
+    );
+    const at = new Date().toISOString();
+    const entry = {
+      id: newId(),
+      prescription_id: prescription.id,
+      branch_id: await central.mainBranchId(),
+      bin_location: '',
+      notes: '',
+      status: 'picked_up',
+      placed_by: null,
+      placed_at: at,
+      collected_by_name: 'Said',
+      collector_relationship: 'self',
+      collector_id_number: 'NID-9',
+      picked_up_by: null,
+      picked_up_at: at,
+      sale_id: null,
+      returned_by: null,
+      returned_at: null,
+      return_reason: null,
+    };
+    const dispensing = {
+      id: newId(),
+      dispense_id: newId(),
+      prescription_id: prescription.id,
+      prescription_item_id: item!.id,
+      branch_id: entry.branch_id,
+      medicine_id: med,
+      quantity: 2,
+      fill_number: 1,
+      source: 'dispense',
+      sale_id: null,
+      pharmacist_id: null,
+      will_call_id: entry.id,
+      notes: '',
+      created_at: at,
+      reversed_at: null,
+    };
+    const before = await central.counts(['will_calls', 'dispensings', 'stock_movements']);
+    const handOver = await pushChanges([
+      { entity: 'will_call', payload: entry },
+      { entity: 'dispensing', payload: dispensing },
+    ]);
+    expect(handOver.status).toBe(200);
+    expect(handOver.body.accepted).toHaveLength(0);
+    expect(handOver.body.rejected.map((r) => r.code)).toEqual(['HANDOVER_NEEDS_SALE', 'HANDOVER_NEEDS_SALE']);
+    for (const r of handOver.body.rejected)
+      expect(r.message).toBe(
+        'Hand over through Sell: a hand-over is a sale (the prescription is linked to it)',
+      );
+    expect(await central.counts(['will_calls', 'dispensings', 'stock_movements'])).toEqual(before);
+
+    // The dispensing sent again on its own: the entry it hands over never reached head office.
+    const alone = await pushChanges([{ entity: 'dispensing', payload: dispensing }]);
+    expect(alone.body.rejected[0]).toMatchObject({ code: 'WILL_CALL_UNKNOWN' });
+    expect(alone.body.rejected[0]!.message).toContain('which head office does not hold');
+
+    // The same entry waiting on the shelf, and the dispensing prepared for it: central takes both.
+    const waiting = await pushChanges([
+      {
+        entity: 'will_call',
+        payload: {
+          ...entry,
+          status: 'waiting',
+          collected_by_name: null,
+          collector_relationship: null,
+          collector_id_number: null,
+          picked_up_at: null,
+        },
+      },
+      { entity: 'dispensing', payload: dispensing },
+    ]);
+    expect(waiting.body.rejected, JSON.stringify(waiting.body)).toHaveLength(0);
+    expect(await central.counts(['will_calls', 'dispensings'])).toEqual([before[0]! + 1, before[1]! + 1]);
+    // Picked up later without the sale that paid for it: refused, the entry stays waiting.
+    const unpaid = await pushChanges([{ entity: 'will_call', payload: entry }]);
+    expect(unpaid.body.rejected[0]).toMatchObject({ code: 'HANDOVER_NEEDS_SALE' });
+    expect((await central.row('will_calls', entry.id))?.status).toBe('waiting');
+  });
+});

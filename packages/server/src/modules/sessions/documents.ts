@@ -42,6 +42,9 @@ export const zReportSource: DocumentSource = async (app, job) => {
       variance: z.variance,
       account_payments: z.account_payments.by_method,
       cash_by_currency: z.cash_by_currency,
+      // Each tender and the close's count per currency, with base equivalents: the figures GET z-report gives.
+      tenders_by_currency: z.tenders_by_currency,
+      counted_by_currency: z.counted_by_currency,
     },
     { timeZone: await branchTimeZone(app.db, z.branch_id) },
   );

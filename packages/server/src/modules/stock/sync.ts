@@ -213,7 +213,6 @@ const stockMovementEntity: EntityRegistration = {
     { method: 'post', path: '/transfers/:transferId/receive' },
     { method: 'post', path: '/transfers/:transferId/cancel' },
     { method: 'post', path: '/purchase-orders/:purchaseOrderId/receive' },
-    { method: 'post', path: '/prescriptions/:prescriptionId/dispense' },
   ],
   references: [{ field: 'batch_id', table: 'batches' }],
   write: async (trx, payload) => {

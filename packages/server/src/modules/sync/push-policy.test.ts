@@ -41,8 +41,8 @@ const DECISIONS: Record<string, 'till-owned' | 'central-only' | 'authorised'> = 
   parked_cart: 'till-owned',
   prescription: 'till-owned',
   prescription_item: 'till-owned',
-  will_call: 'till-owned',
-  dispensing: 'till-owned',
+  will_call: 'authorised',
+  dispensing: 'authorised',
   stock_reservation: 'till-owned',
   refill_reminder: 'till-owned',
   purchase_order: 'authorised',
@@ -154,7 +154,10 @@ describe('H1: every replicated entity decides whether central takes a till chang
     },
   );
 
-  const tillOwned = Object.keys(DECISIONS).filter((e) => DECISIONS[e] === 'till-owned');
+  // Till-owned, and the records a till makes under a rule of their own (a will-call entry, a dispensing).
+  const tillOwned = Object.keys(DECISIONS).filter(
+    (e) => DECISIONS[e] === 'till-owned' || e === 'will_call' || e === 'dispensing',
+  );
   it.each(tillOwned)('refuses a delete of a pushed %s (IMMUTABLE)', async (entity) => {
     const body = await push([
       { client_mutation_id: `h1-${++cmid}`, entity, op: 'delete', entity_id: `gone-${cmid}`, payload: {} },
