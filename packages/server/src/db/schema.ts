@@ -140,7 +140,8 @@ export interface AuthSessionsTable {
   revoked_at: string | null;
 }
 
-export interface FoundationTables {
+/** The organisation and its people: branches, users and their sessions, currencies, settings, audit, change log. */
+export interface OrganisationTables {
   auth_sessions: AuthSessionsTable;
   branches: BranchesTable;
   users: UsersTable;
@@ -152,10 +153,9 @@ export interface FoundationTables {
   marketing_contacts: MarketingContactsTable;
 }
 
-/** The whole database: each feature area adds its tables interface here. */
 /** Every table, each area's from its own file under db/tables/. */
 export interface Database
-  extends FoundationTables,
+  extends OrganisationTables,
     SyncTables,
     CategoryTables,
     MedicineTables,
