@@ -11,15 +11,9 @@ import { drawerCurrencies } from '../branches/service';
 import { getCurrency, presentRate, resolveRate } from '../currency/service';
 import { rateOf, toBase } from '../currency/fx';
 import { type CountedCurrency, cashByCurrency, tendersByCurrency } from './reports';
-import {
-  baseCurrency,
-  endedBreak,
-  expectedCashOf,
-  presentSession,
-  record,
-  requireActive,
-  sessionTotals,
-} from './service';
+import { baseCurrency, presentSession, record, requireActive } from './service';
+import { endedBreak } from './breaks';
+import { expectedCashOf, sessionTotals } from './totals';
 
 /**
  * Closing a cash session (issue 27.4): one counted amount per currency the drawer holds — the base currency,

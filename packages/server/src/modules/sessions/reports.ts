@@ -7,7 +7,8 @@ import { formatMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { currencyExponent } from '../currency/service';
 import { rateOf, toBase } from '../currency/fx';
-import { baseCurrency, expectedCashOf, presentSession, readableSession, sessionTotals } from './service';
+import { baseCurrency, presentSession, readableSession } from './service';
+import { expectedCashOf, sessionTotals } from './totals';
 
 /** GET /sessions/{id}/sales: every sale of the session, newest first, with the session. */
 export async function sessionSales(app: AppContext, user: AuthUser, id: string) {

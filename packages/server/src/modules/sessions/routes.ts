@@ -15,15 +15,9 @@ import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { closeSession } from './close';
 import { sessionSales, zReport } from './reports';
-import {
-  currentSession,
-  declareTender,
-  endBreak,
-  openSession,
-  sessionHistory,
-  startBreak,
-  tenderHistory,
-} from './service';
+import { currentSession, openSession, sessionHistory } from './service';
+import { declareTender, tenderHistory } from './tenders';
+import { endBreak, startBreak } from './breaks';
 
 const TILL = ['cashier', 'pharmacist', 'branch_manager'] as const;
 const NOTE =

@@ -1,12 +1,11 @@
 import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
-import type { z } from 'zod';
-import type { CashSession, TenderRequest } from '@pharmacy/contracts';
+import type { CashSession } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
-import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
+import { AppError, Conflict, Forbidden, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
@@ -15,6 +14,7 @@ import { currencyExponent } from '../currency/service';
 import { getLocalDeviceId } from '../fiscal/device';
 import { getSettings } from '../settings/service';
 import type { CashSessionsTable } from '../../db/tables/sessions';
+import { expectedCashOf, type SessionTotals, sessionTotals } from './totals';
 
 /**
  * Cash sessions: a user's shift at a till, in the base currency. Status `open` -> `on_break` -> `open` … ->
@@ -78,108 +78,6 @@ export async function requireActive(db: Db, userId: string): Promise<CashSession
   if (!s) throw new NoOpenSession();
   return s;
 }
-
-export interface SessionTotals {
-  count: number;
-  revenue: number;
-  vat: number;
-  /** method -> base minor units (cash net of change) */
-  byMethod: Record<string, number>;
-  countByMethod: Record<string, number>;
-  cashTaken: number;
-  change: number;
-  cashRefunds: number;
-  /** Payments on customers' accounts taken in the session: tender -> count and base minor units. */
-  accountPayments: Record<string, { count: number; amount: number }>;
-}
-
-const emptyTotals = (): SessionTotals => ({
-  count: 0,
-  revenue: 0,
-  vat: 0,
-  byMethod: {},
-  countByMethod: {},
-  cashTaken: 0,
-  change: 0,
-  cashRefunds: 0,
-  accountPayments: {},
-});
-
-/** Figures of several sessions in three grouped queries. */
-export async function sessionTotals(db: Db, ids: string[]): Promise<Map<string, SessionTotals>> {
-  const out = new Map(ids.map((id) => [id, emptyTotals()]));
-  if (ids.length === 0) return out;
-  const sales = await db
-    .selectFrom('sales')
-    .select((eb) => [
-      'session_id',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('base_total_amount').as('revenue'),
-      eb.fn.sum<number>('base_vat_amount').as('vat'),
-      eb.fn.sum<number>('base_change_amount').as('change'),
-    ])
-    .where('session_id', 'in', ids)
-    .where('is_deleted', '=', 0)
-    .groupBy('session_id')
-    .execute();
-  for (const r of sales) {
-    const t = out.get(r.session_id!)!;
-    t.count = Number(r.n);
-    t.revenue = Number(r.revenue);
-    t.vat = Number(r.vat);
-    t.change = Number(r.change);
-  }
-  const pays = await db
-    .selectFrom('sale_payments as p')
-    .innerJoin('sales as s', 's.id', 'p.sale_id')
-    .select((eb) => [
-      's.session_id',
-      'p.method',
-      eb.fn.sum<number>('p.base_amount').as('amount'),
-      eb.fn.count<number>('p.sale_id').distinct().as('n'),
-    ])
-    .where('s.session_id', 'in', ids)
-    .where('s.is_deleted', '=', 0)
-    .groupBy(['s.session_id', 'p.method'])
-    .execute();
-  for (const r of pays) {
-    const t = out.get(r.session_id!)!;
-    t.byMethod[r.method] = Number(r.amount);
-    t.countByMethod[r.method] = Number(r.n);
-    if (r.method === 'cash') t.cashTaken = Number(r.amount);
-  }
-  for (const t of out.values()) if (t.byMethod.cash !== undefined) t.byMethod.cash -= t.change;
-  const refunds = await db
-    .selectFrom('returns')
-    .select((eb) => ['session_id', eb.fn.sum<number>('base_total_amount').as('amount')])
-    .where('session_id', 'in', ids)
-    .where('refund_method', '=', 'cash')
-    .groupBy('session_id')
-    .execute();
-  for (const r of refunds) out.get(r.session_id!)!.cashRefunds = Number(r.amount);
-  const account = await db
-    .selectFrom('customer_ledger')
-    .select((eb) => [
-      'session_id',
-      'tender',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('amount').as('amount'),
-    ])
-    .where('session_id', 'in', ids)
-    .where('transaction_type', '=', 'PAYMENT')
-    .groupBy(['session_id', 'tender'])
-    .execute();
-  for (const r of account)
-    out.get(r.session_id!)!.accountPayments[r.tender ?? 'cash'] = {
-      count: Number(r.n),
-      amount: Number(r.amount),
-    };
-  return out;
-}
-
-/** Opening float + cash kept from sales (tendered − change) + cash paid on accounts − cash refunds. */
-export const expectedCashOf = (s: Pick<CashSessionsTable, 'opening_float'>, t: SessionTotals): number =>
-  s.opening_float + t.cashTaken - t.change + (t.accountPayments.cash?.amount ?? 0) - t.cashRefunds;
 
 export function toSession(
   s: CashSessionsTable,
@@ -299,159 +197,6 @@ export async function currentSession(app: AppContext, user: AuthUser): Promise<C
   return presentSession(app, s);
 }
 
-const minutesBetween = (from: string, to: string) =>
-  Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
-
-export async function startBreak(app: AppContext, user: AuthUser, actor: Actor): Promise<CashSession> {
-  const row = await app.db.transaction().execute(async (trx) => {
-    const s = await requireActive(trx, user.id);
-    if (s.status === 'on_break')
-      throw new Conflict('Your session is already on a break.', 'SESSION_ON_BREAK');
-    const at = nowIso();
-    const after: CashSessionsTable = { ...s, status: 'on_break', break_started_at: at, updated_at: at };
-    await trx
-      .updateTable('cash_sessions')
-      .set({ status: 'on_break', break_started_at: at, updated_at: at })
-      .where('id', '=', s.id)
-      .execute();
-    await record(trx, after);
-    await writeAudit(trx, actor, {
-      action: 'session.break_start',
-      entity: 'cash_session',
-      entityId: s.id,
-      branchId: s.branch_id,
-    });
-    return after;
-  });
-  return presentSession(app, row);
-}
-
-export function endedBreak(s: CashSessionsTable, at: string): CashSessionsTable {
-  if (s.status !== 'on_break' || !s.break_started_at) return s;
-  return {
-    ...s,
-    status: 'open',
-    break_minutes: s.break_minutes + minutesBetween(s.break_started_at, at),
-    break_started_at: null,
-    updated_at: at,
-  };
-}
-
-export async function endBreak(app: AppContext, user: AuthUser, actor: Actor): Promise<CashSession> {
-  const row = await app.db.transaction().execute(async (trx) => {
-    const s = await requireActive(trx, user.id);
-    if (s.status !== 'on_break') throw new Conflict('Your session is not on a break.', 'NOT_ON_BREAK');
-    const after = endedBreak(s, nowIso());
-    await trx
-      .updateTable('cash_sessions')
-      .set({
-        status: after.status,
-        break_minutes: after.break_minutes,
-        break_started_at: null,
-        updated_at: after.updated_at,
-      })
-      .where('id', '=', s.id)
-      .execute();
-    await record(trx, after);
-    await writeAudit(trx, actor, {
-      action: 'session.break_end',
-      entity: 'cash_session',
-      entityId: s.id,
-      branchId: s.branch_id,
-      after: { break_minutes: after.break_minutes },
-    });
-    return after;
-  });
-  return presentSession(app, row);
-}
-
-export async function declareTender(
-  app: AppContext,
-  user: AuthUser,
-  actor: Actor,
-  input: z.output<typeof TenderRequest>,
-) {
-  const { exp } = await baseCurrency(app);
-  const denominations = (input.denominations ?? []).map((d) => ({
-    value: toMinor(d.value, exp, 'denominations.value'),
-    count: d.count,
-  }));
-  const fromDenoms = denominations.reduce((a, d) => a + d.value * d.count, 0);
-  if (!Number.isSafeInteger(fromDenoms)) throw new Invalid('The denominations add up to too much.');
-  const amount = input.amount === undefined ? fromDenoms : toMinor(input.amount, exp, 'amount');
-  if (denominations.length > 0 && amount !== fromDenoms)
-    throw new Invalid(
-      `amount ${formatMinor(amount, exp)} does not equal the denominations' total ${formatMinor(fromDenoms, exp)}.`,
-      [{ path: 'amount', message: `must equal ${formatMinor(fromDenoms, exp)}` }],
-    );
-  const row = await app.db.transaction().execute(async (trx) => {
-    const s = await requireActive(trx, user.id);
-    const r = {
-      id: newId(),
-      session_id: s.id,
-      user_id: user.id,
-      branch_id: s.branch_id,
-      amount,
-      denominations: JSON.stringify(denominations),
-      notes: input.notes,
-      declared_at: nowIso(),
-    };
-    await trx.insertInto('tender_declarations').values(r).execute();
-    await recordChange(trx, {
-      entity: 'tender_declaration',
-      entityId: r.id,
-      op: 'upsert',
-      payload: r,
-      branchId: r.branch_id,
-    });
-    await writeAudit(trx, actor, {
-      action: 'session.tender',
-      entity: 'cash_session',
-      entityId: s.id,
-      branchId: s.branch_id,
-      after: r,
-    });
-    return r;
-  });
-  return toTender(row, exp);
-}
-
-const toTender = (
-  r: {
-    id: string;
-    session_id: string;
-    user_id: string;
-    branch_id: string;
-    amount: number;
-    denominations: string;
-    notes: string;
-    declared_at: string;
-  },
-  exp: number,
-) => ({
-  ...r,
-  amount: formatMinor(r.amount, exp),
-  denominations: (JSON.parse(r.denominations) as Array<{ value: number; count: number }>).map((d) => ({
-    value: formatMinor(d.value, exp),
-    count: d.count,
-  })),
-});
-
-export async function tenderHistory(
-  app: AppContext,
-  user: AuthUser,
-  f: { page: number; page_size: number; session_id?: string },
-) {
-  const { exp } = await baseCurrency(app);
-  let q = app.db.selectFrom('tender_declarations').where('user_id', '=', user.id);
-  if (f.session_id) q = q.where('session_id', '=', f.session_id);
-  const found = await paginate(q, f, (q) =>
-    q.selectAll().orderBy('declared_at', 'desc').orderBy('id', 'desc'),
-  );
-  return { ...found, items: found.items.map((r) => toTender(r, exp)) };
-}
-
-/** Closed sessions, newest close first. Cashiers and pharmacists see their own; managers their branch. */
 export async function sessionHistory(
   app: AppContext,
   user: AuthUser,
