@@ -17,16 +17,15 @@ import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { requireActiveBranch } from '../purchases/service';
+import { genericSearch } from './generic-search';
+import { createRefill, listRefills } from './refills';
 import {
-  createRefill,
   createWillCall,
-  genericSearch,
   getWillCallRow,
-  listRefills,
   listWillCalls,
   refusePickupWithoutSale,
   returnWillCall,
-} from './service';
+} from './will-call';
 
 const problem = (description: string) => ({ description, schema: Problem });
 

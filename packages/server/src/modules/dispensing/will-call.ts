@@ -1,28 +1,19 @@
 import { sql } from 'kysely';
-import type { RefillReminder, WillCall } from '@pharmacy/contracts';
+import type { WillCall } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
-import { formatMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent, getMedicineRow } from '../medicines/service';
 import { NOT_VALID, recordPrescriptionChange, statusAfterFill } from '../prescriptions/dispense';
-import {
-  checkCustomer,
-  getPrescriptionRow,
-  recordWillCallChange,
-  targetBranch,
-} from '../prescriptions/service';
-import type { DispensingsTable, RefillRemindersTable, WillCallsTable } from '../../db/tables/prescriptions';
-import { branchStock, branchToday, moveBatchQuantity } from '../stock/ledger';
+import { getPrescriptionRow, recordWillCallChange } from '../prescriptions/service';
+import type { DispensingsTable, WillCallsTable } from '../../db/tables/prescriptions';
+import { moveBatchQuantity } from '../stock/ledger';
 import { heldReservations, releaseReserved } from '../stock/reservations';
 import { paginate } from '../../db/paginate';
-
-/* ------------------------------------------------------------------ will-call */
 
 async function toWillCalls(db: Db, rows: WillCallsTable[]): Promise<WillCall[]> {
   if (rows.length === 0) return [];
@@ -341,160 +332,4 @@ async function restoredStatus(trx: Db, prescriptionId: string) {
     .where('prescription_id', '=', prescriptionId)
     .execute();
   return items.every((i) => i.total_dispensed === 0) ? ('active' as const) : statusAfterFill(items);
-}
-
-/* ------------------------------------------------------------------ generic search */
-
-/**
- * Substitutes: active medicines with the same generic name, strength and form (case-insensitive, trimmed), with
- * sellable stock in the branch (active, unexpired batches), cheapest first, then by name; the medicine asked
- * about is excluded.
- */
-export async function genericSearch(
-  app: AppContext,
-  branchId: string,
-  q: { medicine_id?: string; generic_name?: string; strength?: string; form?: string; limit: number },
-) {
-  let generic = q.generic_name;
-  let strength = q.strength;
-  let form = q.form;
-  if (q.medicine_id) {
-    const m = await getMedicineRow(app.db, q.medicine_id);
-    generic = m.generic_name;
-    strength ??= m.strength;
-    form ??= m.form;
-  }
-  if (!generic?.trim())
-    throw new Invalid('This medicine has no generic name recorded, so no substitute can be matched.', [
-      { path: 'medicine_id', message: 'no generic name' },
-    ]);
-  const norm = (s: string) => s.trim().toLowerCase();
-  let query = app.db
-    .selectFrom('medicines')
-    .selectAll()
-    .where('is_active', '=', sql.lit(1))
-    .where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['generic_name'])]), '=', norm(generic!)));
-  if (strength !== undefined)
-    query = query.where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['strength'])]), '=', norm(strength!)));
-  if (form !== undefined)
-    query = query.where((eb) => eb(eb.fn('lower', [eb.fn('trim', ['form'])]), '=', norm(form!)));
-  if (q.medicine_id) query = query.where('id', '!=', q.medicine_id);
-  const candidates = await query.execute();
-  const stock = await branchStock(
-    app.db,
-    branchId,
-    candidates.map((c) => c.id),
-  );
-  const exponent = await baseExponent(app);
-  const items = candidates
-    .filter((c) => (stock.get(c.id) ?? 0) > 0)
-    .sort(
-      (a, b) => a.selling_price - b.selling_price || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
-    )
-    .slice(0, q.limit)
-    .map((c) => ({
-      medicine_id: c.id,
-      name: c.name,
-      generic_name: c.generic_name,
-      strength: c.strength,
-      form: c.form,
-      selling_price: formatMinor(c.selling_price, exponent),
-      stock_quantity: stock.get(c.id) ?? 0,
-      requires_prescription: c.requires_prescription === 1,
-      is_controlled: c.is_controlled === 1,
-    }));
-  return {
-    branch_id: branchId,
-    generic_name: generic,
-    strength: strength ?? null,
-    form: form ?? null,
-    items,
-  };
-}
-
-/* ------------------------------------------------------------------ refill reminders */
-
-const selectReminders = (db: Db) =>
-  db
-    .selectFrom('refill_reminders as r')
-    .innerJoin('medicines as m', 'm.id', 'r.medicine_id')
-    .selectAll('r')
-    .select('m.name as medicine_name');
-
-export async function listRefills(
-  app: AppContext,
-  f: { branch_id?: string; due_before?: string; medicine_id?: string; page: number; page_size: number },
-) {
-  let q = selectReminders(app.db);
-  if (f.branch_id) q = q.where('r.branch_id', '=', f.branch_id);
-  if (f.due_before) q = q.where('r.due_date', '<=', f.due_before);
-  if (f.medicine_id) q = q.where('r.medicine_id', '=', f.medicine_id);
-  const found = await paginate(q, f, (q) => q.orderBy('r.due_date').orderBy('r.id'));
-  const items: RefillReminder[] = found.items;
-  return { ...found, items };
-}
-
-export async function createRefill(
-  app: AppContext,
-  user: AuthUser,
-  actor: Actor,
-  input: {
-    branch_id?: string;
-    customer_id?: string;
-    prescription_id?: string;
-    patient_name: string;
-    medicine_id: string;
-    due_date: string;
-    contact: string;
-    notes: string;
-  },
-): Promise<RefillReminder> {
-  let branchId: string;
-  if (input.prescription_id) {
-    const rx = await getPrescriptionRow(app.db, input.prescription_id);
-    assertBranchAccess(user, rx.branch_id, 'prescription');
-    if (input.branch_id && input.branch_id !== rx.branch_id)
-      throw new Invalid('branch_id differs from the prescription’s branch.', [
-        { path: 'branch_id', message: 'must be the prescription’s branch' },
-      ]);
-    branchId = await targetBranch(app.db, user, rx.branch_id);
-  } else branchId = await targetBranch(app.db, user, input.branch_id);
-  await getMedicineRow(app.db, input.medicine_id);
-  await checkCustomer(app.db, input.customer_id);
-  const today = await branchToday(app.db, branchId);
-  if (input.due_date < today)
-    throw new Invalid(`due_date ${input.due_date} is in the past.`, [
-      { path: 'due_date', message: 'must be today or later' },
-    ]);
-  const row: RefillRemindersTable = {
-    id: newId(),
-    branch_id: branchId,
-    customer_id: input.customer_id ?? null,
-    prescription_id: input.prescription_id ?? null,
-    patient_name: input.patient_name,
-    medicine_id: input.medicine_id,
-    due_date: input.due_date,
-    contact: input.contact,
-    notes: input.notes,
-    created_by: user.id,
-    created_at: nowIso(),
-  };
-  await app.db.transaction().execute(async (trx) => {
-    await trx.insertInto('refill_reminders').values(row).execute();
-    await recordChange(trx, {
-      entity: 'refill_reminder',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId,
-    });
-    await writeAudit(trx, actor, {
-      action: 'refill_reminder.create',
-      entity: 'refill_reminder',
-      entityId: row.id,
-      branchId,
-      after: row,
-    });
-  });
-  return selectReminders(app.db).where('r.id', '=', row.id).executeTakeFirstOrThrow();
 }
