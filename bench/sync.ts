@@ -37,7 +37,7 @@ const { APP_VERSION_HEADER, CreateMedicineRequest, DEVICE_TOKEN_HEADER } = await
   '../packages/contracts/src/index'
 );
 const { createMedicine } = await import('../packages/server/src/modules/medicines/service');
-const { receiveBatch } = await import('../packages/server/src/modules/stock/ledger');
+const { receiveBatch } = await import('../packages/server/src/modules/stock/receive');
 const { SYSTEM } = await import('../packages/server/src/modules/audit/service');
 
 if (!getEntity('medicine'))

@@ -1,7 +1,7 @@
 import { CreateMedicineRequest } from '@pharmacy/contracts';
 import { SYSTEM } from '../modules/audit/service';
 import { createMedicine } from '../modules/medicines/service';
-import { receiveBatch } from '../modules/stock/ledger';
+import { receiveBatch } from '../modules/stock/receive';
 import type { TestServer } from './harness';
 
 /**

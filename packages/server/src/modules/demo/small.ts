@@ -7,7 +7,8 @@ import { SYSTEM, writeAudit } from '../audit/service';
 import { createCategory } from '../categories/service';
 import { baseExponent, createMedicine } from '../medicines/service';
 import { addDays } from '../stock/dates';
-import { branchToday, receiveBatch } from '../stock/ledger';
+import { branchToday } from '../stock/ledger';
+import { receiveBatch } from '../stock/receive';
 import { createSupplier } from '../suppliers/service';
 import { skipDemoChanges } from '../sync/held-records';
 

@@ -12,7 +12,8 @@ import { toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../medicines/service';
-import { branchToday, receiveBatch } from '../stock/ledger';
+import { branchToday } from '../stock/ledger';
+import { receiveBatch } from '../stock/receive';
 import { getOrderRow, getPurchaseOrder, RECEIVABLE, recordOrderChange } from './service';
 
 /**

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/connection';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { branchStock, consumeFefo, InsufficientStock, moveBatchQuantity, receiveBatch } from './ledger';
+import { branchStock, consumeFefo, InsufficientStock, moveBatchQuantity } from './ledger';
+import { receiveBatch } from './receive';
 import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
 let t: TestServer;

@@ -16,7 +16,8 @@ import type { StockMovementsTable } from '../../db/tables/stock';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../purchases/service';
-import { moveBatchQuantity, receiveBatch } from '../stock/ledger';
+import { moveBatchQuantity } from '../stock/ledger';
+import { receiveBatch } from '../stock/receive';
 import { loadTransfers } from './read';
 import { assertTillOf, recordForBoth, type TransferPayload } from './service';
 
