@@ -6,12 +6,11 @@ import {
   type UpdateMedicineRequest,
   vatRateOf,
 } from '@pharmacy/contracts';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { dialectOf, ftsPrefixQuery, medicineSearchCondition } from '../../db/dialect';
 import { rawQuery } from '../../db/raw-query';
 import { branchTimeZone } from '../branches/time-zone';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
@@ -22,8 +21,8 @@ import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/slug';
 import { currencyExponent } from '../currency/service';
 import type { JsonText } from '../../http/route';
-import { browseMedicines } from './list';
-import { searchLargeActive } from './search';
+import { medicineStore } from './store';
+import { activeCondition, catalogueConditions, stockSortedPage } from './stock-sort';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
 import { localDate } from '../stock/dates';
@@ -149,15 +148,6 @@ export interface MedicineListFilter {
   order: 'asc' | 'desc';
 }
 
-/** Medicines by id with the branch's stock; the id list is one parameter (JSON on SQLite, an array on PostgreSQL). */
-const hydrateQuery = rawQuery<MedicinesTable & { stock_quantity: number }>({
-  sqlite: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
-    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
-  FROM medicines m WHERE m.id IN (SELECT value FROM json_each(?))`,
-  postgres: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
-    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
-  FROM medicines m WHERE m.id = ANY(CAST(? AS TEXT[]))`,
-});
 const barcodeQuery = rawQuery<{ id: string }>(
   'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
 );
@@ -165,7 +155,7 @@ const barcodeQuery = rawQuery<{ id: string }>(
 /** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
 async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
   if (ids.length === 0) return [];
-  const rows = await hydrateQuery.all(app, [branchId, day, app.sqlite ? JSON.stringify(ids) : ids]);
+  const rows = await medicineStore(app).withStock(ids, branchId, day);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const exponent = await baseExponent(app);
   const out: Medicine[] = [];
@@ -187,10 +177,13 @@ export async function listMedicines(
   f: MedicineListFilter,
 ): Promise<JsonText | { items: Medicine[]; total: number; page: number; page_size: number }> {
   const day = await branchTodayCached(app, branchId);
-  // The till's browse path (JSON built by SQLite, a page cache kept by triggers); central on PostgreSQL takes
-  // the general query below.
-  if (app.sqlite && !f.search && !f.barcode && f.low_stock === undefined && f.out_of_stock === undefined)
-    return browseMedicines(app, app.sqlite, branchId, day, await baseExponent(app), f);
+  const store = medicineStore(app);
+  const stockFilters = f.low_stock !== undefined || f.out_of_stock !== undefined;
+  if (!f.search && !f.barcode && !stockFilters) {
+    // A page the engine builds itself (a till's SQLite: its JSON, kept while nothing changed), where it can.
+    const page = store.browse(app, branchId, day, await baseExponent(app), f);
+    if (page) return page;
+  }
   const sorted = f.sort !== 'name' || f.order !== 'asc';
   const plain =
     !sorted &&
@@ -199,37 +192,78 @@ export async function listMedicines(
     !f.category &&
     f.requires_prescription === undefined &&
     f.is_controlled === undefined &&
-    f.low_stock === undefined &&
-    f.out_of_stock === undefined;
+    !stockFilters;
   if (f.search && plain) {
-    const large = searchLargeActive(app, f.search, f.page, f.page_size);
+    const large = store.searchLargeActive(f.search, f.page, f.page_size);
     if (large) {
       const items = await hydrate(app, large.ids, branchId, day);
       return { items, total: large.total, page: f.page, page_size: f.page_size };
     }
   }
-  const stock = stockExpr(branchId, day);
-  let q = app.db.selectFrom('medicines as m');
+  // The filter's conditions but is_active, which the stock sort reads from its own index.
+  const conditions = catalogueConditions(f);
   if (f.search !== undefined && f.search !== '') {
-    if (ftsPrefixQuery(f.search) === null)
-      return { items: [], total: 0, page: f.page, page_size: f.page_size };
-    q = q.where(medicineSearchCondition(dialectOf(app.db), f.search, 'm'));
+    const search = store.searchCondition(f.search, 'm');
+    if (search === null) return { items: [], total: 0, page: f.page, page_size: f.page_size };
+    conditions.push(search);
   }
-  if (f.barcode) q = q.where('m.barcode_key', '=', barcodeKey(f.barcode));
-  if (f.category) q = q.where('m.category', '=', f.category);
-  if (f.is_active !== 'all') q = q.where('m.is_active', '=', sql.lit(f.is_active === 'true' ? 1 : 0));
-  if (f.requires_prescription !== undefined)
-    q = q.where('m.requires_prescription', '=', f.requires_prescription ? 1 : 0);
-  if (f.is_controlled !== undefined) q = q.where('m.is_controlled', '=', sql.lit(f.is_controlled ? 1 : 0));
+  if (f.barcode) conditions.push(sql<boolean>`m.barcode_key = ${barcodeKey(f.barcode)}`);
+  const stock = stockExpr(branchId, day);
   if (f.low_stock !== undefined)
-    q = q.where(
+    conditions.push(
       f.low_stock
         ? sql<boolean>`${stock} <= m.low_stock_threshold`
         : sql<boolean>`${stock} > m.low_stock_threshold`,
     );
   if (f.out_of_stock !== undefined)
-    q = q.where(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
+    conditions.push(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
+  const active = activeCondition('m', f.is_active);
+  const q = [...conditions, ...(active ? [active] : [])].reduce(
+    (query, c) => query.where(c),
+    medicinesFrom(app.db),
+  );
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const ids =
+    f.sort === 'stock_quantity' && !stockFilters
+      ? (await stockSorted(app, branchId, day, conditions, Number(total), f)).map((r) => r.id)
+      : await pageOfIds(q, f, sorted, stock);
+  const items = await hydrate(app, ids, branchId, day);
+  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+}
+
+/** A page sorted by the branch's stock, in segments from medicine_stock (stock-sort.ts): no sort of every match. */
+function stockSorted(
+  app: AppContext,
+  branchId: string,
+  day: string,
+  conditions: RawBuilder<boolean>[],
+  total: number,
+  f: MedicineListFilter,
+) {
+  const store = medicineStore(app);
+  return stockSortedPage({
+    db: app.db,
+    branchId,
+    day,
+    active: f.is_active,
+    conditions,
+    desc: f.order === 'desc',
+    limit: f.page_size,
+    offset: (f.page - 1) * f.page_size,
+    total: async () => total,
+    rowsTable: (rows) => store.rowsTable(rows),
+  });
+}
+
+const medicinesFrom = (db: Db) => db.selectFrom('medicines as m');
+
+/** The general query's page of ids: the filter's order, ties by name then id. */
+async function pageOfIds(
+  q: ReturnType<typeof medicinesFrom>,
+  f: MedicineListFilter,
+  sorted: boolean,
+  stock: RawBuilder<number>,
+): Promise<string[]> {
   let idsQ = q.select('m.id');
   if (sorted) {
     const dir = f.order === 'desc' ? 'desc' : 'asc';
@@ -250,19 +284,13 @@ export async function listMedicines(
   // Ties follow the sort's direction (a descending list is the ascending one reversed), ending on the id as
   // the browse path does, so pages never overlap.
   const tie = sql.raw(sorted && f.order === 'desc' ? 'DESC' : 'ASC');
-  const ids = await idsQ
+  const rows = await idsQ
     .orderBy(sql`m.name COLLATE NOCASE ${tie}`)
     .orderBy(sql`m.id ${tie}`)
     .limit(f.page_size)
     .offset((f.page - 1) * f.page_size)
     .execute();
-  const items = await hydrate(
-    app,
-    ids.map((r) => r.id),
-    branchId,
-    day,
-  );
-  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+  return rows.map((r) => r.id);
 }
 
 /** Exact barcode lookup (GTIN-aware): the active medicine first, else the most recently updated inactive one. */

@@ -1,33 +1,86 @@
 import type { MedicineSort } from '@pharmacy/contracts';
-import type BetterSqlite3 from 'better-sqlite3';
+import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import type { Sqlite } from '../../db/connection';
+import type { Db, Sqlite } from '../../db/connection';
+import {
+  ftsPrefixQuery,
+  indexedBy,
+  inJsonArray,
+  MEDICINE_SEARCH_SQL,
+  medicineSearchCondition,
+} from '../../db/dialect';
+import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
-import { indexedBy, inJsonArray } from '../../db/dialect';
-import { stockSortedPage } from './stock-sort';
+import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import { catalogueConditions, stockSortedPage } from './stock-sort';
 
 /**
- * The back office's Medicines table: a page of the catalogue with the branch's stock, sorted and filtered.
- * One statement finds the page's ids (from the index alone when sorted by name, migration 0017), one more
- * their stock in the branch (stock-sort.ts when sorted by it); each row's catalogue part is JSON written by SQLite (json_object, so the server neither builds 50 JS
- * objects of 22 columns nor stringifies them) and kept per connection while the catalogue's list version is
- * unchanged, with the ids of the pages in a catalogue order (they change only when the catalogue does), so a
- * page rebuilt after a sale or receipt reads only its stock (at most 20,000 rows' text, ~14 MB). The total of
- * an unfiltered list comes from `medicine_counts` (trigger-kept, migration 0014) instead of counting 100,000
- * index entries. Each row's JSON is the `Medicine` of `toMedicine` (a test holds them equal); image_url, a
- * signed URL, is added in JS for the rows that have an image.
+ * The Medicines area on a till's SQLite (implements MedicineStore of store.ts, which picks it).
+ *
+ * The back office's Medicines table (`browse`): a page of the catalogue with the branch's stock, sorted and
+ * filtered. One statement finds the page's ids (from the index alone when sorted by name, migration 0018), one
+ * more their stock in the branch (stock-sort.ts when sorted by it); each row's catalogue part is JSON written
+ * by SQLite (json_object, so the server neither builds 50 JS objects of 22 columns nor stringifies them) and
+ * kept per connection while the catalogue's list version is unchanged, with the ids of the pages in a
+ * catalogue order (they change only when the catalogue does), so a page rebuilt after a sale or receipt reads
+ * only its stock. The total of an unfiltered list comes from `medicine_counts` (trigger-kept, migration 0014)
+ * instead of counting 100,000 index entries. Each row's JSON is the `Medicine` of `toMedicine` (a test holds
+ * them equal); image_url, a signed URL, is added in JS for the rows that have an image.
+ *
+ * Search-as-you-type over a large catalogue (`searchLargeActive`): short prefixes ("ka") match thousands of
+ * medicines; sorting all of them by name for a page of 20 costs ~10 ms at 100k medicines. When the FTS index
+ * says there are many matches, the page is read from the (is_active, name) index in order instead, testing
+ * each entry against the match set, and stops after the page: cost follows the page, not the match count.
+ * Order in both paths: names that start with the typed text first, then by name, then rowid.
+ *
+ * Every statement comes from the connection's one statement cache (db/prepared.ts).
  */
-export interface BrowseFilter {
-  page: number;
-  page_size: number;
-  category?: string;
-  is_active: 'true' | 'false' | 'all';
-  requires_prescription?: boolean;
-  is_controlled?: boolean;
-  sort: MedicineSort;
-  order: 'asc' | 'desc';
+export class SqliteMedicineStore {
+  readonly #db: Db;
+  readonly #sqlite: Sqlite;
+
+  constructor(db: Db, sqlite: Sqlite | null) {
+    if (!sqlite) throw new Error('The SQLite medicine store needs the SQLite handle of its database');
+    this.#db = db;
+    this.#sqlite = sqlite;
+  }
+
+  browse(
+    app: AppContext,
+    branchId: string,
+    day: string,
+    exponent: number,
+    f: BrowseFilter,
+  ): Promise<JsonText> {
+    return browseMedicines(app, this.#db, this.#sqlite, branchId, day, exponent, f);
+  }
+
+  searchLargeActive(text: string, page: number, pageSize: number): IdPage | null {
+    return searchLargeActive(this.#sqlite, text, page, pageSize);
+  }
+
+  /** FTS5: `alias`.rowid among the index's prefix matches. */
+  searchCondition(text: string, alias: string): RawBuilder<boolean> | null {
+    return ftsPrefixQuery(text) === null ? null : medicineSearchCondition('sqlite', text, alias);
+  }
+
+  async withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]> {
+    return sqliteStatement(this.#sqlite, WITH_STOCK).all(
+      branchId,
+      day,
+      JSON.stringify(ids),
+    ) as MedicineWithStock[];
+  }
+
+  rowsTable(rows: readonly StockRow[]): RawBuilder<unknown> {
+    return rowsTable(rows);
+  }
 }
+
+/** Rows bound as one JSON parameter: `[[id, stock], …]` read by json_each. */
+const rowsTable = (rows: readonly StockRow[]): RawBuilder<unknown> =>
+  sql`(SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS stock FROM json_each(${JSON.stringify(rows.map((r) => [r.id, r.stock]))}))`;
 
 /** Units of batch `b` held for the will-call shelf (stock/reservations.ts): on hand, not available. */
 const HELD = `(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')`;
@@ -39,8 +92,10 @@ const HELD = `(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHE
 const PAGE_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand - ${HELD}) FROM batches b WHERE b.branch_id = ?
   AND ${inJsonArray('b.medicine_id')} AND b.regulator_status = 'active' AND b.expiry_date >= ? GROUP BY b.medicine_id`;
 
-/** Every medicine's stock in the branch at once (one pass over the branch's batches), to sort by it. */
-const BRANCH_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand - ${HELD}) AS qty FROM batches b WHERE b.branch_id = :branch AND b.regulator_status = 'active' AND b.expiry_date >= :day GROUP BY b.medicine_id`;
+/** Medicines by id (a JSON array) with the branch's sellable stock. */
+const WITH_STOCK = `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
+    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
+  FROM medicines m WHERE ${inJsonArray('m.id')}`;
 
 /** The ORDER BY of each sort; every one ends on name and rowid so pages never overlap. */
 const ORDER: Record<MedicineSort, (dir: string) => string> = {
@@ -110,21 +165,6 @@ function conditionsOf(f: BrowseFilter): string[] {
   return parts;
 }
 
-const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement<unknown[]>>>();
-function statement(sqlite: Sqlite, text: string): BetterSqlite3.Statement<unknown[]> {
-  let byText = statements.get(sqlite);
-  if (!byText) {
-    byText = new Map();
-    statements.set(sqlite, byText);
-  }
-  let s = byText.get(text);
-  if (!s) {
-    s = sqlite.prepare(text);
-    byText.set(text, s);
-  }
-  return s;
-}
-
 function total(sqlite: Sqlite, f: BrowseFilter, where: string, params: Record<string, unknown>): number {
   const filtered =
     f.category !== undefined || f.requires_prescription !== undefined || f.is_controlled !== undefined;
@@ -133,12 +173,12 @@ function total(sqlite: Sqlite, f: BrowseFilter, where: string, params: Record<st
       f.is_active === 'all'
         ? 'SELECT coalesce(sum(n), 0) FROM medicine_counts'
         : `SELECT coalesce(sum(n), 0) FROM medicine_counts WHERE is_active = ${f.is_active === 'true' ? 1 : 0}`;
-    return Number(statement(sqlite, text).pluck().get());
+    return Number(sqliteStatement(sqlite, text, 'pluck').get());
   }
   return Number(
-    statement(sqlite, `SELECT count(*) FROM medicines m ${where}`)
-      .pluck()
-      .get(f.category === undefined ? {} : { category: params.category }),
+    sqliteStatement(sqlite, `SELECT count(*) FROM medicines m ${where}`, 'pluck').get(
+      f.category === undefined ? {} : { category: params.category },
+    ),
   );
 }
 
@@ -158,12 +198,11 @@ const pages = new WeakMap<Sqlite, Map<string, { versions: string; at: number; te
 
 /** The catalogue's and the branch's list versions: [catalogue, stock]. */
 function versionsOf(sqlite: Sqlite, branchId: string): [number | null, number | null] {
-  return statement(
+  return sqliteStatement(
     sqlite,
     "SELECT (SELECT v FROM list_versions WHERE key = 'medicines'), (SELECT v FROM list_versions WHERE key = 'stock:' || ?)",
-  )
-    .raw()
-    .get(branchId) as [number | null, number | null];
+    'raw',
+  ).get(branchId) as [number | null, number | null];
 }
 
 /**
@@ -202,7 +241,7 @@ function pageIds(sqlite: Sqlite, version: string, f: BrowseFilter, text: string,
   const key = `${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
   let ids = held.pageIds.get(key);
   if (!ids) {
-    ids = statement(sqlite, text).pluck().all(params) as string[];
+    ids = sqliteStatement(sqlite, text, 'pluck').all(params) as string[];
     if (held.pageIds.size >= PAGE_IDS_SIZE) held.pageIds.clear();
     held.pageIds.set(key, ids);
   }
@@ -214,7 +253,7 @@ function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string
   const missing = ids.filter((id) => !held.rows.has(id));
   if (missing.length > 0) {
     if (held.rows.size + missing.length > ROW_CACHE_SIZE) held.rows.clear();
-    const read = statement(
+    const read = sqliteStatement(
       sqlite,
       `SELECT m.id AS id, ${rowJson(exponent)} AS json, m.image_key AS image_key FROM medicines m WHERE ${inJsonArray('m.id')}`,
     ).all(JSON.stringify(missing)) as Array<{ id: string; json: string; image_key: string | null }>;
@@ -224,8 +263,9 @@ function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string
 }
 
 /** A page of the catalogue with the branch's stock, as the JSON text of the answer. */
-export async function browseMedicines(
+async function browseMedicines(
   app: AppContext,
+  db: Db,
   sqlite: Sqlite,
   branchId: string,
   day: string,
@@ -243,7 +283,7 @@ export async function browseMedicines(
   const hit = cache.get(key);
   if (hit && PAGE_CACHE_ON && hit.versions === versions && Date.now() - hit.at < PAGE_TTL_MS)
     return new JsonText(hit.text);
-  const text = await buildPage(app, sqlite, branchId, day, exponent, f, `${catalogue}|${exponent}`);
+  const text = await buildPage(app, db, sqlite, branchId, day, exponent, f, `${catalogue}|${exponent}`);
   // The versions again: a write while the page was built (image URLs are awaited) must not be cached over.
   if (versionsOf(sqlite, branchId).join(':') === versions) {
     cache.delete(key);
@@ -254,12 +294,14 @@ export async function browseMedicines(
 }
 
 /**
- * The page: its ids and stock in one statement, then each row's catalogue JSON (cached, see rowsById) with
- * stock_quantity appended. Everything up to the first await runs in one turn of the event loop, so the ids,
- * the stock and the row texts are read under the catalogue version `version` the caller read.
+ * The page: its ids (sorted by stock: with their stock), its stock in one statement, then each row's catalogue
+ * JSON (cached, see rowsById) with stock_quantity appended. Pages in a catalogue order are read in one turn of
+ * the event loop, so the ids, the stock and the row texts are read under the catalogue version `version` the
+ * caller read; a page built across a write is not cached (browseMedicines reads the versions again).
  */
 async function buildPage(
   app: AppContext,
+  db: Db,
   sqlite: Sqlite,
   branchId: string,
   day: string,
@@ -272,33 +314,33 @@ async function buildPage(
   const text = `SELECT m.id FROM medicines m ${indexFor(f)} ${where}
     ORDER BY ${order} LIMIT :limit OFFSET :offset`;
   const params: Record<string, unknown> = {
-    branch: branchId,
-    day,
     limit: f.page_size,
     offset: (f.page - 1) * f.page_size,
     ...(f.category !== undefined && { category: f.category }),
   };
-  type Row = { id: string; stock: number };
   // Sorted by stock: in segments (stock-sort.ts), never sorting the catalogue; otherwise the page, then its stock.
-  const page =
+  const page: StockRow[] =
     f.sort === 'stock_quantity'
-      ? stockSortedPage({
-          branchStock: BRANCH_STOCK,
-          conditions: conditionsOf(f),
-          nameIndex: indexFor({ ...f, sort: 'name' }),
+      ? await stockSortedPage({
+          db,
+          branchId,
+          day,
+          active: f.is_active,
+          conditions: catalogueConditions(f),
           desc: f.order === 'desc',
           limit: f.page_size,
           offset: (f.page - 1) * f.page_size,
-          rows: (sql, window) => statement(sqlite, sql).all({ ...params, ...window }) as Row[],
-          count: (sql) => Number(statement(sqlite, sql).pluck().get(params)),
-          total: () => total(sqlite, f, where, params),
+          total: async () => total(sqlite, f, where, params),
+          rowsTable,
         })
       : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
   const ids = page.map((r) => r.id);
   if (f.sort !== 'stock_quantity') {
     // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
     const stock = new Map(
-      statement(sqlite, PAGE_STOCK).raw().all(branchId, JSON.stringify(ids), day) as Array<[string, number]>,
+      sqliteStatement(sqlite, PAGE_STOCK, 'raw').all(branchId, JSON.stringify(ids), day) as Array<
+        [string, number]
+      >,
     );
     for (const p of page) p.stock = stock.get(p.id) ?? 0;
   }
@@ -317,4 +359,70 @@ async function buildPage(
   }
   const count = total(sqlite, f, where, params);
   return `{"items":[${items.join(',')}],"total":${count},"page":${f.page},"page_size":${f.page_size}}`;
+}
+
+// Search-as-you-type ------------------------------------------------------------------------------------
+
+const LARGE = 1500;
+const MAX = '\u{10FFFF}';
+
+const MATCH_COUNT = 'SELECT count(*) AS n FROM medicines_fts WHERE medicines_fts MATCH ?';
+const INACTIVE_MATCHES = `SELECT count(*) AS n FROM medicines INDEXED BY medicines_active_name WHERE is_active = 0 AND ${MEDICINE_SEARCH_SQL}`;
+const PREFIX_RANGE = 'is_active = 1 AND name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE';
+const PREFIX_COUNT = `SELECT count(*) AS n FROM medicines INDEXED BY medicines_active_name WHERE ${PREFIX_RANGE} AND ${MEDICINE_SEARCH_SQL}`;
+const PREFIX_PAGE = `SELECT id FROM medicines INDEXED BY medicines_active_name WHERE ${PREFIX_RANGE} AND ${MEDICINE_SEARCH_SQL}
+  ORDER BY name COLLATE NOCASE, rowid LIMIT ? OFFSET ?`;
+const REST_WHERE = `is_active = 1 AND NOT (name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE) AND ${MEDICINE_SEARCH_SQL}`;
+/** Many other matches: walk the name index, it finds a page quickly. */
+const REST_PAGE_SCAN = `SELECT id FROM medicines INDEXED BY medicines_active_name WHERE ${REST_WHERE}
+  ORDER BY name COLLATE NOCASE, rowid LIMIT ? OFFSET ?`;
+/** Few other matches: fetch and sort them (walking the index would cross most of it). */
+const REST_PAGE_SORT = `SELECT id FROM medicines WHERE ${REST_WHERE} ORDER BY name COLLATE NOCASE, rowid LIMIT ? OFFSET ?`;
+
+/**
+ * The page of active medicine ids matching `text`, with the total, when the match set is large; null when
+ * the ordinary query (sort all matches) is the cheaper plan.
+ */
+function searchLargeActive(
+  sqlite: Sqlite,
+  text: string,
+  page: number,
+  pageSize: number,
+): { ids: string[]; total: number } | null {
+  const query = ftsPrefixQuery(text);
+  if (query === null) return { ids: [], total: 0 };
+  const matches = (sqliteStatement(sqlite, MATCH_COUNT).get(query) as { n: number }).n;
+  if (matches < LARGE) return null;
+  const total = matches - (sqliteStatement(sqlite, INACTIVE_MATCHES).get(query) as { n: number }).n;
+  const lo = text.trim();
+  const hi = lo + MAX;
+  const offset = (page - 1) * pageSize;
+  const ids: string[] = [];
+  let inPrefix: number;
+  if (offset === 0) {
+    // The usual case (the first page while typing): the prefix page tells how many names start with the text
+    // whenever it is not full, so no count is needed.
+    const rows = sqliteStatement(sqlite, PREFIX_PAGE).all(lo, hi, query, pageSize, 0) as Array<{
+      id: string;
+    }>;
+    for (const r of rows) ids.push(r.id);
+    if (ids.length === pageSize) return { ids, total };
+    inPrefix = ids.length;
+  } else {
+    inPrefix = (sqliteStatement(sqlite, PREFIX_COUNT).get(lo, hi, query) as { n: number }).n;
+    if (offset < inPrefix) {
+      const rows = sqliteStatement(sqlite, PREFIX_PAGE).all(lo, hi, query, pageSize, offset) as Array<{
+        id: string;
+      }>;
+      for (const r of rows) ids.push(r.id);
+    }
+  }
+  const rest = total - inPrefix;
+  if (ids.length < pageSize && rest > 0) {
+    const restOffset = Math.max(0, offset - inPrefix);
+    const plan = sqliteStatement(sqlite, rest >= LARGE ? REST_PAGE_SCAN : REST_PAGE_SORT);
+    const rows = plan.all(lo, hi, query, pageSize - ids.length, restOffset) as Array<{ id: string }>;
+    for (const r of rows) ids.push(r.id);
+  }
+  return { ids, total };
 }

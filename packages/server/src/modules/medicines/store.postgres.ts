@@ -1,0 +1,49 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import { medicineSearchCondition, tsPrefixQuery } from '../../db/dialect';
+import type { IdPage, MedicineWithStock, StockRow } from './list-types';
+
+/** Units of batch `b` held for the will-call shelf (stock/reservations.ts): on hand, not available. */
+const HELD = sql`(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')`;
+
+/**
+ * The Medicines area on central's PostgreSQL (implements MedicineStore of store.ts, which picks it). Its planner
+ * serves the general queries of service.ts well (the GIN index of the search words, then a top-N sort), so
+ * there is no page built by the engine and no index walk for large match sets; what differs is the search
+ * condition and how a list is bound (an array, a JSON document).
+ */
+export class PostgresMedicineStore {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  browse(): null {
+    return null;
+  }
+
+  searchLargeActive(): IdPage | null {
+    return null;
+  }
+
+  /** The GIN-indexed tsvector of name, generic name and barcode against a prefix tsquery. */
+  searchCondition(text: string, alias: string): RawBuilder<boolean> | null {
+    return tsPrefixQuery(text) === null ? null : medicineSearchCondition('postgres', text, alias);
+  }
+
+  async withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]> {
+    const { rows } =
+      await sql<MedicineWithStock>`SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0)
+        FROM batches b WHERE b.branch_id = ${branchId} AND b.medicine_id = m.id AND b.regulator_status = 'active'
+          AND b.expiry_date >= ${day}) AS stock_quantity
+      FROM medicines m WHERE m.id = ANY(CAST(${[...ids]} AS TEXT[]))`.execute(this.#db);
+    return rows;
+  }
+
+  /** Rows bound as one JSON parameter: `[[id, stock], …]`. */
+  rowsTable(rows: readonly StockRow[]): RawBuilder<unknown> {
+    const json = JSON.stringify(rows.map((r) => [r.id, r.stock]));
+    return sql`(SELECT v->>0 AS id, CAST(v->>1 AS BIGINT) AS stock FROM json_array_elements(CAST(${json} AS JSON)) AS v)`;
+  }
+}
