@@ -28,48 +28,53 @@ function addUnits(branch: string, medicine: string, delta: string, from = '', wh
   DELETE FROM medicine_stock WHERE qty = 0 AND ${row};`;
 }
 
-/** A reservation's batch while it is active (a held reservation of another batch takes nothing sellable). */
-const activeBatch = (batch: string) => ['batches b', `b.id = ${batch} AND b.regulator_status = 'active'`];
+/**
+ * Whether batch `alias` (NEW, OLD, b) counts in medicine_stock: active, and not expired before the day its
+ * branch's rows were settled to (medicine_stock_days; none yet: every expiry counts).
+ */
+const counts = (alias: string) =>
+  `${alias}.regulator_status = 'active' AND ${alias}.expiry_date >= coalesce((SELECT d.day FROM medicine_stock_days d WHERE d.branch_id = ${alias}.branch_id), '')`;
+
+/** A reservation's batch while it counts (a held reservation of another batch takes nothing sellable). */
+const countedBatch = (batch: string) => ['batches b', `b.id = ${batch} AND ${counts('b')}`];
 
 const SQLITE_TRIGGERS: Statement[] = [
-  `CREATE TRIGGER medicine_stock_batch_insert AFTER INSERT ON batches
-    WHEN NEW.regulator_status = 'active' BEGIN
-    ${addUnits('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`)}
+  `CREATE TRIGGER medicine_stock_batch_insert AFTER INSERT ON batches BEGIN
+    ${addUnits('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`, '', counts('NEW'))}
   END`,
   // The hot path (a sale, a receipt into an existing batch, a write-off): the units change, nothing else does.
   `CREATE TRIGGER medicine_stock_batch_units AFTER UPDATE OF qty_on_hand ON batches
-    WHEN NEW.qty_on_hand IS NOT OLD.qty_on_hand AND OLD.regulator_status = 'active'
-      AND NEW.regulator_status = 'active' AND NEW.branch_id IS OLD.branch_id AND NEW.medicine_id IS OLD.medicine_id
+    WHEN NEW.qty_on_hand IS NOT OLD.qty_on_hand AND NEW.regulator_status IS OLD.regulator_status
+      AND NEW.expiry_date IS OLD.expiry_date AND NEW.branch_id IS OLD.branch_id AND NEW.medicine_id IS OLD.medicine_id
   BEGIN
-    ${addUnits('NEW.branch_id', 'NEW.medicine_id', 'NEW.qty_on_hand - OLD.qty_on_hand')}
+    ${addUnits('NEW.branch_id', 'NEW.medicine_id', 'NEW.qty_on_hand - OLD.qty_on_hand', '', counts('NEW'))}
   END`,
-  // Quarantined, released, recalled (or, never in practice, moved): the old contribution out, the new one in.
+  // Quarantined, released, recalled, its expiry corrected (or, never in practice, moved): the old contribution
+  // out, the new one in.
   `CREATE TRIGGER medicine_stock_batch_status AFTER UPDATE ON batches
-    WHEN (OLD.regulator_status = 'active' OR NEW.regulator_status = 'active')
-      AND (NEW.regulator_status IS NOT OLD.regulator_status OR NEW.branch_id IS NOT OLD.branch_id
-        OR NEW.medicine_id IS NOT OLD.medicine_id)
+    WHEN NEW.regulator_status IS NOT OLD.regulator_status OR NEW.expiry_date IS NOT OLD.expiry_date
+      OR NEW.branch_id IS NOT OLD.branch_id OR NEW.medicine_id IS NOT OLD.medicine_id
   BEGIN
-    ${addUnits('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`, '', "OLD.regulator_status = 'active'")}
-    ${addUnits('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`, '', "NEW.regulator_status = 'active'")}
+    ${addUnits('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`, '', counts('OLD'))}
+    ${addUnits('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`, '', counts('NEW'))}
   END`,
-  `CREATE TRIGGER medicine_stock_batch_delete AFTER DELETE ON batches
-    WHEN OLD.regulator_status = 'active' BEGIN
-    ${addUnits('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`)}
+  `CREATE TRIGGER medicine_stock_batch_delete AFTER DELETE ON batches BEGIN
+    ${addUnits('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`, '', counts('OLD'))}
   END`,
   `CREATE TRIGGER medicine_stock_reservation_insert AFTER INSERT ON stock_reservations
     WHEN NEW.status = 'held' BEGIN
-    ${addUnits('b.branch_id', 'b.medicine_id', '-NEW.quantity', ...activeBatch('NEW.batch_id'))}
+    ${addUnits('b.branch_id', 'b.medicine_id', '-NEW.quantity', ...countedBatch('NEW.batch_id'))}
   END`,
   `CREATE TRIGGER medicine_stock_reservation_update AFTER UPDATE ON stock_reservations
     WHEN (OLD.status = 'held' OR NEW.status = 'held') AND (NEW.status IS NOT OLD.status
       OR NEW.quantity IS NOT OLD.quantity OR NEW.batch_id IS NOT OLD.batch_id)
   BEGIN
-    ${addUnits('b.branch_id', 'b.medicine_id', "iif(OLD.status = 'held', OLD.quantity, 0)", ...activeBatch('OLD.batch_id'))}
-    ${addUnits('b.branch_id', 'b.medicine_id', "-iif(NEW.status = 'held', NEW.quantity, 0)", ...activeBatch('NEW.batch_id'))}
+    ${addUnits('b.branch_id', 'b.medicine_id', "iif(OLD.status = 'held', OLD.quantity, 0)", ...countedBatch('OLD.batch_id'))}
+    ${addUnits('b.branch_id', 'b.medicine_id', "-iif(NEW.status = 'held', NEW.quantity, 0)", ...countedBatch('NEW.batch_id'))}
   END`,
   `CREATE TRIGGER medicine_stock_reservation_delete AFTER DELETE ON stock_reservations
     WHEN OLD.status = 'held' BEGIN
-    ${addUnits('b.branch_id', 'b.medicine_id', 'OLD.quantity', ...activeBatch('OLD.batch_id'))}
+    ${addUnits('b.branch_id', 'b.medicine_id', 'OLD.quantity', ...countedBatch('OLD.batch_id'))}
   END`,
   // The name and flag a page is sorted and filtered by, read from the index without the medicines row.
   `CREATE TRIGGER medicine_stock_medicine_insert AFTER INSERT ON medicines BEGIN
@@ -93,35 +98,40 @@ const POSTGRES_TRIGGERS = [
   END $$`,
   `CREATE FUNCTION medicine_stock_held(batch TEXT) RETURNS BIGINT LANGUAGE sql STABLE AS $$
     SELECT coalesce(sum(r.quantity), 0)::BIGINT FROM stock_reservations r WHERE r.batch_id = batch AND r.status = 'held' $$`,
+  `CREATE FUNCTION medicine_stock_counts(branch TEXT, status TEXT, expiry TEXT) RETURNS boolean LANGUAGE sql STABLE AS $$
+    SELECT status = 'active' AND expiry >= coalesce((SELECT d.day FROM medicine_stock_days d WHERE d.branch_id = branch), '') $$`,
   `CREATE FUNCTION medicine_stock_of_batch() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
-    IF TG_OP = 'UPDATE' AND NEW.regulator_status = OLD.regulator_status AND NEW.branch_id = OLD.branch_id
-        AND NEW.medicine_id = OLD.medicine_id THEN
-      IF NEW.regulator_status = 'active' THEN
+    IF TG_OP = 'UPDATE' AND NEW.regulator_status = OLD.regulator_status AND NEW.expiry_date = OLD.expiry_date
+        AND NEW.branch_id = OLD.branch_id AND NEW.medicine_id = OLD.medicine_id THEN
+      IF NEW.qty_on_hand <> OLD.qty_on_hand
+          AND medicine_stock_counts(NEW.branch_id, NEW.regulator_status, NEW.expiry_date) THEN
         PERFORM medicine_stock_add(NEW.branch_id, NEW.medicine_id, NEW.qty_on_hand - OLD.qty_on_hand);
       END IF;
       RETURN NULL;
     END IF;
-    IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.regulator_status = 'active' THEN
+    IF TG_OP IN ('UPDATE', 'DELETE') AND medicine_stock_counts(OLD.branch_id, OLD.regulator_status, OLD.expiry_date) THEN
       PERFORM medicine_stock_add(OLD.branch_id, OLD.medicine_id, -(OLD.qty_on_hand - medicine_stock_held(OLD.id)));
     END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.regulator_status = 'active' THEN
+    IF TG_OP IN ('INSERT', 'UPDATE') AND medicine_stock_counts(NEW.branch_id, NEW.regulator_status, NEW.expiry_date) THEN
       PERFORM medicine_stock_add(NEW.branch_id, NEW.medicine_id, NEW.qty_on_hand - medicine_stock_held(NEW.id));
     END IF;
     RETURN NULL;
   END $$`,
   `CREATE TRIGGER medicine_stock_of_batch AFTER INSERT OR DELETE
-    OR UPDATE OF qty_on_hand, regulator_status, branch_id, medicine_id ON batches
+    OR UPDATE OF qty_on_hand, regulator_status, expiry_date, branch_id, medicine_id ON batches
     FOR EACH ROW EXECUTE FUNCTION medicine_stock_of_batch()`,
   `CREATE FUNCTION medicine_stock_of_reservation() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE b batches%ROWTYPE;
   BEGIN
     IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status = 'held' THEN
-      SELECT * INTO b FROM batches WHERE id = OLD.batch_id AND regulator_status = 'active';
+      SELECT * INTO b FROM batches x WHERE x.id = OLD.batch_id
+        AND medicine_stock_counts(x.branch_id, x.regulator_status, x.expiry_date);
       IF FOUND THEN PERFORM medicine_stock_add(b.branch_id, b.medicine_id, OLD.quantity); END IF;
     END IF;
     IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status = 'held' THEN
-      SELECT * INTO b FROM batches WHERE id = NEW.batch_id AND regulator_status = 'active';
+      SELECT * INTO b FROM batches x WHERE x.id = NEW.batch_id
+        AND medicine_stock_counts(x.branch_id, x.regulator_status, x.expiry_date);
       IF FOUND THEN PERFORM medicine_stock_add(b.branch_id, b.medicine_id, -NEW.quantity); END IF;
     END IF;
     RETURN NULL;
@@ -143,19 +153,21 @@ const POSTGRES_TRIGGERS = [
 /**
  * Issue 30.6: sorting the Medicines table by a branch's stock over 100,000 medicines read every batch of the
  * branch and sorted every stocked medicine for each page (0.5-1.2 s). `medicine_stock` holds, per branch and
- * medicine, the units of its active batches less the units held for the will-call shelf, expired batches
- * included: the branch's date is the reader's, so a read subtracts the few expired batches that still hold
- * units (modules/medicines/stock-sort.ts). A row exists only while its units are not zero: a medicine without
- * one holds none. Triggers keep it in the writing transaction on every path that changes a batch or a
- * reservation (sales, receipts, counts, transfers, the sync write path, the snapshot swap, a test's raw
- * UPDATE). Each row carries its medicine's name and is_active (kept by the medicines' triggers), so a page in
- * the list's order (stock, then name, then id) is read from (branch_id, qty, name, medicine_id, is_active), and
- * the medicines holding none are found against (branch_id, name, medicine_id), both without the medicines
- * table. Filled here from the batches as they are.
+ * medicine, the sellable units: those of its active batches less the units held for the will-call shelf,
+ * leaving out the batches expired before the branch's day in `medicine_stock_days` (a row there per branch,
+ * moved on to the branch's date by the first read of each day, modules/medicines/stock-sort.ts: the branch's
+ * date is the reader's; no row yet, nothing left out). A row exists only while its units are not zero: a
+ * medicine without one holds none. Triggers keep it in the writing transaction on every path that changes a
+ * batch or a reservation (sales, receipts, counts, transfers, the sync write path, the snapshot swap, a test's
+ * raw UPDATE). Each row carries its medicine's name and is_active (kept by the medicines' triggers), so a page
+ * in the list's order (stock, then name, then id) is read from (branch_id, qty, name, medicine_id, is_active),
+ * and the medicines holding none are found against (branch_id, name, medicine_id), both without the medicines
+ * table. Filled here from the batches as they are, every expiry counted.
  */
 export const stockOnHandPerMedicine: Migration = {
   async up(db) {
     await runStatements(db, [
+      'CREATE TABLE medicine_stock_days (branch_id TEXT PRIMARY KEY, day TEXT NOT NULL) STRICT',
       `CREATE TABLE medicine_stock (
         branch_id TEXT NOT NULL,
         medicine_id TEXT NOT NULL,
@@ -167,6 +179,8 @@ export const stockOnHandPerMedicine: Migration = {
       'CREATE INDEX medicine_stock_order ON medicine_stock(branch_id, qty, name COLLATE NOCASE, medicine_id, is_active)',
       'CREATE INDEX medicine_stock_names ON medicine_stock(branch_id, name COLLATE NOCASE, medicine_id, is_active)',
       'CREATE INDEX medicine_stock_medicine ON medicine_stock(medicine_id)',
+      // Every medicine in name order whatever its flag (is_active=all), as medicines_active_name_id has each flag's.
+      'CREATE INDEX medicines_name_id ON medicines(name COLLATE NOCASE, id)',
       `INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active)
         SELECT b.branch_id, b.medicine_id, sum(b.qty_on_hand - ${held('b.id')}), m.name, m.is_active
         FROM batches b JOIN medicines m ON m.id = b.medicine_id WHERE b.regulator_status = 'active'

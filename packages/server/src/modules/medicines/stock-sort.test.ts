@@ -11,7 +11,7 @@ import {
 } from '../../testing/factory';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { branchToday } from '../stock/ledger';
-import { catalogueConditions, stockSortedPage } from './stock-sort';
+import { catalogueConditions, settleStockDay, stockSortedPage } from './stock-sort';
 import { medicineStore } from './store';
 
 /**
@@ -37,7 +37,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t?.close());
 
-/** medicine_stock as the triggers keep it, and as the batches, reservations and medicines say it must be. */
+/**
+ * medicine_stock as the triggers keep it, and as the batches (less those expired before the day it was settled
+ * to), reservations and medicines say it must be.
+ */
 async function keptAndExpected() {
   const kept = await t.query<Record<string, unknown>>(
     'SELECT branch_id, medicine_id, qty, name, is_active FROM medicine_stock ORDER BY branch_id, medicine_id',
@@ -46,6 +49,7 @@ async function keptAndExpected() {
     `SELECT b.branch_id, b.medicine_id, sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
         FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) AS qty, m.name, m.is_active
       FROM batches b JOIN medicines m ON m.id = b.medicine_id WHERE b.regulator_status = 'active'
+        AND b.expiry_date >= coalesce((SELECT d.day FROM medicine_stock_days d WHERE d.branch_id = b.branch_id), '')
       GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active
       HAVING sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
         FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) <> 0
@@ -236,15 +240,23 @@ describe('GET /medicines?sort=stock_quantity', () => {
     }
   }, 120_000);
 
-  it('finds pages deep in the zero segment by counting as by walking (every offset, both ways)', async () => {
+  it('reads the same pages whatever day medicine_stock was settled to, and far into the zero segment by counting as by walking', async () => {
     const all = await everything('');
     const day = await branchToday(t.context.db, main);
     const store = medicineStore(t.context);
-    for (const order of ['asc', 'desc'] as const) {
-      const expected = fullSort(all, order);
-      const names = new Map(all.map((m) => [m.id, m.name]));
-      for (const walkLimit of [0, 3]) {
-        for (const size of [1, 4]) {
+    const names = new Map(all.map((m) => [m.id, m.name]));
+    // Settled to an earlier day (the expired units back in), to a later one (most units out), to today.
+    for (const settledTo of ['0000-01-01', inDays(400), day]) {
+      await settleStockDay(t.context.db, main, settledTo);
+      const state = await keptAndExpected();
+      expect(state.kept, `settled to ${settledTo}`).toEqual(state.expected);
+      for (const order of ['asc', 'desc'] as const) {
+        const expected = fullSort(all, order);
+        for (const [walkLimit, size] of [
+          [0, 1],
+          [3, 4],
+          [2000, 3],
+        ] as const) {
           const got: string[] = [];
           for (let offset = 0; offset < all.length; offset += size) {
             const rows = await stockSortedPage({
@@ -259,12 +271,20 @@ describe('GET /medicines?sort=stock_quantity', () => {
               total: async () => all.length,
               rowsTable: (r) => store.rowsTable(r),
               walkLimit,
+              settle: false,
             });
             got.push(...rows.map((r) => `${names.get(r.id)}:${r.stock}`));
           }
-          expect(got, `${order} by ${size}, counting past ${walkLimit}`).toEqual(expected);
+          expect(got, `settled to ${settledTo}, ${order} by ${size}, counting past ${walkLimit}`).toEqual(
+            expected,
+          );
         }
       }
     }
-  }, 120_000);
+    // The list settles the day itself: from an earlier day, the first read moves it on.
+    await settleStockDay(t.context.db, main, '0000-01-01');
+    const page = await t.get<Page>('/api/v1/medicines?sort=stock_quantity&order=desc&page_size=200', admin);
+    expect(page.body.items.map((m) => `${m.name}:${m.stock_quantity}`)).toEqual(fullSort(all, 'desc'));
+    expect(await t.query('SELECT day FROM medicine_stock_days WHERE branch_id = ?', main)).toEqual([{ day }]);
+  }, 180_000);
 });

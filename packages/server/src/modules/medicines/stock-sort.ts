@@ -32,6 +32,8 @@ export interface StockSortInput {
   rowsTable: (rows: readonly StockRow[]) => RawBuilder<unknown>;
   /** Past this many rows into the zero segment a page's start is found by counting (zeroRowsFar): 2000. */
   walkLimit?: number;
+  /** false: read medicine_stock as settled, correcting for the day, without settling it to `day` first. */
+  settle?: boolean;
 }
 
 type Sign = '>' | '=' | '<';
@@ -67,23 +69,62 @@ const and = (conditions: Array<RawBuilder<boolean> | null>) => {
   return present.length ? sql`AND ${sql.join(present, sql` AND `)}` : sql``;
 };
 
-/** A medicine whose active expired batches still hold units: its sellable stock, and whether it has a row. */
+/** The day a branch's medicine_stock leaves out the batches expired before ('' when never settled). */
+async function settledDay(db: Db, branchId: string): Promise<string> {
+  const { rows } = await sql<{ day: string }>`SELECT day FROM medicine_stock_days
+    WHERE branch_id = ${branchId}`.execute(db);
+  return rows[0]?.day ?? '';
+}
+
+/**
+ * Moves a branch's medicine_stock on to `day` (the branch's date), in one transaction: the units of the active
+ * batches that expired between the day it was settled to and `day` leave it (for an earlier `day`, they come
+ * back). The first read of each day does it, so the reads after it need no correction.
+ */
+export async function settleStockDay(db: Db, branchId: string, day: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const from = await settledDay(trx, branchId);
+    if (from === day) return;
+    const [lo, hi, sign] = from < day ? [from, day, sql`-`] : [day, from, sql`+`];
+    const expiring = sql`b.branch_id = ${branchId} AND b.regulator_status = 'active'
+      AND b.expiry_date >= ${lo} AND b.expiry_date < ${hi}`;
+    // A medicine whose rows summed to zero has none: make them, update, then drop the rows come to zero.
+    await sql`INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active)
+        SELECT DISTINCT b.branch_id, b.medicine_id, 0, m.name, m.is_active FROM batches b
+        CROSS JOIN medicines m WHERE m.id = b.medicine_id AND ${expiring} AND NOT EXISTS
+          (SELECT 1 FROM medicine_stock s WHERE s.branch_id = b.branch_id AND s.medicine_id = b.medicine_id)`.execute(
+      trx,
+    );
+    await sql`UPDATE medicine_stock SET qty = qty ${sign} (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0)
+        FROM batches b WHERE b.medicine_id = medicine_stock.medicine_id AND ${expiring})
+      WHERE branch_id = ${branchId} AND medicine_id IN (SELECT b.medicine_id FROM batches b WHERE ${expiring})`.execute(
+      trx,
+    );
+    await sql`DELETE FROM medicine_stock WHERE branch_id = ${branchId} AND qty = 0`.execute(trx);
+    await sql`INSERT INTO medicine_stock_days (branch_id, day) VALUES (${branchId}, ${day})
+      ON CONFLICT (branch_id) DO UPDATE SET day = EXCLUDED.day`.execute(trx);
+  });
+}
+
+/** A medicine whose stock medicine_stock does not hold for this day: its sellable stock, and whether it has a row. */
 interface Correction extends StockRow {
   hasRow: boolean;
 }
 
 /**
- * The medicines passing the filter whose active expired batches still hold units, with their sellable stock:
- * their row in medicine_stock less those units. The expired batches come from (branch_id, expiry_date).
+ * The medicines passing the filter with active batches that expired between the day the branch's
+ * medicine_stock was settled to and the reader's (none once it is settled to that day), with their sellable
+ * stock: their row in medicine_stock less (or, read for an earlier day, plus) those batches' units.
  */
-async function corrections(q: StockSortInput): Promise<Correction[]> {
+async function corrections(q: StockSortInput, settled: string): Promise<Correction[]> {
+  if (settled === q.day) return [];
+  const [lo, hi, sign] = settled < q.day ? [settled, q.day, 1] : [q.day, settled, -1];
   const { rows: expired } = await sql<{ id: string; units: number }>`SELECT b.medicine_id AS id,
       b.qty_on_hand - ${HELD} AS units FROM batches b
-    WHERE b.branch_id = ${q.branchId} AND b.expiry_date < ${q.day} AND b.regulator_status = 'active'`.execute(
-    q.db,
-  );
+    WHERE b.branch_id = ${q.branchId} AND b.expiry_date >= ${lo} AND b.expiry_date < ${hi}
+      AND b.regulator_status = 'active'`.execute(q.db);
   const units = new Map<string, number>();
-  for (const e of expired) units.set(e.id, (units.get(e.id) ?? 0) + Number(e.units));
+  for (const e of expired) units.set(e.id, (units.get(e.id) ?? 0) + sign * Number(e.units));
   const holding = [...units].filter(([, n]) => n !== 0).map(([id, n]) => ({ id, stock: n }));
   if (holding.length === 0) return [];
   const { rows } = await sql<{ id: string; qty: number | null }>`SELECT m.id AS id, s.qty AS qty
@@ -292,7 +333,12 @@ class StockPager {
 }
 
 export async function stockSortedPage(q: StockSortInput): Promise<StockRow[]> {
-  const pager = new StockPager(q, await corrections(q));
+  let settled = await settledDay(q.db, q.branchId);
+  if (settled !== q.day && q.settle !== false) {
+    await settleStockDay(q.db, q.branchId, q.day);
+    settled = q.day;
+  }
+  const pager = new StockPager(q, await corrections(q, settled));
   const segments: Sign[] = q.desc ? ['>', '=', '<'] : ['<', '=', '>'];
   const out: StockRow[] = [];
   let offset = q.offset;
