@@ -106,6 +106,11 @@ export async function settleStockDay(db: Db, branchId: string, day: string): Pro
   });
 }
 
+/** Settles a branch's medicine_stock to `day` unless it is already (see settleStockDay). */
+export async function settleStockFor(db: Db, branchId: string, day: string): Promise<void> {
+  if ((await settledDay(db, branchId)) !== day) await settleStockDay(db, branchId, day);
+}
+
 /** A medicine whose stock medicine_stock does not hold for this day: its sellable stock, and whether it has a row. */
 interface Correction extends StockRow {
   hasRow: boolean;

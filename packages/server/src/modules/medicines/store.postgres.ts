@@ -2,9 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { medicineSearchCondition, tsPrefixQuery } from '../../db/dialect';
 import type { IdPage, MedicineWithStock, StockRow } from './list-types';
-
-/** Units of batch `b` held for the will-call shelf (stock/reservations.ts): on hand, not available. */
-const HELD = sql`(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')`;
+import { settleStockFor } from './stock-sort';
 
 /**
  * The Medicines area on central's PostgreSQL (implements MedicineStore of store.ts, which picks it). Its planner
@@ -32,12 +30,12 @@ export class PostgresMedicineStore {
     return tsPrefixQuery(text) === null ? null : medicineSearchCondition('postgres', text, alias);
   }
 
+  /** With the stock medicine_stock holds once settled to `day` (stock-sort.ts). */
   async withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]> {
-    const { rows } =
-      await sql<MedicineWithStock>`SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0)
-        FROM batches b WHERE b.branch_id = ${branchId} AND b.medicine_id = m.id AND b.regulator_status = 'active'
-          AND b.expiry_date >= ${day}) AS stock_quantity
-      FROM medicines m WHERE m.id = ANY(CAST(${[...ids]} AS TEXT[]))`.execute(this.#db);
+    await settleStockFor(this.#db, branchId, day);
+    const { rows } = await sql<MedicineWithStock>`SELECT m.*, coalesce(s.qty, 0) AS stock_quantity
+      FROM medicines m LEFT JOIN medicine_stock s ON s.branch_id = ${branchId} AND s.medicine_id = m.id
+      WHERE m.id = ANY(CAST(${[...ids]} AS TEXT[]))`.execute(this.#db);
     return rows;
   }
 

@@ -13,7 +13,7 @@ import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
-import { catalogueConditions, stockSortedPage } from './stock-sort';
+import { catalogueConditions, settleStockDay, stockSortedPage } from './stock-sort';
 
 /**
  * The Medicines area on a till's SQLite (implements MedicineStore of store.ts, which picks it).
@@ -66,9 +66,9 @@ export class SqliteMedicineStore {
   }
 
   async withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]> {
+    await settled(this.#db, this.#sqlite, branchId, day);
     return sqliteStatement(this.#sqlite, WITH_STOCK).all(
       branchId,
-      day,
       JSON.stringify(ids),
     ) as MedicineWithStock[];
   }
@@ -82,20 +82,26 @@ export class SqliteMedicineStore {
 const rowsTable = (rows: readonly StockRow[]): RawBuilder<unknown> =>
   sql`(SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS stock FROM json_each(${JSON.stringify(rows.map((r) => [r.id, r.stock]))}))`;
 
-/** Units of batch `b` held for the will-call shelf (stock/reservations.ts): on hand, not available. */
-const HELD = `(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')`;
+/**
+ * Sellable units of the page's medicines (a JSON array of ids) in the branch, as medicine_stock holds them
+ * (settled to the branch's day first, see `settled`): one primary-key seek per id, no batch read.
+ */
+const PAGE_STOCK = `SELECT s.medicine_id, s.qty FROM medicine_stock s WHERE s.branch_id = ? AND ${inJsonArray('s.medicine_id')}`;
+
+/** Medicines by id (a JSON array) with the branch's sellable stock (medicine_stock, settled). */
+const WITH_STOCK = `SELECT m.*, coalesce(s.qty, 0) AS stock_quantity FROM medicines m
+  LEFT JOIN medicine_stock s ON s.branch_id = ? AND s.medicine_id = m.id WHERE ${inJsonArray('m.id')}`;
 
 /**
- * Sellable units of the page's medicines (a JSON array of ids) in the branch: active, unexpired batches, less
- * the units held for the will-call shelf.
+ * medicine_stock of the branch settled to `day` (stock-sort.ts): a statement of the connection's cache on the
+ * hot path, the settling itself once a day.
  */
-const PAGE_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand - ${HELD}) FROM batches b WHERE b.branch_id = ?
-  AND ${inJsonArray('b.medicine_id')} AND b.regulator_status = 'active' AND b.expiry_date >= ? GROUP BY b.medicine_id`;
-
-/** Medicines by id (a JSON array) with the branch's sellable stock. */
-const WITH_STOCK = `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
-    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
-  FROM medicines m WHERE ${inJsonArray('m.id')}`;
+async function settled(db: Db, sqlite: Sqlite, branchId: string, day: string): Promise<void> {
+  const at = sqliteStatement(sqlite, 'SELECT day FROM medicine_stock_days WHERE branch_id = ?', 'pluck').get(
+    branchId,
+  );
+  if (at !== day) await settleStockDay(db, branchId, day);
+}
 
 /** The ORDER BY of each sort; every one ends on name and rowid so pages never overlap. */
 const ORDER: Record<MedicineSort, (dir: string) => string> = {
@@ -309,6 +315,7 @@ async function buildPage(
   f: BrowseFilter,
   version: string,
 ): Promise<string> {
+  await settled(db, sqlite, branchId, day);
   const where = whereOf(f);
   const order = ORDER[f.sort](f.order === 'desc' ? 'DESC' : 'ASC');
   const text = `SELECT m.id FROM medicines m ${indexFor(f)} ${where}
@@ -336,9 +343,9 @@ async function buildPage(
       : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
   const ids = page.map((r) => r.id);
   if (f.sort !== 'stock_quantity') {
-    // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
+    // The page's stock in one statement: one seek per id in medicine_stock.
     const stock = new Map(
-      sqliteStatement(sqlite, PAGE_STOCK, 'raw').all(branchId, JSON.stringify(ids), day) as Array<
+      sqliteStatement(sqlite, PAGE_STOCK, 'raw').all(branchId, JSON.stringify(ids)) as Array<
         [string, number]
       >,
     );

@@ -35,7 +35,10 @@ export interface MedicineStore {
   searchLargeActive(text: string, page: number, pageSize: number): IdPage | null;
   /** Medicines `alias` whose name, generic name or barcode has a word beginning with each word of `text`; null: no words. */
   searchCondition(text: string, alias: string): RawBuilder<boolean> | null;
-  /** Medicines by id with the branch's sellable stock on `day`, in no particular order. */
+  /**
+   * Medicines by id with the branch's sellable stock on `day` (medicine_stock, settled to `day` first), in no
+   * particular order.
+   */
   withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]>;
   /** A derived table `(id, stock)` of the given rows, to join or exclude in one statement whatever their number. */
   rowsTable(rows: readonly StockRow[]): RawBuilder<unknown>;

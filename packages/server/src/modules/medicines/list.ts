@@ -1,0 +1,199 @@
+import type { Medicine, MedicineSort } from '@pharmacy/contracts';
+import { type RawBuilder, sql } from 'kysely';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { startsWithText } from '../../db/like';
+import { rawQuery } from '../../db/raw-query';
+import { NotFound } from '../../http/errors';
+import type { JsonText } from '../../http/route';
+import { branchTimeZone } from '../branches/time-zone';
+import { localDate } from '../stock/dates';
+import { barcodeKey, baseExponent, stockExpr, toMedicine } from './service';
+import { activeCondition, catalogueConditions, stockSortedPage } from './stock-sort';
+import { medicineStore } from './store';
+
+/**
+ * The catalogue read (GET /medicines and the barcode lookup), in SQL both engines speak; what differs between
+ * them comes from the area's store (store.ts): the back office's page built by the engine where it can, the
+ * search condition, a list bound as one parameter.
+ */
+export interface MedicineListFilter {
+  page: number;
+  page_size: number;
+  search?: string;
+  barcode?: string;
+  category?: string;
+  is_active: 'true' | 'false' | 'all';
+  requires_prescription?: boolean;
+  is_controlled?: boolean;
+  low_stock?: boolean;
+  out_of_stock?: boolean;
+  sort: MedicineSort;
+  order: 'asc' | 'desc';
+}
+
+const barcodeQuery = rawQuery<{ id: string }>(
+  'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
+);
+
+/** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
+async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
+  if (ids.length === 0) return [];
+  const rows = await medicineStore(app).withStock(ids, branchId, day);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const exponent = await baseExponent(app);
+  const out: Medicine[] = [];
+  for (const id of ids) {
+    const r = byId.get(id);
+    if (r) out.push(await toMedicine(app, r, Number(r.stock_quantity), exponent));
+  }
+  return out;
+}
+
+/**
+ * The catalogue with the branch's stock: filters, search-as-you-type (FTS5 prefix) and exact barcode. Two
+ * steps: the page of ids (filters, order, limit) and then the rows with their stock, so stock is summed for
+ * the page only, never for every match of a short prefix.
+ */
+export async function listMedicines(
+  app: AppContext,
+  branchId: string,
+  f: MedicineListFilter,
+): Promise<JsonText | { items: Medicine[]; total: number; page: number; page_size: number }> {
+  const day = await branchTodayCached(app, branchId);
+  const store = medicineStore(app);
+  const stockFilters = f.low_stock !== undefined || f.out_of_stock !== undefined;
+  if (!f.search && !f.barcode && !stockFilters) {
+    // A page the engine builds itself (a till's SQLite: its JSON, kept while nothing changed), where it can.
+    const page = store.browse(app, branchId, day, await baseExponent(app), f);
+    if (page) return page;
+  }
+  const sorted = f.sort !== 'name' || f.order !== 'asc';
+  const plain =
+    !sorted &&
+    f.is_active === 'true' &&
+    !f.barcode &&
+    !f.category &&
+    f.requires_prescription === undefined &&
+    f.is_controlled === undefined &&
+    !stockFilters;
+  if (f.search && plain) {
+    const large = store.searchLargeActive(f.search, f.page, f.page_size);
+    if (large) {
+      const items = await hydrate(app, large.ids, branchId, day);
+      return { items, total: large.total, page: f.page, page_size: f.page_size };
+    }
+  }
+  // The filter's conditions but is_active, which the stock sort reads from its own index.
+  const conditions = catalogueConditions(f);
+  if (f.search !== undefined && f.search !== '') {
+    const search = store.searchCondition(f.search, 'm');
+    if (search === null) return { items: [], total: 0, page: f.page, page_size: f.page_size };
+    conditions.push(search);
+  }
+  if (f.barcode) conditions.push(sql<boolean>`m.barcode_key = ${barcodeKey(f.barcode)}`);
+  const stock = stockExpr(branchId, day);
+  if (f.low_stock !== undefined)
+    conditions.push(
+      f.low_stock
+        ? sql<boolean>`${stock} <= m.low_stock_threshold`
+        : sql<boolean>`${stock} > m.low_stock_threshold`,
+    );
+  if (f.out_of_stock !== undefined)
+    conditions.push(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
+  const active = activeCondition('m', f.is_active);
+  const q = [...conditions, ...(active ? [active] : [])].reduce(
+    (query, c) => query.where(c),
+    medicinesFrom(app.db),
+  );
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const ids =
+    f.sort === 'stock_quantity' && !stockFilters
+      ? (await stockSorted(app, branchId, day, conditions, Number(total), f)).map((r) => r.id)
+      : await pageOfIds(q, f, sorted, stock);
+  const items = await hydrate(app, ids, branchId, day);
+  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+}
+
+/** A page sorted by the branch's stock, in segments from medicine_stock (stock-sort.ts): no sort of every match. */
+function stockSorted(
+  app: AppContext,
+  branchId: string,
+  day: string,
+  conditions: RawBuilder<boolean>[],
+  total: number,
+  f: MedicineListFilter,
+) {
+  const store = medicineStore(app);
+  return stockSortedPage({
+    db: app.db,
+    branchId,
+    day,
+    active: f.is_active,
+    conditions,
+    desc: f.order === 'desc',
+    limit: f.page_size,
+    offset: (f.page - 1) * f.page_size,
+    total: async () => total,
+    rowsTable: (rows) => store.rowsTable(rows),
+  });
+}
+
+const medicinesFrom = (db: Db) => db.selectFrom('medicines as m');
+
+/** The general query's page of ids: the filter's order, ties by name then id. */
+async function pageOfIds(
+  q: ReturnType<typeof medicinesFrom>,
+  f: MedicineListFilter,
+  sorted: boolean,
+  stock: RawBuilder<number>,
+): Promise<string[]> {
+  let idsQ = q.select('m.id');
+  if (sorted) {
+    const dir = f.order === 'desc' ? 'desc' : 'asc';
+    idsQ = idsQ.orderBy(
+      f.sort === 'stock_quantity'
+        ? sql`${stock} ${sql.raw(dir)}`
+        : f.sort === 'name'
+          ? sql`m.name COLLATE NOCASE ${sql.raw(dir)}`
+          : f.sort === 'generic_name'
+            ? sql`m.generic_name COLLATE NOCASE ${sql.raw(dir)}`
+            : // NULL sorts first ascending on SQLite and last on PostgreSQL: say it, so both agree.
+              sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`,
+    );
+  } else if (f.search) {
+    // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
+    idsQ = idsQ.orderBy(sql`CASE WHEN ${startsWithText('m.name', f.search.trim())} THEN 0 ELSE 1 END`);
+  }
+  // Ties follow the sort's direction (a descending list is the ascending one reversed), ending on the id as
+  // the browse path does, so pages never overlap.
+  const tie = sql.raw(sorted && f.order === 'desc' ? 'DESC' : 'ASC');
+  const rows = await idsQ
+    .orderBy(sql`m.name COLLATE NOCASE ${tie}`)
+    .orderBy(sql`m.id ${tie}`)
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Exact barcode lookup (GTIN-aware): the active medicine first, else the most recently updated inactive one. */
+export async function findByBarcode(app: AppContext, code: string, branchId: string): Promise<Medicine> {
+  const row = await barcodeQuery.first(app, [barcodeKey(code)]);
+  if (!row) throw new NotFound('Medicine with barcode', code);
+  const [medicine] = await hydrate(app, [row.id], branchId, await branchTodayCached(app, branchId));
+  return medicine!;
+}
+
+/**
+ * The branch's local date for the hot reads, with its time zone cached for a minute (a branch's time zone
+ * rarely changes; a change shows within a minute here, at once everywhere else).
+ */
+async function branchTodayCached(app: AppContext, branchId: string): Promise<string> {
+  const key = `branch-tz:${branchId}`;
+  const hit = app.cache.get(key) as { tz: string; at: number } | undefined;
+  if (hit && Date.now() - hit.at < 60_000) return localDate(hit.tz);
+  const tz = await branchTimeZone(app.db, branchId);
+  app.cache.set(key, { tz, at: Date.now() });
+  return localDate(tz);
+}
