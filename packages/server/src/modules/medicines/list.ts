@@ -8,8 +8,8 @@ import { NotFound } from '../../http/errors';
 import type { JsonText } from '../../http/route';
 import { branchTimeZone } from '../branches/time-zone';
 import { localDate } from '../stock/dates';
-import { barcodeKey, baseExponent, stockExpr, toMedicine } from './service';
-import { activeCondition, catalogueConditions, stockSortedPage } from './stock-sort';
+import { barcodeKey, baseExponent, toMedicine } from './service';
+import { activeCondition, catalogueConditions, settleStockFor, stockSortedPage } from './stock-sort';
 import { medicineStore } from './store';
 
 /**
@@ -92,7 +92,10 @@ export async function listMedicines(
     conditions.push(search);
   }
   if (f.barcode) conditions.push(sql<boolean>`m.barcode_key = ${barcodeKey(f.barcode)}`);
-  const stock = stockExpr(branchId, day);
+  // medicine_stock settled to the branch's day holds each medicine's sellable stock: one key seek per match.
+  await settleStockFor(app.db, branchId, day);
+  const stock = sql<number>`coalesce((SELECT s.qty FROM medicine_stock s
+    WHERE s.branch_id = ${branchId} AND s.medicine_id = m.id), 0)`;
   if (f.low_stock !== undefined)
     conditions.push(
       f.low_stock
@@ -107,13 +110,20 @@ export async function listMedicines(
     medicinesFrom(app.db),
   );
   const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  // Sorted by stock: the matches of a search or barcode, up to a few thousand, are sorted whole (where a search
+  // matches few, walking the stock index to find them costs more); otherwise the page is read in segments from
+  // medicine_stock's index (stock-sort.ts), never sorting every match. A stock filter sorts its matches whole.
+  const matching = Boolean(f.search || f.barcode) && Number(total) <= SORT_WHOLE;
   const ids =
-    f.sort === 'stock_quantity' && !stockFilters
+    f.sort === 'stock_quantity' && !stockFilters && !matching
       ? (await stockSorted(app, branchId, day, conditions, Number(total), f)).map((r) => r.id)
       : await pageOfIds(q, f, sorted, stock);
   const items = await hydrate(app, ids, branchId, day);
   return { items, total: Number(total), page: f.page, page_size: f.page_size };
 }
+
+/** Up to this many matches a page sorted by stock sorts them all (the engine's top-N sort of key seeks). */
+const SORT_WHOLE = 5000;
 
 /** A page sorted by the branch's stock, in segments from medicine_stock (stock-sort.ts): no sort of every match. */
 function stockSorted(

@@ -76,7 +76,7 @@ const HELD = `(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHE
  * Sellable units of medicine `m` in a branch: active, unexpired batches less the units held for the will-call
  * shelf (SQL expression for lists).
  */
-export const stockExpr = (branchId: string, day: string) =>
+const stockExpr = (branchId: string, day: string) =>
   sql<number>`(SELECT coalesce(sum(b.qty_on_hand - ${sql.raw(HELD)}), 0) FROM batches b WHERE b.branch_id = ${branchId} AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ${day})`;
 
 export async function getMedicineRow(db: Db, id: string): Promise<MedicinesTable> {

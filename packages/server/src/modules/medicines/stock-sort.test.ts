@@ -258,6 +258,8 @@ describe('GET /medicines?sort=stock_quantity', () => {
 
   it('reads the same pages whatever day medicine_stock was settled to, and far into the zero segment by counting as by walking', async () => {
     const all = await everything('');
+    const searched = (await t.get<Page>('/api/v1/medicines?page_size=200&search=srt&sort=name', admin)).body
+      .items;
     const day = await branchToday(t.context.db, main);
     const store = medicineStore(t.context);
     const names = new Map(all.map((m) => [m.id, m.name]));
@@ -266,25 +268,32 @@ describe('GET /medicines?sort=stock_quantity', () => {
       await settleStockDay(t.context.db, main, settledTo);
       const state = await keptAndExpected();
       expect(state.kept, `settled to ${settledTo}`).toEqual(state.expected);
-      for (const order of ['asc', 'desc'] as const) {
-        const expected = fullSort(all, order);
+      for (const [order, search] of [
+        ['asc', null],
+        ['desc', null],
+        ['desc', 'srt'],
+      ] as const) {
+        const items = search ? searched : all;
+        const expected = fullSort(items, order);
+        const conditions = catalogueConditions({});
+        if (search) conditions.push(store.searchCondition(search, 'm')!);
         for (const [walkLimit, size] of [
           [0, 1],
           [3, 4],
           [2000, 3],
         ] as const) {
           const got: string[] = [];
-          for (let offset = 0; offset < all.length; offset += size) {
+          for (let offset = 0; offset < items.length; offset += size) {
             const rows = await stockSortedPage({
               db: t.context.db,
               branchId: main,
               day,
               active: 'true',
-              conditions: catalogueConditions({}),
+              conditions,
               desc: order === 'desc',
               limit: size,
               offset,
-              total: async () => all.length,
+              total: async () => items.length,
               rowsTable: (r) => store.rowsTable(r),
               walkLimit,
               settle: false,
