@@ -146,6 +146,7 @@ function stockSorted(
     offset: (f.page - 1) * f.page_size,
     total: async () => total,
     rowsTable: (rows) => store.rowsTable(rows),
+    merged: (query) => store.merged(query),
   });
 }
 

@@ -295,6 +295,7 @@ describe('GET /medicines?sort=stock_quantity', () => {
               offset,
               total: async () => items.length,
               rowsTable: (r) => store.rowsTable(r),
+              merged: (query) => store.merged(query),
               walkLimit,
               settle: false,
             });

@@ -30,6 +30,8 @@ export interface StockSortInput {
   total: () => Promise<number>;
   /** The store's derived table `(id, stock)` of the given rows. */
   rowsTable: (rows: readonly StockRow[]) => RawBuilder<unknown>;
+  /** The store's way to run the zero segment's anti join as a merge of two name-ordered indexes (MedicineStore.merged). */
+  merged: <R>(query: RawBuilder<R>) => Promise<R[]>;
   /** Past this many rows into the zero segment a page's start is found by counting (zeroRowsFar): 2000. */
   walkLimit?: number;
   /** false: read medicine_stock as settled, correcting for the day, without settling it to `day` first. */
@@ -233,8 +235,9 @@ class StockPager {
     const q = this.#q;
     if (sign === '=' && offset > (q.walkLimit ?? WALK_LIMIT)) return this.#zeroRowsFar(offset, limit);
     const columns = sign === '=' ? sql`m.id AS id, 0 AS stock` : sql`s.medicine_id AS id, s.qty AS stock`;
-    const { rows } = await sql<StockRow>`SELECT ${columns} ${this.#from(sign)}
-      ORDER BY ${this.#order(sign)} LIMIT ${limit} OFFSET ${offset}`.execute(q.db);
+    const query = sql<StockRow>`SELECT ${columns} ${this.#from(sign)}
+      ORDER BY ${this.#order(sign)} LIMIT ${limit} OFFSET ${offset}`;
+    const rows = sign === '=' ? await q.merged(query) : (await query.execute(q.db)).rows;
     return rows.map((r) => ({ id: r.id, stock: Number(r.stock) }));
   }
 
@@ -275,9 +278,9 @@ class StockPager {
       k = offset + n;
     }
     if (!key) return [];
-    const { rows } = await sql<StockRow>`SELECT m.id AS id, 0 AS stock ${this.#from('=')}
+    const rows = await q.merged(sql<StockRow>`SELECT m.id AS id, 0 AS stock ${this.#from('=')}
       AND ${this.#side('m', key, 'from')}
-      ORDER BY ${this.#order('=')} LIMIT ${limit} OFFSET ${offset - before}`.execute(q.db);
+      ORDER BY ${this.#order('=')} LIMIT ${limit} OFFSET ${offset - before}`);
     return rows.map((r) => ({ id: r.id, stock: 0 }));
   }
 
@@ -350,6 +353,12 @@ export async function stockSortedPage(q: StockSortInput): Promise<StockRow[]> {
   for (const sign of segments) {
     const want = q.limit - out.length;
     if (want <= 0) break;
+    // A page past the zero segment skips it by its size (two counts) rather than walk it: where nearly every
+    // medicine has stock, its few are spread over the whole catalogue.
+    if (sign === '=' && offset > 0 && offset >= (await pager.size('='))) {
+      offset -= await pager.size('=');
+      continue;
+    }
     const got = await pager.rows(sign, offset, want);
     out.push(...got);
     if (out.length >= q.limit) break;

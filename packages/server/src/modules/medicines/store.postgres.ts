@@ -39,6 +39,17 @@ export class PostgresMedicineStore {
     return rows;
   }
 
+  /** In a read-only transaction without nested loops, so the planner merges the two indexes. */
+  merged<R>(query: RawBuilder<R>): Promise<R[]> {
+    return this.#db
+      .transaction()
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        await sql`SET LOCAL enable_nestloop = off`.execute(trx);
+        return (await query.execute(trx)).rows;
+      });
+  }
+
   /** Rows bound as one JSON parameter: `[[id, stock], …]`. */
   rowsTable(rows: readonly StockRow[]): RawBuilder<unknown> {
     const json = JSON.stringify(rows.map((r) => [r.id, r.stock]));

@@ -73,6 +73,10 @@ export class SqliteMedicineStore {
     ) as MedicineWithStock[];
   }
 
+  async merged<R>(query: RawBuilder<R>): Promise<R[]> {
+    return (await query.execute(this.#db)).rows;
+  }
+
   rowsTable(rows: readonly StockRow[]): RawBuilder<unknown> {
     return rowsTable(rows);
   }
@@ -339,6 +343,7 @@ async function buildPage(
           offset: (f.page - 1) * f.page_size,
           total: async () => total(sqlite, f, where, params),
           rowsTable,
+          merged: async (query) => (await query.execute(db)).rows,
         })
       : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
   const ids = page.map((r) => r.id);
