@@ -11,12 +11,14 @@ import {
 import { createServer } from '../packages/server/src/server';
 import { benchAdminToken, load, type LoadResult, printTable, spawnTs, tempDataDir } from './lib';
 import { runMedicinesListBench } from './medicines-list';
+import { runStockSortBench } from './medicines-stock-sort';
 import { requireSqlite } from '../packages/server/src/db/connection';
 
 /**
  * Catalogue and stock: search-as-you-type and barcode lookup (1 and 10 connections), receiving a batch, and
- * the count sheet of a 20,000-batch branch, on a generated catalogue of 100,000 medicines and 300,000 batches
- * (15 branches of 20,000). BENCH_SECONDS shortens each load; BENCH_CATALOGUE=small|medium for a quick smoke.
+ * the count sheet of a 20,000-batch branch, the Medicines table (medicines-list.ts) and the table sorted by
+ * stock (medicines-stock-sort.ts), on a generated catalogue of 100,000 medicines and 300,000 batches (15
+ * branches of 20,000). BENCH_SECONDS shortens each load; BENCH_CATALOGUE=small|medium for a quick smoke.
  */
 export async function runCatalogueBench(
   seconds = Number(process.env.BENCH_SECONDS ?? 5),
@@ -176,6 +178,8 @@ export async function runCatalogueBench(
     target('count sheet median', Math.round(times[5]!), 500);
     // Issue 17: the back office's Medicines table read against the bare Express floor.
     await runMedicinesListBench(server.url, token, generated.branches[0]!, seconds);
+    // Issue 30.6: the same table sorted by the branch's stock, one request at a time.
+    await runStockSortBench(server.url, token, generated.branches[0]!);
     return rows;
   } finally {
     await server.stop();

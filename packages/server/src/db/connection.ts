@@ -6,6 +6,7 @@ import { CHECKPOINT_FRAMES } from './checkpointer';
 import { GroupCommitDialect, registerDriver } from './group-commit';
 import { InlineLimitPlugin } from './inline-limit';
 import type { PostgresConnection } from './postgres';
+import { sqliteStatement } from './prepared';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -56,33 +57,11 @@ export function openDatabase(file: string): SqliteConnection {
   // indexes (medicines_active_name_id, batches_fefo) no longer fit in 2 MiB, and every page read became a
   // read from the OS cache (a fresh Medicines page: 238 -> 177 µs for its ids and stock).
   sqlite.pragma('cache_size = -32768');
-  const dialect = new GroupCommitDialect({ sqlite, prepare: statementCache(sqlite) });
+  // Kysely's SQLite driver prepares every query afresh: its statements come from the connection's one cache.
+  const dialect = new GroupCommitDialect({ sqlite, prepare: (text) => sqliteStatement(sqlite, text) });
   const db = new Kysely<Database>({ dialect, plugins: [new InlineLimitPlugin()] });
   registerDriver(db, dialect.driver);
   return { kind: 'sqlite', db, sqlite, file };
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely's SQLite driver prepares every query afresh; preparing was a quarter of the CPU of a simple
- * authenticated read. Statements are cached by SQL text (least recently used out), so every module's queries
- * get prepared-statement speed without leaving Kysely.
- */
-function statementCache(sqlite: Sqlite): (sql: string) => BetterSqlite3.Statement {
-  const cache = new Map<string, BetterSqlite3.Statement>();
-  return (sql) => {
-    const hit = cache.get(sql);
-    if (hit) {
-      cache.delete(sql);
-      cache.set(sql, hit);
-      return hit;
-    }
-    const statement = sqlite.prepare(sql);
-    cache.set(sql, statement);
-    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    return statement;
-  };
 }
 
 /**

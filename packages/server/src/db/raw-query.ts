@@ -1,6 +1,8 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import type { Db, Sqlite } from './connection';
+import { numberedPlaceholders, sqliteStatement } from './prepared';
+
+export { numberedPlaceholders };
 
 /** What a hand-written query runs on: the service's context (db, and the SQLite handle on a till). */
 export interface RawQueryTarget {
@@ -10,27 +12,17 @@ export interface RawQueryTarget {
 
 /**
  * A hot query written as SQL text with `?` placeholders, in SQL both dialects speak (CAST(? AS TEXT) where
- * PostgreSQL must know a parameter's type). On SQLite it is one cached prepared statement per connection,
+ * PostgreSQL must know a parameter's type). On SQLite it is a prepared statement from the connection's one cache (prepared.ts),
  * skipping Kysely's compile and dispatch; on PostgreSQL it runs through the pool with $n placeholders. Where
  * the dialects need different SQL (a list parameter: json_each on SQLite, an array on PostgreSQL), give both.
  */
 export function rawQuery<R>(text: string | { sqlite: string; postgres: string }) {
-  const statements = new WeakMap<Sqlite, BetterSqlite3.Statement<unknown[]>>();
   const sqliteText = typeof text === 'string' ? text : text.sqlite;
   let postgresText: string | undefined;
 
-  function statement(sqlite: Sqlite): BetterSqlite3.Statement<unknown[]> {
-    let cached = statements.get(sqlite);
-    if (!cached) {
-      cached = sqlite.prepare(sqliteText);
-      statements.set(sqlite, cached);
-    }
-    return cached;
-  }
-
   return {
     async all(target: RawQueryTarget, params: unknown[]): Promise<R[]> {
-      if (target.sqlite) return statement(target.sqlite).all(...params) as R[];
+      if (target.sqlite) return sqliteStatement(target.sqlite, sqliteText).all(...params) as R[];
       postgresText ??= numberedPlaceholders(typeof text === 'string' ? text : text.postgres);
       return (await target.db.executeQuery<R>(CompiledQuery.raw(postgresText, params))).rows;
     },
@@ -38,10 +30,4 @@ export function rawQuery<R>(text: string | { sqlite: string; postgres: string })
       return (await this.all(target, params))[0];
     },
   };
-}
-
-/** `?` placeholders as PostgreSQL's $1, $2, … (outside quoted strings and identifiers). */
-export function numberedPlaceholders(text: string): string {
-  let n = 0;
-  return text.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|\?/g, (token) => (token === '?' ? `$${++n}` : token));
 }

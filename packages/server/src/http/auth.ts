@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
 import type { AppContext } from '../app-context';
-import type { Sqlite } from '../db/connection';
+import { sqliteStatement } from '../db/prepared';
 import { newId } from '../lib/ids';
 import { isoAt, nowIso } from '../lib/time';
 import { Forbidden, Unauthorized } from './errors';
@@ -149,7 +149,6 @@ export async function endSession(app: AppContext, caller: AuthUser): Promise<voi
 /** Verified tokens, so a busy till does not re-verify the same signature on every request. */
 const VERIFIED_CACHE_LIMIT = 2000;
 const verifiedCache = new WeakMap<Uint8Array, Map<string, Claims>>();
-const userStatements = new WeakMap<Sqlite, { get(...params: unknown[]): unknown }>();
 
 async function verify(app: AppContext, token: string): Promise<Claims> {
   let cache = verifiedCache.get(app.jwtKey);
@@ -195,6 +194,8 @@ const userAuthQuery = (sessionId: string, userId: string) =>
     s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at
   FROM users u LEFT JOIN auth_sessions s ON s.id = ${sessionId} AND s.user_id = u.id WHERE u.id = ${userId}`;
 
+let userAuthSql: string | undefined;
+
 /**
  * The user and the token's session in one read (every authenticated request makes it): a cached statement on
  * SQLite (Kysely's compile and dispatch were a measurable share of a simple read), the pool on PostgreSQL.
@@ -208,12 +209,8 @@ function loadUser(
     return userAuthQuery(claims.sid, claims.sub)
       .execute(app.db)
       .then((r) => r.rows[0]);
-  let statement = userStatements.get(sqlite);
-  if (!statement) {
-    statement = sqlite.prepare(userAuthQuery('', '').compile(app.db).sql);
-    userStatements.set(sqlite, statement);
-  }
-  return statement.get(claims.sid, claims.sub) as UserAuthRow | undefined;
+  userAuthSql ??= userAuthQuery('', '').compile(app.db).sql;
+  return sqliteStatement(sqlite, userAuthSql).get(claims.sid, claims.sub) as UserAuthRow | undefined;
 }
 
 /**

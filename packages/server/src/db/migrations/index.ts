@@ -25,6 +25,7 @@ import { searchCollation } from './0024_search_collation';
 import { booksReview } from './0025_books_review';
 import { deviceSignIns } from './0026_device_sign_ins';
 import { willCallReservations } from './0027_will_call_reservations';
+import { stockOnHandPerMedicine } from './0028_stock_on_hand_per_medicine';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -57,4 +58,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0025_books_review': booksReview,
   '0026_device_sign_ins': deviceSignIns,
   '0027_will_call_reservations': willCallReservations,
+  '0028_stock_on_hand_per_medicine': stockOnHandPerMedicine,
 };

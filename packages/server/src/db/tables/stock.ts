@@ -46,8 +46,19 @@ export interface StockReservationsTable {
   closed_at: string | null;
 }
 
+/**
+ * Per branch and medicine: units of its active batches less those held for the will-call shelf, expired
+ * batches included (trigger-kept, migration 0028). No row: none.
+ */
+export interface MedicineStockTable {
+  branch_id: string;
+  medicine_id: string;
+  qty: number;
+}
+
 export interface StockTables {
   batches: BatchesTable;
   stock_movements: StockMovementsTable;
   stock_reservations: StockReservationsTable;
+  medicine_stock: MedicineStockTable;
 }

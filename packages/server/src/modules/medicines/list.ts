@@ -1,320 +1,210 @@
-import type { MedicineSort } from '@pharmacy/contracts';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Medicine, MedicineSort } from '@pharmacy/contracts';
+import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import type { Sqlite } from '../../db/connection';
-import { JsonText } from '../../http/route';
-import { imageReadUrl } from '../images/storage';
-import { indexedBy, inJsonArray } from '../../db/dialect';
-import { stockSortedPage } from './stock-sort';
+import type { Db } from '../../db/connection';
+import { startsWithText } from '../../db/like';
+import { rawQuery } from '../../db/raw-query';
+import { NotFound } from '../../http/errors';
+import type { JsonText } from '../../http/route';
+import { branchTimeZone } from '../branches/time-zone';
+import { localDate } from '../stock/dates';
+import { barcodeKey, baseExponent, toMedicine } from './service';
+import { activeCondition, catalogueConditions, settleStockFor, stockSortedPage } from './stock-sort';
+import { medicineStore } from './store';
 
 /**
- * The back office's Medicines table: a page of the catalogue with the branch's stock, sorted and filtered.
- * One statement finds the page's ids (from the index alone when sorted by name, migration 0017), one more
- * their stock in the branch (stock-sort.ts when sorted by it); each row's catalogue part is JSON written by SQLite (json_object, so the server neither builds 50 JS
- * objects of 22 columns nor stringifies them) and kept per connection while the catalogue's list version is
- * unchanged, with the ids of the pages in a catalogue order (they change only when the catalogue does), so a
- * page rebuilt after a sale or receipt reads only its stock (at most 20,000 rows' text, ~14 MB). The total of
- * an unfiltered list comes from `medicine_counts` (trigger-kept, migration 0014) instead of counting 100,000
- * index entries. Each row's JSON is the `Medicine` of `toMedicine` (a test holds them equal); image_url, a
- * signed URL, is added in JS for the rows that have an image.
+ * The catalogue read (GET /medicines and the barcode lookup), in SQL both engines speak; what differs between
+ * them comes from the area's store (store.ts): the back office's page built by the engine where it can, the
+ * search condition, a list bound as one parameter.
  */
-export interface BrowseFilter {
+export interface MedicineListFilter {
   page: number;
   page_size: number;
+  search?: string;
+  barcode?: string;
   category?: string;
   is_active: 'true' | 'false' | 'all';
   requires_prescription?: boolean;
   is_controlled?: boolean;
+  low_stock?: boolean;
+  out_of_stock?: boolean;
   sort: MedicineSort;
   order: 'asc' | 'desc';
 }
 
-/** Units of batch `b` held for the will-call shelf (stock/reservations.ts): on hand, not available. */
-const HELD = `(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')`;
+const barcodeQuery = rawQuery<{ id: string }>(
+  'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
+);
 
-/**
- * Sellable units of the page's medicines (a JSON array of ids) in the branch: active, unexpired batches, less
- * the units held for the will-call shelf.
- */
-const PAGE_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand - ${HELD}) FROM batches b WHERE b.branch_id = ?
-  AND ${inJsonArray('b.medicine_id')} AND b.regulator_status = 'active' AND b.expiry_date >= ? GROUP BY b.medicine_id`;
-
-/** Every medicine's stock in the branch at once (one pass over the branch's batches), to sort by it. */
-const BRANCH_STOCK = `SELECT b.medicine_id, sum(b.qty_on_hand - ${HELD}) AS qty FROM batches b WHERE b.branch_id = :branch AND b.regulator_status = 'active' AND b.expiry_date >= :day GROUP BY b.medicine_id`;
-
-/** The ORDER BY of each sort; every one ends on name and rowid so pages never overlap. */
-const ORDER: Record<MedicineSort, (dir: string) => string> = {
-  name: (d) => `m.name COLLATE NOCASE ${d}, m.id ${d}`,
-  generic_name: (d) => `m.generic_name COLLATE NOCASE ${d}, m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
-  category: (d) => `m.category ${d}, m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
-  selling_price: (d) => `m.selling_price ${d}, m.name COLLATE NOCASE ${d}, m.rowid ${d}`,
-  stock_quantity: (d) => `stock ${d}, m.name COLLATE NOCASE ${d}, m.id ${d}`,
-};
-
-/**
- * The index that reads a sort's page in order. Named, not left to the planner: without statistics for an
- * index (a database migrated after its last ANALYZE) SQLite picked another is_active index and sorted all
- * 100,000 rows (0.5 s a page).
- */
-function indexFor(f: BrowseFilter): string {
-  if (f.is_active === 'all') return '';
-  if (f.category !== undefined)
-    return f.sort === 'name' || f.sort === 'category' ? indexedBy('medicines_active_category') : '';
-  return indexedBy(
-    {
-      name: 'medicines_active_name_id',
-      generic_name: 'medicines_active_generic',
-      category: 'medicines_active_category',
-      selling_price: 'medicines_active_price',
-      // by stock, the zero-stock segment is read in name order (stock-sort.ts)
-      stock_quantity: 'medicines_active_name_id',
-    }[f.sort],
-  );
-}
-
-const bool = (column: string) => `json(iif(${column} = 1, 'true', 'false'))`;
-
-/** Minor units as a decimal string in SQL, as formatMinor writes it (prices are >= 0; money-sql.test holds the two together). */
-export function money(column: string, exponent: number): string {
-  if (exponent === 0) return `CAST(${column} AS TEXT)`;
-  const unit = 10 ** exponent;
-  return `(${column} / ${unit}) || '.' || printf('%0${exponent}d', ${column} % ${unit})`;
-}
-
-/** A row's catalogue part as JSON (everything but stock_quantity, which the page adds). */
-function rowJson(exponent: number): string {
-  return `json_object('id', m.id, 'name', m.name, 'generic_name', m.generic_name, 'barcode', m.barcode,
-    'category', m.category, 'form', m.form, 'strength', m.strength, 'unit', m.unit,
-    'selling_price', ${money('m.selling_price', exponent)},
-    'max_public_price', iif(m.max_public_price IS NULL, NULL, ${money('m.max_public_price', exponent)}),
-    'low_stock_threshold', m.low_stock_threshold,
-    'requires_prescription', ${bool('m.requires_prescription')}, 'is_controlled', ${bool('m.is_controlled')},
-    'requires_cold_chain', ${bool('m.requires_cold_chain')}, 'is_active', ${bool('m.is_active')},
-    'vat_category', m.vat_category, 'regulator_registration_no', m.regulator_registration_no,
-    'image_key', m.image_key, 'image_url', NULL, 'created_at', m.created_at, 'updated_at', m.updated_at)`;
-}
-
-/** The WHERE of a filter; constants a partial index names are literals (docs/CONVENTIONS.md). */
-function whereOf(f: BrowseFilter): string {
-  const parts = conditionsOf(f);
-  return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
-}
-
-function conditionsOf(f: BrowseFilter): string[] {
-  const parts: string[] = [];
-  if (f.is_active !== 'all') parts.push(`m.is_active = ${f.is_active === 'true' ? 1 : 0}`);
-  if (f.category !== undefined) parts.push('m.category = :category');
-  if (f.requires_prescription !== undefined)
-    parts.push(`m.requires_prescription = ${f.requires_prescription ? 1 : 0}`);
-  if (f.is_controlled !== undefined) parts.push(`m.is_controlled = ${f.is_controlled ? 1 : 0}`);
-  return parts;
-}
-
-const statements = new WeakMap<Sqlite, Map<string, BetterSqlite3.Statement<unknown[]>>>();
-function statement(sqlite: Sqlite, text: string): BetterSqlite3.Statement<unknown[]> {
-  let byText = statements.get(sqlite);
-  if (!byText) {
-    byText = new Map();
-    statements.set(sqlite, byText);
+/** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
+async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
+  if (ids.length === 0) return [];
+  const rows = await medicineStore(app).withStock(ids, branchId, day);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const exponent = await baseExponent(app);
+  const out: Medicine[] = [];
+  for (const id of ids) {
+    const r = byId.get(id);
+    if (r) out.push(await toMedicine(app, r, Number(r.stock_quantity), exponent));
   }
-  let s = byText.get(text);
-  if (!s) {
-    s = sqlite.prepare(text);
-    byText.set(text, s);
-  }
-  return s;
-}
-
-function total(sqlite: Sqlite, f: BrowseFilter, where: string, params: Record<string, unknown>): number {
-  const filtered =
-    f.category !== undefined || f.requires_prescription !== undefined || f.is_controlled !== undefined;
-  if (!filtered) {
-    const text =
-      f.is_active === 'all'
-        ? 'SELECT coalesce(sum(n), 0) FROM medicine_counts'
-        : `SELECT coalesce(sum(n), 0) FROM medicine_counts WHERE is_active = ${f.is_active === 'true' ? 1 : 0}`;
-    return Number(statement(sqlite, text).pluck().get());
-  }
-  return Number(
-    statement(sqlite, `SELECT count(*) FROM medicines m ${where}`)
-      .pluck()
-      .get(f.category === undefined ? {} : { category: params.category }),
-  );
+  return out;
 }
 
 /**
- * Pages answered lately, per connection, valid while the catalogue's and the branch's list_versions (trigger-
- * set, migration 0014) are the ones they were built under and for at most PAGE_TTL_MS (image URLs are signed
- * with an expiry). A sale, receipt, write-off or catalogue edit changes a version, and the next read rebuilds.
+ * The catalogue with the branch's stock: filters, search-as-you-type (FTS5 prefix) and exact barcode. Two
+ * steps: the page of ids (filters, order, limit) and then the rows with their stock, so stock is summed for
+ * the page only, never for every match of a short prefix.
  */
-const PAGE_TTL_MS = 60_000;
-/**
- * `PHARMACY_LIST_PAGE_CACHE=off` builds every page afresh (as after any sale or receipt), `cold` also without
- * the rows' cached text (as after a catalogue edit): how bench/medicines-list.ts measures those paths.
- */
-const PAGE_CACHE_ON = !['off', 'cold'].includes(process.env.PHARMACY_LIST_PAGE_CACHE ?? '');
-const PAGE_CACHE_SIZE = 500;
-const pages = new WeakMap<Sqlite, Map<string, { versions: string; at: number; text: string }>>();
-
-/** The catalogue's and the branch's list versions: [catalogue, stock]. */
-function versionsOf(sqlite: Sqlite, branchId: string): [number | null, number | null] {
-  return statement(
-    sqlite,
-    "SELECT (SELECT v FROM list_versions WHERE key = 'medicines'), (SELECT v FROM list_versions WHERE key = 'stock:' || ?)",
-  )
-    .raw()
-    .get(branchId) as [number | null, number | null];
-}
-
-/**
- * Rows' catalogue JSON per connection, without its closing brace (the page appends stock_quantity), while the
- * catalogue's list version and the currency exponent are the ones it was written under: any medicine write
- * changes that version (trigger, migration 0014) and the next page starts afresh.
- * `PHARMACY_LIST_PAGE_CACHE=cold` keeps nothing (every row read and written by SQLite each time).
- */
-interface RowText {
-  head: string;
-  imageKey: string | null;
-}
-const ROW_CACHE_SIZE = 20_000;
-const ROW_CACHE_ON = process.env.PHARMACY_LIST_PAGE_CACHE !== 'cold';
-/** Also the ids of the pages sorted by a catalogue column: they change only when the catalogue does. */
-const PAGE_IDS_SIZE = 1000;
-interface CatalogueHeld {
-  version: string;
-  rows: Map<string, RowText>;
-  pageIds: Map<string, string[]>;
-}
-const rowTexts = new WeakMap<Sqlite, CatalogueHeld>();
-
-function catalogueHeld(sqlite: Sqlite, version: string): CatalogueHeld {
-  let held = rowTexts.get(sqlite);
-  if (!held || held.version !== version || !ROW_CACHE_ON) {
-    held = { version, rows: new Map(), pageIds: new Map() };
-    rowTexts.set(sqlite, held);
-  }
-  return held;
-}
-
-/** A page's ids in a catalogue order (not stock), read once per catalogue version. */
-function pageIds(sqlite: Sqlite, version: string, f: BrowseFilter, text: string, params: object): string[] {
-  const held = catalogueHeld(sqlite, version);
-  const key = `${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
-  let ids = held.pageIds.get(key);
-  if (!ids) {
-    ids = statement(sqlite, text).pluck().all(params) as string[];
-    if (held.pageIds.size >= PAGE_IDS_SIZE) held.pageIds.clear();
-    held.pageIds.set(key, ids);
-  }
-  return ids;
-}
-
-function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string[]): Map<string, RowText> {
-  const held = catalogueHeld(sqlite, version);
-  const missing = ids.filter((id) => !held.rows.has(id));
-  if (missing.length > 0) {
-    if (held.rows.size + missing.length > ROW_CACHE_SIZE) held.rows.clear();
-    const read = statement(
-      sqlite,
-      `SELECT m.id AS id, ${rowJson(exponent)} AS json, m.image_key AS image_key FROM medicines m WHERE ${inJsonArray('m.id')}`,
-    ).all(JSON.stringify(missing)) as Array<{ id: string; json: string; image_key: string | null }>;
-    for (const r of read) held.rows.set(r.id, { head: r.json.slice(0, -1), imageKey: r.image_key });
-  }
-  return held.rows;
-}
-
-/** A page of the catalogue with the branch's stock, as the JSON text of the answer. */
-export async function browseMedicines(
+export async function listMedicines(
   app: AppContext,
-  sqlite: Sqlite,
   branchId: string,
-  day: string,
-  exponent: number,
-  f: BrowseFilter,
-): Promise<JsonText> {
-  let cache = pages.get(sqlite);
-  if (!cache) {
-    cache = new Map();
-    pages.set(sqlite, cache);
+  f: MedicineListFilter,
+): Promise<JsonText | { items: Medicine[]; total: number; page: number; page_size: number }> {
+  const day = await branchTodayCached(app, branchId);
+  const store = medicineStore(app);
+  const stockFilters = f.low_stock !== undefined || f.out_of_stock !== undefined;
+  if (!f.search && !f.barcode && !stockFilters) {
+    // A page the engine builds itself (a till's SQLite: its JSON, kept while nothing changed), where it can.
+    const page = store.browse(app, branchId, day, await baseExponent(app), f);
+    if (page) return page;
   }
-  const key = `${branchId}|${day}|${exponent}|${f.page}|${f.page_size}|${f.sort}|${f.order}|${f.is_active}|${f.category ?? ''}|${f.requires_prescription ?? ''}|${f.is_controlled ?? ''}`;
-  const [catalogue, stock] = versionsOf(sqlite, branchId);
-  const versions = `${catalogue}:${stock}`;
-  const hit = cache.get(key);
-  if (hit && PAGE_CACHE_ON && hit.versions === versions && Date.now() - hit.at < PAGE_TTL_MS)
-    return new JsonText(hit.text);
-  const text = await buildPage(app, sqlite, branchId, day, exponent, f, `${catalogue}|${exponent}`);
-  // The versions again: a write while the page was built (image URLs are awaited) must not be cached over.
-  if (versionsOf(sqlite, branchId).join(':') === versions) {
-    cache.delete(key);
-    if (cache.size >= PAGE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    cache.set(key, { versions, at: Date.now(), text });
-  }
-  return new JsonText(text);
-}
-
-/**
- * The page: its ids and stock in one statement, then each row's catalogue JSON (cached, see rowsById) with
- * stock_quantity appended. Everything up to the first await runs in one turn of the event loop, so the ids,
- * the stock and the row texts are read under the catalogue version `version` the caller read.
- */
-async function buildPage(
-  app: AppContext,
-  sqlite: Sqlite,
-  branchId: string,
-  day: string,
-  exponent: number,
-  f: BrowseFilter,
-  version: string,
-): Promise<string> {
-  const where = whereOf(f);
-  const order = ORDER[f.sort](f.order === 'desc' ? 'DESC' : 'ASC');
-  const text = `SELECT m.id FROM medicines m ${indexFor(f)} ${where}
-    ORDER BY ${order} LIMIT :limit OFFSET :offset`;
-  const params: Record<string, unknown> = {
-    branch: branchId,
-    day,
-    limit: f.page_size,
-    offset: (f.page - 1) * f.page_size,
-    ...(f.category !== undefined && { category: f.category }),
-  };
-  type Row = { id: string; stock: number };
-  // Sorted by stock: in segments (stock-sort.ts), never sorting the catalogue; otherwise the page, then its stock.
-  const page =
-    f.sort === 'stock_quantity'
-      ? stockSortedPage({
-          branchStock: BRANCH_STOCK,
-          conditions: conditionsOf(f),
-          nameIndex: indexFor({ ...f, sort: 'name' }),
-          desc: f.order === 'desc',
-          limit: f.page_size,
-          offset: (f.page - 1) * f.page_size,
-          rows: (sql, window) => statement(sqlite, sql).all({ ...params, ...window }) as Row[],
-          count: (sql) => Number(statement(sqlite, sql).pluck().get(params)),
-          total: () => total(sqlite, f, where, params),
-        })
-      : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
-  const ids = page.map((r) => r.id);
-  if (f.sort !== 'stock_quantity') {
-    // The page's stock in one statement: one seek per id in batches_fefo, cheaper than 50 correlated subqueries.
-    const stock = new Map(
-      statement(sqlite, PAGE_STOCK).raw().all(branchId, JSON.stringify(ids), day) as Array<[string, number]>,
-    );
-    for (const p of page) p.stock = stock.get(p.id) ?? 0;
-  }
-  const rows = rowsById(sqlite, version, exponent, ids);
-  const items: string[] = [];
-  for (const p of page) {
-    const row = rows.get(p.id);
-    if (!row) continue; // unreachable: read in the same turn as the page
-    const json = `${row.head},"stock_quantity":${p.stock}}`;
-    if (row.imageKey === null) items.push(json);
-    else {
-      const item = JSON.parse(json) as { image_url: string | null };
-      item.image_url = await imageReadUrl(app, row.imageKey);
-      items.push(JSON.stringify(item));
+  const sorted = f.sort !== 'name' || f.order !== 'asc';
+  const plain =
+    !sorted &&
+    f.is_active === 'true' &&
+    !f.barcode &&
+    !f.category &&
+    f.requires_prescription === undefined &&
+    f.is_controlled === undefined &&
+    !stockFilters;
+  if (f.search && plain) {
+    const large = store.searchLargeActive(f.search, f.page, f.page_size);
+    if (large) {
+      const items = await hydrate(app, large.ids, branchId, day);
+      return { items, total: large.total, page: f.page, page_size: f.page_size };
     }
   }
-  const count = total(sqlite, f, where, params);
-  return `{"items":[${items.join(',')}],"total":${count},"page":${f.page},"page_size":${f.page_size}}`;
+  // The filter's conditions but is_active, which the stock sort reads from its own index.
+  const conditions = catalogueConditions(f);
+  if (f.search !== undefined && f.search !== '') {
+    const search = store.searchCondition(f.search, 'm');
+    if (search === null) return { items: [], total: 0, page: f.page, page_size: f.page_size };
+    conditions.push(search);
+  }
+  if (f.barcode) conditions.push(sql<boolean>`m.barcode_key = ${barcodeKey(f.barcode)}`);
+  // medicine_stock settled to the branch's day holds each medicine's sellable stock: one key seek per match.
+  await settleStockFor(app.db, branchId, day);
+  const stock = sql<number>`coalesce((SELECT s.qty FROM medicine_stock s
+    WHERE s.branch_id = ${branchId} AND s.medicine_id = m.id), 0)`;
+  if (f.low_stock !== undefined)
+    conditions.push(
+      f.low_stock
+        ? sql<boolean>`${stock} <= m.low_stock_threshold`
+        : sql<boolean>`${stock} > m.low_stock_threshold`,
+    );
+  if (f.out_of_stock !== undefined)
+    conditions.push(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
+  const active = activeCondition('m', f.is_active);
+  const q = [...conditions, ...(active ? [active] : [])].reduce(
+    (query, c) => query.where(c),
+    medicinesFrom(app.db),
+  );
+  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  // Sorted by stock: the matches of a search or barcode, up to a few thousand, are sorted whole (where a search
+  // matches few, walking the stock index to find them costs more); otherwise the page is read in segments from
+  // medicine_stock's index (stock-sort.ts), never sorting every match. A stock filter sorts its matches whole.
+  const matching = Boolean(f.search || f.barcode) && Number(total) <= SORT_WHOLE;
+  const ids =
+    f.sort === 'stock_quantity' && !stockFilters && !matching
+      ? (await stockSorted(app, branchId, day, conditions, Number(total), f)).map((r) => r.id)
+      : await pageOfIds(q, f, sorted, stock);
+  const items = await hydrate(app, ids, branchId, day);
+  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+}
+
+/** Up to this many matches a page sorted by stock sorts them all (the engine's top-N sort of key seeks). */
+const SORT_WHOLE = 5000;
+
+/** A page sorted by the branch's stock, in segments from medicine_stock (stock-sort.ts): no sort of every match. */
+function stockSorted(
+  app: AppContext,
+  branchId: string,
+  day: string,
+  conditions: RawBuilder<boolean>[],
+  total: number,
+  f: MedicineListFilter,
+) {
+  const store = medicineStore(app);
+  return stockSortedPage({
+    db: app.db,
+    branchId,
+    day,
+    active: f.is_active,
+    conditions,
+    desc: f.order === 'desc',
+    limit: f.page_size,
+    offset: (f.page - 1) * f.page_size,
+    total: async () => total,
+    rowsTable: (rows) => store.rowsTable(rows),
+    merged: (query) => store.merged(query),
+  });
+}
+
+const medicinesFrom = (db: Db) => db.selectFrom('medicines as m');
+
+/** The general query's page of ids: the filter's order, ties by name then id. */
+async function pageOfIds(
+  q: ReturnType<typeof medicinesFrom>,
+  f: MedicineListFilter,
+  sorted: boolean,
+  stock: RawBuilder<number>,
+): Promise<string[]> {
+  let idsQ = q.select('m.id');
+  if (sorted) {
+    const dir = f.order === 'desc' ? 'desc' : 'asc';
+    idsQ = idsQ.orderBy(
+      f.sort === 'stock_quantity'
+        ? sql`${stock} ${sql.raw(dir)}`
+        : f.sort === 'name'
+          ? sql`m.name COLLATE NOCASE ${sql.raw(dir)}`
+          : f.sort === 'generic_name'
+            ? sql`m.generic_name COLLATE NOCASE ${sql.raw(dir)}`
+            : // NULL sorts first ascending on SQLite and last on PostgreSQL: say it, so both agree.
+              sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`,
+    );
+  } else if (f.search) {
+    // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
+    idsQ = idsQ.orderBy(sql`CASE WHEN ${startsWithText('m.name', f.search.trim())} THEN 0 ELSE 1 END`);
+  }
+  // Ties follow the sort's direction (a descending list is the ascending one reversed), ending on the id as
+  // the browse path does, so pages never overlap.
+  const tie = sql.raw(sorted && f.order === 'desc' ? 'DESC' : 'ASC');
+  const rows = await idsQ
+    .orderBy(sql`m.name COLLATE NOCASE ${tie}`)
+    .orderBy(sql`m.id ${tie}`)
+    .limit(f.page_size)
+    .offset((f.page - 1) * f.page_size)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Exact barcode lookup (GTIN-aware): the active medicine first, else the most recently updated inactive one. */
+export async function findByBarcode(app: AppContext, code: string, branchId: string): Promise<Medicine> {
+  const row = await barcodeQuery.first(app, [barcodeKey(code)]);
+  if (!row) throw new NotFound('Medicine with barcode', code);
+  const [medicine] = await hydrate(app, [row.id], branchId, await branchTodayCached(app, branchId));
+  return medicine!;
+}
+
+/**
+ * The branch's local date for the hot reads, with its time zone cached for a minute (a branch's time zone
+ * rarely changes; a change shows within a minute here, at once everywhere else).
+ */
+async function branchTodayCached(app: AppContext, branchId: string): Promise<string> {
+  const key = `branch-tz:${branchId}`;
+  const hit = app.cache.get(key) as { tz: string; at: number } | undefined;
+  if (hit && Date.now() - hit.at < 60_000) return localDate(hit.tz);
+  const tz = await branchTimeZone(app.db, branchId);
+  app.cache.set(key, { tz, at: Date.now() });
+  return localDate(tz);
 }

@@ -1,7 +1,7 @@
 import { formatMinor } from '@pharmacy/contracts/money';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { money } from './list';
+import { money } from './store.sqlite';
 
 /**
  * The Medicines page builds its JSON in SQL for speed, so the price text is written there by `money()`: it must

@@ -21,13 +21,12 @@ import { controlledRegistry, listMovementsWithBalance } from '../stock/queries';
 import {
   createMedicine,
   deactivateMedicine,
-  findByBarcode,
   getMedicine,
   getMedicineDetail,
   getMedicineRow,
-  listMedicines,
   updateMedicine,
 } from './service';
+import { findByBarcode, listMedicines } from './list';
 
 /** The catalogue is owned centrally: admin and inventory managers edit it; everybody signed in reads it. */
 const EDITORS = CATALOGUE_EDITORS;

@@ -1,6 +1,5 @@
 import {
   type CreateMedicineRequest,
-  type MedicineSort,
   type Medicine,
   type MedicineDetail,
   type UpdateMedicineRequest,
@@ -11,9 +10,6 @@ import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { dialectOf, ftsPrefixQuery, medicineSearchCondition } from '../../db/dialect';
-import { rawQuery } from '../../db/raw-query';
-import { branchTimeZone } from '../branches/time-zone';
 import { Conflict, Invalid, NotFound } from '../../http/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
@@ -21,15 +17,10 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/slug';
 import { currencyExponent } from '../currency/service';
-import type { JsonText } from '../../http/route';
-import { browseMedicines } from './list';
-import { searchLargeActive } from './search';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
-import { localDate } from '../stock/dates';
 import { branchToday, heldInBatch } from '../stock/ledger';
 import type { MedicinesTable } from '../../db/tables/medicines';
-import { startsWithText } from '../../db/like';
 
 /**
  * The lookup form of a barcode: GTINs (8, 12, 13 or 14 digits) are right-aligned numbers, so leading zeros are
@@ -132,158 +123,6 @@ export async function getMedicineDetail(
       sellable: b.regulator_status === 'active' && b.expiry_date >= day && b.qty_on_hand > Number(held),
     })),
   };
-}
-
-export interface MedicineListFilter {
-  page: number;
-  page_size: number;
-  search?: string;
-  barcode?: string;
-  category?: string;
-  is_active: 'true' | 'false' | 'all';
-  requires_prescription?: boolean;
-  is_controlled?: boolean;
-  low_stock?: boolean;
-  out_of_stock?: boolean;
-  sort: MedicineSort;
-  order: 'asc' | 'desc';
-}
-
-/** Medicines by id with the branch's stock; the id list is one parameter (JSON on SQLite, an array on PostgreSQL). */
-const hydrateQuery = rawQuery<MedicinesTable & { stock_quantity: number }>({
-  sqlite: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
-    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
-  FROM medicines m WHERE m.id IN (SELECT value FROM json_each(?))`,
-  postgres: `SELECT m.*, (SELECT coalesce(sum(b.qty_on_hand - ${HELD}), 0) FROM batches b
-    WHERE b.branch_id = ? AND b.medicine_id = m.id AND b.regulator_status = 'active' AND b.expiry_date >= ?) AS stock_quantity
-  FROM medicines m WHERE m.id = ANY(CAST(? AS TEXT[]))`,
-});
-const barcodeQuery = rawQuery<{ id: string }>(
-  'SELECT id FROM medicines WHERE barcode_key = ? ORDER BY is_active DESC, updated_at DESC LIMIT 1',
-);
-
-/** Medicines by id, in the given order, with the branch's stock: the second step of every list. */
-async function hydrate(app: AppContext, ids: string[], branchId: string, day: string): Promise<Medicine[]> {
-  if (ids.length === 0) return [];
-  const rows = await hydrateQuery.all(app, [branchId, day, app.sqlite ? JSON.stringify(ids) : ids]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const exponent = await baseExponent(app);
-  const out: Medicine[] = [];
-  for (const id of ids) {
-    const r = byId.get(id);
-    if (r) out.push(await toMedicine(app, r, Number(r.stock_quantity), exponent));
-  }
-  return out;
-}
-
-/**
- * The catalogue with the branch's stock: filters, search-as-you-type (FTS5 prefix) and exact barcode. Two
- * steps: the page of ids (filters, order, limit) and then the rows with their stock, so stock is summed for
- * the page only, never for every match of a short prefix.
- */
-export async function listMedicines(
-  app: AppContext,
-  branchId: string,
-  f: MedicineListFilter,
-): Promise<JsonText | { items: Medicine[]; total: number; page: number; page_size: number }> {
-  const day = await branchTodayCached(app, branchId);
-  // The till's browse path (JSON built by SQLite, a page cache kept by triggers); central on PostgreSQL takes
-  // the general query below.
-  if (app.sqlite && !f.search && !f.barcode && f.low_stock === undefined && f.out_of_stock === undefined)
-    return browseMedicines(app, app.sqlite, branchId, day, await baseExponent(app), f);
-  const sorted = f.sort !== 'name' || f.order !== 'asc';
-  const plain =
-    !sorted &&
-    f.is_active === 'true' &&
-    !f.barcode &&
-    !f.category &&
-    f.requires_prescription === undefined &&
-    f.is_controlled === undefined &&
-    f.low_stock === undefined &&
-    f.out_of_stock === undefined;
-  if (f.search && plain) {
-    const large = searchLargeActive(app, f.search, f.page, f.page_size);
-    if (large) {
-      const items = await hydrate(app, large.ids, branchId, day);
-      return { items, total: large.total, page: f.page, page_size: f.page_size };
-    }
-  }
-  const stock = stockExpr(branchId, day);
-  let q = app.db.selectFrom('medicines as m');
-  if (f.search !== undefined && f.search !== '') {
-    if (ftsPrefixQuery(f.search) === null)
-      return { items: [], total: 0, page: f.page, page_size: f.page_size };
-    q = q.where(medicineSearchCondition(dialectOf(app.db), f.search, 'm'));
-  }
-  if (f.barcode) q = q.where('m.barcode_key', '=', barcodeKey(f.barcode));
-  if (f.category) q = q.where('m.category', '=', f.category);
-  if (f.is_active !== 'all') q = q.where('m.is_active', '=', sql.lit(f.is_active === 'true' ? 1 : 0));
-  if (f.requires_prescription !== undefined)
-    q = q.where('m.requires_prescription', '=', f.requires_prescription ? 1 : 0);
-  if (f.is_controlled !== undefined) q = q.where('m.is_controlled', '=', sql.lit(f.is_controlled ? 1 : 0));
-  if (f.low_stock !== undefined)
-    q = q.where(
-      f.low_stock
-        ? sql<boolean>`${stock} <= m.low_stock_threshold`
-        : sql<boolean>`${stock} > m.low_stock_threshold`,
-    );
-  if (f.out_of_stock !== undefined)
-    q = q.where(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  let idsQ = q.select('m.id');
-  if (sorted) {
-    const dir = f.order === 'desc' ? 'desc' : 'asc';
-    idsQ = idsQ.orderBy(
-      f.sort === 'stock_quantity'
-        ? sql`${stock} ${sql.raw(dir)}`
-        : f.sort === 'name'
-          ? sql`m.name COLLATE NOCASE ${sql.raw(dir)}`
-          : f.sort === 'generic_name'
-            ? sql`m.generic_name COLLATE NOCASE ${sql.raw(dir)}`
-            : // NULL sorts first ascending on SQLite and last on PostgreSQL: say it, so both agree.
-              sql`${sql.ref(`m.${f.sort}`)} ${sql.raw(dir === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST')}`,
-    );
-  } else if (f.search) {
-    // Names that start with what was typed come first, then the other matches (generic name, barcode, later words).
-    idsQ = idsQ.orderBy(sql`CASE WHEN ${startsWithText('m.name', f.search.trim())} THEN 0 ELSE 1 END`);
-  }
-  // Ties follow the sort's direction (a descending list is the ascending one reversed), ending on the id as
-  // the browse path does, so pages never overlap.
-  const tie = sql.raw(sorted && f.order === 'desc' ? 'DESC' : 'ASC');
-  const ids = await idsQ
-    .orderBy(sql`m.name COLLATE NOCASE ${tie}`)
-    .orderBy(sql`m.id ${tie}`)
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  const items = await hydrate(
-    app,
-    ids.map((r) => r.id),
-    branchId,
-    day,
-  );
-  return { items, total: Number(total), page: f.page, page_size: f.page_size };
-}
-
-/** Exact barcode lookup (GTIN-aware): the active medicine first, else the most recently updated inactive one. */
-export async function findByBarcode(app: AppContext, code: string, branchId: string): Promise<Medicine> {
-  const row = await barcodeQuery.first(app, [barcodeKey(code)]);
-  if (!row) throw new NotFound('Medicine with barcode', code);
-  const [medicine] = await hydrate(app, [row.id], branchId, await branchTodayCached(app, branchId));
-  return medicine!;
-}
-
-/**
- * The branch's local date for the hot reads, with its time zone cached for a minute (a branch's time zone
- * rarely changes; a change shows within a minute here, at once everywhere else).
- */
-async function branchTodayCached(app: AppContext, branchId: string): Promise<string> {
-  const key = `branch-tz:${branchId}`;
-  const hit = app.cache.get(key) as { tz: string; at: number } | undefined;
-  if (hit && Date.now() - hit.at < 60_000) return localDate(hit.tz);
-  const tz = await branchTimeZone(app.db, branchId);
-  app.cache.set(key, { tz, at: Date.now() });
-  return localDate(tz);
 }
 
 // Writes -----------------------------------------------------------------------------------------------

@@ -1,0 +1,58 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/connection';
+import { medicineSearchCondition, tsPrefixQuery } from '../../db/dialect';
+import type { IdPage, MedicineWithStock, StockRow } from './list-types';
+import { settleStockFor } from './stock-sort';
+
+/**
+ * The Medicines area on central's PostgreSQL (implements MedicineStore of store.ts, which picks it). Its planner
+ * serves the general queries of service.ts well (the GIN index of the search words, then a top-N sort), so
+ * there is no page built by the engine and no index walk for large match sets; what differs is the search
+ * condition and how a list is bound (an array, a JSON document).
+ */
+export class PostgresMedicineStore {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  browse(): null {
+    return null;
+  }
+
+  searchLargeActive(): IdPage | null {
+    return null;
+  }
+
+  /** The GIN-indexed tsvector of name, generic name and barcode against a prefix tsquery. */
+  searchCondition(text: string, alias: string): RawBuilder<boolean> | null {
+    return tsPrefixQuery(text) === null ? null : medicineSearchCondition('postgres', text, alias);
+  }
+
+  /** With the stock medicine_stock holds once settled to `day` (stock-sort.ts). */
+  async withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]> {
+    await settleStockFor(this.#db, branchId, day);
+    const { rows } = await sql<MedicineWithStock>`SELECT m.*, coalesce(s.qty, 0) AS stock_quantity
+      FROM medicines m LEFT JOIN medicine_stock s ON s.branch_id = ${branchId} AND s.medicine_id = m.id
+      WHERE m.id = ANY(CAST(${[...ids]} AS TEXT[]))`.execute(this.#db);
+    return rows;
+  }
+
+  /** In a read-only transaction without nested loops, so the planner merges the two indexes. */
+  merged<R>(query: RawBuilder<R>): Promise<R[]> {
+    return this.#db
+      .transaction()
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        await sql`SET LOCAL enable_nestloop = off`.execute(trx);
+        return (await query.execute(trx)).rows;
+      });
+  }
+
+  /** Rows bound as one JSON parameter: `[[id, stock], …]`. */
+  rowsTable(rows: readonly StockRow[]): RawBuilder<unknown> {
+    const json = JSON.stringify(rows.map((r) => [r.id, r.stock]));
+    return sql`(SELECT v->>0 AS id, CAST(v->>1 AS BIGINT) AS stock FROM json_array_elements(CAST(${json} AS JSON)) AS v)`;
+  }
+}

@@ -1,0 +1,66 @@
+import type { RawBuilder } from 'kysely';
+import type { AppContext } from '../../app-context';
+import type { Db } from '../../db/connection';
+import { dialectOf } from '../../db/dialect';
+import type { JsonText } from '../../http/route';
+import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import { PostgresMedicineStore } from './store.postgres';
+import { SqliteMedicineStore } from './store.sqlite';
+
+export type { BrowseFilter, IdPage, MedicineWithStock, StockRow };
+
+/**
+ * The SQL of the Medicines area that differs between a till's SQLite and central's PostgreSQL. Services ask the
+ * store (one per database, chosen once by `medicineStore`) and never look at the dialect themselves; the SQL
+ * both engines speak stays in the services (service.ts, stock-sort.ts). store.sqlite.ts and store.postgres.ts
+ * implement it without importing this file (it imports them: no circle), so `medicineStore` is where each is
+ * checked against it.
+ */
+export interface MedicineStore {
+  /**
+   * A page of the back office's table built by the engine itself (SQLite: the JSON written by SQLite, kept while
+   * the catalogue and the branch's stock are unchanged); null where the general query serves it.
+   */
+  browse(
+    app: AppContext,
+    branchId: string,
+    day: string,
+    exponent: number,
+    f: BrowseFilter,
+  ): Promise<JsonText> | null;
+  /**
+   * Active medicines matching search-as-you-type `text` when that match set is large, read in the relevance order
+   * without sorting every match; null where the general query is the cheaper plan.
+   */
+  searchLargeActive(text: string, page: number, pageSize: number): IdPage | null;
+  /** Medicines `alias` whose name, generic name or barcode has a word beginning with each word of `text`; null: no words. */
+  searchCondition(text: string, alias: string): RawBuilder<boolean> | null;
+  /**
+   * Medicines by id with the branch's sellable stock on `day` (medicine_stock, settled to `day` first), in no
+   * particular order.
+   */
+  withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]>;
+  /**
+   * Rows of a query whose anti join should merge two name-ordered indexes (stock-sort.ts, the medicines holding
+   * none): PostgreSQL is told to merge them, since under a LIMIT its planner probes one medicine at a time, a
+   * hundred times slower where nearly every medicine has stock; SQLite runs it as it is.
+   */
+  merged<R>(query: RawBuilder<R>): Promise<R[]>;
+  /** A derived table `(id, stock)` of the given rows, to join or exclude in one statement whatever their number. */
+  rowsTable(rows: readonly StockRow[]): RawBuilder<unknown>;
+}
+
+const stores = new WeakMap<Db, MedicineStore>();
+
+/** The store of this database, made once per Kysely instance (a server's, a test's, a tool's). */
+export function medicineStore(app: Pick<AppContext, 'db' | 'sqlite'>): MedicineStore {
+  let store = stores.get(app.db);
+  if (!store) {
+    store =
+      dialectOf(app.db) === 'postgres'
+        ? new PostgresMedicineStore(app.db)
+        : new SqliteMedicineStore(app.db, app.sqlite);
+    stores.set(app.db, store);
+  }
+  return store;
+}
