@@ -18,7 +18,7 @@ export interface ReportStore {
    */
   hourBucket(column: string, shiftMinutes: number): string;
   /**
-   * Whether the database keeps the report summaries (migrations 0019, 0020, 0027: PostgreSQL only; a till
+   * Whether the database keeps the report summaries (migrations 0019 and 0020: PostgreSQL only; a till
    * never carries them), which summaries.ts reads where they answer exactly.
    */
   readonly summaries: boolean;
