@@ -25,6 +25,24 @@ const importsOf = (prefix: string) =>
     .filter(([file]) => file.startsWith(prefix))
     .flatMap(([file, targets]) => targets.map((t) => `${file} -> ${t}`));
 
+/**
+ * Lines of a source that ask which engine they run on (dialectOf, isPostgres, PostgresAdapter, `.dialect ===`),
+ * comments left out. Only db/ and each area's store.ts may (docs/ARCHITECTURE.md, "Two databases, one server").
+ */
+function dialectChecks(source: string): number[] {
+  const code = source
+    .replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' '))
+    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  const check = /\b(?:dialectOf|isPostgres|PostgresAdapter)\b|\.dialect\s*[!=]==?/;
+  return code.split('\n').flatMap((line, i) => (check.test(line) ? [i + 1] : []));
+}
+
+/** Production files outside db/ and the stores that still ask, until their area has its store. */
+const DIALECT_ALLOWED = [
+  // medicines: moved by the medicines store change
+  'packages/server/src/modules/medicines/service.ts',
+];
+
 describe('structure', () => {
   it('has no import circles, type-only imports included', () => {
     expect(circles(graph)).toEqual([]);
@@ -126,6 +144,32 @@ describe('structure', () => {
     ).toBe(2);
     const total = counted.reduce((sum, f) => sum + count(fs.readFileSync(path.join(ROOT, f), 'utf8')), 0);
     expect(total).toBeLessThanOrEqual(63);
+  });
+
+  it('keeps the dialect behind db/ and the area stores: no other production file under packages/server/src asks which engine it runs on', () => {
+    expect(
+      dialectChecks(
+        "const a = isPostgres(db) ? 1 : 2; // isPostgres(x) in a comment\nif (w.dialect === 'postgres') x();",
+      ),
+    ).toEqual([1, 2]);
+    expect(
+      dialectChecks("/* dialectOf(db) */ import { PostgresAdapter } from 'kysely';\nt.dialect !== 'sqlite'"),
+    ).toEqual([1, 2]);
+    expect(dialectChecks("const url = 'postgres://x'; smallerOf(trx, a, b); // dialectOf(trx)")).toEqual([]);
+    const found = [...graph.edges.keys()]
+      .filter(
+        (f) => f.startsWith('packages/server/src/') && !/\.test\.tsx?$/.test(f) && !f.includes('/testing/'),
+      )
+      .filter(
+        (f) =>
+          !f.startsWith('packages/server/src/db/') &&
+          !/^packages\/server\/src\/modules\/[^/]+\/store\.ts$/.test(f),
+      )
+      .filter((f) => !DIALECT_ALLOWED.includes(f))
+      .flatMap((f) =>
+        dialectChecks(fs.readFileSync(path.join(ROOT, f), 'utf8')).map((line) => `${f}:${line}`),
+      );
+    expect(found).toEqual([]);
   });
 
   it('reads the graph it checks (a known edge is found)', () => {

@@ -1,9 +1,12 @@
 import { type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 
 /**
- * The SQL that differs between a till's SQLite and central's PostgreSQL lives here: services ask for a condition
- * or an expression and get the dialect's own (FTS5 or tsvector search, date arithmetic, DDL types), so no
- * service writes dialect-specific SQL of its own.
+ * The SQL that differs between a till's SQLite and central's PostgreSQL, where it is one expression or statement
+ * any area may need: services ask for it with their executor and get the dialect's own (DDL types, `least`/`min`,
+ * a table's column names, medicine search). What differs within one area (its queries, how it applies a batch)
+ * lives in that area's store: `modules/<area>/store.ts` declares the interface and picks
+ * `store.sqlite.ts` or `store.postgres.ts`. Only `db/` and those `store.ts` files ask which dialect a database
+ * is (tests/structure.test.ts).
  */
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -57,24 +60,27 @@ export function ftsPrefixQuery(text: string): string | null {
   return words.length === 0 ? null : words.map((w) => `"${w}"*`).join(' ');
 }
 
-/**
- * The UTC hour ("YYYY-MM-DDTHH") of an ISO-8601 timestamp column, shifted by whole minutes: text slicing when
- * there is no shift, the engine's date arithmetic otherwise.
- */
-export function hourOfIso(dialect: Dialect, column: string, shiftMinutes: number): string {
-  if (shiftMinutes === 0) return `substr(${column}, 1, 13)`;
-  const minutes = Math.trunc(shiftMinutes);
-  return dialect === 'postgres'
-    ? `to_char(CAST(${column} AS timestamptz) AT TIME ZONE 'UTC' + interval '${minutes} minutes', 'YYYY-MM-DD"T"HH24')`
-    : `strftime('%Y-%m-%dT%H', ${column}, '+${minutes} minutes')`;
-}
+/** Anything that runs queries: a Kysely instance or a transaction. */
+type Executor = Parameters<typeof dialectOf>[0];
 
-/** The smaller of two values: SQLite's two-argument min(), PostgreSQL's least(). */
+/** The smaller of two values: SQLite's two-argument min(), PostgreSQL's least(), for the executor's engine. */
 export const smallerOf = (
-  dialect: Dialect,
+  db: Executor,
   a: RawBuilder<unknown> | unknown,
   b: RawBuilder<unknown> | unknown,
-) => (dialect === 'postgres' ? sql<number>`least(${a}, ${b})` : sql<number>`min(${a}, ${b})`);
+) => (isPostgres(db) ? sql<number>`least(${a}, ${b})` : sql<number>`min(${a}, ${b})`);
+
+/** The column names of a table, in order (SQLite's pragma_table_info, PostgreSQL's information_schema). */
+export async function tableColumnNames(db: Executor, table: string): Promise<string[]> {
+  const kysely = db as Kysely<unknown>;
+  const { rows } = isPostgres(db)
+    ? await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`.execute(
+        kysely,
+      )
+    : await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(kysely);
+  return rows.map((r) => r.name);
+}
 
 /** SQLite's GLOB pattern ([0-9], *, ?) as an anchored POSIX regular expression. */
 function globToRegex(glob: string): string {

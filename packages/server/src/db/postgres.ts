@@ -167,9 +167,14 @@ export interface PostgresOptions {
 const REPLICA_CONNECT_TIMEOUT_MS = 3_000;
 
 export function openPostgres(url: string, options: PostgresOptions = {}): PostgresConnection {
+  const max = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max,
+    // Connections once opened stay open (pg closes idle ones after 10 s by default): a new one costs a
+    // password exchange, a server process and its cold catalogue caches, and the dashboard, which refreshes
+    // every minute and reads five queries side by side, paid that on every refresh (bench/dashboard.ts).
+    min: max,
     types,
     application_name: options.readOnly ? 'pharmacy-central-reads' : 'pharmacy-central',
     ...(options.readOnly && {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf, smallerOf } from '../../db/dialect';
+import { smallerOf } from '../../db/dialect';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { CouponRedemptionPayload } from '@pharmacy/contracts';
@@ -23,7 +23,7 @@ import {
 async function recountCoupon(trx: Db, couponId: string): Promise<void> {
   const redeemed = sql`(SELECT count(*) FROM coupon_redemptions WHERE coupon_id = ${couponId})`;
   const limit = sql`coalesce(usage_limit, 9223372036854775807)`;
-  await sql`UPDATE coupons SET used_count = ${smallerOf(dialectOf(trx), redeemed, limit)}
+  await sql`UPDATE coupons SET used_count = ${smallerOf(trx, redeemed, limit)}
     WHERE id = ${couponId}`.execute(trx);
 }
 

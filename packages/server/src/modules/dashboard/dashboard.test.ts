@@ -66,4 +66,39 @@ describe('dashboard', () => {
     const res = await t.get<Json>(`/api/v1/dashboard/summary?branch_id=${branch}`, admin);
     expect(res.body).toMatchObject({ expiring_30_count: 1, expiring_90_count: 2, expired_count: 1 });
   });
+
+  it('counts low and out-of-stock medicines as the inventory report does: expired and quarantined stock is not sellable', async () => {
+    const branch = await t.createBranch('LOW');
+    const supplier = (await makeSupplier(t)).id;
+    const stocked = (await makeMedicine(t, { low_stock_threshold: 5 })).id;
+    const low = (await makeMedicine(t, { low_stock_threshold: 20 })).id;
+    const expired = (await makeMedicine(t, { low_stock_threshold: 5 })).id;
+    const held = (await makeMedicine(t, { low_stock_threshold: 5 })).id;
+    await receive(t, stocked, supplier, { branch_id: branch, qty_received: 30 });
+    await receive(t, low, supplier, { branch_id: branch, qty_received: 10 });
+    const gone = await receive(t, expired, supplier, { branch_id: branch, qty_received: 30 });
+    expect(await t.exec('UPDATE batches SET expiry_date = ? WHERE id = ?', inDays(-1), gone.id)).toBe(1);
+    const q = await receive(t, held, supplier, { branch_id: branch, qty_received: 30 });
+    expect(
+      (await t.post(`/api/v1/supplier-finance/batches/${q.id}/quarantine`, { status: 'quarantined' }, admin))
+        .status,
+    ).toBe(200);
+    const counts = (body: Json) => ({
+      low_stock_count: body.low_stock_count,
+      out_of_stock_count: body.out_of_stock_count,
+      total_medicines: body.total_medicines,
+    });
+    const summary = await t.get<Json>(`/api/v1/dashboard/summary?branch_id=${branch}`, admin);
+    const inventory = await t.get<Json>(`/api/v1/reports/inventory?branch_id=${branch}`, admin);
+    // Every other active medicine has no stock in this branch: low and out, like `expired` and `held`.
+    const others = inventory.body.total_medicines - 4;
+    expect(counts(summary.body)).toEqual({
+      low_stock_count: others + 3,
+      out_of_stock_count: others + 2,
+      total_medicines: others + 4,
+    });
+    expect(counts(summary.body)).toEqual(counts(inventory.body));
+    const org = await t.get<Json>('/api/v1/dashboard/summary', admin);
+    expect(counts(org.body)).toEqual(counts((await t.get<Json>('/api/v1/reports/inventory', admin)).body));
+  });
 });

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
 import { baseExponent } from '../medicines/service';
 import { branchTotals, dailyTotals } from '../reports/sales';
-import { medicineStock } from '../reports/stock';
+import { stockCounts } from '../reports/stock';
 import { pct1, reportTimeZone, resolveWindow } from '../reports/window';
 import { addDays, localDate } from '../stock/dates';
 
@@ -15,23 +15,20 @@ import { addDays, localDate } from '../stock/dates';
 export async function dashboardSummary(app: AppContext, branchId: string | undefined) {
   const timezone = await reportTimeZone(app, branchId);
   const today = localDate(timezone);
-  const w = await resolveWindow(app, { from_date: addDays(today, -29), to_date: today }, branchId);
-  const exponent = await baseExponent(app);
+  const [w, exponent] = await Promise.all([
+    resolveWindow(app, { from_date: addDays(today, -29), to_date: today }, branchId),
+    baseExponent(app),
+  ]);
   const fmt = (m: number) => formatMinor(m, exponent);
-  const { days } = await dailyTotals(app, w);
+  // Independent reads: on PostgreSQL each runs on its own pooled connection at the same time.
+  const [{ days }, stock, expiry] = await Promise.all([
+    dailyTotals(app, w),
+    stockCounts(app, branchId, today),
+    expiryCounts(app, branchId, today),
+  ]);
   const zero = { n: 0, gross: 0, grossVat: 0, returns: 0, returnsVat: 0, revenue: 0, vat: 0 };
   const now = days.get(today) ?? zero;
   const before = days.get(addDays(today, -1)) ?? zero;
-
-  const stock = await medicineStock(app, branchId);
-  const branch = branchId ? sql` AND branch_id = ${branchId}` : sql``;
-  const { rows } = await sql<{ e90: number | null; e30: number | null; expired: number | null }>`
-    SELECT
-      count(*) FILTER (WHERE regulator_status = 'active' AND expiry_date >= ${today} AND expiry_date <= ${addDays(today, 90)}) AS e90,
-      count(*) FILTER (WHERE regulator_status = 'active' AND expiry_date >= ${today} AND expiry_date <= ${addDays(today, 30)}) AS e30,
-      count(*) FILTER (WHERE expiry_date < ${today}) AS expired
-    FROM batches WHERE qty_on_hand > 0${branch}`.execute(app.db);
-  const expiry = rows[0]!;
   return {
     branch_id: branchId ?? null,
     date: today,
@@ -48,13 +45,32 @@ export async function dashboardSummary(app: AppContext, branchId: string | undef
       revenue: fmt(d.revenue),
       sales_count: d.n,
     })),
-    low_stock_count: stock.filter((m) => m.qty <= m.low_stock_threshold).length,
-    out_of_stock_count: stock.filter((m) => m.qty <= 0).length,
-    total_medicines: stock.length,
-    expiring_90_count: Number(expiry.e90 ?? 0),
-    expiring_30_count: Number(expiry.e30 ?? 0),
-    expired_count: Number(expiry.expired ?? 0),
+    low_stock_count: stock.low,
+    out_of_stock_count: stock.out,
+    total_medicines: stock.total,
+    expiring_90_count: expiry.e90,
+    expiring_30_count: expiry.e30,
+    expired_count: expiry.expired,
   };
+}
+
+/**
+ * Batches with stock expiring within 90 and 30 days (active ones: quarantined and recalled batches are not
+ * for sale) and already expired (any status: it must be written off). Each a range of the expiry indexes
+ * (`batches_expiry`, `batches_branch_expiry`), not a scan of every batch.
+ */
+async function expiryCounts(app: AppContext, branchId: string | undefined, today: string) {
+  const branch = branchId ? sql` AND branch_id = ${branchId}` : sql``;
+  const { rows } = await sql<{ e90: number | null; e30: number | null; expired: number | null }>`
+    SELECT soon.e90, soon.e30, gone.expired FROM
+      (SELECT count(*) AS e90, count(*) FILTER (WHERE expiry_date <= ${addDays(today, 30)}) AS e30 FROM batches
+        WHERE expiry_date >= ${today} AND expiry_date <= ${addDays(today, 90)} AND regulator_status = 'active'
+          AND qty_on_hand > 0${branch}) soon,
+      (SELECT count(*) AS expired FROM batches WHERE expiry_date < ${today} AND qty_on_hand > 0${branch}) gone`.execute(
+    app.db,
+  );
+  const r = rows[0];
+  return { e90: Number(r?.e90 ?? 0), e30: Number(r?.e30 ?? 0), expired: Number(r?.expired ?? 0) };
 }
 
 /** Every active branch ranked by revenue over the window (the organisation's local days), zeros included. */

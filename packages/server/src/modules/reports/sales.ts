@@ -10,15 +10,9 @@ import { baseConverter, bucketLocalDate, hourBucketSql, pct1, type ReportWindow,
  * read-only view across modules. Amounts are in the base currency: sales and payments carry base_* copies; line
  * amounts are converted with each sale's rate. Deleted sales (is_deleted = 1) are left out.
  */
-/**
- * `sales s` pinned to the covering report index of migration 0004 (branch-first with a branch, time-first
- * without): SQLite's planner otherwise sometimes prefers a narrower index and reads every sale row. SQLite-only
- * syntax, like the strftime buckets: PostgreSQL needs neither.
- */
+/** `sales s` as the window's engine reads it (store.ts: SQLite pins the covering report index). */
 export function salesFrom(w: ReportWindow): RawBuilder<unknown> {
-  // SQLite sometimes prefers the branch index for a window over all branches; PostgreSQL's planner chooses well.
-  if (w.dialect === 'postgres') return sql.raw('sales s');
-  return sql.raw(`sales s INDEXED BY ${w.branchId ? 'sales_report_branch' : 'sales_report_sold'}`);
+  return w.store.salesFrom(Boolean(w.branchId));
 }
 
 export function salesFilter(w: ReportWindow, alias = 's'): RawBuilder<boolean> {

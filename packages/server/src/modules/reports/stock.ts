@@ -38,6 +38,39 @@ export async function medicineStock(app: AppContext, branchId: string | undefine
   return rows.map((r) => ({ ...r, qty: Number(r.qty), cost: Number(r.cost) }));
 }
 
+/** The dashboard's stock figures: active medicines, those at or below their threshold, those without stock. */
+export interface StockCounts {
+  total: number;
+  low: number;
+  out: number;
+}
+
+/**
+ * medicineStock's figures counted in the database (the dashboard needs three numbers, not a row per
+ * medicine): `low` counts the medicines at or below their low-stock threshold (out of stock included), `out`
+ * those with no sellable stock. `today` is the local day of the branch (or the organisation).
+ */
+export async function stockCounts(
+  app: AppContext,
+  branchId: string | undefined,
+  today: string,
+): Promise<StockCounts> {
+  const branch = branchId ? sql` AND branch_id = ${branchId}` : sql``;
+  const { rows } = await sql<{ total: number; low: number | null; out: number | null }>`
+    WITH stock AS (
+      SELECT medicine_id, sum(qty_on_hand) AS qty FROM batches
+      WHERE regulator_status = 'active' AND expiry_date >= ${today}${branch}
+      GROUP BY medicine_id
+    )
+    SELECT count(*) AS total,
+      count(*) FILTER (WHERE coalesce(st.qty, 0) <= m.low_stock_threshold) AS low,
+      count(*) FILTER (WHERE coalesce(st.qty, 0) <= 0) AS out
+    FROM medicines m LEFT JOIN stock st ON st.medicine_id = m.id
+    WHERE m.is_active = 1`.execute(app.db);
+  const r = rows[0];
+  return { total: Number(r?.total ?? 0), low: Number(r?.low ?? 0), out: Number(r?.out ?? 0) };
+}
+
 export async function inventoryReport(app: AppContext, branchId: string | undefined) {
   const exponent = await baseExponent(app);
   const fmt = (m: number) => formatMinor(m, exponent);

@@ -1,8 +1,8 @@
 import { addDays } from '@pharmacy/contracts/time';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import { isPostgres } from '../../db/dialect';
 import { repeatInBackground } from '../../lib/background';
+import { reportStore } from './store';
 import type { ReportWindow } from './window';
 
 /**
@@ -20,7 +20,7 @@ const WHOLE_HOUR = /^\d{4}-\d\d-\d\dT\d\d:00:00(\.000)?Z$/;
 
 /** The window as a range of UTC hour keys ('YYYY-MM-DDTHH', end excluded), or null to read live. */
 export function summaryHours(w: ReportWindow): { from: string; to: string } | null {
-  if (w.dialect !== 'postgres' || w.branchId) return null;
+  if (!w.store.summaries || w.branchId) return null;
   if (!WHOLE_HOUR.test(w.startIso) || !WHOLE_HOUR.test(w.endIso)) return null;
   return { from: w.startIso.slice(0, 13), to: w.endIso.slice(0, 13) };
 }
@@ -33,7 +33,7 @@ const midnight = (day: string) => `${day}T00:00:00.000Z`;
  * null (read it all live) on SQLite, for a branch, or when the window holds no whole UTC day.
  */
 export function summaryDays(w: ReportWindow): { from: string; to: string; edges: ReportWindow[] } | null {
-  if (w.dialect !== 'postgres' || w.branchId) return null;
+  if (!w.store.summaries || w.branchId) return null;
   const first =
     WHOLE_HOUR.test(w.startIso) && w.startIso.slice(11, 13) === '00'
       ? w.startIso.slice(0, 10)
@@ -123,7 +123,7 @@ export async function foldSummaryDeltas(app: AppContext): Promise<boolean> {
  * close() waits for the one running). Readers are exact without it; it keeps the deltas a few seconds long.
  */
 export function startSummaryFolding(app: AppContext): void {
-  if (app.config.mode !== 'central' || !isPostgres(app.db)) return;
+  if (app.config.mode !== 'central' || !reportStore(app.db).summaries) return;
   repeatInBackground(app, app.config.reportFoldIntervalMs, 'reports: folding the summary deltas failed', () =>
     foldSummaryDeltas(app),
   );

@@ -1,5 +1,4 @@
 import { dayWindow, zoneOffsetMinutes } from '@pharmacy/contracts/time';
-import { type Dialect, dialectOf, hourOfIso } from '../../db/dialect';
 import type { AppContext } from '../../app-context';
 import { Invalid } from '../../http/errors';
 import { parseScaled, RATE_SCALE } from '../../lib/decimal';
@@ -8,6 +7,7 @@ import { currencyExponent } from '../currency/service';
 import { baseExponent } from '../medicines/service';
 import { branchTimeZone } from '../branches/time-zone';
 import { getSettings } from '../settings/service';
+import { type ReportStore, reportStore } from './store';
 import { addDays, daysBetween, localDate } from '../stock/dates';
 
 /**
@@ -23,8 +23,8 @@ export interface ReportWindow {
   endIso: string;
   /** Sub-hour part of the zone's offset in minutes (0 for most zones; 30 or 45 for India, Nepal…). */
   shiftMinutes: number;
-  /** The engine the report runs on (its SQL differs in places: db/dialect.ts). */
-  dialect: Dialect;
+  /** The report SQL of the engine the report runs on (store.ts). */
+  store: ReportStore;
 }
 
 export const DEFAULT_WINDOW_DAYS = 30;
@@ -69,7 +69,7 @@ export async function resolveWindow(
     startIso,
     endIso,
     shiftMinutes: shift,
-    dialect: dialectOf(app.db),
+    store: reportStore(app.db),
   };
 }
 
@@ -78,7 +78,7 @@ export async function resolveWindow(
  * every bucket lies inside one local hour (hence one local day and month). Map it back with bucketLocalDate.
  */
 export function hourBucketSql(column: string, w: ReportWindow): string {
-  return hourOfIso(w.dialect, column, w.shiftMinutes);
+  return w.store.hourBucket(column, w.shiftMinutes);
 }
 
 /** The local day (YYYY-MM-DD) of an hour bucket. */

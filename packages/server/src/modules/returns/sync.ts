@@ -1,5 +1,5 @@
 import { ReturnPayload } from '@pharmacy/contracts';
-import { dialectOf, smallerOf } from '../../db/dialect';
+import { smallerOf } from '../../db/dialect';
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -20,7 +20,7 @@ async function writeReturn(trx: Db, payload: Payload): Promise<boolean> {
   for (const l of lines) {
     await insertRowIfAbsent(trx, 'return_lines', 'id', l as unknown as Payload);
     const returned = sql`(SELECT coalesce(sum(quantity), 0) FROM return_lines WHERE sale_line_id = ${l.sale_line_id})`;
-    await sql`UPDATE sale_lines SET returned_quantity = ${smallerOf(dialectOf(trx), sql.ref('quantity'), returned)}
+    await sql`UPDATE sale_lines SET returned_quantity = ${smallerOf(trx, sql.ref('quantity'), returned)}
       WHERE id = ${l.sale_line_id}`.execute(trx);
   }
   await trx.updateTable('sales').set({ has_return: 1 }).where('id', '=', ret.sale_id).execute();

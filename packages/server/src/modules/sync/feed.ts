@@ -1,18 +1,15 @@
 import type { Response } from 'express';
-import { CompiledQuery, sql } from 'kysely';
 import type { SyncPullResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import type { Db, Sqlite } from '../../db/connection';
-import { numberedPlaceholders } from '../../db/raw-query';
 import { durable } from '../../db/group-commit';
-import { onReplica } from '../../db/read-replica';
-import { publishedRevision, safeRevision } from '../../db/revision-order';
+import type { SyncDevicesTable } from '../../db/tables/sync';
 import { AppError } from '../../http/errors';
 import { nowIso } from '../../lib/time';
-import { feedReader, getEpoch, getMeta, openReader } from './meta';
-import { registeredEntities, registeredEntityNames } from './registry';
-import type { SyncDevicesTable } from '../../db/tables/sync';
+import type { FeedRead, SnapshotSource } from './feed-types';
+import { getEpoch } from './meta';
+import { registeredEntities } from './registry';
 import { type FeedAudience, served } from './served';
+import { syncStore } from './store';
 
 export class ResetRequired extends AppError {
   constructor(detail: string) {
@@ -20,20 +17,11 @@ export class ResetRequired extends AppError {
   }
 }
 
-interface FeedRow {
-  revision: number;
-  entity: string;
-  entity_id: string;
-  op: 'upsert' | 'delete';
-  payload: string;
-  branch_id: string | null;
-}
-
 /**
  * Changes after `since` (strictly greater), ascending, in the device's scope: organisation rows plus its
  * branch's rows, of registered entities, excluding the rows this device itself pushed. Read in one read
- * transaction on a separate connection, so only committed revisions are seen and next_revision never passes
- * an uncommitted one (SQLite has one writer; revisions commit in order).
+ * transaction that sees committed revisions only (store.ts readFeed), so next_revision never passes an
+ * uncommitted one.
  */
 export async function pullChanges(
   app: AppContext,
@@ -46,7 +34,7 @@ export async function pullChanges(
     throw new ResetRequired(
       `Central's database changed (epoch ${epoch}, the till has ${q.epoch}); the till must bootstrap from a snapshot again.`,
     );
-  const read = app.sqlite ? readFeedSqlite(app, device, q) : await readFeedReplica(app, device, q);
+  const read = await syncStore(app.db).readFeed(app, device, q);
   checkCursor(q.since, read);
   const { head, rows } = read;
   // The reader sees a group once committed, before its WAL sync ends: ship nothing central could still lose.
@@ -74,16 +62,6 @@ export async function pullChanges(
   };
 }
 
-/** What one read of the feed saw, in one transaction: the page and the positions the cursor is checked against. */
-interface FeedRead {
-  head: number;
-  /** Changes up to here were dropped by compaction. */
-  compacted: number;
-  /** The highest revision ever handed out (it survives compaction and deletes). */
-  issued: number;
-  rows: FeedRow[];
-}
-
 function checkCursor(since: number, read: FeedRead): void {
   if (since < read.compacted)
     throw new ResetRequired(
@@ -93,108 +71,6 @@ function checkCursor(since: number, read: FeedRead): void {
     throw new ResetRequired(
       `Revision ${since} is ahead of central (${read.head}): central was restored from an older backup; the till must bootstrap again.`,
     );
-}
-
-const FEED_PAGE = `SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log
-  WHERE revision > ? AND revision <= ?
-    AND (branch_id IS NULL OR branch_id = ?)
-    AND (origin_device_id IS NULL OR origin_device_id <> ?)
-    AND entity IN (SELECT value FROM json_each(?))
-  ORDER BY revision LIMIT ?`;
-
-/** SQLite: one read transaction on the feed's own read-only connection (it sees committed data only). */
-function readFeedSqlite(
-  app: AppContext,
-  device: SyncDevicesTable,
-  q: { since: number; limit: number },
-): FeedRead {
-  const reader = feedReader(app);
-  const read = reader.transaction((): FeedRead => {
-    const head = Number(
-      (reader.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number | null }).r ?? 0,
-    );
-    const compacted = reader.prepare("SELECT value FROM sync_meta WHERE key = 'compacted_revision'").get() as
-      | { value: string }
-      | undefined;
-    const seq = reader.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'").get() as
-      | { seq: number }
-      | undefined;
-    const entities = JSON.stringify(registeredEntityNames());
-    const rows = reader
-      .prepare(FEED_PAGE)
-      .all(q.since, head, device.branch_id, device.id, entities, q.limit + 1) as FeedRow[];
-    return { head, compacted: Number(compacted?.value ?? 0), issued: Number(seq?.seq ?? 0), rows };
-  });
-  return read();
-}
-
-/**
- * PostgreSQL reads the feed on the read replica when there is one (db/read-replica.ts), up to the safe
- * revision central published (db/revision-order.ts): a pull there is late, never missing one. A cursor ahead
- * of the replica's head is then lag (the till last pulled from the primary, or from a replica further along),
- * not central restored from an older backup: only the primary's sequence tells the two apart, and lag
- * answers nothing new.
- */
-async function readFeedReplica(
-  app: AppContext,
-  device: SyncDevicesTable,
-  q: { since: number; limit: number },
-): Promise<FeedRead> {
-  const read = await onReplica(app, async (db) => readFeedPostgres(db, device, q, await headOn(app, db)));
-  if (q.since > Math.max(read.head, read.issued) && app.readDb !== app.db)
-    read.issued = await issuedRevision(app.db);
-  return read;
-}
-
-/** The highest revision PostgreSQL's sequence has handed out (compaction and deletes do not lower it). */
-async function issuedRevision(db: Db): Promise<number> {
-  const { rows } = await sql<{ n: number | null }>`SELECT last_value AS n FROM pg_sequences
-    WHERE sequencename = 'change_log_revision_seq'`.execute(db);
-  return Number(rows[0]?.n ?? 0);
-}
-
-/**
- * The revision a PostgreSQL read may hand out up to (db/revision-order.ts): on the primary the safe revision,
- * computed now, before the read transaction takes its snapshot (so it sees every revision under it); on a
- * replica null: the read takes the published one from its own snapshot.
- */
-async function headOn(app: AppContext, db: Db): Promise<number | null> {
-  return db === app.db ? safeRevision(db) : null;
-}
-
-/** PostgreSQL: one REPEATABLE READ snapshot from the pool, up to `safe` (see headOn). */
-async function readFeedPostgres(
-  db: Db,
-  device: SyncDevicesTable,
-  q: { since: number; limit: number },
-  safe: number | null,
-): Promise<FeedRead> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx): Promise<FeedRead> => {
-      const upTo = safe ?? (await publishedRevision(trx));
-      const compacted = await getMeta(trx, 'compacted_revision');
-      const issued = await issuedRevision(trx);
-      const rows = await trx
-        .selectFrom('change_log')
-        .select(['revision', 'entity', 'entity_id', 'op', 'payload', 'branch_id'])
-        .where('revision', '>', q.since)
-        .where('revision', '<=', upTo)
-        .where((eb) => eb.or([eb('branch_id', 'is', null), eb('branch_id', '=', device.branch_id)]))
-        .where((eb) => eb.or([eb('origin_device_id', 'is', null), eb('origin_device_id', '<>', device.id)]))
-        .where('entity', 'in', registeredEntityNames())
-        .orderBy('revision')
-        .limit(q.limit + 1)
-        .execute();
-      return {
-        head: upTo,
-        compacted: Number(compacted ?? 0),
-        issued,
-        rows: rows as FeedRow[],
-      };
-    });
 }
 
 /** Waits for the response to drain (or close), removing both listeners afterwards. */
@@ -208,13 +84,6 @@ function drained(res: Response): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
-}
-
-/** Where a snapshot reads from: one consistent view of the database for the whole stream. */
-interface SnapshotSource {
-  revision(): Promise<number>;
-  count(table: string, where: string, branchId: string | null): Promise<number>;
-  rows(table: string, where: string, branchId: string | null): AsyncIterable<Record<string, unknown>>;
 }
 
 type SnapshotEntity = ReturnType<typeof registeredEntities>[number];
@@ -234,81 +103,13 @@ export async function streamSnapshot(
   audience: FeedAudience,
 ): Promise<void> {
   const epoch = await getEpoch(app);
-  if (app.sqlite) {
-    const reader = openReader(app);
-    try {
-      reader.exec('BEGIN');
-      await writeSnapshot(app, { device, audience, res, epoch }, sqliteSource(reader));
-    } finally {
-      if (reader.inTransaction) reader.exec('COMMIT');
-      reader.close();
-    }
-    return;
-  }
-  // On the read replica when there is one (see readFeedReplica); the primary if it fails before a byte is sent.
-  const stream = async (db: Db) => {
-    const safe = await headOn(app, db);
-    await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .setAccessMode('read only')
-      .execute((trx) => writeSnapshot(app, { device, audience, res, epoch }, postgresSource(trx, safe)));
-  };
-  await onReplica(app, stream, () => !res.headersSent);
+  // On PostgreSQL's read replica when there is one; the primary if it fails before a byte is sent.
+  await syncStore(app.db).withSnapshotSource(
+    app,
+    (source) => writeSnapshot(app, { device, audience, res, epoch }, source),
+    () => !res.headersSent,
+  );
 }
-
-function sqliteSource(reader: Sqlite): SnapshotSource {
-  return {
-    revision: async () =>
-      Number(
-        (reader.prepare('SELECT max(revision) AS r FROM change_log').get() as { r: number | null }).r ?? 0,
-      ),
-    count: async (table, where, branchId) =>
-      Number(
-        (
-          reader
-            .prepare(`SELECT count(*) AS n FROM "${table}"${where}`)
-            .get(...(where ? [branchId] : [])) as {
-            n: number;
-          }
-        ).n,
-      ),
-    rows: (table, where, branchId) =>
-      reader
-        .prepare(`SELECT * FROM "${table}"${where}`)
-        .iterate(...(where ? [branchId] : [])) as IterableIterator<
-        Record<string, unknown>
-      > as unknown as AsyncIterable<Record<string, unknown>>,
-  };
-}
-
-/**
- * A PostgreSQL snapshot's revision is the safe one (see headOn). Its rows may already hold changes committed
- * above it; the till pulls those again after it, and applying a pulled change twice changes nothing (each
- * entity's applyPulled upserts the row's state or inserts once by id).
- */
-function postgresSource(trx: Db, safe: number | null): SnapshotSource {
-  const raw = (text: string, params: unknown[]) => CompiledQuery.raw(numberedPlaceholders(text), params);
-  return {
-    revision: async () => safe ?? publishedRevision(trx),
-    count: async (table, where, branchId) => {
-      const { rows } = await trx.executeQuery<{ n: number }>(
-        raw(`SELECT count(*) AS n FROM "${table}"${where}`, where ? [branchId] : []),
-      );
-      return Number(rows[0]?.n ?? 0);
-    },
-    async *rows(table, where, branchId) {
-      const query = raw(`SELECT * FROM "${table}"${where}`, where ? [branchId] : []);
-      for await (const chunk of trx
-        .getExecutor()
-        .stream<Record<string, unknown>>(query, SNAPSHOT_CURSOR_ROWS))
-        yield* chunk.rows;
-    },
-  };
-}
-
-/** Rows fetched per round trip of the PostgreSQL cursor. */
-const SNAPSHOT_CURSOR_ROWS = 2_000;
 
 async function writeSnapshot(
   app: AppContext,

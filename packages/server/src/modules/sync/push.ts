@@ -9,7 +9,6 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { inChangeLogTurn } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { isPostgres } from '../../db/dialect';
 import type { SyncDevicesTable } from '../../db/tables/sync';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
@@ -29,8 +28,8 @@ import {
   storedResult,
   storeResult,
 } from './push-change';
-import { isInsertOnce, pushSetWise } from './push-setwise';
 import { getEntity } from './registry';
+import { syncStore } from './store';
 import { missingReference } from './describe';
 
 export { canonicalJson, isTemporary } from './push-change';
@@ -146,8 +145,9 @@ async function pushOne(
 }
 
 /**
- * Applies a till's batch: one transaction, one SAVEPOINT per change; every result (accepted or rejected) is
- * stored under (device, client_mutation_id) in the same transaction, so a replay answers the stored result.
+ * Applies a till's batch as the database's sync store does (store.ts: SQLite in one transaction, PostgreSQL in
+ * runs committed on their own), one SAVEPOINT per change when one by one; every result (accepted or rejected)
+ * is stored under (device, client_mutation_id) with its change, so a replay answers the stored result.
  * A permanent failure becomes a rejected item and a sync_conflicts row; a temporary one stops the batch and
  * answers retry_from. Nothing is ordered by the device's clock: order is the batch order (the device's seq).
  */
@@ -159,58 +159,14 @@ export async function pushChanges(
   appVersion: string | null,
 ): Promise<SyncPushResponse> {
   const from = { device, user, batch: rawChanges };
-  const out = isPostgres(app.db)
-    ? await pushInRuns(app, from, rawChanges, appVersion)
-    : await pushOneByOne(app, from, rawChanges, appVersion);
+  const out = await syncStore(app.db).applyBatch(app, from, rawChanges, appVersion, (changes) =>
+    pushOneByOne(app, from, changes, appVersion),
+  );
   faultAfterCommit();
   const { accepted, rejected, retryFrom } = out;
   if (accepted.length + rejected.length > 0)
     notifyAfterApply(app, [...new Set(rawChanges.map((c) => (c as { entity?: string })?.entity))]);
   return { accepted, rejected, ...(retryFrom !== undefined && { retry_from: retryFrom }) };
-}
-
-/**
- * PostgreSQL: the batch as runs of changes, in order, each committed on its own (a batch is transport; every
- * change has its own stored result). Runs of insert-once changes go set-wise (push-setwise.ts); the others,
- * and a set-wise run that met a failing change, one change at a time.
- */
-async function pushInRuns(
-  app: AppContext,
-  from: PushSource,
-  rawChanges: unknown[],
-  appVersion: string | null,
-): Promise<PushOutcome> {
-  const out: PushOutcome = { accepted: [], rejected: [] };
-  for (const run of runsOf(rawChanges)) {
-    const part =
-      (run.insertOnce ? await pushSetWise(app, from, run.changes, appVersion) : null) ??
-      (await pushOneByOne(app, from, run.changes, appVersion));
-    out.accepted.push(...part.accepted);
-    out.rejected.push(...part.rejected);
-    if (part.retryFrom !== undefined) {
-      out.retryFrom = part.retryFrom;
-      break;
-    }
-  }
-  return out;
-}
-
-/** Shorter runs of insert-once changes (a delivery's batch, movement, batch, movement…) join their neighbours. */
-const MIN_SET_WISE_RUN = 8;
-
-/** Consecutive changes grouped by whether they go set-wise: insert-once, in a run long enough to pay. */
-function runsOf(rawChanges: unknown[]): Array<{ insertOnce: boolean; changes: unknown[] }> {
-  const byKind: Array<{ insertOnce: boolean; changes: unknown[] }> = [];
-  const append = (runs: typeof byKind, insertOnce: boolean, changes: unknown[]) => {
-    const last = runs.at(-1);
-    if (last?.insertOnce === insertOnce) last.changes.push(...changes);
-    else runs.push({ insertOnce, changes: [...changes] });
-  };
-  for (const raw of rawChanges) append(byKind, isInsertOnce(raw), [raw]);
-  const runs: typeof byKind = [];
-  for (const run of byKind)
-    append(runs, run.insertOnce && run.changes.length >= MIN_SET_WISE_RUN, run.changes);
-  return runs;
 }
 
 /** Each change in a savepoint of its own: a failure rolls back that change alone. */

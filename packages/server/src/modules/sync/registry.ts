@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isPostgres } from '../../db/dialect';
+import { tableColumnNames } from '../../db/dialect';
 import { runRaw } from '../../db/prepared';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
@@ -187,11 +187,7 @@ const columnCache = new Map<string, string[]>();
 export async function tableColumns(db: Db, table: string): Promise<string[]> {
   const hit = columnCache.get(table);
   if (hit) return hit;
-  const rows = isPostgres(db)
-    ? await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = ${table} ORDER BY ordinal_position`.execute(db)
-    : await sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`.execute(db);
-  const columns = rows.rows.map((r) => r.name);
+  const columns = await tableColumnNames(db, table);
   if (columns.length === 0) throw new Error(`sync: table ${table} does not exist`);
   columnCache.set(table, columns);
   return columns;
