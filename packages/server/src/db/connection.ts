@@ -8,9 +8,9 @@ import { InlineLimitPlugin } from './inline-limit';
 import type { PostgresConnection } from './postgres';
 import { sqliteStatement } from './prepared';
 import type { Database } from './schema';
+import type { Db, Sqlite } from './handles';
 
-export type Db = Kysely<Database>;
-export type Sqlite = BetterSqlite3.Database;
+export type { Db, Sqlite } from './handles';
 
 export interface SqliteConnection {
   kind: 'sqlite';

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { type Compilable, CompiledQuery, type Insertable, type QueryResult } from 'kysely';
-import type { Db, Sqlite } from './connection';
+import type { Db, Sqlite } from './handles';
 import { type Dialect, dialectOf, isPostgres } from './dialect';
 import type { Database } from './schema';
 
