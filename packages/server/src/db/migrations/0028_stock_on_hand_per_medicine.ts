@@ -177,7 +177,7 @@ export const stockOnHandPerMedicine: Migration = {
         PRIMARY KEY (branch_id, medicine_id)
       ) STRICT, WITHOUT ROWID`,
       'CREATE INDEX medicine_stock_order ON medicine_stock(branch_id, qty, name COLLATE NOCASE, medicine_id, is_active)',
-      'CREATE INDEX medicine_stock_names ON medicine_stock(branch_id, name COLLATE NOCASE, medicine_id, is_active)',
+      'CREATE INDEX medicine_stock_names ON medicine_stock(branch_id, name COLLATE NOCASE, medicine_id, is_active, qty)',
       'CREATE INDEX medicine_stock_medicine ON medicine_stock(medicine_id)',
       // Every medicine in name order whatever its flag (is_active=all), as medicines_active_name_id has each flag's.
       'CREATE INDEX medicines_name_id ON medicines(name COLLATE NOCASE, id)',
