@@ -1,8 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { type Compilable, CompiledQuery, type Insertable, type QueryResult } from 'kysely';
-import type { Db, Sqlite } from './connection';
+import { type Compilable, CompiledQuery, type Insertable, type Kysely, type QueryResult } from 'kysely';
 import { type Dialect, dialectOf, isPostgres } from './dialect';
 import type { Database } from './schema';
+
+// connection.ts's Db and Sqlite, spelt out here: connection.ts takes its statements from this file.
+type Db = Kysely<Database>;
+type Sqlite = BetterSqlite3.Database;
 
 /** How a cached statement answers: row objects (Kysely's driver, most callers), the first column, or arrays. */
 export type StatementMode = 'rows' | 'pluck' | 'raw';
