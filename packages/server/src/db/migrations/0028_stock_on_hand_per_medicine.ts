@@ -46,8 +46,9 @@ const SQLITE_TRIGGERS: Statement[] = [
   `CREATE TRIGGER medicine_stock_batch_units AFTER UPDATE OF qty_on_hand ON batches
     WHEN NEW.qty_on_hand IS NOT OLD.qty_on_hand AND NEW.regulator_status IS OLD.regulator_status
       AND NEW.expiry_date IS OLD.expiry_date AND NEW.branch_id IS OLD.branch_id AND NEW.medicine_id IS OLD.medicine_id
+      AND ${counts('NEW')}
   BEGIN
-    ${addUnits('NEW.branch_id', 'NEW.medicine_id', 'NEW.qty_on_hand - OLD.qty_on_hand', '', counts('NEW'))}
+    ${addUnits('NEW.branch_id', 'NEW.medicine_id', 'NEW.qty_on_hand - OLD.qty_on_hand')}
   END`,
   // Quarantined, released, recalled, its expiry corrected (or, never in practice, moved): the old contribution
   // out, the new one in.
@@ -177,7 +178,7 @@ export const stockOnHandPerMedicine: Migration = {
         PRIMARY KEY (branch_id, medicine_id)
       ) STRICT, WITHOUT ROWID`,
       'CREATE INDEX medicine_stock_order ON medicine_stock(branch_id, qty, name COLLATE NOCASE, medicine_id, is_active)',
-      'CREATE INDEX medicine_stock_names ON medicine_stock(branch_id, name COLLATE NOCASE, medicine_id, is_active, qty)',
+      'CREATE INDEX medicine_stock_names ON medicine_stock(branch_id, name COLLATE NOCASE, medicine_id, is_active)',
       'CREATE INDEX medicine_stock_medicine ON medicine_stock(medicine_id)',
       // Every medicine in name order whatever its flag (is_active=all), as medicines_active_name_id has each flag's.
       'CREATE INDEX medicines_name_id ON medicines(name COLLATE NOCASE, id)',

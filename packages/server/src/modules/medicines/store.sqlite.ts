@@ -91,7 +91,11 @@ const rowsTable = (rows: readonly StockRow[]): RawBuilder<unknown> =>
  * (settled to the branch's day first, see `settled`): one primary-key seek per id, no batch read.
  */
 const PAGE_STOCK = `SELECT s.medicine_id, s.qty FROM medicine_stock s WHERE s.branch_id = ? AND ${inJsonArray('s.medicine_id')}`;
-/** The same for a page in name order: the stocked medicines between its first and last name, one index range. */
+/**
+ * The same for a page in name order: the stocked medicines between its first and last name, one range of
+ * medicine_stock_names (qty is read from the rows it finds: kept out of that index, a sale rewrites one index
+ * entry fewer).
+ */
 const NAME_RANGE_STOCK = `SELECT s.medicine_id, s.qty FROM medicine_stock s INDEXED BY medicine_stock_names
   WHERE s.branch_id = ? AND s.name COLLATE NOCASE BETWEEN ? AND ?`;
 
