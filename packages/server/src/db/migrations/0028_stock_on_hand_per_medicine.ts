@@ -46,8 +46,9 @@ const SQLITE_TRIGGERS: Statement[] = [
   `CREATE TRIGGER medicine_stock_batch_units AFTER UPDATE OF qty_on_hand ON batches
     WHEN NEW.qty_on_hand IS NOT OLD.qty_on_hand AND NEW.regulator_status IS OLD.regulator_status
       AND NEW.expiry_date IS OLD.expiry_date AND NEW.branch_id IS OLD.branch_id AND NEW.medicine_id IS OLD.medicine_id
+      AND ${counts('NEW')}
   BEGIN
-    ${addUnits('NEW.branch_id', 'NEW.medicine_id', 'NEW.qty_on_hand - OLD.qty_on_hand', '', counts('NEW'))}
+    ${addUnits('NEW.branch_id', 'NEW.medicine_id', 'NEW.qty_on_hand - OLD.qty_on_hand')}
   END`,
   // Quarantined, released, recalled, its expiry corrected (or, never in practice, moved): the old contribution
   // out, the new one in.

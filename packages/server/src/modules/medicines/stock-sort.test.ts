@@ -189,10 +189,9 @@ describe('GET /medicines?sort=stock_quantity', () => {
     expect(rows.find((m) => m.name === 'Srt expired only')?.stock_quantity).toBe(0);
   }, 120_000);
 
-  it('pages through exactly a full sort by stock, name (case-insensitive) and id: ties, every page size, both ways, active or all', async () => {
-    // The list's stock per row (medicine_stock) is the batches' own: active, unexpired, less held units.
-    const day = await branchToday(t.context.db, main);
-    const fromBatches = new Map(
+  /** Each medicine's sellable stock summed from its batches: active, unexpired, less held units. */
+  const fromBatches = async () =>
+    new Map(
       (
         await t.query<{ id: string; n: number }>(
           `SELECT b.medicine_id AS id, sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
@@ -200,12 +199,37 @@ describe('GET /medicines?sort=stock_quantity', () => {
             FROM batches b WHERE b.branch_id = ? AND b.regulator_status = 'active' AND b.expiry_date >= ?
             GROUP BY b.medicine_id`,
           main,
-          day,
+          await branchToday(t.context.db, main),
         )
       ).map((r) => [r.id, Number(r.n)]),
     );
+
+  it("gives each row of a page by name its batches' stock (the page read as one range of names, equal names across its edges), both ways", async () => {
+    const stock = await fromBatches();
+    for (const scope of ['', '&is_active=all'])
+      for (const order of ['asc', 'desc'])
+        for (const size of [1, 2, 5]) {
+          for (let page = 1; ; page++) {
+            const p = (
+              await t.get<Page>(
+                `/api/v1/medicines?sort=name&order=${order}&page=${page}&page_size=${size}${scope}`,
+                admin,
+              )
+            ).body;
+            if (p.items.length === 0) break;
+            expect(
+              p.items.map((m) => `${m.name}:${m.stock_quantity}`),
+              `${order} page ${page} of ${size}${scope}`,
+            ).toEqual(p.items.map((m) => `${m.name}:${stock.get(m.id) ?? 0}`));
+          }
+        }
+  }, 120_000);
+
+  it('pages through exactly a full sort by stock, name (case-insensitive) and id: ties, every page size, both ways, active or all', async () => {
+    // The list's stock per row (medicine_stock) is the batches' own.
+    const stock = await fromBatches();
     const listed = await everything('&is_active=all');
-    expect(listed.map((m) => m.stock_quantity)).toEqual(listed.map((m) => fromBatches.get(m.id) ?? 0));
+    expect(listed.map((m) => m.stock_quantity)).toEqual(listed.map((m) => stock.get(m.id) ?? 0));
     for (const scope of ['', '&is_active=all']) {
       const all = await everything(scope);
       for (const order of ['asc', 'desc'] as const) {

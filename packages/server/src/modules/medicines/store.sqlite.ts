@@ -91,6 +91,37 @@ const rowsTable = (rows: readonly StockRow[]): RawBuilder<unknown> =>
  * (settled to the branch's day first, see `settled`): one primary-key seek per id, no batch read.
  */
 const PAGE_STOCK = `SELECT s.medicine_id, s.qty FROM medicine_stock s WHERE s.branch_id = ? AND ${inJsonArray('s.medicine_id')}`;
+/**
+ * The same for a page in name order: the stocked medicines between its first and last name, one range of
+ * medicine_stock_names (qty is read from the rows it finds: kept out of that index, a sale rewrites one index
+ * entry fewer).
+ */
+const NAME_RANGE_STOCK = `SELECT s.medicine_id, s.qty FROM medicine_stock s INDEXED BY medicine_stock_names
+  WHERE s.branch_id = ? AND s.name COLLATE NOCASE BETWEEN ? AND ?`;
+
+/**
+ * The page's stock: by name, one range of medicine_stock_names (its ids lie together there, where key seeks
+ * land on a different page of the table for each id); in other orders, a seek per id.
+ */
+function pageStock(
+  sqlite: Sqlite,
+  branchId: string,
+  f: BrowseFilter,
+  ids: string[],
+  rows: Map<string, RowText>,
+): Array<[string, number]> {
+  const names = ids.map((id) => rows.get(id)?.name ?? '');
+  if (f.sort !== 'name' || names.length === 0 || names.includes(''))
+    return sqliteStatement(sqlite, PAGE_STOCK, 'raw').all(branchId, JSON.stringify(ids)) as Array<
+      [string, number]
+    >;
+  const [low, high] = f.order === 'desc' ? [names.at(-1), names[0]] : [names[0], names.at(-1)];
+  // Equal names (case aside) may reach past the page: only its ids are kept.
+  const onPage = new Set(ids);
+  return (
+    sqliteStatement(sqlite, NAME_RANGE_STOCK, 'raw').all(branchId, low, high) as Array<[string, number]>
+  ).filter(([id]) => onPage.has(id));
+}
 
 /** Medicines by id (a JSON array) with the branch's sellable stock (medicine_stock, settled). */
 const WITH_STOCK = `SELECT m.*, coalesce(s.qty, 0) AS stock_quantity FROM medicines m
@@ -224,6 +255,8 @@ function versionsOf(sqlite: Sqlite, branchId: string): [number | null, number | 
 interface RowText {
   head: string;
   imageKey: string | null;
+  /** The medicine's name: a page in name order reads its stock as one range of medicine_stock_names. */
+  name: string;
 }
 const ROW_CACHE_SIZE = 20_000;
 const ROW_CACHE_ON = process.env.PHARMACY_LIST_PAGE_CACHE !== 'cold';
@@ -265,9 +298,15 @@ function rowsById(sqlite: Sqlite, version: string, exponent: number, ids: string
     if (held.rows.size + missing.length > ROW_CACHE_SIZE) held.rows.clear();
     const read = sqliteStatement(
       sqlite,
-      `SELECT m.id AS id, ${rowJson(exponent)} AS json, m.image_key AS image_key FROM medicines m WHERE ${inJsonArray('m.id')}`,
-    ).all(JSON.stringify(missing)) as Array<{ id: string; json: string; image_key: string | null }>;
-    for (const r of read) held.rows.set(r.id, { head: r.json.slice(0, -1), imageKey: r.image_key });
+      `SELECT m.id AS id, ${rowJson(exponent)} AS json, m.image_key AS image_key, m.name AS name FROM medicines m WHERE ${inJsonArray('m.id')}`,
+    ).all(JSON.stringify(missing)) as Array<{
+      id: string;
+      json: string;
+      image_key: string | null;
+      name: string;
+    }>;
+    for (const r of read)
+      held.rows.set(r.id, { head: r.json.slice(0, -1), imageKey: r.image_key, name: r.name });
   }
   return held.rows;
 }
@@ -347,16 +386,11 @@ async function buildPage(
         })
       : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
   const ids = page.map((r) => r.id);
+  const rows = rowsById(sqlite, version, exponent, ids);
   if (f.sort !== 'stock_quantity') {
-    // The page's stock in one statement: one seek per id in medicine_stock.
-    const stock = new Map(
-      sqliteStatement(sqlite, PAGE_STOCK, 'raw').all(branchId, JSON.stringify(ids)) as Array<
-        [string, number]
-      >,
-    );
+    const stock = new Map(pageStock(sqlite, branchId, f, ids, rows));
     for (const p of page) p.stock = stock.get(p.id) ?? 0;
   }
-  const rows = rowsById(sqlite, version, exponent, ids);
   const items: string[] = [];
   for (const p of page) {
     const row = rows.get(p.id);
