@@ -4,10 +4,13 @@ import { build } from 'esbuild';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
-/** `npm run server`'s entry: central or a till, as the tests' server processes run it. */
-export const SERVER_ENTRY = 'apps/central/src/main.ts';
-/** `npm run till:register`'s entry. */
-export const REGISTER_ENTRY = 'packages/sync/src/register-cli.ts';
+/** The entry points the tests start as processes, by the name of their bundle. */
+export const ENTRIES = {
+  /** `npm run server`: central or a till. */
+  server: 'apps/central/src/main.ts',
+  /** `npm run till:register`. */
+  register: 'packages/sync/src/register-cli.ts',
+} as const;
 
 /** Native modules and the embedded PostgreSQL stay outside, loaded from node_modules as the desktop bundle's. */
 const EXTERNAL = [
@@ -32,7 +35,7 @@ interface Inputs {
 }
 
 /**
- * An entry point (SERVER_ENTRY, REGISTER_ENTRY) bundled into one CommonJS file under node_modules/.cache (its
+ * An entry point (bundles.ts) bundled into one CommonJS file under node_modules/.cache (its
  * native modules resolve from there), for the tests' server processes: one starts on about 1.5 s of CPU
  * instead of about 6.5 through tsx, which compiles the TypeScript again in every process. The bundle is
  * rebuilt whenever one of the files it was built from changed (or went), so it is never older than the
@@ -84,4 +87,4 @@ function upToDate(outfile: string, inputsFile: string, entry: string): boolean {
 }
 
 /** `npm run server`'s entry bundled (see bundleEntry). */
-export const bundleServer = (name: string): Promise<string> => bundleEntry(name, SERVER_ENTRY);
+export const bundleServer = (name: string): Promise<string> => bundleEntry(name, ENTRIES.server);

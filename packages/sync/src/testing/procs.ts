@@ -11,20 +11,10 @@ import { inject } from 'vitest';
 // The server's own placeholder numbering (not among @pharmacy/server's exports; a test helper may reach in).
 import { numberedPlaceholders } from '../../../server/src/db/raw-query';
 import { TEST_PASSWORD_COST_ENV } from '../../../server/src/lib/passwords';
-import { REGISTER_ENTRY, SERVER_ENTRY } from '../../../server/src/testing/server-bundle';
-// Its ProvidedContext declaration types inject('serverBundles').
-import type {} from '../../../server/src/testing/bundles-global-setup';
+// How a server or the register command starts: its bundle, built once per run.
+import { entryArgs } from '../../../server/src/testing/bundles';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
-/**
- * How a server or the register command starts: its bundle (bundles-global-setup.ts builds them once per run),
- * else its TypeScript through tsx (a config without that set-up).
- */
-function entry(bundle: 'server' | 'register'): string[] {
-  const built = inject('serverBundles')?.[bundle];
-  if (built) return [built];
-  return ['--import', 'tsx', path.join(ROOT, bundle === 'server' ? SERVER_ENTRY : REGISTER_ENTRY)];
-}
 /** Seeded with a password of its own (PHARMACY_ADMIN_PASSWORD): a default one must be changed before use. */
 export const ADMIN = { email: 'admin@pharmacy.local', password: 'Procs#Admin-2468' };
 
@@ -111,7 +101,7 @@ export class ServerProcess {
   }
 
   async start(extraEnv: Record<string, string> = {}): Promise<void> {
-    const child = spawn(process.execPath, entry('server'), {
+    const child = spawn(process.execPath, entryArgs('server'), {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -284,7 +274,7 @@ export async function registerTill(
   const child = spawn(
     process.execPath,
     [
-      ...entry('register'),
+      ...entryArgs('register'),
       '--central',
       centralUrl,
       '--email',
