@@ -3,6 +3,8 @@ import { NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects
 
 export default defineConfig({
   test: {
+    // The server and register entries bundled once, for the tests that start them as processes.
+    globalSetup: ['packages/server/src/testing/bundles-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -18,7 +18,10 @@ const SQLITE_ONLY = [
 export default defineConfig({
   test: {
     env: { PHARMACY_TEST_DB: 'postgres' },
-    globalSetup: ['packages/server/src/testing/postgres-global-setup.ts'],
+    globalSetup: [
+      'packages/server/src/testing/postgres-global-setup.ts',
+      'packages/server/src/testing/bundles-global-setup.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildTillUi } from '../apps/pos/scripts/build';
-import { bundleServer } from './server-bundle';
+import { bundleServer } from '../packages/server/src/testing/server-bundle';
 import { SEEDED_DIR, startTill, stopTill } from './fixtures';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -17,7 +17,7 @@ export default async function globalSetup(): Promise<void> {
     console.log('apps/pos/dist is missing: building the till UI');
     await buildTillUi({ quiet: true });
   }
-  process.env.E2E_SERVER = await bundleServer('e2e');
+  process.env.E2E_SERVER = await bundleServer('server');
   fs.rmSync(SEEDED_DIR, { recursive: true, force: true });
   await stopTill(await startTill({ DATA_DIR: SEEDED_DIR }));
   fs.rmSync(path.join(SEEDED_DIR, 'jwt-secret'), { force: true });

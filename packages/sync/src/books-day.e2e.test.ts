@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bootstrapped,
   freePort,
   newCentral,
   newTill,
@@ -42,20 +43,15 @@ beforeAll(async () => {
     .id;
   const dirA = tmpDir('dayA');
   const dirB = tmpDir('dayB');
-  registerTill(central.url, dirA, 'Main counter', main);
-  registerTill(central.url, dirB, 'North counter', north);
+  await Promise.all([
+    registerTill(central.url, dirA, 'Main counter', main),
+    registerTill(central.url, dirB, 'North counter', north),
+  ]);
   tillA = newTill('tillA', central.url, dirA);
   tillB = newTill('tillB', central.url, dirB);
   await Promise.all([tillA.start(), tillB.start()]);
-  for (const t of [tillA, tillB])
-    await waitFor(
-      `${t.name} bootstrapped`,
-      async () => (await t.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
-      170_000,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${t.log.slice(-4000)}`);
-    });
-}, 360_000);
+  for (const t of [tillA, tillB]) await bootstrapped(t);
+}, 120_000);
 
 afterAll(async () => {
   for (const p of [tillA, tillB, central]) await p?.dispose();

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bootstrapped,
   freePort,
   newCentral,
   newTill,
@@ -48,38 +49,22 @@ const drained = (p: ServerProcess) =>
     return s.pending === 0;
   });
 
-/**
- * Quarantined from the default run (PHARMACY_E2E_BOOKS_SYNC=1 runs it): in two full CI runs in a row its fresh
- * till never finished its first bootstrap (170 s), once on SQLite and once on PostgreSQL, while it passes alone
- * in 30 s. Its behaviour stays covered by books/books.test.ts, sync/review.test.ts and books-day.e2e.test.ts;
- * the till's log is printed on that time-out for whoever takes it up.
- */
-const enabled = process.env.PHARMACY_E2E_BOOKS_SYNC === '1';
-
 beforeAll(async () => {
-  if (!enabled) return;
   central = await newCentral(await freePort());
   await central.start();
   main = (await central.request<{ items: Array<{ id: string }> }>('GET', '/branches')).body.items[0]!.id;
   const dir = tmpDir('books');
-  registerTill(central.url, dir, 'Books counter', main);
+  await registerTill(central.url, dir, 'Books counter', main);
   till = newTill('till', central.url, dir);
   await till.start();
-  // A fresh till's first bootstrap may take long on a loaded machine (as in transfer-sync.e2e).
-  await waitFor(
-    'till bootstrapped',
-    async () => (await till.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
-    170_000,
-  ).catch((err: Error) => {
-    throw new Error(`${err.message}\n${till.log.slice(-4000)}`);
-  });
-}, 200_000);
+  await bootstrapped(till);
+}, 90_000);
 
 afterAll(async () => {
   for (const p of [till, central]) await p?.dispose();
 });
 
-describe.runIf(enabled)('books: a till and head office compare their day', () => {
+describe('books: a till and head office compare their day', () => {
   it('books: a sale rejected at head office is named on both sides; after the fix and a retry the books agree', async () => {
     const supplier = await central.request<{ id: string }>('POST', '/suppliers', { name: 'Books Supplies' });
     const med = await central.request<{ id: string }>('POST', '/medicines', {

@@ -347,7 +347,7 @@ beforeAll(async () => {
   tills = [];
   for (const [i, name] of (['A', 'B'] as const).entries()) {
     const dir = tmpDir(`chaos${name}`);
-    registerTill(central.url, dir, `Chaos Till ${name}`);
+    await registerTill(central.url, dir, `Chaos Till ${name}`);
     const proxy = new FaultProxy({ target: central.url, seed: SEED + i + 1 });
     await proxy.start();
     const email = `chaos.cashier.${name.toLowerCase()}@sync.test`;

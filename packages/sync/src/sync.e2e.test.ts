@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bootstrapped,
   freePort,
   newCentral,
   newTill,
@@ -101,14 +102,12 @@ beforeAll(async () => {
   centralUrl = central.url;
   const dirA = tmpDir('tillA');
   const dirB = tmpDir('tillB');
-  registerTill(centralUrl, dirA, 'Till A');
-  registerTill(centralUrl, dirB, 'Till B');
+  await Promise.all([registerTill(centralUrl, dirA, 'Till A'), registerTill(centralUrl, dirB, 'Till B')]);
   expect(fs.statSync(`${dirA}/sync-device.json`).mode & 0o777).toBe(0o600);
   tillA = newTill('tillA', centralUrl, dirA);
   tillB = newTill('tillB', centralUrl, dirB);
   await Promise.all([tillA.start(), tillB.start()]);
-  for (const t of [tillA, tillB])
-    await waitFor(`${t.name} bootstrapped`, async () => (await status(t)).bootstrapped);
+  for (const t of [tillA, tillB]) await bootstrapped(t);
 }, 90_000);
 
 afterAll(async () => {

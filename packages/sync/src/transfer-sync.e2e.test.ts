@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bootstrapped,
   freePort,
   newCentral,
   newTill,
@@ -52,16 +53,14 @@ beforeAll(async () => {
   north = b.body.id;
   const dirA = tmpDir('transferA');
   const dirB = tmpDir('transferB');
-  registerTill(central.url, dirA, 'Till Main', main);
-  registerTill(central.url, dirB, 'Till North', north);
+  await Promise.all([
+    registerTill(central.url, dirA, 'Till Main', main),
+    registerTill(central.url, dirB, 'Till North', north),
+  ]);
   tillA = newTill('tillA', central.url, dirA);
   tillB = newTill('tillB', central.url, dirB);
   await Promise.all([tillA.start(), tillB.start()]);
-  for (const t of [tillA, tillB])
-    await waitFor(`${t.name} bootstrapped`, async () => {
-      const s = (await t.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body;
-      return s.bootstrapped;
-    });
+  for (const t of [tillA, tillB]) await bootstrapped(t);
 }, 120_000);
 
 afterAll(async () => {
@@ -215,16 +214,11 @@ describe('transfers between the tills of two branches', () => {
 
   it('a new till of the destination bootstraps the transfers towards it, their lines and receipts', async () => {
     const dir = tmpDir('transferC');
-    registerTill(central.url, dir, 'Till North 2', north);
+    await registerTill(central.url, dir, 'Till North 2', north);
     tillC = newTill('tillC', central.url, dir);
     await tillC.start();
     const c = tillC;
-    // A fresh till's first snapshot waits for its replicator's first turn, later on a loaded CI machine.
-    await waitFor(
-      'till C bootstrapped',
-      async () => (await c.request<{ bootstrapped: boolean }>('GET', '/sync/status')).body.bootstrapped,
-      90_000,
-    );
+    await bootstrapped(c);
     const count = async (p: ServerProcess, sql: string) => (await row<{ n: number }>(p, sql, north))?.n;
     const queries = [
       'SELECT count(*) AS n FROM transfers WHERE to_branch_id = ?',

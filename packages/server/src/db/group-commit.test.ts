@@ -107,6 +107,38 @@ describe('group commit', () => {
     expect(committed()).toEqual(['o1', 'o2', 'scoped']);
   });
 
+  it("commits the open group before a db.connection() scope's ATTACH or PRAGMA setting: they never run inside it", async () => {
+    // The temp database open, as on a till whose own connection ran its migrations (ALTER TABLE reads
+    // temp.sqlite_master): SQLite then refuses even to prepare a temp_store change inside a transaction.
+    conn.sqlite.exec('CREATE TEMP TABLE scratch (x); DROP TABLE scratch');
+    const stage = path.join(dir, 'stage.db');
+    const attach = sql`ATTACH DATABASE ${stage} AS stage`;
+    const tempStore = sql`PRAGMA temp_store = FILE`;
+    for (const [first, second] of [
+      [attach, tempStore],
+      [tempStore, attach],
+    ]) {
+      // A transaction hands the connection to the waiting scope while its group's COMMIT is still to come.
+      const member = insertParent(`grouped-${committed().length}`);
+      const inScope = await conn.db.connection().execute(async (scope) => {
+        try {
+          await first!.execute(scope);
+          const seen = { open: conn.sqlite.inTransaction, committed: committed().length };
+          await second!.execute(scope);
+          return seen;
+        } finally {
+          await sql`DETACH DATABASE stage`.execute(scope);
+          await sql`PRAGMA temp_store = DEFAULT`.execute(scope);
+        }
+      });
+      // The member's group was committed before the scope's first statement ran.
+      expect(inScope.open).toBe(false);
+      expect(inScope.committed).toBe(committed().length);
+      await member;
+    }
+    expect(committed()).toEqual(['grouped-0', 'grouped-1']);
+  });
+
   it("acknowledges a group only after its WAL sync, and runs everything else at the connection's FULL", async () => {
     const stats = groupCommitStats(conn.db)!;
     const before = { ...stats };

@@ -97,8 +97,9 @@ const DEFERRED = /^\s*PRAGMA\s+defer_foreign_keys/i;
  *   work may or may not survive, and a retry with the same client_mutation_id finds it if it did.
  *
  * Outside a transaction, a statement that writes first commits the open group (its own autocommit must not
- * ride in it, unacknowledged), as does any transaction on a lease that ran a statement before BEGIN (a
- * `db.connection()` scope, which keeps the connection across its transaction: ATTACH, swap, DETACH). A
+ * ride in it, unacknowledged), as does one that changes the connection (ATTACH, DETACH, a PRAGMA that sets)
+ * and any transaction on a lease that ran a statement before BEGIN (a `db.connection()` scope, which keeps
+ * the connection across its transaction: ATTACH, swap, DETACH). A
  * read outside a transaction runs inside the open group and sees its released work: it is committed within the
  * same turn unless the disk fails. Code that ships rows out of the process (the outbox push, the pull feed)
  * first calls `commitPending(db)`, so it never exports work that could still be lost: it commits the open
@@ -245,12 +246,31 @@ export class GroupCommitDriver implements Driver {
     // otherwise autocommit on its own, outside its transaction.
     if (lease.member && !this.#source.sqlite.inTransaction)
       throw new Error('the database rolled back the shared transaction; nothing was saved');
-    const statement = this.statement(query);
+    const statement = this.#prepare(lease, query);
     const parameters = query.parameters as unknown[];
-    if (!lease.member && this.#group && !statement.readonly) this.#commitGroup();
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  /**
+   * Outside a transaction of its own, a statement that writes or changes the connection (ATTACH, DETACH, a
+   * PRAGMA that sets: no rows, and read-only to SQLite) first commits the open group. Inside it, it could
+   * outlive the group, or be refused: SQLite refuses to prepare a temp_store change in a transaction once the
+   * temp database is open (after any ALTER TABLE), which is how a till's snapshot swap, handed the connection
+   * by a sign-in whose group had yet to commit, failed. Committing a group early only makes it smaller.
+   */
+  #prepare(lease: Lease, query: CompiledQuery): BetterSqlite3.Statement {
+    if (lease.member || !this.#group) return this.statement(query);
+    let statement: BetterSqlite3.Statement;
+    try {
+      statement = this.statement(query);
+    } catch {
+      this.#commitGroup();
+      return this.statement(query);
+    }
+    if (!statement.readonly || !statement.reader) this.#commitGroup();
+    return statement;
   }
 
   #exec(sqlText: string): void {

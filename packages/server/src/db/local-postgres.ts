@@ -231,9 +231,13 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
   if (found === 0) await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
 }
 
-/** A fresh, migrated database for one test server; drop it with dropTestDatabase. */
+/**
+ * A fresh, migrated database for one test server; drop it with dropTestDatabase. Copied file by file
+ * (STRATEGY FILE_COPY, PostgreSQL 15+): the default since 15, WAL_LOG, writes the template's 11 MB (mostly
+ * the system catalogues) through the WAL for every test server, about twice the time, and its drop too.
+ */
 export async function createTestDatabase(adminUrl: string, name: string): Promise<void> {
-  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE} STRATEGY FILE_COPY`);
 }
 
 export async function dropTestDatabase(adminUrl: string, name: string): Promise<void> {

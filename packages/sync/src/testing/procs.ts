@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -11,10 +11,10 @@ import { inject } from 'vitest';
 // The server's own placeholder numbering (not among @pharmacy/server's exports; a test helper may reach in).
 import { numberedPlaceholders } from '../../../server/src/db/raw-query';
 import { TEST_PASSWORD_COST_ENV } from '../../../server/src/lib/passwords';
+// How a server or the register command starts: its bundle, built once per run.
+import { entryArgs } from '../../../server/src/testing/bundles';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const MAIN = path.join(ROOT, 'apps/central/src/main.ts');
 /** Seeded with a password of its own (PHARMACY_ADMIN_PASSWORD): a default one must be changed before use. */
 export const ADMIN = { email: 'admin@pharmacy.local', password: 'Procs#Admin-2468' };
 
@@ -101,7 +101,7 @@ export class ServerProcess {
   }
 
   async start(extraEnv: Record<string, string> = {}): Promise<void> {
-    const child = spawn(TSX, [MAIN], {
+    const child = spawn(process.execPath, entryArgs('server'), {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -115,7 +115,7 @@ export class ServerProcess {
         ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Its own process group: tsx runs the server in a child process, and a kill must reach both.
+      // Its own process group: a kill reaches whatever it started too (tsx runs the server in a child).
       detached: true,
     });
     this.child = child;
@@ -260,12 +260,21 @@ function newReaderPool(url: string): pg.Pool {
   return pool;
 }
 
-/** Registers a till with central through the real CLI (npm run till:register). */
-export function registerTill(centralUrl: string, dataDir: string, name: string, branchId?: string): void {
-  const r = spawnSync(
-    TSX,
+/**
+ * Registers a till with central through the real CLI (npm run till:register). Asynchronously: a test process
+ * blocked in spawnSync for longer than central's keep-alive timeout (5 s, on a loaded machine) found its
+ * kept-alive connection to central closed under it at its next request ("other side closed").
+ */
+export async function registerTill(
+  centralUrl: string,
+  dataDir: string,
+  name: string,
+  branchId?: string,
+): Promise<void> {
+  const child = spawn(
+    process.execPath,
     [
-      path.join(ROOT, 'packages/sync/src/register-cli.ts'),
+      ...entryArgs('register'),
       '--central',
       centralUrl,
       '--email',
@@ -278,15 +287,28 @@ export function registerTill(centralUrl: string, dataDir: string, name: string, 
       dataDir,
       ...(branchId ? ['--branch', branchId] : []),
     ],
-    { cwd: ROOT, encoding: 'utf8' },
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  if (r.status !== 0) throw new Error(`till:register failed: ${r.stderr}${r.stdout}`);
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`till:register failed (${code}): ${output}`);
 }
 
 export function newTill(name: string, centralUrl: string, dataDir: string): ServerProcess {
   return new ServerProcess(name, dataDir, {
     PHARMACY_MODE: 'till',
     PORT: '0',
+    // Its sync cycles' failures and refused requests (info) are in the log a failed wait prints.
+    LOG_LEVEL: 'info',
     CENTRAL_URL: centralUrl,
     SYNC_INTERVAL_MS: '300',
     SYNC_BACKOFF_MAX_MS: '800',
@@ -310,6 +332,58 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}
+
+/**
+ * Waits until a till has loaded central's snapshot (GET /sync/status says bootstrapped). On time-out the error
+ * carries every change of the till's sync status seen meanwhile (time since the wait began, status, last
+ * error, progress) and the till's last output, so a slow or stuck first bootstrap says where it stood.
+ */
+export async function bootstrapped(till: ServerProcess, timeoutMs = 60_000): Promise<void> {
+  const began = Date.now();
+  const trace: string[] = [];
+  let previous = '';
+  try {
+    await waitFor(
+      `${till.name} bootstrapped`,
+      async () => {
+        let line: string;
+        let done = false;
+        try {
+          const res = await till.request<Record<string, unknown>>('GET', '/sync/status');
+          // What changes on every poll (times, the progress of a download) does not make a new line.
+          const {
+            last_attempt_at: _a,
+            last_success_at: _s,
+            last_push_at: _p,
+            last_pull_at: _l,
+            ...status
+          } = res.body ?? {};
+          const { bootstrap_progress: _progress, ...kept } = status;
+          const error = kept.last_error as { at?: string } | null;
+          line = `${res.status} ${JSON.stringify({ ...kept, last_error: error && { ...error, at: undefined } })}`;
+          done = res.body?.bootstrapped === true;
+        } catch (err) {
+          line = `no status: ${(err as Error).message.split('\n')[0]}`;
+        }
+        if (line !== previous) trace.push(`+${Date.now() - began} ms ${line}`);
+        previous = line;
+        return done;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    throw new Error(
+      `${(err as Error).message}\nits sync status meanwhile:\n${trace.join('\n')}\nits output:\n${headAndTail(till.log)}`,
+    );
+  }
+}
+
+/** The first and last lines of a long output: how it began and where it stands. */
+function headAndTail(text: string, lines = 40): string {
+  const all = text.split('\n');
+  if (all.length <= 2 * lines) return text;
+  return [...all.slice(0, lines), `… ${all.length - 2 * lines} lines …`, ...all.slice(-lines)].join('\n');
 }
 
 /** Whether the server's database holds the user yet, and whether they still must choose a password. */

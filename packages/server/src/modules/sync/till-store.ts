@@ -332,16 +332,18 @@ export class TillStore {
     const snap = header;
     // The swap: one transaction on the main connection, live tables replaced wholesale.
     await this.db.connection().execute(async (conn) => {
-      await sql`ATTACH DATABASE ${stageFile} AS sync_stage`.execute(conn);
-      await sql.raw(`PRAGMA sync_stage.cache_size = ${STAGE_CACHE_KIB}`).execute(conn);
       // The swap streams every row through the main connection's page cache once: a small one for its
       // duration keeps the till's peak memory down (16 MB more otherwise), restored afterwards. Its statement
       // journals, as large as the tables it rewrites, go to a temporary file rather than memory.
       const { rows: cache } = await sql<{ cache_size: number }>`PRAGMA main.cache_size`.execute(conn);
       const { rows: temp } = await sql<{ temp_store: number }>`PRAGMA temp_store`.execute(conn);
-      await sql.raw(`PRAGMA main.cache_size = ${SWAP_CACHE_KIB}`).execute(conn);
-      await sql`PRAGMA temp_store = FILE`.execute(conn);
+      await sql`ATTACH DATABASE ${stageFile} AS sync_stage`.execute(conn);
+      // Whatever fails from here on, the stage is detached: left attached, every later attempt failed at its
+      // ATTACH ("already in use") and the till never bootstrapped until restarted.
       try {
+        await sql.raw(`PRAGMA sync_stage.cache_size = ${STAGE_CACHE_KIB}`).execute(conn);
+        await sql.raw(`PRAGMA main.cache_size = ${SWAP_CACHE_KIB}`).execute(conn);
+        await sql`PRAGMA temp_store = FILE`.execute(conn);
         await conn.transaction().execute(async (trx) => {
           await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
           // Append-only ledgers (stock_movements) refuse DELETE by trigger: lift those triggers for the swap
