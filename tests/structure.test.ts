@@ -84,6 +84,15 @@ describe('structure', () => {
     expect(upward).toEqual([]);
   });
 
+  it('keeps lib/ below db/ and http/, and db/ below http/, inside the server', () => {
+    const into = (from: string, to: string) =>
+      importsOf(`packages/server/src/${from}/`).filter((e) => e.includes(` -> packages/server/src/${to}/`));
+    expect([...into('lib', 'db'), ...into('lib', 'http'), ...into('db', 'http')]).toEqual([]);
+    expect(
+      importsOf('packages/server/src/http/').some((e) => e.includes(' -> packages/server/src/lib/')),
+    ).toBe(true);
+  });
+
   it('lets at most three pairs of areas import each other', () => {
     expect(mutualAreas(graph).length).toBeLessThanOrEqual(3);
   });

@@ -363,7 +363,14 @@ beforeAll(async () => {
   }
   await Promise.all(tills.map((t) => t.proc.start()));
   for (const t of tills) {
-    t.token = await waitFor(`${t.name} has its cashier`, () => login(t.proc, t.email), 60_000);
+    // Sign in once the account has arrived: each early attempt would count as a failed sign-in (429 when slow).
+    await waitFor(
+      `${t.name} has its cashier`,
+      async () =>
+        readDb(t.proc.dbFile, (db) => db.prepare('SELECT id FROM users WHERE email = ?').get(t.email)),
+      60_000,
+    );
+    t.token = await waitFor(`${t.name} signs in`, () => login(t.proc, t.email), 60_000);
     await waitFor(`${t.name} has the medicine`, async () =>
       readDb(t.proc.dbFile, (db) => db.prepare('SELECT id FROM medicines WHERE id = ?').get(medicineId)),
     );

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context';
 import { sqliteStatement } from '../db/prepared';
 import { newId } from '../lib/ids';
 import { isoAt, nowIso } from '../lib/time';
-import { Forbidden, Unauthorized } from './errors';
+import { Forbidden, Unauthorized } from '../lib/errors';
 
 export interface AuthUser {
   id: string;

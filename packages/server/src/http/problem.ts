@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/postgres';
-import { AppError, type FieldError } from './errors';
+import { AppError, type FieldError } from '../lib/errors';
 
 const TITLES: Record<number, string> = {
   400: 'Bad Request',

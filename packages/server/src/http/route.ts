@@ -6,7 +6,7 @@ import { localChangeCheck } from '../db/changes';
 import { withReplica } from '../db/read-replica';
 import { authenticate, type AuthUser } from './auth';
 import { jsonHead } from './edge';
-import { Forbidden, Invalid } from './errors';
+import { Forbidden, Invalid } from '../lib/errors';
 import { sendProblem, summarise, zodFieldErrors } from './problem';
 import { malformedText } from './well-formed';
 

@@ -1,5 +1,5 @@
 import { MoneyInputError, toMinor as toMinorExact } from '@pharmacy/contracts/money';
-import { Invalid } from '../http/errors';
+import { Invalid } from './errors';
 
 /**
  * The server's crossing of the shared money rules (@pharmacy/contracts/money): a request amount

@@ -1,7 +1,7 @@
 import { passwordCores, passwordProblem } from '@pharmacy/contracts/password';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import argon2 from 'argon2';
-import { Invalid } from '../http/errors';
+import { Invalid } from './errors';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane. Every password a person sets is hashed with it. */
 export const PASSWORD_HASH_COST = {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import { addDays, daysBetween, localDate } from '../stock/dates';
+import { addDays, daysBetween, localDate } from '@pharmacy/contracts/time';
 
 /** Active branches (or one) with today's date in each one's time zone. */
 async function branchDays(app: AppContext, branchId?: string) {

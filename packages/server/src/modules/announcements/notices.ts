@@ -1,7 +1,7 @@
 import type { CounterNotice } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { AuthUser } from '../../http/auth';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 
 /** At most this many of each kind: the counter shows a banner, not a reading list. */

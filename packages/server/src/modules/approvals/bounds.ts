@@ -1,7 +1,7 @@
 import type { CreateApprovalRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { AuthUser } from '../../http/auth';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { getSettings } from '../settings/service';
 

@@ -1,6 +1,6 @@
 import { APPROVAL_BOUNDS, type ApprovalBounds } from '@pharmacy/contracts';
 import type { z } from 'zod';
-import { Forbidden } from '../../http/errors';
+import { Forbidden } from '../../lib/errors';
 import { formatMinor, toMinor } from '../../lib/money';
 
 /**

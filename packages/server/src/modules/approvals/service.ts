@@ -12,7 +12,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, assertTillBranch, type AuthUser } from '../../http/auth';
-import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../../http/errors';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../../lib/errors';
 import { roleAllowed } from '../../http/route';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import type { AuditLogTable } from '../../db/schema';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';

@@ -1,6 +1,6 @@
 import { type CentralAnswer, changePasswordAtCentral, RegisterError, signInAtCentral } from '@pharmacy/sync';
 import type { AppContext } from '../../app-context';
-import { AppError, type FieldError, Forbidden, ServiceUnavailable } from '../../http/errors';
+import { AppError, type FieldError, Forbidden, ServiceUnavailable } from '../../lib/errors';
 import { connectedCentral, tillReplicator } from '../sync/runtime';
 
 /**

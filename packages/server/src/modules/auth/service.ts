@@ -1,7 +1,7 @@
 import type { LoginResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { type AuthUser, assertTillBranch, issueToken, refreshToken } from '../../http/auth';
-import { Forbidden, Invalid, ServiceUnavailable, Unauthorized } from '../../http/errors';
+import { Forbidden, Invalid, ServiceUnavailable, Unauthorized } from '../../lib/errors';
 import { burnVerify, verifyPassword } from '../../lib/passwords';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context';
-import { TooManyRequests } from '../../http/errors';
+import { TooManyRequests } from '../../lib/errors';
 import { type SlidingWindow, slidingWindowOf } from '../../lib/sliding-window';
 
 interface Limits {

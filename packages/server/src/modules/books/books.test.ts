@@ -2,7 +2,7 @@ import type { BooksComparison, BooksReport, BooksWarnings, DayBook } from '@phar
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStock, makeMedicineId, makeSupplier, openSessionFor } from '../../testing/factory';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { localDate } from '../stock/dates';
+import { localDate } from '@pharmacy/contracts/time';
 import { compareBooks } from './compare';
 import { dayBook } from './figures';
 

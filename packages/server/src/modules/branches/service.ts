@@ -5,7 +5,7 @@ import type { Db } from '../../db/connection';
 import type { BranchesTable } from '../../db/schema';
 import { recordChange } from '../../db/changes';
 import { containsText } from '../../db/like';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

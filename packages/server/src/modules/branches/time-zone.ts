@@ -1,7 +1,7 @@
 import { localDate } from '@pharmacy/contracts/time';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 
 const timezoneOf = prepared((db, p: { id: string }) =>
   db.selectFrom('branches').select('timezone').where('id', '=', p.id),

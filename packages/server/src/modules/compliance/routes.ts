@@ -10,7 +10,7 @@ import {
   pageOf,
 } from '@pharmacy/contracts';
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { type ApiRouter, Reply } from '../../http/route';
 import { BOOK_COLUMNS, CSV_MAX_ROWS, classifiedDrugsBook, fiscalPreview, prescriptionBook } from './service';
 import { toCsv } from '../../lib/csv';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context';
-import { NotFound } from '../../http/errors';
-import { addDays } from '../stock/dates';
+import { NotFound } from '../../lib/errors';
+import { addDays } from '@pharmacy/contracts/time';
 import { controlledRegistry } from '../stock/queries';
 import { paginate } from '../../db/paginate';
 

@@ -6,7 +6,7 @@ import type { Coupon, CreateCouponRequest, UpdateCouponRequest } from '@pharmacy
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { CurrenciesTable, ExchangeRatesTable } from '../../db/schema';
 import { recordChange } from '../../db/changes';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { formatScaled, invertScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';

@@ -14,7 +14,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import type { AuthUser } from '../../http/auth';
-import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
+import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';

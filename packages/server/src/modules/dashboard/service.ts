@@ -5,7 +5,7 @@ import { baseExponent } from '../medicines/service';
 import { branchTotals, dailyTotals } from '../reports/sales';
 import { stockCounts } from '../reports/stock';
 import { pct1, reportTimeZone, resolveWindow } from '../reports/window';
-import { addDays, localDate } from '../stock/dates';
+import { addDays, localDate } from '@pharmacy/contracts/time';
 
 /**
  * Today's figures for a branch (or the whole organisation) in its local day, against yesterday, with a 30-day

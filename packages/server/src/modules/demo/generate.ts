@@ -2,7 +2,7 @@ import type { Sqlite } from '../../db/connection';
 import { randomBytes } from 'node:crypto';
 import { slugify } from '../categories/slug';
 import { barcodeKey } from '../medicines/service';
-import { addDays } from '../stock/dates';
+import { addDays } from '@pharmacy/contracts/time';
 
 /**
  * A large, realistic demo catalogue written straight through prepared statements in one transaction (100k

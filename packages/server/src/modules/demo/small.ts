@@ -6,7 +6,7 @@ import { toMinor } from '../../lib/money';
 import { SYSTEM, writeAudit } from '../audit/service';
 import { createCategory } from '../categories/service';
 import { baseExponent, createMedicine } from '../medicines/service';
-import { addDays } from '../stock/dates';
+import { addDays } from '@pharmacy/contracts/time';
 import { branchToday } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';
 import { createSupplier } from '../suppliers/service';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
 import { baseExponent, getMedicineRow } from '../medicines/service';
 import { branchStock } from '../stock/ledger';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Conflict, NotFound } from '../../http/errors';
+import { Conflict, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

@@ -13,7 +13,7 @@ import {
 import express, { type Request, type Response } from 'express';
 import type { AppContext } from '../../app-context';
 import { z } from 'zod';
-import { Forbidden, Invalid, NotFound } from '../../http/errors';
+import { Forbidden, Invalid, NotFound } from '../../lib/errors';
 import type { ApiRouter } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { getMedicine, getMedicineRow, setMedicineImage } from '../medicines/service';

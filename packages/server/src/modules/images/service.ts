@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

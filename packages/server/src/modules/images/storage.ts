@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { AppContext } from '../../app-context';
-import { AppError, Conflict } from '../../http/errors';
+import { AppError, Conflict } from '../../lib/errors';
 
 /** Where medicine photos and branding images live; the server hands out signed URLs, clients move the bytes. */
 export interface ImageStorage {

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context';
-import { TooManyRequests } from '../../http/errors';
+import { TooManyRequests } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { slidingWindowOf } from '../../lib/sliding-window';
 import { nowIso } from '../../lib/time';

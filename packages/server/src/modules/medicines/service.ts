@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';

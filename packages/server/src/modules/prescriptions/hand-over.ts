@@ -1,5 +1,5 @@
 import type { Db } from '../../db/connection';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 import type { Payload, PushedChange, Pusher } from '../sync/registry';
 
 /**

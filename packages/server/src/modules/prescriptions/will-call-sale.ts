@@ -2,7 +2,7 @@ import type { Collector } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { recordPrescriptionChange, statusAfterFill } from './dispense';

@@ -1,6 +1,6 @@
 import { buildShelfLabel, type ShelfLabel, type ShelfLabelInput } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { getMedicine } from '../medicines/service';
 import { getSettings } from '../settings/service';
 import type { DocumentSource, PrintJobForSource } from './sources';

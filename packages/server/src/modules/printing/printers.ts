@@ -17,7 +17,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { type AuthUser, assertBranchAccess, scopeBranch } from '../../http/auth';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

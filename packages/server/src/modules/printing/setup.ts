@@ -29,7 +29,7 @@ import {
 } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import { type AuthUser, assertBranchAccess, isBranchBound } from '../../http/auth';
-import { Forbidden, NotFound } from '../../http/errors';
+import { Forbidden, NotFound } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';

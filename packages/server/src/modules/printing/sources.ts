@@ -1,7 +1,7 @@
 import type { PrintDocumentType, PrintJob, ReceiptTemplate } from '@pharmacy/contracts';
 import type { PrintableDocument } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 
 /** What a document source receives: the job, and the receipt template the worker will apply afterwards. */
 export interface PrintJobForSource extends PrintJob {

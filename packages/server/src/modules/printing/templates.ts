@@ -5,7 +5,7 @@ import type { PrintableDocument } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { type AuthUser, assertBranchAccess, isBranchBound, scopeBranch } from '../../http/auth';
-import { Forbidden } from '../../http/errors';
+import { Forbidden } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

@@ -8,7 +8,7 @@ import {
 import { type SaleReceiptInput, buildSaleReceipt } from '@pharmacy/hardware';
 import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { SYSTEM } from '../audit/service';
 import { createMedicine } from '../medicines/service';

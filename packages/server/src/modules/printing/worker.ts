@@ -14,7 +14,7 @@ import {
   shouldOpenDrawer,
 } from '@pharmacy/hardware';
 import type { AppContext } from '../../app-context';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { onPrintJobQueued, toPrintJob } from './jobs';
 import { type PrintingOptions, printingOptions } from './options';

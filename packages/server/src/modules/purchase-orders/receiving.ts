@@ -6,7 +6,7 @@ import type {
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Conflict, Invalid } from '../../http/errors';
+import { Conflict, Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';

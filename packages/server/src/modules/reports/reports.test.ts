@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { addDays, localDate } from '../stock/dates';
+import { addDays, localDate } from '@pharmacy/contracts/time';
 import type { SyntheticLine } from './synthetic-sales';
 import { testSaleWriter } from '../../testing/sale-writer';
 import {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
 import { baseExponent } from '../medicines/service';
 import { branchToday } from '../stock/ledger';
-import { localDate } from '../stock/dates';
+import { localDate } from '@pharmacy/contracts/time';
 import { reportTimeZone, type ReportWindow } from './window';
 
 export interface MedicineStock {

@@ -1,6 +1,6 @@
 import { dayWindow, zoneOffsetMinutes } from '@pharmacy/contracts/time';
 import type { AppContext } from '../../app-context';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { parseScaled, RATE_SCALE } from '../../lib/decimal';
 import { mulDivRound } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
@@ -8,7 +8,7 @@ import { baseExponent } from '../medicines/service';
 import { branchTimeZone } from '../branches/time-zone';
 import { getSettings } from '../settings/service';
 import { type ReportStore, reportStore } from './store';
-import { addDays, daysBetween, localDate } from '../stock/dates';
+import { addDays, daysBetween, localDate } from '@pharmacy/contracts/time';
 
 /**
  * Report windows: whole local days of the branch (or, for the whole organisation, the settings' time zone),

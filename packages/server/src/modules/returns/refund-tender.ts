@@ -1,7 +1,7 @@
 import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
-import { Forbidden } from '../../http/errors';
+import { Forbidden } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
 import { consumeApproval } from '../approvals/service';
 import type { SalesTable } from '../../db/tables/sales';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { ReturnsTable } from '../../db/tables/returns';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
-import { Conflict, NotFound } from '../../http/errors';
+import { Conflict, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor } from '../../lib/money';
 import type { Actor } from '../audit/service';

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../http/auth';
-import { Forbidden } from '../../http/errors';
+import { Forbidden } from '../../lib/errors';
 import type { ApprovalOperation, SaleApprovalNeeds } from '../approvals/covers';
 
 /** Roles that sell below the catalogue price or above the discount threshold without an approval. */

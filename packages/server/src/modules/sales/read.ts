@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
 import { currencyExponent } from '../currency/service';
 import { qrPayload } from '../fiscal/documents';

@@ -2,7 +2,7 @@ import type { CreateSaleRequest, SaleDetail } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { SalesTable } from '../../db/tables/sales';
 import type { AuthUser } from '../../http/auth';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { Actor } from '../audit/service';
 import { canonicalJson, sha256Hex } from '../fiscal/chain';

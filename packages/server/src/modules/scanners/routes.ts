@@ -2,7 +2,7 @@ import { BaudRate, ClassifyScanRequest, ScanClassification } from '@pharmacy/con
 import { BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import { classifyScan, devicePathProblem, listSerialPorts } from '@pharmacy/hardware';
 import { z } from 'zod';
-import { Conflict, Invalid } from '../../http/errors';
+import { Conflict, Invalid } from '../../lib/errors';
 import type { ApiRouter } from '../../http/route';
 import { actorOf, writeAudit } from '../audit/service';
 import { scannerHubOf, scannersFromEnvironment, storeScanners } from './hub';

@@ -1,7 +1,7 @@
 import type { CashSession } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { AuthUser } from '../../http/auth';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import type { CashSessionsTable } from '../../db/tables/sessions';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { CashSessionsTable } from '../../db/tables/sessions';
 import type { AuthUser } from '../../http/auth';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
-import { AppError, Conflict, Forbidden, NotFound } from '../../http/errors';
+import { AppError, Conflict, Forbidden, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';

@@ -4,7 +4,7 @@ import type { TenderRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { AuthUser } from '../../http/auth';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';

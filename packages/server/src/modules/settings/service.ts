@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { Conflict, Invalid } from '../../http/errors';
+import { Conflict, Invalid } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 

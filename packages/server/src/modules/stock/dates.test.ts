@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDate } from './dates';
+import { localDate } from '@pharmacy/contracts/time';
 
 describe('localDate', () => {
   it('turns at local midnight, also when asked again within the same minute', () => {

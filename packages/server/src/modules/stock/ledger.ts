@@ -2,7 +2,7 @@ import type { MovementType } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { recordChange } from '../../db/changes';
-import { AppError, Conflict, Invalid, NotFound } from '../../http/errors';
+import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { prepared } from '../../db/prepared';

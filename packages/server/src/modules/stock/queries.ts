@@ -2,9 +2,9 @@ import type { Batch, MovementType, StockMovement } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { NotFound } from '../../http/errors';
+import { NotFound } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
-import { addDays } from './dates';
+import { addDays } from '@pharmacy/contracts/time';
 import { branchToday } from './ledger';
 import { paginate } from '../../db/paginate';
 

@@ -1,6 +1,6 @@
 import type { MovementType, RegulatorStatus } from '@pharmacy/contracts';
 import type { Db } from '../../db/connection';
-import { Conflict, Invalid } from '../../http/errors';
+import { Conflict, Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import type { BatchesTable } from '../../db/tables/stock';

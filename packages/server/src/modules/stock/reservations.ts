@@ -1,7 +1,7 @@
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { StockReservationsTable } from '../../db/tables/stock';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { branchToday, heldInBatch, InsufficientStock, moveBatchQuantity, type TakenBatch } from './ledger';

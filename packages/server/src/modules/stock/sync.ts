@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { type Change, recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { BATCH_RECEIVERS } from '@pharmacy/contracts/roles';
 import { roleAllowed } from '../../http/route';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';

@@ -1,7 +1,7 @@
 import { PHARMACIST_ROLES, type Role } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { AuthUser } from '../../http/auth';
-import { Forbidden } from '../../http/errors';
+import { Forbidden } from '../../lib/errors';
 import { burnVerify, verifyPassword } from '../../lib/passwords';
 import { LoginAttempt } from '../auth/throttle';
 import { getSettings } from '../settings/service';

@@ -1,6 +1,6 @@
 import { actAtCentral, RegisterError } from '@pharmacy/sync';
 import type { AppContext } from '../../app-context';
-import { AppError, Conflict, type FieldError, ServiceUnavailable } from '../../http/errors';
+import { AppError, Conflict, type FieldError, ServiceUnavailable } from '../../lib/errors';
 import { type ApiRouter, type Diversion, Reply } from '../../http/route';
 import { centralTokenFor, forgetCentralSession } from './central-session';
 import {

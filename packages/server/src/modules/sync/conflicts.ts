@@ -6,7 +6,7 @@ import type { AppContext } from '../../app-context';
 import { recordChange, withChangeOrigin } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { type AuthUser, assertBranchAccess } from '../../http/auth';
-import { AppError, Conflict, NotFound } from '../../http/errors';
+import { AppError, Conflict, NotFound } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { Rejection, judgeChange } from './gate';

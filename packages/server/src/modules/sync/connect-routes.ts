@@ -15,7 +15,7 @@ import { centralBranches } from '@pharmacy/sync';
 import { writeAudit } from '../audit/service';
 import { connectTill, disconnectTill, syncNow, syncStatus, viaCentral } from './runtime';
 import { archiveHeldRecords, heldRecords } from './held-records';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 
 /** A till's own link to head office: connect (as till:register does), sync now, disconnect. */
 export function connectRoutes(r: ApiRouter): void {

@@ -4,7 +4,7 @@ import { APP_VERSION_HEADER, DEVICE_TOKEN_HEADER, type Device, type Role } from 
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { type AuthUser, assertBranchAccess, authenticate, isBranchBound } from '../../http/auth';
-import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../../http/errors';
+import { AppError, Forbidden, Invalid, NotFound, Unauthorized } from '../../lib/errors';
 import { roleAllowed, roleRefusal } from '../../http/route';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';

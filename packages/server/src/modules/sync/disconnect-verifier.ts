@@ -1,7 +1,7 @@
 import { RegisterError, signInAtCentral } from '@pharmacy/sync';
 import type { AppContext } from '../../app-context';
 import type { AuthUser } from '../../http/auth';
-import { AppError, ServiceUnavailable } from '../../http/errors';
+import { AppError, ServiceUnavailable } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { HASH_NOT_SERVED } from './served';
 

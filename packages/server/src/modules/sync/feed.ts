@@ -3,7 +3,7 @@ import type { SyncPullResponse } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { durable } from '../../db/group-commit';
 import type { SyncDevicesTable } from '../../db/tables/sync';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import type { FeedRead, SnapshotSource } from './feed-types';
 import { getEpoch } from './meta';

@@ -6,7 +6,7 @@ import type { AppContext } from '../../app-context';
 import { requireSqlite } from '../../db/connection';
 import type { Db } from '../../db/connection';
 import { commitPending } from '../../db/group-commit';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { getLocalDeviceId } from '../fiscal/device';
 import { getMeta, setMeta } from './meta';

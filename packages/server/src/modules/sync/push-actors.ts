@@ -2,7 +2,7 @@ import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { roleAllowed, roleRefusal } from '../../http/route';
 import type { Payload, Pusher, PushedChange } from './registry';
 

@@ -8,7 +8,7 @@ import { isRetryableConflict } from '../../db/postgres';
 import { prepared } from '../../db/prepared';
 import type { SyncDevicesTable, SyncMutationsTable } from '../../db/tables/sync';
 import type { AuthUser } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { canonicalJson } from '../../lib/canonical-json';
 import { nowIso } from '../../lib/time';
 import { judgeChange, Rejection } from './gate';

@@ -21,7 +21,7 @@ import {
 import { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import { scopeBranch } from '../../http/auth';
-import { AppError, ServiceUnavailable } from '../../http/errors';
+import { AppError, ServiceUnavailable } from '../../lib/errors';
 import { type ApiRouter, created, parsePart, type ResponseDoc } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { listConflicts, resolveConflict } from './conflicts';

@@ -14,7 +14,7 @@ import {
 import type { AppContext } from '../../app-context';
 import { onLocalChange } from '../../db/changes';
 import { publishSafeRevision } from '../../db/revision-order';
-import { AppError, Conflict, Invalid } from '../../http/errors';
+import { AppError, Conflict, Invalid } from '../../lib/errors';
 import { repeatInBackground } from '../../lib/background';
 import { VERSION } from '../../version';
 import { adoptDeviceId } from '../fiscal/device';

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { Invalid } from '../../http/errors';
+import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { registerEntity } from './registry';

@@ -11,7 +11,7 @@ import { commitPending, ownTransaction } from '../../db/group-commit';
 import { prepared } from '../../db/prepared';
 import { setTillBranch, tillBranch } from './till-identity';
 import { recordTillRejections, settlePulledRejections } from './conflicts';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { deleteMeta, setMeta } from './meta';

@@ -2,7 +2,7 @@ import type { CancelTransferRequest, ReceiveTransferRequest, Transfer } from '@p
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Conflict, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import type {

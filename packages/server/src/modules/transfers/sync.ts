@@ -4,7 +4,7 @@ import {
 } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import { Conflict } from '../../http/errors';
+import { Conflict } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { applyMovement, writeBatch } from '../stock/sync';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';

@@ -8,7 +8,7 @@ import { recordChange } from '../../db/changes';
 import { containsPattern, likePattern } from '../../db/like';
 import { prepared, preparedShapes } from '../../db/prepared';
 import type { AuthUser } from '../../http/auth';
-import { Conflict, Forbidden, Invalid, NotFound } from '../../http/errors';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { assertPasswordAcceptable, hashPassword } from '../../lib/passwords';
 import { nowIso } from '../../lib/time';

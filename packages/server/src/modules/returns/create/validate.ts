@@ -3,14 +3,14 @@ import type { CreateReturnRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../../app-context';
 import type { SaleLinesTable } from '../../../db/tables/sales';
 import { assertBranchAccess, type AuthUser } from '../../../http/auth';
-import { Conflict, Invalid, NotFound } from '../../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../../lib/errors';
 import { newId } from '../../../lib/ids';
 import { nowIso } from '../../../lib/time';
 import { rateOf, toBase } from '../../currency/fx';
 import { currencyExponent } from '../../currency/service';
 import { getLocalDeviceId } from '../../fiscal/device';
 import { getSettings } from '../../settings/service';
-import { localDate } from '../../stock/dates';
+import { localDate } from '@pharmacy/contracts/time';
 
 /**
  * The validate phase of POST /returns: the sale exists and is the caller's to refund, the refund tender fits it,

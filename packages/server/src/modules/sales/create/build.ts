@@ -5,7 +5,7 @@ import type { AppContext } from '../../../app-context';
 import { preparedShapes, prepared } from '../../../db/prepared';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../../db/tables/sales';
 import type { AuthUser } from '../../../http/auth';
-import { Conflict, Invalid, NotFound } from '../../../http/errors';
+import { Conflict, Invalid, NotFound } from '../../../lib/errors';
 import { formatScaled, parseScaled, RATE_SCALE } from '../../../lib/decimal';
 import { newId } from '../../../lib/ids';
 import { formatMinor, toMinor } from '../../../lib/money';
@@ -22,7 +22,7 @@ import {
   loadWillCallForSale,
   type WillCallForSale,
 } from '../../prescriptions/will-call-sale';
-import { localDate } from '../../stock/dates';
+import { localDate } from '@pharmacy/contracts/time';
 import type { TakenBatch } from '../../stock/ledger';
 import { noApprovalNeeds, saleApproval } from '../approval';
 import { checkSaleLines, pct } from './lines';

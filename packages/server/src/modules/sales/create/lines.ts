@@ -2,7 +2,7 @@ import { type CreateSaleRequest, PHARMACIST_ROLES, type Role, vatRateOf } from '
 import type { Db } from '../../../db/connection';
 import { scaledRate } from '@pharmacy/contracts/pricing';
 import type { AuthUser } from '../../../http/auth';
-import { Conflict, Forbidden, Invalid, NotFound } from '../../../http/errors';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../../lib/errors';
 import { toMinor } from '../../../lib/money';
 import type { SaleApprovalNeeds } from '../../approvals/covers';
 import { willCallMedicinesOfSale } from '../../prescriptions/will-call-sale';

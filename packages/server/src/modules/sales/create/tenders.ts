@@ -1,6 +1,6 @@
 import type { CreateSaleRequest } from '@pharmacy/contracts';
 import { cashConfirmThreshold } from '@pharmacy/contracts/money';
-import { Invalid } from '../../../http/errors';
+import { Invalid } from '../../../lib/errors';
 import { formatMinor, toMinor } from '../../../lib/money';
 
 /**

@@ -6,7 +6,7 @@ import type { Db } from '../../../db/connection';
 import { prepared, preparedInsert } from '../../../db/prepared';
 import type { SaleLinesTable, SalesTable } from '../../../db/tables/sales';
 import type { AuthUser } from '../../../http/auth';
-import { Forbidden } from '../../../http/errors';
+import { Forbidden } from '../../../lib/errors';
 import { consumeApproval } from '../../approvals/service';
 import { type Actor, writeAudit } from '../../audit/service';
 import { redeemCoupon } from '../../coupons/service';
