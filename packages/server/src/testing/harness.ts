@@ -274,8 +274,9 @@ export class TestServer {
   }
 
   async close(): Promise<void> {
-    await this.countsClient?.end();
+    // server.close() first, at once: a test may close it in the middle of a request (server-close.test).
     await this.server.close();
+    await this.countsClient?.end();
     fs.rmSync(this.dataDir, { recursive: true, force: true });
     await this.onClose?.();
   }
