@@ -271,7 +271,12 @@ test('29: manager override on the same till', async ({ page, till }) => {
 async function sellOneSyrup(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
   await scan(page, SYRUP);
+  // F8 before the line lands finds an empty cart (a loaded machine is slow to add it): wait for it, then for Pay.
+  await expect(
+    page.getByRole('table', { name: 'Cart' }).getByRole('row', { name: /Tusscalm Syrup/ }),
+  ).toBeVisible();
   await page.keyboard.press('F8');
+  await expect(page.getByRole('dialog', { name: 'Payment' })).toBeVisible();
   await page.keyboard.type('1.50');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog', { name: /^Sale / })).toBeVisible();
