@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { TEST_PASSWORD_COST_ENV } from '../packages/server/src/lib/passwords';
+import { CACHED_BUNDLE } from '../packages/server/src/testing/server-bundle';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -35,9 +36,10 @@ export async function startTill(
     extraEnv.PHARMACY_MODE === 'central' ? SEEDED_CENTRAL_DIR : !extraEnv.PHARMACY_MODE ? SEEDED_DIR : null;
   if (!extraEnv.DATA_DIR && seeded && fs.existsSync(path.join(seeded, 'pharmacy.db')))
     fs.cpSync(seeded, dataDir, { recursive: true });
-  // The server bundled by global-setup.ts (set in the environment the test workers inherit), else tsx.
+  // The server bundled by global-setup.ts (set in the environment the test workers inherit), run with V8's
+  // code cache; else tsx.
   const bundle = process.env.E2E_SERVER;
-  const entry = bundle ? [bundle] : ['--import', 'tsx', 'apps/central/src/main.ts'];
+  const entry = bundle ? [CACHED_BUNDLE, bundle] : ['--import', 'tsx', 'apps/central/src/main.ts'];
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {

@@ -86,5 +86,8 @@ function upToDate(outfile: string, inputsFile: string, entry: string): boolean {
   }
 }
 
+/** Runs a bundle with V8's code cache (cached-bundle.cjs): `node ${CACHED_BUNDLE} <bundle> [args]`. */
+export const CACHED_BUNDLE = path.join(import.meta.dirname, 'cached-bundle.cjs');
+
 /** `npm run server`'s entry bundled (see bundleEntry). */
 export const bundleServer = (name: string): Promise<string> => bundleEntry(name, ENTRIES.server);
