@@ -1,9 +1,9 @@
 // Runs a CommonJS bundle (server-bundle.ts) as `node <bundle>` would, with V8's code cache: the tests start a
 // server process over a hundred times a run, and compiling the 8 MB bundle took about 0.3 s of a start's
 // 1.2 s of CPU (75 ms from the cache). The cache (<bundle>.v8cache) is written by the first process to run a
-// bundle, before it runs. On Node 20 a function compiled from a cached script has no loader for its
-// import() ("A dynamic import callback was not specified"): the bundles have none (server-bundle.ts turns
-// them into require()). V8 refuses a cache made from other source; the next process writes a fresh one.
+// bundle, before it runs. A script's import() would need a loader (vm's importModuleDynamically), which on
+// Node 20 a function compiled from a cached script loses ("A dynamic import callback was not specified"): the
+// bundles have none (server-bundle.ts turns them into require()). V8 refuses a cache made from other source; the next process writes a fresh one.
 // Node 22's NODE_COMPILE_CACHE does this built in; Node 20 has no such switch.
 //   node cached-bundle.cjs <bundle.cjs> [args...]
 'use strict';
@@ -38,7 +38,6 @@ function run(file) {
   const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), {
     filename: file,
     cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (cachedData === undefined || script.cachedDataRejected) writeCache(script, cacheFile);
   const bundle = new Module(file, null);
@@ -52,6 +51,4 @@ function run(file) {
 const file = path.resolve(process.argv[2]);
 // The bundle sees itself as the script node was given.
 process.argv.splice(1, 2, file);
-// A Node without the main context's loader for a script's import() (an older 20.x) runs it plainly.
-if (vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER) run(file);
-else require(file);
+run(file);
