@@ -29,8 +29,7 @@ async function* emptySnapshot(revision: number): AsyncGenerator<string> {
   yield JSON.stringify({ type: 'end', rows: 0 });
 }
 
-const attached = () =>
-  (till.sqlite.pragma('database_list') as Array<{ name: string }>).map((d) => d.name);
+const attached = () => (till.sqlite.pragma('database_list') as Array<{ name: string }>).map((d) => d.name);
 
 describe("a till's snapshot swap", () => {
   it('bootstraps while a sign-in is committing: the swap waits for its group instead of failing inside it', async () => {
