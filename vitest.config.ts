@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects';
+import { FS_MODULE_CACHE, NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects';
 
 export default defineConfig({
   test: {
@@ -9,6 +9,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     maxWorkers: WORKERS,
+    experimental: { fsModuleCache: FS_MODULE_CACHE },
     projects: projectsByIsolation(
       [
         'packages/*/src/**/*.test.ts',

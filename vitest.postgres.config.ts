@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects';
+import { FS_MODULE_CACHE, NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects';
 
 /**
  * The server suite again with central on PostgreSQL (issue 20): every test server that is not a till
@@ -26,6 +26,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: WORKERS,
+    experimental: { fsModuleCache: FS_MODULE_CACHE },
     projects: projectsByIsolation(
       [
         'packages/server/src/**/*.test.ts',

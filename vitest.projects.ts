@@ -33,5 +33,13 @@ export function projectsByIsolation(
   ];
 }
 
+/**
+ * Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each file's content):
+ * the PostgreSQL run reuses what the SQLite run transformed, and a second run what the first did (ten server
+ * test files: transform 10.8 s -> 1.9 s, 22 s of CPU -> 17 s). Vitest's own flag, experimental in 4.x; nothing
+ * here transforms by anything but a file's content (no plugins, no import.meta.env).
+ */
+export const FS_MODULE_CACHE = true;
+
 /** One worker per core: vitest's default leaves one idle (cores - 1), and server tests wait on disk and sockets. */
 export const WORKERS = Math.max(2, os.availableParallelism());

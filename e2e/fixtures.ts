@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { TEST_PASSWORD_COST_ENV } from '../packages/server/src/lib/passwords';
+import { CACHED_BUNDLE } from '../packages/server/src/testing/server-bundle';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -17,23 +18,28 @@ export interface Till {
 
 /** A till data folder migrated and seeded once per run by global-setup.ts. */
 export const SEEDED_DIR = path.join(ROOT, 'node_modules/.cache/pharmacy-e2e/seeded-till');
+/** The same for head office (PHARMACY_MODE=central). */
+export const SEEDED_CENTRAL_DIR = path.join(ROOT, 'node_modules/.cache/pharmacy-e2e/seeded-central');
 
 /**
  * Starts `npm run server`'s entry (bundled by global-setup.ts) as a real process on a free port, with its own
  * data folder and the built UI; resolves once it prints its "ready on" line. A till with no data folder of
- * the test's own starts from a copy of the seeded one: its own database, as freshly seeded as a first start
- * (the seeded users must still change their passwords), without paying for migrations and seeding again.
- * argon2id runs at the test cost (lib/passwords.ts).
+ * the test's own starts from a copy of the seeded one (head office from the seeded central folder): its own
+ * database, as freshly seeded as a first start (the seeded users must still change their passwords), without
+ * paying for migrations and seeding again. argon2id runs at the test cost (lib/passwords.ts).
  */
 export async function startTill(
   extraEnv: Record<string, string> = {},
 ): Promise<{ till: Till; child: ChildProcess }> {
   const dataDir = extraEnv.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'till-e2e-'));
-  if (!extraEnv.DATA_DIR && !extraEnv.PHARMACY_MODE && fs.existsSync(path.join(SEEDED_DIR, 'pharmacy.db')))
-    fs.cpSync(SEEDED_DIR, dataDir, { recursive: true });
-  // The server bundled by global-setup.ts (set in the environment the test workers inherit), else tsx.
+  const seeded =
+    extraEnv.PHARMACY_MODE === 'central' ? SEEDED_CENTRAL_DIR : !extraEnv.PHARMACY_MODE ? SEEDED_DIR : null;
+  if (!extraEnv.DATA_DIR && seeded && fs.existsSync(path.join(seeded, 'pharmacy.db')))
+    fs.cpSync(seeded, dataDir, { recursive: true });
+  // The server bundled by global-setup.ts (set in the environment the test workers inherit), run with V8's
+  // code cache; else tsx.
   const bundle = process.env.E2E_SERVER;
-  const entry = bundle ? [bundle] : ['--import', 'tsx', 'apps/central/src/main.ts'];
+  const entry = bundle ? [CACHED_BUNDLE, bundle] : ['--import', 'tsx', 'apps/central/src/main.ts'];
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {
@@ -78,13 +84,52 @@ export async function stopTill({ child }: { child: ChildProcess }): Promise<void
   await exited;
 }
 
-export const test = base.extend<{ till: Till }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
-  till: async ({}, use) => {
-    const started = await startTill();
+type Started = Awaited<ReturnType<typeof startTill>>;
+
+/** Stops a till started by startTill and removes its data folder. */
+async function discard(started: Started): Promise<void> {
+  await stopTill(started);
+  fs.rmSync(started.till.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A worker's next till, started while the test before it runs: each test still gets a server of its own on
+ * a fresh copy of the seeded folder, without waiting for it to start (about 1.5 s, most of it loading the
+ * bundle), since a test spends most of its time waiting on the browser.
+ */
+class NextTill {
+  private next: Promise<Started> | null = null;
+
+  take(): Promise<Started> {
+    const taken = this.next ?? startTill();
+    this.next = startTill();
+    // Handled when taken; one that failed to start fails the test that takes it, with its output.
+    this.next.catch(() => {});
+    return taken;
+  }
+
+  async close(): Promise<void> {
+    const next = this.next;
+    this.next = null;
+    const started = await next?.catch(() => null);
+    if (started) await discard(started);
+  }
+}
+
+export const test = base.extend<{ till: Till }, { nextTill: NextTill }>({
+  nextTill: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const next = new NextTill();
+      await use(next);
+      await next.close();
+    },
+    { scope: 'worker' },
+  ],
+  till: async ({ nextTill }, use) => {
+    const started = await nextTill.take();
     await use(started.till);
-    await stopTill(started);
-    fs.rmSync(started.till.dataDir, { recursive: true, force: true });
+    await discard(started);
   },
   baseURL: async ({ till }, use) => {
     await use(till.url);

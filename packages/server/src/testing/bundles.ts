@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { inject } from 'vitest';
-import { ENTRIES } from './server-bundle';
+import { CACHED_BUNDLE, ENTRIES } from './server-bundle';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
@@ -8,12 +8,14 @@ export type BundleName = keyof typeof ENTRIES;
 export type ServerBundles = Record<BundleName, string>;
 
 /**
- * The node arguments that start an entry: its bundle, built once per run by bundles-global-setup.ts, else (a
- * config without that set-up) its TypeScript through tsx.
+ * The node arguments that start an entry: its bundle, built once per run by bundles-global-setup.ts (the
+ * server's run with V8's code cache, cached-bundle.cjs), else (a config without that set-up) its TypeScript
+ * through tsx.
  */
 export function entryArgs(name: BundleName): string[] {
   const built = inject('serverBundles')?.[name];
-  return built ? [built] : ['--import', 'tsx', path.join(ROOT, ENTRIES[name])];
+  if (!built) return ['--import', 'tsx', path.join(ROOT, ENTRIES[name])];
+  return name === 'server' ? [CACHED_BUNDLE, built] : [built];
 }
 
 declare module 'vitest' {

@@ -24,7 +24,7 @@ const EXTERNAL = [
 ];
 
 /** Changes whenever the build options below change, so a bundle made with other options is never reused. */
-const OPTIONS_VERSION = 1;
+const OPTIONS_VERSION = 2;
 
 interface Inputs {
   version: number;
@@ -58,6 +58,9 @@ export async function bundleEntry(name: string, entry: string): Promise<string> 
     entryPoints: [path.join(ROOT, entry)],
     outfile: partial,
     external: EXTERNAL,
+    // import() of what stays outside (serialport, usb: CommonJS packages; node: built-ins) as require(): run
+    // from V8's code cache (cached-bundle.cjs), a function's import() loses its loader on Node 20.
+    supported: { 'dynamic-import': false },
     // Only the checkpointer reads import.meta.url, and falls back to __filename in a CommonJS bundle.
     define: { 'import.meta.dirname': JSON.stringify(path.dirname(path.join(ROOT, entry))) },
   });
@@ -85,6 +88,9 @@ function upToDate(outfile: string, inputsFile: string, entry: string): boolean {
     return false;
   }
 }
+
+/** Runs a bundle with V8's code cache (cached-bundle.cjs): `node ${CACHED_BUNDLE} <bundle> [args]`. */
+export const CACHED_BUNDLE = path.join(import.meta.dirname, 'cached-bundle.cjs');
 
 /** `npm run server`'s entry bundled (see bundleEntry). */
 export const bundleServer = (name: string): Promise<string> => bundleEntry(name, ENTRIES.server);
