@@ -103,3 +103,42 @@ export function mutualAreas(graph: ImportGraph): string[] {
     for (const b of bs) if (deps.get(b)?.has(a)) pairs.add([a, b].sort().join(' <-> '));
   return [...pairs].sort();
 }
+
+/**
+ * A file's folder as the floors see it: packages/server/src/modules/<area>, packages/server/src/<folder>,
+ * apps/pos/src/<folder>, …; a file in src/ itself (server.ts, api.ts) stands alone.
+ */
+export function folderOf(file: string): string {
+  const parts = file.split('/');
+  const src = parts.indexOf('src');
+  const depth = parts[src + 1] === 'modules' ? 3 : 2;
+  return parts.length - 1 < src + depth ? file : parts.slice(0, src + depth).join('/');
+}
+
+/**
+ * Imports that run back up a floor: a production file's import of a file in another folder whose folder
+ * imports, directly or not, the importer's folder (the two folders stand on no floor). Tests aside.
+ */
+export function importsBackUp(graph: ImportGraph): Array<readonly [string, string]> {
+  const isTest = (f: string) => /\.test\.tsx?$/.test(f);
+  const imports = [...graph.edges]
+    .filter(([f]) => !isTest(f))
+    .flatMap(([f, targets]) =>
+      targets.filter((t) => !isTest(t) && folderOf(t) !== folderOf(f)).map((t) => [f, t] as const),
+    );
+  const next = new Map<string, Set<string>>();
+  for (const [f, t] of imports) next.set(folderOf(f), (next.get(folderOf(f)) ?? new Set()).add(folderOf(t)));
+  const reaches = (from: string, to: string): boolean => {
+    const seen = new Set<string>();
+    const todo = [from];
+    while (todo.length) {
+      const folder = todo.pop() as string;
+      if (folder === to) return true;
+      if (seen.has(folder)) continue;
+      seen.add(folder);
+      todo.push(...(next.get(folder) ?? []));
+    }
+    return false;
+  };
+  return imports.filter(([f, t]) => reaches(folderOf(t), folderOf(f)));
+}

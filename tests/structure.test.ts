@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { functionLengths, longFunctions } from './function-length';
-import { areaOf, circles, importGraph, mutualAreas } from './import-graph';
+import { areaOf, circles, importGraph, importsBackUp, mutualAreas } from './import-graph';
 
 /**
  * The structure rules of docs/ARCHITECTURE.md, checked on every run (madge 8 needs TypeScript 5's compiler
@@ -91,6 +91,10 @@ describe('structure', () => {
     expect(
       importsOf('packages/server/src/http/').some((e) => e.includes(' -> packages/server/src/lib/')),
     ).toBe(true);
+  });
+
+  it('keeps folders on floors: at most 16 imports run back up one (492 before issue 30; npx tsx scripts/structure-counts.ts lists them)', () => {
+    expect(importsBackUp(graph).length).toBeLessThanOrEqual(16);
   });
 
   it('lets at most three pairs of areas import each other', () => {

@@ -10,7 +10,7 @@ import { PrescriptionsScreen } from './prescriptions/PrescriptionsScreen';
 import { ReturnsScreen } from './returns/ReturnsScreen';
 import { NotFound } from './shell/NotFound';
 import { SellScreen } from './sell/SellScreen';
-import { safeNext } from './session/next-path';
+import { safeNext } from './shell/next-path';
 import { SessionProvider, useSession } from './session/SessionProvider';
 import { AppShell } from './shell/AppShell';
 import { homePath, mayOpen } from './shell/nav';

@@ -13,15 +13,9 @@ import {
 import { Collector } from './prescriptions';
 import { CouponCode, CurrencyCodeInput, MutationId, PositiveMoney, Qty } from './selling-fields';
 
-export const SALE_PAYMENT_METHODS = [
-  'cash',
-  'card',
-  'mobile_money',
-  'bank_transfer',
-  'credit',
-  'voucher',
-  'insurance',
-] as const;
+import { SALE_PAYMENT_METHODS } from './payment-methods';
+
+export { SALE_PAYMENT_METHODS };
 export const SalePaymentMethod = z.enum(SALE_PAYMENT_METHODS);
 
 export const SaleItemInput = z.object({

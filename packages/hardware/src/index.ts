@@ -71,7 +71,7 @@ export {
   printableText,
   type CodePage,
   type CommandSet,
-} from './render/code-pages';
+} from './encoding/code-pages';
 export {
   feedAndCutBytes,
   kickDrawerBytes,

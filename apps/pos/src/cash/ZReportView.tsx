@@ -1,6 +1,6 @@
 import type { ZReport } from '@pharmacy/contracts';
 import { PrintButton } from '../print/PrintButton';
-import { methodLabel } from '../sell/receipt';
+import { paymentMethodName } from '@pharmacy/contracts/payment-methods';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
 import { ZTakings } from './ZTakings';
@@ -51,7 +51,7 @@ export function ZReportView({ report }: { report: ZReport }) {
           <tbody>
             {report.by_payment.map((p) => (
               <tr key={p.method}>
-                <th scope="row">{methodLabel(p.method)}</th>
+                <th scope="row">{paymentMethodName(p.method)}</th>
                 <td>{p.count}</td>
                 <td className="num">{money(p.amount)}</td>
               </tr>
@@ -105,7 +105,7 @@ export function ZReportView({ report }: { report: ZReport }) {
             </tr>
             {Object.entries(report.returns.by_method).map(([method, amount]) => (
               <tr key={method}>
-                <th scope="row">Refunded by {methodLabel(method).toLowerCase()}</th>
+                <th scope="row">Refunded by {paymentMethodName(method).toLowerCase()}</th>
                 <td className="num">{money(amount)}</td>
               </tr>
             ))}

@@ -1,5 +1,5 @@
 import type { ZReport } from '@pharmacy/contracts';
-import { methodLabel } from '../sell/receipt';
+import { paymentMethodName } from '@pharmacy/contracts/payment-methods';
 import { type Column, DataTable } from '../ui/DataTable';
 import { useFormatMoney } from '../ui/money';
 
@@ -18,7 +18,7 @@ const tenderColumns = (report: ZReport, money: Money): Column<Tender>[] => [
     key: 'tender',
     header: 'Tender',
     rowHeader: true,
-    cell: (l) => `${methodLabel(l.method)} ${l.currency_code}`,
+    cell: (l) => `${paymentMethodName(l.method)} ${l.currency_code}`,
   },
   { key: 'rate', header: 'Rate', cell: (l) => (l.currency_code === report.currency_code ? '—' : l.rate) },
   { key: 'amount', header: 'Amount', align: 'end', cell: (l) => money(l.amount, l.currency_code) },
@@ -54,7 +54,10 @@ export function ZTakings({ report }: { report: ZReport }) {
   const { account_payments: paid } = report;
   const accountLines: AccountLine[] = [
     { label: `Paid on account (${paid.count})`, amount: paid.total },
-    ...paid.by_method.map((p) => ({ label: `${methodLabel(p.method)} (${p.count})`, amount: p.amount })),
+    ...paid.by_method.map((p) => ({
+      label: `${paymentMethodName(p.method)} (${p.count})`,
+      amount: p.amount,
+    })),
   ];
   return (
     <>

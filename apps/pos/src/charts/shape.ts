@@ -4,6 +4,8 @@
  * here (and only here) a decimal string becomes a float.
  */
 
+import { paymentMethodName } from '@pharmacy/contracts/payment-methods';
+
 /** Category labels on the x axis and one value per category. */
 export interface CategorySeries {
   labels: string[];
@@ -62,21 +64,10 @@ export function paymentMix(rows: ReadonlyArray<{ method: string; total: string }
   const sorted = [...rows].sort(
     (a, b) => plotValue(b.total) - plotValue(a.total) || a.method.localeCompare(b.method),
   );
-  return { labels: sorted.map((r) => methodLabel(r.method)), values: sorted.map((r) => plotValue(r.total)) };
-}
-
-const METHOD_LABELS: Record<string, string> = {
-  cash: 'Cash',
-  card: 'Card',
-  mobile_money: 'Mobile money',
-  insurance: 'Insurance',
-  bank_transfer: 'Bank transfer',
-  credit: 'Customer credit',
-  voucher: 'Voucher',
-};
-
-export function methodLabel(method: string): string {
-  return METHOD_LABELS[method] ?? method.replaceAll('_', ' ');
+  return {
+    labels: sorted.map((r) => paymentMethodName(r.method)),
+    values: sorted.map((r) => plotValue(r.total)),
+  };
 }
 
 /** A share in percent with one decimal, as the server sends it: 41.7 → "41.7 %" (a no-break space). */

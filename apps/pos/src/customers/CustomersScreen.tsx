@@ -7,7 +7,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, NumberField, SelectField, TextField } from '../ui/fields';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
-import { methodLabel } from '../sell/receipt';
+import { paymentMethodName } from '@pharmacy/contracts/payment-methods';
 import { CustomerPicker } from './CustomerPicker';
 import { EditCustomerDialog } from './EditCustomerDialog';
 
@@ -95,7 +95,7 @@ function CustomerAccount({ customerId }: { customerId: string }) {
           label="Paid by"
           value={method}
           onChange={(v) => setMethod(v as AccountPaymentTender)}
-          options={TENDERS.map((m) => ({ value: m, label: methodLabel(m) }))}
+          options={TENDERS.map((m) => ({ value: m, label: paymentMethodName(m) }))}
         />
         <button type="submit" className="primary" disabled={pay.isPending || !Number.isFinite(amount)}>
           Record payment

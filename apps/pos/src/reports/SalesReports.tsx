@@ -2,7 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { api } from '../api';
 import { Chart } from '../charts/Chart';
-import { methodLabel, paymentMix, seriesByDay } from '../charts/shape';
+import { paymentMethodName } from '@pharmacy/contracts/payment-methods';
+import { paymentMix, seriesByDay } from '../charts/shape';
 import { DataTable } from '../ui/DataTable';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { useFormatMoney } from '../ui/money';
@@ -87,7 +88,7 @@ export function SalesReportView({ filters }: { filters: ReportFilters }) {
           rowKey={(p) => p.method}
           empty="No payments in this window."
           columns={[
-            { key: 'method', header: 'Method', cell: (p) => methodLabel(p.method) },
+            { key: 'method', header: 'Method', cell: (p) => paymentMethodName(p.method) },
             { key: 'sales_count', header: 'Sales', cell: (p) => p.sales_count, align: 'end' },
             { key: 'refunds', header: 'Refunds', cell: (p) => money(p.refunds), align: 'end' },
             { key: 'total', header: 'Kept', cell: (p) => money(p.total), align: 'end' },
@@ -118,7 +119,7 @@ export function SalesReportView({ filters }: { filters: ReportFilters }) {
           columns={[
             { key: 'invoice', header: 'Invoice', cell: (s) => s.invoice_number },
             { key: 'seller', header: 'Seller', cell: (s) => s.pharmacist_name ?? '—' },
-            { key: 'method', header: 'Payment', cell: (s) => methodLabel(s.payment_method) },
+            { key: 'method', header: 'Payment', cell: (s) => paymentMethodName(s.payment_method) },
             { key: 'total', header: 'Total', cell: (s) => money(s.total_amount), align: 'end' },
             { key: 'sold_at', header: 'Sold at', cell: (s) => when(s.sold_at) },
           ]}

@@ -5,7 +5,7 @@ import { type Dispatch, type FormEvent, type SetStateAction, useRef, useState } 
 import { api } from '../api';
 import { PrintButton } from '../print/PrintButton';
 import { newMutationId } from '../sell/cart';
-import { methodLabel } from '../sell/receipt';
+import { paymentMethodName } from '@pharmacy/contracts/payment-methods';
 import { useWedgeScanner } from '../sell/useWedgeScanner';
 import { DraftNumberInput } from '../ui/DraftNumberInput';
 import { ErrorNotice } from '../ui/ErrorNotice';
@@ -125,7 +125,7 @@ export function ReturnsScreen() {
       {done && (
         <div role="status" className="notice ok">
           Credit note <strong>{done.credit_note_number}</strong>: {money(done.total_amount)}{' '}
-          {done.currency_code} refunded by {methodLabel(done.refund_method).toLowerCase()}.
+          {done.currency_code} refunded by {paymentMethodName(done.refund_method).toLowerCase()}.
           <PrintButton documentType="credit_note" referenceId={done.id} label="Print credit note" />
         </div>
       )}
@@ -153,7 +153,7 @@ export function ReturnsScreen() {
               onChange={setRefund}
               options={[
                 { value: '', label: 'As the sale was paid' },
-                ...REFUND_METHODS.map((m) => ({ value: m, label: methodLabel(m) })),
+                ...REFUND_METHODS.map((m) => ({ value: m, label: paymentMethodName(m) })),
               ]}
             />
             <TextField label="Reason" value={reason} onChange={setReason} maxLength={500} />

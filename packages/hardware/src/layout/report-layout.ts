@@ -1,5 +1,4 @@
 import type { ShelfLabel, ZCountedCurrency, ZReport } from '../receipt/document-types';
-import { paymentMethodLabel } from '../receipt/labels';
 import type { Block } from './blocks';
 import { layoutFields, layoutOrganisationHeader, layoutVatBreakdown, minus } from './header-layout';
 import { leftRight, rule, textBlocks } from './text-layout';
@@ -33,7 +32,7 @@ export function layoutZReport(report: ZReport, width: number): Block[] {
     rule(),
     ...report.byPaymentMethod.flatMap((row) => money(`${row.label} (${row.count})`, row.amount)),
     ...report.accountPayments.flatMap((row) =>
-      money(`${paymentMethodLabel(labels, 'credit')}: ${row.label} (${row.count})`, row.amount),
+      money(`${labels.accountPayments}: ${row.label} (${row.count})`, row.amount),
     ),
     ...layoutTendersByCurrency(report, width),
     ...layoutVatBreakdown(report.vatBreakdown, labels, width),

@@ -1,4 +1,4 @@
-import { printableText } from '../render/code-pages';
+import { printableText } from '../encoding/code-pages';
 import type { Align, Block } from './blocks';
 
 /** Code points, not UTF-16 units, so one accented letter is one column. */

@@ -95,6 +95,8 @@ export interface DocumentLabels {
   variance: string;
   /** Heading of the Z-report's tenders per currency. */
   tendersByCurrency: string;
+  /** Heading of the Z-report's payments received on customers' accounts. */
+  accountPayments: string;
   paymentMethods: Record<string, string>;
 }
 

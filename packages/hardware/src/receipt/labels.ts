@@ -1,3 +1,4 @@
+import { PAYMENT_METHOD_LABELS, paymentMethodName } from '@pharmacy/contracts/payment-methods';
 import type { DocumentLabels } from './document-types';
 
 export const ENGLISH_LABELS: DocumentLabels = {
@@ -38,15 +39,8 @@ export const ENGLISH_LABELS: DocumentLabels = {
   countedCash: 'Counted cash',
   variance: 'Variance',
   tendersByCurrency: 'Tenders by currency',
-  paymentMethods: {
-    cash: 'Cash',
-    card: 'Card',
-    mobile: 'Mobile money',
-    insurance: 'Insurance',
-    credit: 'On account',
-    voucher: 'Voucher',
-    bank_transfer: 'Bank transfer',
-  },
+  accountPayments: 'On account',
+  paymentMethods: PAYMENT_METHOD_LABELS,
 };
 
 export type LabelOverrides = Partial<Omit<DocumentLabels, 'paymentMethods'>> & {
@@ -62,5 +56,5 @@ export function resolveLabels(overrides: LabelOverrides = {}): DocumentLabels {
 }
 
 export function paymentMethodLabel(labels: DocumentLabels, method: string): string {
-  return labels.paymentMethods[method] ?? method.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+  return paymentMethodName(method, labels.paymentMethods);
 }

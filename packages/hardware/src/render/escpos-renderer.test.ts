@@ -6,7 +6,7 @@ import { buildZReport } from '../receipt/z-report';
 import { decodeEscPos } from '../testing';
 import { sampleCreditNoteInput, sampleSaleInput, sampleZReportInput } from '../receipt/sample-documents';
 import type { PaperWidth } from '../layout/blocks';
-import type { CommandSet } from './code-pages';
+import type { CommandSet } from '../encoding/code-pages';
 import { renderEscPos } from './escpos-renderer';
 import { shouldOpenDrawer } from './render-options';
 

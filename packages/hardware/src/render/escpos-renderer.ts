@@ -2,7 +2,12 @@ import { PrinterTypes, ThermalPrinter } from 'node-thermal-printer';
 import { type Align, type Block, paperColumns } from '../layout/blocks';
 import { layoutDocument } from '../layout/layout-document';
 import type { PrintableDocument } from '../receipt/document-types';
-import { type CodePage, type CommandSet, codePageForLanguage, encodeForCodePage } from './code-pages';
+import {
+  type CodePage,
+  type CommandSet,
+  codePageForLanguage,
+  encodeForCodePage,
+} from '../encoding/code-pages';
 import { feedAndCutBytes, kickDrawerBytes, starKickDrawerBytes, starQrBytes } from './escpos-commands';
 import type { EscPosRenderOptions } from './render-options';
 

@@ -1,6 +1,6 @@
 import type { PaperWidth } from '../layout/blocks';
 import type { PrintableDocument } from '../receipt/document-types';
-import type { CodePage, CommandSet } from './code-pages';
+import type { CodePage, CommandSet } from '../encoding/code-pages';
 import type { DrawerPin } from './escpos-commands';
 
 export interface TextRenderOptions {

@@ -2,7 +2,7 @@ import { type Block, paperColumns } from '../layout/blocks';
 import { layoutDocument } from '../layout/layout-document';
 import { columnWidth } from '../layout/text-layout';
 import type { PrintableDocument } from '../receipt/document-types';
-import { printableText } from './code-pages';
+import { printableText } from '../encoding/code-pages';
 import type { TextRenderOptions } from './render-options';
 
 function placeholder(block: Block): string | undefined {

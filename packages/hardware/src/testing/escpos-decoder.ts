@@ -1,4 +1,4 @@
-import { type CodePage, type CommandSet, codePageByNumber, decodeFromCodePage } from '../render/code-pages';
+import { type CodePage, type CommandSet, codePageByNumber, decodeFromCodePage } from '../encoding/code-pages';
 
 /**
  * Reads ESC/POS (Epson) or Star Line Mode bytes back into paper text and commands, for tests and for

@@ -1,4 +1,10 @@
-import type { AppContext } from '../app-context';
+import type { Logger } from 'pino';
+
+/** What a background job needs of its server (an AppContext is one): a log, and closers run at close. */
+export interface BackgroundHost {
+  log: Pick<Logger, 'error'>;
+  closers: Array<() => Promise<void> | void>;
+}
 
 /**
  * Runs `work` every `ms` in the background of a server: never two at once (a slow run skips the ticks it
@@ -6,7 +12,7 @@ import type { AppContext } from '../app-context';
  * alive, and close() stopping it and waiting for a run in progress.
  */
 export function repeatInBackground(
-  app: AppContext,
+  app: BackgroundHost,
   ms: number,
   failed: string,
   work: () => Promise<unknown>,

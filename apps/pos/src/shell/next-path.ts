@@ -1,5 +1,5 @@
 import type { Role } from '@pharmacy/contracts';
-import { homePath, mayOpen } from '../shell/nav';
+import { homePath, mayOpen } from './nav';
 
 /**
  * Where to go after signing in: a path inside the till this role may open, never another site or the login

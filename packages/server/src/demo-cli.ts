@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { configFromEnv } from '../../config';
-import { requireSqlite } from '../../db/connection';
-import { createServer } from '../../server';
-import { DEMO_SIZES, type DemoSize, generateDemoCatalogue } from './generate';
+import { configFromEnv } from './config';
+import { requireSqlite } from './db/connection';
+import { createServer } from './server';
+import { DEMO_SIZES, type DemoSize, generateDemoCatalogue } from './modules/demo/generate';
 
 /**
  * `npm run seed:demo -- --size large` or `-- --medicines 100000 --batches 300000 [--branches 15]
