@@ -212,6 +212,19 @@ describe('structure', () => {
     expect(long).toEqual([]);
   });
 
+  it("computes a page's rows in one place: no production file of packages/server/src but db/paginate.ts writes (page - 1)", () => {
+    const pageMath = /\bpage\s*-\s*1\b/;
+    expect(pageMath.test('offset: (f.page - 1) * f.page_size')).toBe(true);
+    expect(pageMath.test('const last = pages - 1;')).toBe(false);
+    const found = [...graph.edges.keys()]
+      .filter(
+        (f) => f.startsWith('packages/server/src/') && !/\.test\.tsx?$/.test(f) && !f.includes('/testing/'),
+      )
+      .filter((f) => f !== 'packages/server/src/db/paginate.ts')
+      .filter((f) => pageMath.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(found).toEqual([]);
+  });
+
   it('measures functions from their declaration to their closing brace, whatever the text inside', () => {
     const body = (n: number) => Array.from({ length: n }, (_, i) => `  total += ${i};`).join('\n');
     const fixture = [

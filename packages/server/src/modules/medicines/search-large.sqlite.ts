@@ -1,5 +1,6 @@
 import type { Sqlite } from '../../db/connection';
 import { ftsPrefixQuery, MEDICINE_SEARCH_SQL } from '../../db/dialect';
+import { pageWindow } from '../../db/paginate';
 import { sqliteStatement } from '../../db/prepared';
 import type { IdPage } from './list-types';
 
@@ -45,7 +46,7 @@ export function searchLargeActive(
   const total = matches - (sqliteStatement(sqlite, INACTIVE_MATCHES).get(query) as { n: number }).n;
   const lo = text.trim();
   const hi = lo + MAX;
-  const offset = (page - 1) * pageSize;
+  const { offset } = pageWindow({ page, page_size: pageSize });
   const ids: string[] = [];
   let inPrefix: number;
   if (offset === 0) {

@@ -3,6 +3,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import type { Db, Sqlite } from '../../db/connection';
 import { ftsPrefixQuery, indexedBy, inJsonArray, medicineSearchCondition } from '../../db/dialect';
+import { pageWindow } from '../../db/paginate';
 import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
@@ -354,9 +355,9 @@ async function buildPage(
   const order = ORDER[f.sort](f.order === 'desc' ? 'DESC' : 'ASC');
   const text = `SELECT m.id FROM medicines m ${indexFor(f)} ${where}
     ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+  const window = pageWindow(f);
   const params: Record<string, unknown> = {
-    limit: f.page_size,
-    offset: (f.page - 1) * f.page_size,
+    ...window,
     ...(f.category !== undefined && { category: f.category }),
   };
   // Sorted by stock: in segments (stock-sort.ts), never sorting the catalogue; otherwise the page, then its stock.
@@ -369,8 +370,7 @@ async function buildPage(
           active: f.is_active,
           conditions: catalogueConditions(f),
           desc: f.order === 'desc',
-          limit: f.page_size,
-          offset: (f.page - 1) * f.page_size,
+          ...window,
           total: async () => total(sqlite, f, where, params),
           rowsTable,
           merged: async (query) => (await query.execute(db)).rows,
