@@ -119,6 +119,35 @@ describe('structure', () => {
     expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(5);
   });
 
+  it("keeps sync's test support out of production: only tests and testing/ import @pharmacy/sync/testing, and no other test of the server or sync sleeps in a loop", () => {
+    const importsTesting = (file: string) =>
+      fs.readFileSync(path.join(ROOT, file), 'utf8').includes("from '@pharmacy/sync/testing'") ||
+      (graph.edges.get(file) ?? []).some((t) => t.startsWith('packages/sync/src/testing/'));
+    const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
+    const files = [...graph.edges.keys()];
+    expect(files.filter((f) => !isTest(f) && importsTesting(f))).toEqual([]);
+    expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(10);
+    // One polling helper (testing/eventually.ts): no other test of the server or sync sleeps in a loop.
+    const pollLoop = /(?:for\s*\(\s*;;\s*\)|for\s*\(\s*let\b|while\s*\()[^\n]*(?:\n[^\n]*){0,7}?setTimeout\(/;
+    expect(
+      pollLoop.test(
+        'for (;;) {\n  const v = await fn();\n  if (v) return v;\n  await new Promise((r) => setTimeout(r, 100));',
+      ),
+    ).toBe(true);
+    expect(
+      pollLoop.test('for (let i = 0; i < 50 && !open; i++)\n  await new Promise((r) => setTimeout(r, 100));'),
+    ).toBe(true);
+    expect(
+      pollLoop.test("for (const code of ['A', 'B']) {\n  await new Promise((r) => setTimeout(r, 1_100));"),
+    ).toBe(false);
+    expect(
+      files
+        .filter((f) => /^packages\/(server|sync)\/src\//.test(f) && isTest(f))
+        .filter((f) => f !== 'packages/sync/src/testing/eventually.ts')
+        .filter((f) => pollLoop.test(fs.readFileSync(path.join(ROOT, f), 'utf8'))),
+    ).toEqual([]);
+  });
+
   it("keeps the server's test support out of production: no file under packages/server/src outside tests and testing/ imports testing/", () => {
     const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
     const server = [...graph.edges].filter(([file]) => file.startsWith('packages/server/src/'));
