@@ -11,6 +11,8 @@ import { areaOf, circles, importGraph, importsBackUp, mutualAreas } from './impo
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** The longest a function in modules/ or the till UI may be (issue 19: short functions). */
 const MAX_FUNCTION_LINES = 150;
+/** The longest a source file in modules/ or the till UI may be (issue 30: split by responsibility past it). */
+const MAX_FILE_LINES = 450;
 const graph = importGraph(ROOT, [
   'packages/contracts/src',
   'packages/hardware/src',
@@ -121,6 +123,35 @@ describe('structure', () => {
     expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(5);
   });
 
+  it("keeps sync's test support out of production: only tests and testing/ import @pharmacy/sync/testing, and no other test of the server or sync sleeps in a loop", () => {
+    const importsTesting = (file: string) =>
+      fs.readFileSync(path.join(ROOT, file), 'utf8').includes("from '@pharmacy/sync/testing'") ||
+      (graph.edges.get(file) ?? []).some((t) => t.startsWith('packages/sync/src/testing/'));
+    const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
+    const files = [...graph.edges.keys()];
+    expect(files.filter((f) => !isTest(f) && importsTesting(f))).toEqual([]);
+    expect(files.filter((f) => isTest(f) && importsTesting(f)).length).toBeGreaterThan(10);
+    // One polling helper (testing/eventually.ts): no other test of the server or sync sleeps in a loop.
+    const pollLoop = /(?:for\s*\(\s*;;\s*\)|for\s*\(\s*let\b|while\s*\()[^\n]*(?:\n[^\n]*){0,7}?setTimeout\(/;
+    expect(
+      pollLoop.test(
+        'for (;;) {\n  const v = await fn();\n  if (v) return v;\n  await new Promise((r) => setTimeout(r, 100));',
+      ),
+    ).toBe(true);
+    expect(
+      pollLoop.test('for (let i = 0; i < 50 && !open; i++)\n  await new Promise((r) => setTimeout(r, 100));'),
+    ).toBe(true);
+    expect(
+      pollLoop.test("for (const code of ['A', 'B']) {\n  await new Promise((r) => setTimeout(r, 1_100));"),
+    ).toBe(false);
+    expect(
+      files
+        .filter((f) => /^packages\/(server|sync)\/src\//.test(f) && isTest(f))
+        .filter((f) => f !== 'packages/sync/src/testing/eventually.ts')
+        .filter((f) => pollLoop.test(fs.readFileSync(path.join(ROOT, f), 'utf8'))),
+    ).toEqual([]);
+  });
+
   it("keeps the server's test support out of production: no file under packages/server/src outside tests and testing/ imports testing/", () => {
     const isTest = (file: string) => /\.test\.tsx?$/.test(file) || file.includes('/testing/');
     const server = [...graph.edges].filter(([file]) => file.startsWith('packages/server/src/'));
@@ -194,6 +225,37 @@ describe('structure', () => {
       (f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`,
     );
     expect(long).toEqual([]);
+  });
+
+  it('has no file over 450 lines in packages/server/src/modules or apps/pos/src (tests aside)', () => {
+    const sources = (dir: string): string[] =>
+      fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((d) => {
+        const rel = `${dir}/${d.name}`;
+        if (d.isDirectory()) return sources(rel);
+        return /\.tsx?$/.test(d.name) && !/\.test\.tsx?$/.test(d.name) ? [rel] : [];
+      });
+    const files = ['packages/server/src/modules', 'apps/pos/src'].flatMap(sources);
+    expect(files).toContain('packages/server/src/modules/sales/routes.ts');
+    expect(files).toContain('apps/pos/src/sell/SellScreen.tsx');
+    expect(files.some((f) => f.endsWith('.test.ts'))).toBe(false);
+    const long = files.flatMap((f) => {
+      const lines = fs.readFileSync(path.join(ROOT, f), 'utf8').replace(/\n$/, '').split('\n').length;
+      return lines > MAX_FILE_LINES ? [`${f} (${lines} lines)`] : [];
+    });
+    expect(long).toEqual([]);
+  });
+
+  it("computes a page's rows in one place: no production file of packages/server/src but db/paginate.ts writes (page - 1)", () => {
+    const pageMath = /\bpage\s*-\s*1\b/;
+    expect(pageMath.test('offset: (f.page - 1) * f.page_size')).toBe(true);
+    expect(pageMath.test('const last = pages - 1;')).toBe(false);
+    const found = [...graph.edges.keys()]
+      .filter(
+        (f) => f.startsWith('packages/server/src/') && !/\.test\.tsx?$/.test(f) && !f.includes('/testing/'),
+      )
+      .filter((f) => f !== 'packages/server/src/db/paginate.ts')
+      .filter((f) => pageMath.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(found).toEqual([]);
   });
 
   it('measures functions from their declaration to their closing brace, whatever the text inside', () => {

@@ -1,4 +1,14 @@
-import { formatScaled, mulDivRound, parseDecimalToMinor, parseScaled, RATE_SCALE } from './money';
+import {
+  type Decimal,
+  formatDecimal,
+  formatScaled,
+  mulDivRound,
+  parseDecimal,
+  parseDecimalToMinor,
+  parseScaled,
+  RATE_SCALE,
+  roundDecimal,
+} from './money';
 
 /**
  * Sale arithmetic, once for the server's sale and the till's estimate (zod-free: `@pharmacy/contracts/pricing`),
@@ -137,6 +147,32 @@ export function vatByRate<R extends string | number>(
     byRate.set(l.rate, row);
   }
   return [...byRate.values()];
+}
+
+/**
+ * Rows already summed per rate whose amounts are decimal strings (a report's months, each with its by_rate),
+ * merged by vatByRate's rule: one row per rate, in the order the rates first appear, amounts added exactly at
+ * the finest scale among them. Each amount is read as integer units of that scale, as the server wrote it from
+ * minor units, so the sums stay exact.
+ */
+export function mergeVatByRate<R extends string | number>(
+  rows: Iterable<{ rate: R; taxable: string; vat: string }>,
+): Array<{ rate: R; taxable: string; vat: string }> {
+  const parsed = [...rows].map((r) => ({
+    rate: r.rate,
+    taxable: parseDecimal(r.taxable),
+    vat: parseDecimal(r.vat),
+  }));
+  const scale = Math.max(0, ...parsed.flatMap((r) => [r.taxable.scale, r.vat.scale]));
+  const units = (d: Decimal) => Number(roundDecimal(d, scale).units);
+  const text = (n: number) => formatDecimal({ units: BigInt(n), scale });
+  return vatByRate(parsed.map((r) => ({ rate: r.rate, net: units(r.taxable), vat: units(r.vat) }))).map(
+    (r) => ({
+      rate: r.rate,
+      taxable: text(r.taxable),
+      vat: text(r.vat),
+    }),
+  );
 }
 
 /** A coupon's terms as stored: percent in basis points (1050 = 10.50 %), fixed value and cap in base minor units. */

@@ -11,10 +11,9 @@ const REQUEST = 'GET /health HTTP/1.1\r\nHost: test\r\n\r\n';
 it('closes while a client keeps asking on its kept-alive connection', async () => {
   const t = await startTestServer({ mode: 'central' });
   const { server, port } = await t.server.listen(0, '127.0.0.1');
-  let closing: Promise<void> | undefined;
   // Close while a request is in progress, so the connection is busy, not idle, when close() begins.
-  server.once('request', () => {
-    closing = t.close();
+  const closeBegun = new Promise<{ closing: Promise<void> }>((resolve) => {
+    server.once('request', () => resolve({ closing: t.close() }));
   });
 
   const client = net.connect(port, '127.0.0.1');
@@ -31,7 +30,7 @@ it('closes while a client keeps asking on its kept-alive connection', async () =
   // as a till's next request can be; without it, the server could find the connection idle between two
   // questions and close it without a word (still closed, but not what this test asks about).
   client.write(REQUEST + REQUEST);
-  while (!closing) await new Promise((resolve) => setTimeout(resolve, 5));
+  const { closing } = await closeBegun;
 
   const stuck = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 8_000).unref());
   const outcome = await Promise.race([closing.then(() => 'closed' as const), stuck]);

@@ -8,8 +8,8 @@ import {
   type ServerProcess,
   signInAsUser,
   tmpDir,
-  waitFor,
 } from './testing/procs';
+import { eventually } from './testing/eventually';
 
 /**
  * Issue 28, "a check that the books agree", as real processes: central and two tills of two branches. A full
@@ -64,7 +64,7 @@ async function ok<T = Json>(p: ServerProcess, method: string, url: string, body?
 }
 
 const drained = (p: ServerProcess) =>
-  waitFor(
+  eventually(
     `${p.name} sent everything`,
     async () => (await p.request<{ pending: number }>('GET', '/sync/status')).body.pending === 0,
     60_000,
@@ -103,7 +103,7 @@ describe('books: till and head office keep one set of books', () => {
       vat_category: 'zero',
     });
     for (const t of [tillA, tillB])
-      await waitFor(`${t.name} has the catalogue`, () =>
+      await eventually(`${t.name} has the catalogue`, () =>
         t.queryOne('SELECT id FROM medicines WHERE id = ?', zero.id),
       );
 
@@ -184,7 +184,7 @@ describe('books: till and head office keep one set of books', () => {
       role: 'branch_manager',
       branch_id: north,
     });
-    const token = await waitFor(
+    const token = await eventually(
       'till B has its manager',
       () => signInAsUser(tillB, email, 'North#Manager-2468'),
       60_000,
@@ -198,7 +198,7 @@ describe('books: till and head office keep one set of books', () => {
       const text = await res.text();
       expect(res.status, `tillB ${method} ${url}: ${text}`).toBeLessThan(300);
     };
-    await waitFor('till B sees the transfer', () =>
+    await eventually('till B sees the transfer', () =>
       tillB.queryOne('SELECT id FROM transfers WHERE id = ?', sent.id),
     );
     await asNorth('POST', `/transfers/${sent.id}/receive`, {
@@ -220,7 +220,7 @@ describe('books: till and head office keep one set of books', () => {
 
     // Each till's Books against head office's: nothing missing on either side, nothing rejected.
     for (const t of [tillA, tillB]) {
-      const books = await waitFor(
+      const books = await eventually(
         `${t.name}'s books agree`,
         async () => {
           const r = await t.request<Books>('GET', '/books');
@@ -235,7 +235,7 @@ describe('books: till and head office keep one set of books', () => {
     }
     // Head office's Books of each branch: every till has reported and agrees; no warning on the dashboard.
     for (const branch of [main, north]) {
-      const atCentral = await waitFor(
+      const atCentral = await eventually(
         `head office's books of ${branch} agree`,
         async () => {
           const r = await central.request<Books>('GET', `/books?branch_id=${branch}`);

@@ -8,8 +8,8 @@ import {
   registerTill,
   type ServerProcess,
   tmpDir,
-  waitFor,
 } from './testing/procs';
+import { eventually } from './testing/eventually';
 
 /**
  * Books (issue 28) and 28.4 as real processes: a till sells; one sale is rejected at head office (it names a
@@ -44,7 +44,7 @@ async function centralWrite(text: string, ...params: unknown[]): Promise<void> {
 }
 
 const drained = (p: ServerProcess) =>
-  waitFor(`${p.name} pushed everything`, async () => {
+  eventually(`${p.name} pushed everything`, async () => {
     const s = (await p.request<{ pending: number }>('GET', '/sync/status')).body;
     return s.pending === 0;
   });
@@ -77,7 +77,7 @@ describe('books: a till and head office compare their day', () => {
       discount_value: 1,
     });
     expect(coupon.status, JSON.stringify(coupon.body)).toBe(201);
-    await waitFor('till has the medicine and the coupon', async () =>
+    await eventually('till has the medicine and the coupon', async () =>
       (await till.queryOne('SELECT id FROM coupons WHERE id = ?', coupon.body.id))
         ? till.queryOne('SELECT id FROM medicines WHERE id = ?', med.body.id)
         : undefined,
@@ -112,7 +112,7 @@ describe('books: a till and head office compare their day', () => {
     await drained(till);
 
     // Without anyone opening a screen, the till's heartbeat has told head office: its Books and dashboard warn.
-    const atCentral = await waitFor("head office compared the till's books", async () => {
+    const atCentral = await eventually("head office compared the till's books", async () => {
       const r = await central.request<Report>('GET', `/books?branch_id=${main}`);
       return r.body.comparisons[0]?.reported && !r.body.comparisons[0].agree ? r.body : undefined;
     });
@@ -155,16 +155,16 @@ describe('books: a till and head office compare their day', () => {
       resolution: 'retry',
     });
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
-    await waitFor('head office has the sale', () =>
+    await eventually('head office has the sale', () =>
       central.queryOne('SELECT id FROM sales WHERE id = ?', withCoupon.body.id),
     );
-    await waitFor(
+    await eventually(
       'head office closed its record of the rejection',
       async () => (await saleItem(central)) === undefined,
     );
     // The till's figures did not change, head office's did: the heartbeat resends while the last answer
     // differed, so the warning goes without anyone opening the till's Books.
-    await waitFor(
+    await eventually(
       'the warning is gone',
       async () =>
         (await central.request<{ items: unknown[] }>('GET', '/books/warnings')).body.items.length === 0,

@@ -9,9 +9,9 @@ import {
   registerTill,
   type ServerProcess,
   tmpDir,
-  waitFor,
   signInAsUser,
 } from './testing/procs';
+import { eventually } from './testing/eventually';
 
 /**
  * A model test over real processes: central and two tills, each till talking to central through its own
@@ -215,7 +215,7 @@ async function healAndSettle(): Promise<void> {
   for (const t of tills) t.proxy.heal();
   const ids = world.sold.map((s) => s.id);
   const soldQty = world.sold.reduce((a, s) => a + s.qty, 0);
-  await waitFor(
+  await eventually(
     'quiescence: outboxes drained, every sale, the stock and the price everywhere',
     async () => {
       for (const t of tills) {
@@ -364,14 +364,14 @@ beforeAll(async () => {
   await Promise.all(tills.map((t) => t.proc.start()));
   for (const t of tills) {
     // Sign in once the account has arrived: each early attempt would count as a failed sign-in (429 when slow).
-    await waitFor(
+    await eventually(
       `${t.name} has its cashier`,
       async () =>
         readDb(t.proc.dbFile, (db) => db.prepare('SELECT id FROM users WHERE email = ?').get(t.email)),
       60_000,
     );
-    t.token = await waitFor(`${t.name} signs in`, () => login(t.proc, t.email), 60_000);
-    await waitFor(`${t.name} has the medicine`, async () =>
+    t.token = await eventually(`${t.name} signs in`, () => login(t.proc, t.email), 60_000);
+    await eventually(`${t.name} has the medicine`, async () =>
       readDb(t.proc.dbFile, (db) => db.prepare('SELECT id FROM medicines WHERE id = ?').get(medicineId)),
     );
     const open = await asCashier(t, 'POST', '/sessions/open', { opening_float: 0 });
@@ -388,7 +388,7 @@ beforeAll(async () => {
   });
   expect(received.status, JSON.stringify(received.body)).toBe(201);
   batchId = received.body.id;
-  await waitFor('till B has the stock', async () =>
+  await eventually('till B has the stock', async () =>
     readDb(tills[1]!.proc.dbFile, (db) => {
       const r = db.prepare('SELECT qty_on_hand AS q FROM batches WHERE id = ?').get(batchId) as
         | { q: number }

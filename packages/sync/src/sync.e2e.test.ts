@@ -9,9 +9,9 @@ import {
   registerTill,
   type ServerProcess,
   tmpDir,
-  waitFor,
   signInAsUser,
 } from './testing/procs';
+import { eventually } from './testing/eventually';
 
 /**
  * A central server and two tills as real processes on loopback, each till with its own SQLite file, central on
@@ -46,7 +46,7 @@ const sale = (
   });
 
 const drained = (t: ServerProcess) =>
-  waitFor(`${t.name} outbox drained`, async () => {
+  eventually(`${t.name} outbox drained`, async () => {
     const s = await status(t);
     return s.pending === 0 && s.last_error === null && s;
   });
@@ -146,8 +146,8 @@ describe('sync between real processes', () => {
       });
       expect(u.status, JSON.stringify(u.body)).toBe(201);
       // the user and the medicine replicate to the till; the cashier signs in there
-      cashiers.set(t, await waitFor(`${t.name} has its cashier`, () => tillLogin(t, email)));
-      await waitFor(`${t.name} has the medicine`, async () =>
+      cashiers.set(t, await eventually(`${t.name} has its cashier`, () => tillLogin(t, email)));
+      await eventually(`${t.name} has the medicine`, async () =>
         tillRow(t, 'SELECT id FROM medicines WHERE id = ?', medicineId),
       );
     }
@@ -163,7 +163,7 @@ describe('sync between real processes', () => {
     });
     expect(received.status, JSON.stringify(received.body)).toBe(201);
     const batchId = received.body.id;
-    await waitFor(
+    await eventually(
       'till B has the received stock',
       async () =>
         (
@@ -224,7 +224,7 @@ describe('sync between real processes', () => {
     expect(await batchesOffLedger(central)).toEqual([]);
 
     for (const t of [tillA, tillB]) {
-      await waitFor(`${t.name} has both tills' sales, the stock left and central's price`, async () => {
+      await eventually(`${t.name} has both tills' sales, the stock left and central's price`, async () => {
         const db = new Database(t.dbFile, { readonly: true });
         try {
           const n = (
@@ -260,7 +260,7 @@ describe('sync between real processes', () => {
         written.push(r.body.id);
       }
     }
-    await waitFor('tills notice central is down', async () => !(await status(tillA)).online);
+    await eventually('tills notice central is down', async () => !(await status(tillA)).online);
     expect((await status(tillA)).pending).toBe(5);
 
     await central.start();
@@ -289,7 +289,7 @@ describe('sync between real processes', () => {
     expect(counts.mutations.n).toBe(10);
 
     for (const t of [tillA, tillB]) {
-      await waitFor(`${t.name} has central's edits and the other till's sales`, async () => {
+      await eventually(`${t.name} has central's edits and the other till's sales`, async () => {
         const branch = (await t.request<{ address: string }>('GET', `/branches/${branchId}`)).body;
         const settings = (await t.request<{ fx_tolerance_pct: number }>('GET', '/settings')).body;
         const db = new Database(t.dbFile, { readonly: true });
@@ -387,7 +387,10 @@ describe('sync between real processes', () => {
     const b = devices.find((d) => d.name === 'Till B')!;
     expect((await central.request('POST', `/compliance/devices/${b.id}/revoke`)).status).toBe(200);
     await sale(tillB, [{ item: 'amoxicillin', qty: 1 }]);
-    await waitFor('till B refused', async () => (await status(tillB)).last_error?.code === 'DEVICE_REVOKED');
+    await eventually(
+      'till B refused',
+      async () => (await status(tillB)).last_error?.code === 'DEVICE_REVOKED',
+    );
     expect((await status(tillB)).pending).toBe(1);
     expect((await central.request('POST', `/compliance/devices/${b.id}/restore`)).status).toBe(200);
     await drained(tillB);
@@ -436,7 +439,7 @@ describe('sync between real processes', () => {
     );
     expect(rows).toHaveLength(2);
     for (const t of [tillA, tillB]) {
-      await waitFor(`${t.name} got both`, async () => {
+      await eventually(`${t.name} got both`, async () => {
         const db = new Database(t.dbFile, { readonly: true });
         const n = (
           db

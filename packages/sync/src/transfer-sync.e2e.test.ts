@@ -7,8 +7,8 @@ import {
   registerTill,
   type ServerProcess,
   tmpDir,
-  waitFor,
 } from './testing/procs';
+import { eventually } from './testing/eventually';
 
 /**
  * A transfer between two branches through head office, as real processes: till A (branch Main) sends stock to
@@ -78,7 +78,7 @@ describe('transfers between the tills of two branches', () => {
     });
     expect(med.status, JSON.stringify(med.body)).toBe(201);
     const medicineId = med.body.id;
-    await waitFor('till A has the medicine', async () =>
+    await eventually('till A has the medicine', async () =>
       row(tillA, 'SELECT id FROM medicines WHERE id = ?', medicineId),
     );
     const received = await tillA.request<{ id: string }>('POST', '/purchases', {
@@ -106,7 +106,7 @@ describe('transfers between the tills of two branches', () => {
     // A till of Main cannot receive it (only North's tills can).
     expect((await tillA.request('POST', `/transfers/${sent.body.id}/receive`, {})).status).toBe(403);
     // B sees it in transit, through central.
-    await waitFor(
+    await eventually(
       'till B sees the transfer in transit',
       async () => (await statusOf(tillB, sent.body.id)) === 'in_transit',
     );
@@ -125,16 +125,16 @@ describe('transfers between the tills of two branches', () => {
     });
     expect(got.status, JSON.stringify(got.body)).toBe(200);
     expect(await units(tillB, medicineId, north)).toBe(10);
-    await waitFor(
+    await eventually(
       'central has the receipt',
       async () => (await statusOf(central, sent.body.id)) === 'received',
     );
-    await waitFor(
+    await eventually(
       'till A sees it received',
       async () => (await statusOf(tillA, sent.body.id)) === 'received',
     );
     expect(await units(central, medicineId, main)).toBe(18);
-    await waitFor('central has North stock', async () => (await units(central, medicineId, north)) === 10);
+    await eventually('central has North stock', async () => (await units(central, medicineId, north)) === 10);
     const seenAtA = await tillA.request<{
       items: Array<{ received_quantity: number; discrepancy_reason: string }>;
     }>('GET', `/transfers/${sent.body.id}`);
@@ -147,18 +147,21 @@ describe('transfers between the tills of two branches', () => {
       items: [{ medicine_id: medicineId, quantity: 5 }],
     });
     expect(second.status).toBe(201);
-    await waitFor(
+    await eventually(
       'till B sees the second in transit',
       async () => (await statusOf(tillB, second.body.id)) === 'in_transit',
     );
     expect(
       (await tillA.request('POST', `/transfers/${second.body.id}/cancel`, { reason: 'not needed' })).status,
     ).toBe(200);
-    await waitFor(
+    await eventually(
       'till B sees it cancelled',
       async () => (await statusOf(tillB, second.body.id)) === 'cancelled',
     );
-    await waitFor('central has the stock back', async () => (await units(central, medicineId, main)) === 18);
+    await eventually(
+      'central has the stock back',
+      async () => (await units(central, medicineId, main)) === 18,
+    );
     expect(await units(tillA, medicineId, main)).toBe(18);
     // A receipt of a cancelled transfer is refused at B's till (it holds the cancellation).
     expect((await tillB.request('POST', `/transfers/${second.body.id}/receive`, {})).status).toBe(409);
@@ -177,18 +180,18 @@ describe('transfers between the tills of two branches', () => {
       items: [{ medicine_id: medicineId, quantity: 4 }],
     });
     expect(third.status).toBe(201);
-    await waitFor(
+    await eventually(
       'till B sees the third in transit',
       async () => (await statusOf(tillB, third.body.id)) === 'in_transit',
     );
-    await waitFor('central has Main at 14', async () => (await units(central, medicineId, main)) === 14);
+    await eventually('central has Main at 14', async () => (await units(central, medicineId, main)) === 14);
     await central.kill('SIGKILL');
     expect(
       (await tillA.request('POST', `/transfers/${third.body.id}/cancel`, { reason: 'offline' })).status,
     ).toBe(200);
     expect((await tillB.request('POST', `/transfers/${third.body.id}/receive`, {})).status).toBe(200);
     await central.start();
-    await waitFor('central decided', async () => {
+    await eventually('central decided', async () => {
       const s = await statusOf(central, third.body.id);
       const conflicts = (
         await row<{ n: number }>(

@@ -6,7 +6,7 @@ import { ErrorNotice } from '../ui/ErrorNotice';
 import { useFormatMoney } from '../ui/money';
 import { type ReportFilters, reportQuery } from './csv';
 import { ReportSection, Totals } from './ReportParts';
-import { vatByRate, vatTotals } from './vat';
+import { vatRatesOfWindow, vatTotals } from './vat';
 
 export function VatReportView({ filters }: { filters: ReportFilters }) {
   const report = useQuery({
@@ -16,7 +16,7 @@ export function VatReportView({ filters }: { filters: ReportFilters }) {
   });
   const money = useFormatMoney();
   const months = report.data?.items;
-  const rates = useMemo(() => (months ? vatByRate(months) : undefined), [months]);
+  const rates = useMemo(() => (months ? vatRatesOfWindow(months) : undefined), [months]);
   const totals = useMemo(() => (months ? vatTotals(months) : undefined), [months]);
   return (
     <>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvFileName, csvUrl, datedName, defaultWindow, reportQuery } from './csv';
-import { vatByRate, vatTotals } from './vat';
+import { vatRatesOfWindow, vatTotals } from './vat';
 
 const F = { from_date: '2026-10-27', to_date: '2026-11-25', branch_id: '' };
 
@@ -67,8 +67,8 @@ describe('VAT shaping', () => {
     },
   ];
 
-  it('gives one row per rate over the window, highest first, added exactly', () => {
-    expect(vatByRate(months)).toEqual([
+  it("gives one row per rate over the window, highest first, the months' rows merged exactly", () => {
+    expect(vatRatesOfWindow(months)).toEqual([
       { rate: 18, taxable: '17.28', vat: '3.11' },
       { rate: 5, taxable: '0.10', vat: '0.01' },
       { rate: 0, taxable: '6.00', vat: '0.00' },

@@ -1,4 +1,5 @@
 import { addDecimals } from '@pharmacy/contracts/money';
+import { mergeVatByRate } from '@pharmacy/contracts/pricing';
 
 interface VatMonth {
   month: string;
@@ -9,22 +10,14 @@ interface VatMonth {
   by_rate: Array<{ rate: number; taxable: string; vat: string }>;
 }
 
-/** One row per VAT rate charged in the window (the months' by_rate buckets added exactly), highest rate first. */
-export function vatByRate(
+/**
+ * One row per VAT rate charged in the window, highest rate first: the months' by_rate rows merged by the
+ * contracts' VAT-by-rate rule (mergeVatByRate: exact decimal sums).
+ */
+export function vatRatesOfWindow(
   months: readonly VatMonth[],
 ): Array<{ rate: number; taxable: string; vat: string }> {
-  const rates = new Map<number, { taxable: string[]; vat: string[] }>();
-  for (const m of months) {
-    for (const r of m.by_rate) {
-      const bucket = rates.get(r.rate) ?? { taxable: [], vat: [] };
-      bucket.taxable.push(r.taxable);
-      bucket.vat.push(r.vat);
-      rates.set(r.rate, bucket);
-    }
-  }
-  return [...rates.entries()]
-    .sort(([a], [b]) => b - a)
-    .map(([rate, b]) => ({ rate, taxable: addDecimals(b.taxable), vat: addDecimals(b.vat) }));
+  return mergeVatByRate(months.flatMap((m) => m.by_rate)).sort((a, b) => b.rate - a.rate);
 }
 
 /** The window's totals, added exactly from the months. */

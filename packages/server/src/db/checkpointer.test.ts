@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { type Checkpointer, startCheckpointer } from './checkpointer';
 
 let dir: string;
@@ -53,26 +54,18 @@ const insert = (n: number) => {
   })();
 };
 
-async function eventually(check: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 describe('WAL checkpointer', () => {
   it('copies committed frames back into the database file once writes pause', async () => {
     checkpointer = startCheckpointer(file, { intervalMs: 20, idleMs: 100 });
     insert(500);
     expect(rowsInMainFile()).toBe(0);
-    await eventually(() => rowsInMainFile() === 500);
+    await eventually('500 rows in the main file', () => rowsInMainFile() === 500, 5_000, 25);
   });
 
   it('checkpoints a long WAL at once, without waiting for a pause', async () => {
     checkpointer = startCheckpointer(file, { intervalMs: 20, idleMs: 3_600_000, maxFrames: 50 });
     insert(2000);
-    await eventually(() => rowsInMainFile() === 2000);
+    await eventually('2000 rows in the main file', () => rowsInMainFile() === 2000, 5_000, 25);
     // Under the frame mark and never idle long enough: the next small write stays in the WAL.
     insert(1);
     await new Promise((r) => setTimeout(r, 200));

@@ -13,6 +13,7 @@ import { numberedPlaceholders } from '../../../server/src/db/raw-query';
 import { TEST_PASSWORD_COST_ENV } from '../../../server/src/lib/passwords';
 // How a server or the register command starts: its bundle, built once per run.
 import { entryArgs } from '../../../server/src/testing/bundles';
+import { eventually } from './eventually';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
 /** Seeded with a password of its own (PHARMACY_ADMIN_PASSWORD): a default one must be changed before use. */
@@ -315,25 +316,6 @@ export function newTill(name: string, centralUrl: string, dataDir: string): Serv
   });
 }
 
-export async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | false | null | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
-
 /**
  * Waits until a till has loaded central's snapshot (GET /sync/status says bootstrapped). On time-out the error
  * carries every change of the till's sync status seen meanwhile (time since the wait began, status, last
@@ -344,7 +326,7 @@ export async function bootstrapped(till: ServerProcess, timeoutMs = 60_000): Pro
   const trace: string[] = [];
   let previous = '';
   try {
-    await waitFor(
+    await eventually(
       `${till.name} bootstrapped`,
       async () => {
         let line: string;

@@ -52,4 +52,35 @@ describe('alerts', () => {
       expect((await t.get(`/api/v1/alerts/${q}`, admin)).status, q).toBe(400);
     }
   });
+
+  it('pages each list: page after page of one row gives the whole list in its order, with the same total', async () => {
+    const sup = await makeSupplier(t);
+    const more = await makeMedicine(t, { name: 'Paged Med', low_stock_threshold: 50 });
+    // Two batches of one medicine expiring the same day: the page order breaks the tie by batch.
+    await receive(t, more.id, sup.id, { qty_received: 2, expiry_date: inDays(20) });
+    await receive(t, more.id, sup.id, { qty_received: 2, expiry_date: inDays(20) });
+    const gone = await receive(t, more.id, sup.id, { qty_received: 2, expiry_date: inDays(20) });
+    await setExpiry(t, gone.id, inDays(-3));
+    for (const list of ['low-stock', 'expiry?days=500', 'expired']) {
+      const join = list.includes('?') ? '&' : '?';
+      const whole = await t.get<Page>(`/api/v1/alerts/${list}${join}page_size=200`, admin);
+      expect(whole.body.total, list).toBeGreaterThan(1);
+      expect(whole.body.items.length, list).toBe(whole.body.total);
+      const paged: Array<Record<string, unknown>> = [];
+      for (let page = 1; page <= whole.body.total + 1; page++) {
+        const one = await t.get<Page & { page: number; page_size: number }>(
+          `/api/v1/alerts/${list}${join}page_size=1&page=${page}`,
+          admin,
+        );
+        expect(Object.keys(one.body), list).toEqual(['items', 'total', 'page', 'page_size']);
+        expect([one.body.total, one.body.page, one.body.page_size], list).toEqual([
+          whole.body.total,
+          page,
+          1,
+        ]);
+        paged.push(...one.body.items);
+      }
+      expect(paged, list).toEqual(whole.body.items);
+    }
+  });
 });

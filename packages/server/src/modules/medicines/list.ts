@@ -3,6 +3,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import { startsWithText } from '../../db/like';
+import { pageAnswer, pageWindow, paginate } from '../../db/paginate';
 import { rawQuery } from '../../db/raw-query';
 import { NotFound } from '../../lib/errors';
 import type { JsonText } from '../../http/route';
@@ -81,14 +82,14 @@ export async function listMedicines(
     const large = store.searchLargeActive(f.search, f.page, f.page_size);
     if (large) {
       const items = await hydrate(app, large.ids, branchId, day);
-      return { items, total: large.total, page: f.page, page_size: f.page_size };
+      return pageAnswer(f, items, large.total);
     }
   }
   // The filter's conditions but is_active, which the stock sort reads from its own index.
   const conditions = catalogueConditions(f);
   if (f.search !== undefined && f.search !== '') {
     const search = store.searchCondition(f.search, 'm');
-    if (search === null) return { items: [], total: 0, page: f.page, page_size: f.page_size };
+    if (search === null) return pageAnswer(f, [], 0);
     conditions.push(search);
   }
   if (f.barcode) conditions.push(sql<boolean>`m.barcode_key = ${barcodeKey(f.barcode)}`);
@@ -117,9 +118,11 @@ export async function listMedicines(
   const ids =
     f.sort === 'stock_quantity' && !stockFilters && !matching
       ? (await stockSorted(app, branchId, day, conditions, Number(total), f)).map((r) => r.id)
-      : await pageOfIds(q, f, sorted, stock);
+      : (await paginate(q, f, (q) => orderedIds(q, f, sorted, stock), { total: Number(total) })).items.map(
+          (r) => r.id,
+        );
   const items = await hydrate(app, ids, branchId, day);
-  return { items, total: Number(total), page: f.page, page_size: f.page_size };
+  return pageAnswer(f, items, total);
 }
 
 /** Up to this many matches a page sorted by stock sorts them all (the engine's top-N sort of key seeks). */
@@ -142,8 +145,7 @@ function stockSorted(
     active: f.is_active,
     conditions,
     desc: f.order === 'desc',
-    limit: f.page_size,
-    offset: (f.page - 1) * f.page_size,
+    ...pageWindow(f),
     total: async () => total,
     rowsTable: (rows) => store.rowsTable(rows),
     merged: (query) => store.merged(query),
@@ -152,13 +154,13 @@ function stockSorted(
 
 const medicinesFrom = (db: Db) => db.selectFrom('medicines as m');
 
-/** The general query's page of ids: the filter's order, ties by name then id. */
-async function pageOfIds(
+/** The general query's ids in the filter's order, ties by name then id (paginate takes the page). */
+function orderedIds(
   q: ReturnType<typeof medicinesFrom>,
   f: MedicineListFilter,
   sorted: boolean,
   stock: RawBuilder<number>,
-): Promise<string[]> {
+) {
   let idsQ = q.select('m.id');
   if (sorted) {
     const dir = f.order === 'desc' ? 'desc' : 'asc';
@@ -179,13 +181,7 @@ async function pageOfIds(
   // Ties follow the sort's direction (a descending list is the ascending one reversed), ending on the id as
   // the browse path does, so pages never overlap.
   const tie = sql.raw(sorted && f.order === 'desc' ? 'DESC' : 'ASC');
-  const rows = await idsQ
-    .orderBy(sql`m.name COLLATE NOCASE ${tie}`)
-    .orderBy(sql`m.id ${tie}`)
-    .limit(f.page_size)
-    .offset((f.page - 1) * f.page_size)
-    .execute();
-  return rows.map((r) => r.id);
+  return idsQ.orderBy(sql`m.name COLLATE NOCASE ${tie}`).orderBy(sql`m.id ${tie}`);
 }
 
 /** Exact barcode lookup (GTIN-aware): the active medicine first, else the most recently updated inactive one. */

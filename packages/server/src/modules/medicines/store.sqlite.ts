@@ -2,17 +2,13 @@ import type { MedicineSort } from '@pharmacy/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import type { Db, Sqlite } from '../../db/connection';
-import {
-  ftsPrefixQuery,
-  indexedBy,
-  inJsonArray,
-  MEDICINE_SEARCH_SQL,
-  medicineSearchCondition,
-} from '../../db/dialect';
+import { ftsPrefixQuery, indexedBy, inJsonArray, medicineSearchCondition } from '../../db/dialect';
+import { pageWindow } from '../../db/paginate';
 import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import { searchLargeActive } from './search-large.sqlite';
 import { catalogueConditions, settleStockDay, stockSortedPage } from './stock-sort';
 
 /**
@@ -28,11 +24,7 @@ import { catalogueConditions, settleStockDay, stockSortedPage } from './stock-so
  * instead of counting 100,000 index entries. Each row's JSON is the `Medicine` of `toMedicine` (a test holds
  * them equal); image_url, a signed URL, is added in JS for the rows that have an image.
  *
- * Search-as-you-type over a large catalogue (`searchLargeActive`): short prefixes ("ka") match thousands of
- * medicines; sorting all of them by name for a page of 20 costs ~10 ms at 100k medicines. When the FTS index
- * says there are many matches, the page is read from the (is_active, name) index in order instead, testing
- * each entry against the match set, and stops after the page: cost follows the page, not the match count.
- * Order in both paths: names that start with the typed text first, then by name, then rowid.
+ * Search-as-you-type over a large catalogue: search-large.sqlite.ts.
  *
  * Every statement comes from the connection's one statement cache (db/prepared.ts).
  */
@@ -363,9 +355,9 @@ async function buildPage(
   const order = ORDER[f.sort](f.order === 'desc' ? 'DESC' : 'ASC');
   const text = `SELECT m.id FROM medicines m ${indexFor(f)} ${where}
     ORDER BY ${order} LIMIT :limit OFFSET :offset`;
+  const window = pageWindow(f);
   const params: Record<string, unknown> = {
-    limit: f.page_size,
-    offset: (f.page - 1) * f.page_size,
+    ...window,
     ...(f.category !== undefined && { category: f.category }),
   };
   // Sorted by stock: in segments (stock-sort.ts), never sorting the catalogue; otherwise the page, then its stock.
@@ -378,8 +370,7 @@ async function buildPage(
           active: f.is_active,
           conditions: catalogueConditions(f),
           desc: f.order === 'desc',
-          limit: f.page_size,
-          offset: (f.page - 1) * f.page_size,
+          ...window,
           total: async () => total(sqlite, f, where, params),
           rowsTable,
           merged: async (query) => (await query.execute(db)).rows,
@@ -405,70 +396,4 @@ async function buildPage(
   }
   const count = total(sqlite, f, where, params);
   return `{"items":[${items.join(',')}],"total":${count},"page":${f.page},"page_size":${f.page_size}}`;
-}
-
-// Search-as-you-type ------------------------------------------------------------------------------------
-
-const LARGE = 1500;
-const MAX = '\u{10FFFF}';
-
-const MATCH_COUNT = 'SELECT count(*) AS n FROM medicines_fts WHERE medicines_fts MATCH ?';
-const INACTIVE_MATCHES = `SELECT count(*) AS n FROM medicines INDEXED BY medicines_active_name WHERE is_active = 0 AND ${MEDICINE_SEARCH_SQL}`;
-const PREFIX_RANGE = 'is_active = 1 AND name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE';
-const PREFIX_COUNT = `SELECT count(*) AS n FROM medicines INDEXED BY medicines_active_name WHERE ${PREFIX_RANGE} AND ${MEDICINE_SEARCH_SQL}`;
-const PREFIX_PAGE = `SELECT id FROM medicines INDEXED BY medicines_active_name WHERE ${PREFIX_RANGE} AND ${MEDICINE_SEARCH_SQL}
-  ORDER BY name COLLATE NOCASE, rowid LIMIT ? OFFSET ?`;
-const REST_WHERE = `is_active = 1 AND NOT (name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE) AND ${MEDICINE_SEARCH_SQL}`;
-/** Many other matches: walk the name index, it finds a page quickly. */
-const REST_PAGE_SCAN = `SELECT id FROM medicines INDEXED BY medicines_active_name WHERE ${REST_WHERE}
-  ORDER BY name COLLATE NOCASE, rowid LIMIT ? OFFSET ?`;
-/** Few other matches: fetch and sort them (walking the index would cross most of it). */
-const REST_PAGE_SORT = `SELECT id FROM medicines WHERE ${REST_WHERE} ORDER BY name COLLATE NOCASE, rowid LIMIT ? OFFSET ?`;
-
-/**
- * The page of active medicine ids matching `text`, with the total, when the match set is large; null when
- * the ordinary query (sort all matches) is the cheaper plan.
- */
-function searchLargeActive(
-  sqlite: Sqlite,
-  text: string,
-  page: number,
-  pageSize: number,
-): { ids: string[]; total: number } | null {
-  const query = ftsPrefixQuery(text);
-  if (query === null) return { ids: [], total: 0 };
-  const matches = (sqliteStatement(sqlite, MATCH_COUNT).get(query) as { n: number }).n;
-  if (matches < LARGE) return null;
-  const total = matches - (sqliteStatement(sqlite, INACTIVE_MATCHES).get(query) as { n: number }).n;
-  const lo = text.trim();
-  const hi = lo + MAX;
-  const offset = (page - 1) * pageSize;
-  const ids: string[] = [];
-  let inPrefix: number;
-  if (offset === 0) {
-    // The usual case (the first page while typing): the prefix page tells how many names start with the text
-    // whenever it is not full, so no count is needed.
-    const rows = sqliteStatement(sqlite, PREFIX_PAGE).all(lo, hi, query, pageSize, 0) as Array<{
-      id: string;
-    }>;
-    for (const r of rows) ids.push(r.id);
-    if (ids.length === pageSize) return { ids, total };
-    inPrefix = ids.length;
-  } else {
-    inPrefix = (sqliteStatement(sqlite, PREFIX_COUNT).get(lo, hi, query) as { n: number }).n;
-    if (offset < inPrefix) {
-      const rows = sqliteStatement(sqlite, PREFIX_PAGE).all(lo, hi, query, pageSize, offset) as Array<{
-        id: string;
-      }>;
-      for (const r of rows) ids.push(r.id);
-    }
-  }
-  const rest = total - inPrefix;
-  if (ids.length < pageSize && rest > 0) {
-    const restOffset = Math.max(0, offset - inPrefix);
-    const plan = sqliteStatement(sqlite, rest >= LARGE ? REST_PAGE_SCAN : REST_PAGE_SORT);
-    const rows = plan.all(lo, hi, query, pageSize - ids.length, restOffset) as Array<{ id: string }>;
-    for (const r of rows) ids.push(r.id);
-  }
-  return { ids, total };
 }

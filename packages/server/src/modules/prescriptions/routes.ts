@@ -13,14 +13,8 @@ import {
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
-import {
-  cancelPrescription,
-  createPrescription,
-  dispensePrescription,
-  getPrescription,
-  getPrescriptionRow,
-  listPrescriptions,
-} from './service';
+import { getPrescription, getPrescriptionRow, listPrescriptions } from './read';
+import { cancelPrescription, createPrescription, dispensePrescription } from './service';
 
 const problem = (description: string) => ({ description, schema: Problem });
 

@@ -1,5 +1,6 @@
 import type { Printer, PrintJob } from '@pharmacy/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 let t: TestServer;
@@ -238,11 +239,15 @@ describe('reading, reprinting and cancelling jobs', () => {
       valid({ status: 'queued', branch_id: other, reference_id: 'WAIT' }),
       admin,
     );
-    let job = waiting.body;
-    for (let i = 0; i < 200 && !(job.attempts >= 1 && job.status === 'queued'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      job = (await t.get<PrintJob>(`${JOBS}/${job.id}`, admin)).body;
-    }
+    const job = await eventually(
+      'the first attempt to fail and the job to wait for its retry',
+      async () => {
+        const seen = (await t.get<PrintJob>(`${JOBS}/${waiting.body.id}`, admin)).body;
+        return seen.attempts >= 1 && seen.status === 'queued' && seen;
+      },
+      2_000,
+      10,
+    );
     expect(job.last_error).toMatch(/^NO_PRINTER: /);
     const cancelled = await t.post<PrintJob>(`${JOBS}/${job.id}/cancel`, {}, admin);
     expect(cancelled.status).toBe(200);

@@ -3,6 +3,7 @@ import type { Printer, PrinterActionResult, PrintJob } from '@pharmacy/contracts
 import { buildSaleReceipt } from '@pharmacy/hardware';
 import { decodeEscPos } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { registerDocumentSource } from './service';
 
@@ -105,13 +106,16 @@ afterAll(async () => {
 });
 
 async function waitForJob(id: string, status: PrintJob['status']): Promise<PrintJob> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const job = (await t.get<PrintJob>(`/api/v1/printing/print-jobs/${id}`, admin)).body;
-    if (job.status === status) return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} stuck: ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  let job: PrintJob | undefined;
+  return eventually(
+    () => `job ${id} to be ${status} (stuck: ${JSON.stringify(job)})`,
+    async () => {
+      job = (await t.get<PrintJob>(`/api/v1/printing/print-jobs/${id}`, admin)).body;
+      return job.status === status && job;
+    },
+    15_000,
+    10,
+  );
 }
 
 describe('test print and drawer kick on the print lane', () => {

@@ -13,6 +13,7 @@ import {
 } from '@pharmacy/hardware/testing';
 import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { makeMedicine } from '../../testing/factory';
@@ -55,13 +56,16 @@ function databaseFromOutside(): { header: Buffer; check: string } {
 }
 
 async function waitForJob(id: string): Promise<PrintJob> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const job = (await t.get<PrintJob>(`${JOBS}/${id}`, admin)).body;
-    if (job.status === 'failed' || job.status === 'completed') return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} stuck: ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let job: PrintJob | undefined;
+  return eventually(
+    () => `job ${id} to finish (stuck: ${JSON.stringify(job)})`,
+    async () => {
+      job = (await t.get<PrintJob>(`${JOBS}/${id}`, admin)).body;
+      return (job.status === 'failed' || job.status === 'completed') && job;
+    },
+    10_000,
+    20,
+  );
 }
 
 /** A printer row as an older install may hold it: written straight to the table, past the API's checks. */
@@ -256,13 +260,12 @@ describe.skipIf(!fs.existsSync(SOCAT))('C1: a pty is a printer only when the ope
         { printer_id: printer.body.id, document_type: 'label', reference_id: medicine.id },
         token,
       );
-      for (
-        let i = 0;
-        i < 200 && !decodeEscPos(Buffer.concat(chunks)).lines.join('\n').includes('Plaster');
-        i++
-      )
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(decodeEscPos(Buffer.concat(chunks)).lines.join('\n')).toContain('Plaster');
+      await eventually(
+        'the label on the pty',
+        () => decodeEscPos(Buffer.concat(chunks)).lines.join('\n').includes('Plaster'),
+        4_000,
+        20,
+      );
       const done = await till.get<PrintJob>(`${JOBS}/${job.body.id}`, token);
       expect(['printing', 'completed']).toContain(done.body.status);
     } finally {

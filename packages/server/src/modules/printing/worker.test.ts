@@ -8,6 +8,7 @@ import {
 import { type SaleReceiptInput, buildSaleReceipt } from '@pharmacy/hardware';
 import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { NotFound } from '../../lib/errors';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { SYSTEM } from '../audit/service';
@@ -102,14 +103,17 @@ async function waitForJob(
   done: (job: PrintJob) => boolean,
   seen?: (job: PrintJob) => void,
 ): Promise<PrintJob> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const res = await t.get<PrintJob>(`${JOBS}/${id}`, admin);
-    seen?.(res.body);
-    if (done(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`job ${id} stuck: ${JSON.stringify(res.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  let job: PrintJob | undefined;
+  return eventually(
+    () => `job ${id} (stuck: ${JSON.stringify(job)})`,
+    async () => {
+      job = (await t.get<PrintJob>(`${JOBS}/${id}`, admin)).body;
+      seen?.(job);
+      return done(job) && job;
+    },
+    15_000,
+    5,
+  );
 }
 
 beforeAll(async () => {

@@ -1,5 +1,6 @@
 import { decodeEscPos, startVirtualPrinter, type VirtualPrinter } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 import { SYSTEM } from '../audit/service';
@@ -161,11 +162,17 @@ describe('documents printed from selling', () => {
     );
     expect(job.status).toBe(201);
     let status = '';
-    for (let i = 0; i < 50 && status !== 'failed'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = String((await t.get(`/api/v1/printing/print-jobs/${job.body.id}`, cashier.token)).body.status);
-    }
-    expect(status).toBe('failed');
+    await eventually(
+      () => `the receipt job to fail (last seen: ${status})`,
+      async () => {
+        status = String(
+          (await t.get(`/api/v1/printing/print-jobs/${job.body.id}`, cashier.token)).body.status,
+        );
+        return status === 'failed';
+      },
+      5_000,
+      50,
+    );
   });
 });
 

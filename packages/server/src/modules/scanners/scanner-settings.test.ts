@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { PTY_DEVICE_ALLOW, SOCAT, startPtyPair, type PtyPair } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 /** Serial scanners set from the Scanners screen: stored in the till's database, live without a restart. */
@@ -50,8 +51,7 @@ describe('PUT /scanners', () => {
       );
       expect(res.status).toBe(200);
       const overview = async () => (await t.get<Overview>('/api/v1/scanners', admin)).body;
-      for (let i = 0; i < 50 && !(await overview()).scanners[0]?.open; i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await eventually('the scanner to open', async () => (await overview()).scanners[0]?.open, 5_000, 100);
       expect((await overview()).scanners).toEqual([
         expect.objectContaining({ path: pty.ttyA, baud_rate: 19200, open: true }),
       ]);

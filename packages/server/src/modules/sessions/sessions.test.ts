@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { newId } from '../../lib/ids';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { getLocalDeviceId } from '../fiscal/device';
@@ -10,21 +11,6 @@ import { syncStatus, tillReplicator } from '../sync/runtime';
  */
 type Body = Record<string, unknown>;
 const PASSWORD = 'Cashier#12345';
-
-async function waitFor<T>(what: string, fn: () => Promise<T | false | null | undefined>, ms = 20_000) {
-  const until = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
 
 describe('Z numbers on one server', () => {
   let t: TestServer;
@@ -144,7 +130,7 @@ describe('two tills of one branch closing sessions offline (in process, real rep
       tills.map((t, i) =>
         // Wait for the user to arrive before signing in: each early attempt would count as a failed sign-in
         // and a slow replication would lock the account (429).
-        waitFor(`till ${i} has its cashier`, async () =>
+        eventually(`till ${i} has its cashier`, async () =>
           (await t.query('SELECT id FROM users WHERE email = ?', emails[i]!)).length > 0
             ? t.firstSignIn(emails[i]!, PASSWORD, `${PASSWORD}-mine`)
             : undefined,
@@ -165,7 +151,7 @@ describe('two tills of one branch closing sessions offline (in process, real rep
     // Back online: both outboxes drain with nothing rejected.
     for (const t of tills) tillReplicator(t.context)!.start();
     for (const [i, t] of tills.entries())
-      await waitFor(`till ${i} drained`, async () => {
+      await eventually(`till ${i} drained`, async () => {
         const s = await syncStatus(t.context);
         return s.pending === 0 && s.last_error === null && s.last_success_at !== null;
       });
@@ -183,7 +169,7 @@ describe('two tills of one branch closing sessions offline (in process, real rep
     expect(await central.count('sync_conflicts')).toBe(0);
     // Each till also holds the other's closed session (pulled) without a local conflict.
     for (const [i, t] of tills.entries())
-      await waitFor(`till ${i} has both closed sessions`, async () => {
+      await eventually(`till ${i} has both closed sessions`, async () => {
         const [n] = await t.query<{ n: number }>(
           `SELECT count(*) AS n FROM cash_sessions WHERE id IN (?, ?) AND status = 'closed'`,
           closed[0]!.id,

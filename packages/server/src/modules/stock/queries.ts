@@ -6,7 +6,7 @@ import { NotFound } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
 import { addDays } from '@pharmacy/contracts/time';
 import { branchToday } from './ledger';
-import { paginate } from '../../db/paginate';
+import { pageAnswer, paginate } from '../../db/paginate';
 
 /** Batches with the names a screen needs. */
 export const selectBatches = (db: Db) =>
@@ -146,7 +146,7 @@ export async function controlledRegistry(
     page_size: number;
   },
 ) {
-  let groups = app.db
+  let pairs = app.db
     .selectFrom('stock_movements as sm')
     .innerJoin('medicines as m', 'm.id', 'sm.medicine_id')
     .innerJoin('branches as br', 'br.id', 'sm.branch_id')
@@ -161,10 +161,17 @@ export async function controlledRegistry(
       'br.name as branch_name',
     ])
     .groupBy(['sm.medicine_id', 'sm.branch_id', 'm.id', 'br.id']);
-  if (f.branch_id) groups = groups.where('sm.branch_id', '=', f.branch_id);
-  if (f.medicine_id) groups = groups.where('sm.medicine_id', '=', f.medicine_id);
-  const all = await groups.orderBy('m.name').orderBy('br.name').execute();
-  const page = all.slice((f.page - 1) * f.page_size, f.page * f.page_size);
+  if (f.branch_id) pairs = pairs.where('sm.branch_id', '=', f.branch_id);
+  if (f.medicine_id) pairs = pairs.where('sm.medicine_id', '=', f.medicine_id);
+  // A page of the (medicine, branch) pairs, counted as pairs: paginate counts the rows of what it is given.
+  const { items: page, total } = await paginate(app.db.selectFrom(pairs.as('g')), f, (q) =>
+    q
+      .selectAll()
+      .orderBy('g.medicine_name')
+      .orderBy('g.branch_name')
+      .orderBy('g.medicine_id')
+      .orderBy('g.branch_id'),
+  );
   const fromTs = f.from ? `${f.from}T00:00:00.000Z` : undefined;
   const toTs = f.to ? `${addDays(f.to, 1)}T00:00:00.000Z` : undefined;
   const items = [];
@@ -219,7 +226,7 @@ export async function controlledRegistry(
       movements,
     });
   }
-  return { items, total: all.length, page: f.page, page_size: f.page_size };
+  return pageAnswer(f, items, total);
 }
 
 export { branchToday };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HeldRecords, SyncStatus } from '@pharmacy/contracts';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { addStock, makeMedicineId, openSessionFor } from '../../testing/factory';
 import { ADMIN, startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
 import { getLocalDeviceId, shortDeviceId } from '../fiscal/device';
@@ -18,16 +19,6 @@ let otherBranch: string;
 const tills: TestServer[] = [];
 
 type Sale = { id: string; invoice_number: string };
-
-async function waitFor<T>(what: string, fn: () => Promise<T | false>, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => false as const);
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function newTill(demoCatalogue = false): Promise<TestServer> {
   const till = await startTestServer({
@@ -51,7 +42,7 @@ const status = async (till: TestServer) =>
   (await till.get<SyncStatus>('/api/v1/sync/status', await tillAdmin(till))).body;
 /** Connected, bootstrapped, and every change of the till answered by central. */
 const settled = (till: TestServer) =>
-  waitFor('the till to settle with head office', async () => {
+  eventually('the till to settle with head office', async () => {
     const s = await status(till);
     return s.bootstrapped && s.last_push_at !== null && s.pending === 0 && s;
   });
@@ -172,7 +163,7 @@ describe('a till connected, disconnected and connected again', () => {
   }, 60_000);
 
   it('28.3: a sale at head office names the registered device', async () => {
-    await waitFor('the stock from head office', async () => {
+    await eventually('the stock from head office', async () => {
       const [row] = await till.query<{ n: number }>(
         'SELECT count(*) AS n FROM batches WHERE medicine_id = ?',
         medicine,

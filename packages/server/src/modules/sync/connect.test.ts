@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { SyncStatus } from '@pharmacy/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@pharmacy/sync/testing';
 import { ADMIN, startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
 
 /** The Head office screen's routes on a real till, against a real central on loopback. */
@@ -26,16 +27,6 @@ const devicesOnCentral = async () =>
       centralAdmin,
     )
   ).body;
-
-async function waitFor<T>(what: string, fn: () => Promise<T | false>, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => false as const);
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   central = await startTestServer({ mode: 'central' });
@@ -159,7 +150,7 @@ describe('connecting a till to head office from the app', () => {
     const file = path.join(till.dataDir, 'sync-device.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(file, 'utf8')).not.toContain(ADMIN.password);
-    const done = await waitFor('bootstrapped', async () => {
+    const done = await eventually('bootstrapped', async () => {
       const s = await status();
       return s.bootstrapped && s.last_success_at !== null && s;
     });
@@ -193,7 +184,7 @@ describe('connecting a till to head office from the app', () => {
     // A till-owned change made while head office is down stays in the outbox.
     expect((await till.post('/api/v1/sessions/open', { opening_float: 10 }, cashier)).status).toBe(201);
     const pending = async () => (await till.get<SyncStatus>('/api/v1/sync/status', admin)).body.pending > 0;
-    await waitFor('pending', pending);
+    await eventually('pending', pending);
     const res = await till.post<{ code: string; detail: string }>(
       '/api/v1/sync/disconnect',
       { password: ADMIN.password },

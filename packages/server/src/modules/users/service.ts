@@ -6,6 +6,7 @@ import type { Db } from '../../db/connection';
 import type { UsersTable } from '../../db/schema';
 import { recordChange } from '../../db/changes';
 import { containsPattern, likePattern } from '../../db/like';
+import { pageAnswer, pageWindow } from '../../db/paginate';
 import { prepared, preparedShapes } from '../../db/prepared';
 import type { AuthUser } from '../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../lib/errors';
@@ -105,11 +106,11 @@ export async function listUsers(
     is_active: f.is_active === undefined ? undefined : Number(f.is_active),
     pattern: f.search ? containsPattern(f.search) : undefined,
   };
-  const offset = (f.page - 1) * f.page_size;
+  const { offset } = pageWindow(f);
   const rows = await pageOfUsers.all(app.db, { ...filter, page_size: f.page_size, offset });
   // Past the last page there is no row to carry the total.
   const total = rows[0]?.total ?? (offset > 0 ? ((await countUsers.all(app.db, filter))[0]?.total ?? 0) : 0);
-  return { items: rows.map(toUser), total, page: f.page, page_size: f.page_size };
+  return pageAnswer(f, rows.map(toUser), total);
 }
 
 /**
