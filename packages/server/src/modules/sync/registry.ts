@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import { tableColumnNames } from '../../db/dialect';
 import { runRaw } from '../../db/prepared';
 import type { AppContext } from '../../app-context';
@@ -6,6 +6,7 @@ import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import type { SyncDevicesTable } from '../../db/tables/sync';
+import type { Database } from '../../db/schema';
 import type { Role } from '@pharmacy/contracts';
 import type { z } from 'zod';
 import type { Method, RouteDoc } from '../../http/route';
@@ -17,24 +18,32 @@ export type PullScope = 'organisation' | 'branch';
 
 export type Payload = Record<string, unknown>;
 
-/** A change as central receives it from a till, validated. */
-export interface PushedChange {
+/** A table of the schema, by name. */
+export type TableName = keyof Database & string;
+/** A column of table T, by name. */
+export type ColumnOf<T extends TableName> = keyof Database[T] & string;
+
+/**
+ * A change as central receives it from a till, validated. P: the payload's type, as the entity's registration
+ * declares it (EntityRegistration<P>); untyped (Payload) where nothing has been trusted yet (the gate).
+ */
+export interface PushedChange<P extends object = Payload> {
   clientMutationId: string;
   entity: string;
   entityId: string;
   op: 'upsert' | 'delete';
-  payload: Payload;
+  payload: P;
   seq: number | null;
   baseRevision: number | null;
 }
 
 /** A change as a till receives it from central. */
-export interface PulledChange {
+export interface PulledChange<P extends object = Payload> {
   revision: number;
   entity: string;
   entityId: string;
   op: 'upsert' | 'delete';
-  payload: Payload;
+  payload: P;
   branchId: string | null;
 }
 
@@ -167,16 +176,100 @@ export interface EntityDefinition {
   children: Readonly<Record<string, string>>;
 }
 
-export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'> &
-  Partial<Omit<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push' | 'restAccess'>> & {
-    /**
-     * The module's write function for one change payload (must call recordChange); used by the default
-     * applyPush and applyPulled. Default: a generic upsert of toRow(payload) plus recordChange.
-     */
-    write?: (trx: Db, payload: Payload, app: AppContext) => Promise<void>;
-    /** Delete one row (op 'delete'); default: DELETE by key plus recordChange (the tombstone). */
-    remove?: (trx: Db, id: string, app: AppContext) => Promise<void>;
+/**
+ * What a module declares of an entity (its `sync.ts`), typed by P, the shape of the entity's change payload:
+ * the row its write path records (usually its table's row, with child rows in array fields, e.g. a sale with
+ * its lines). `write`, `applyPush`, `applyPulled` and `applyPushMany` get payloads of that type. Declare one
+ * with `defineEntity<P>(…)`, which erases P for the registry; an untyped registration (P = Payload) needs
+ * neither.
+ *
+ * Why a payload may be taken as a P (defineEntity, the one place that does so): central applies a pushed
+ * change only after the gate (gate.ts) has checked it against `payloadSchema` (contracts' sync-payloads.ts: the
+ * fields' rules, P's named fields checked to agree with it at compile time) and the row then meets the table's
+ * own constraints; a till applies a pulled change that central's own write path recorded as a P.
+ */
+export interface EntityRegistration<P extends object = Payload>
+  extends Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'>,
+    Partial<
+      Pick<
+        EntityDefinition,
+        | 'label'
+        | 'key'
+        | 'branchColumn'
+        | 'order'
+        | 'snapshotWhere'
+        | 'fromRow'
+        | 'toRow'
+        | 'afterApply'
+        | 'keptAtTill'
+        | 'rest'
+        | 'references'
+        | 'children'
+      >
+    > {
+  /**
+   * See EntityDefinition.payloadSchema. Its output must agree with P: each field it names has a type P's same
+   * field takes (at any depth), so the contract's rules and the row's type cannot drift apart unnoticed.
+   */
+  payloadSchema?: z.ZodType<{ [K in keyof P]?: Agreeing<P[K]> }>;
+  /** See EntityDefinition.applyPush: the change's payload typed as P. */
+  applyPush?: (trx: Db, change: PushedChange<P>, device: SyncDevice, app: AppContext) => Promise<ApplyResult>;
+  /** See EntityDefinition.applyPulled. */
+  applyPulled?: (trx: Db, change: PulledChange<P>, app: AppContext) => Promise<void>;
+  /** See EntityDefinition.applyPushMany. */
+  applyPushMany?: (trx: Db, changes: PushedChange<P>[], device: SyncDevice) => Promise<ApplyResult[]>;
+  /**
+   * The module's write function for one change payload (must call recordChange); used by the default
+   * applyPush and applyPulled. Default: a generic upsert of toRow(payload) plus recordChange.
+   */
+  write?: (trx: Db, payload: P, app: AppContext) => Promise<void>;
+  /** Delete one row (op 'delete'); default: DELETE by key plus recordChange (the tombstone). */
+  remove?: (trx: Db, id: string, app: AppContext) => Promise<void>;
+}
+
+/**
+ * What a payload schema's output must be assignable to for payload type P: any of P's fields, each of its type
+ * (array items and nested objects likewise); fields P lacks and an index signature of unknowns are free.
+ */
+export type Agreeing<P> = P extends readonly (infer E)[]
+  ? Agreeing<E>[]
+  : P extends object
+    ? { [K in keyof P]?: Agreeing<P[K]> }
+    : P;
+
+/**
+ * A payload taken as the type its registration declares: the one narrowing of the sync paths (see
+ * EntityRegistration for why it holds). No check at run time, so nothing a till or central sends is refused
+ * here that was taken before.
+ */
+const declared = <P extends object>(payload: Payload): P => payload as P;
+
+/**
+ * An entity registration typed by its payload P (see EntityRegistration), made into the untyped registration
+ * the registry and the areas' lists hold.
+ */
+export function defineEntity<P extends object>(reg: EntityRegistration<P>): EntityRegistration {
+  const { write, applyPush, applyPulled, applyPushMany, ...rest } = reg;
+  return {
+    ...rest,
+    write: write && ((trx, payload, app) => write(trx, declared<P>(payload), app)),
+    applyPush:
+      applyPush &&
+      ((trx, change, device, app) =>
+        applyPush(trx, { ...change, payload: declared<P>(change.payload) }, device, app)),
+    applyPulled:
+      applyPulled &&
+      ((trx, change, app) => applyPulled(trx, { ...change, payload: declared<P>(change.payload) }, app)),
+    applyPushMany:
+      applyPushMany &&
+      ((trx, changes, device) =>
+        applyPushMany(
+          trx,
+          changes.map((c) => ({ ...c, payload: declared<P>(c.payload) })),
+          device,
+        )),
   };
+}
 
 const registry = new Map<string, EntityDefinition>();
 
@@ -252,19 +345,31 @@ async function writeRow(
   return Number(result.numAffectedRows ?? 0);
 }
 
-/** INSERT ... ON CONFLICT(key) DO UPDATE of the payload's known columns. */
-export async function upsertRow(trx: Db, table: string, key: string, payload: Payload): Promise<void> {
-  await writeRow(trx, table, key, payload, 'update');
+/**
+ * INSERT ... ON CONFLICT(key) DO UPDATE of the row's known columns: any of table T's columns (Kysely's
+ * Updateable: a column the row lacks is left as it is, or its default on a new row). Fields that are no column
+ * of the table (a payload's child rows) are not written.
+ */
+export async function upsertRow<T extends TableName>(
+  trx: Db,
+  table: T,
+  key: ColumnOf<T>,
+  row: Updateable<Database[T]>,
+): Promise<void> {
+  await writeRow(trx, table, key, row, 'update');
 }
 
-/** INSERT ... ON CONFLICT(key) DO NOTHING of the payload's known columns; true when the row was new. */
-export async function insertRowIfAbsent(
+/**
+ * INSERT ... ON CONFLICT(key) DO NOTHING of a row of table T (Kysely's Insertable: the columns an insert
+ * needs); true when the row was new. Fields that are no column of the table are not written.
+ */
+export async function insertRowIfAbsent<T extends TableName>(
   trx: Db,
-  table: string,
-  key: string,
-  payload: Payload,
+  table: T,
+  key: ColumnOf<T>,
+  row: Insertable<Database[T]>,
 ): Promise<boolean> {
-  return (await writeRow(trx, table, key, payload, 'nothing')) > 0;
+  return (await writeRow(trx, table, key, row, 'nothing')) > 0;
 }
 
 /** Bound parameters per statement, under SQLite's and PostgreSQL's limits (32,766 and 65,535). */
@@ -274,11 +379,11 @@ const MAX_PARAMETERS = 30_000;
  * Several rows of one table in one INSERT … ON CONFLICT(key) DO NOTHING per column set (and per
  * MAX_PARAMETERS): on PostgreSQL one round trip instead of one per row. The keys of the rows it inserted.
  */
-export async function insertRowsIfAbsent(
+export async function insertRowsIfAbsent<T extends TableName>(
   trx: Db,
-  table: string,
-  key: string,
-  payloads: Payload[],
+  table: T,
+  key: ColumnOf<T>,
+  payloads: readonly Insertable<Database[T]>[],
 ): Promise<string[]> {
   const known = await tableColumns(trx, table);
   const byColumns = new Map<string, { columns: string[]; rows: Payload[] }>();
@@ -323,7 +428,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     reg.write ??
     (async (trx: Db, payload: Payload) => {
       const row = toRow(payload);
-      await upsertRow(trx, reg.table, key, row);
+      await writeRow(trx, reg.table, key, row, 'update');
       await recordChange(trx, {
         entity: reg.entity,
         entityId: String(row[key]),
