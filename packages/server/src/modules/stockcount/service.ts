@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/slug';
-import { requireActiveBranch } from '../purchases/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { getSettings } from '../settings/service';
 import { consumeApproval } from '../approvals/service';
 import { moveBatchQuantity } from '../stock/ledger';
