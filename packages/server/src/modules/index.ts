@@ -35,7 +35,7 @@ import { printingRoutes } from './printing/routes';
 import { registerDocumentSource } from './printing/sources';
 import { purchaseOrderRoutes } from './purchase-orders/routes';
 import { purchaseOrdersEntities } from './purchase-orders/sync';
-import { purchaseRoutes } from './purchases/routes';
+import { batchRoutes } from './batches/routes';
 import { reportRoutes } from './reports/routes';
 import { creditNoteSource } from './returns/documents';
 import { returnRoutes } from './returns/routes';
@@ -76,7 +76,7 @@ export const AREAS: readonly Area[] = [
   { name: 'categories', routes: categoryRoutes, entities: categoriesEntities },
   { name: 'medicines', routes: medicineRoutes, entities: medicinesEntities },
   { name: 'suppliers', routes: supplierRoutes, entities: suppliersEntities },
-  { name: 'purchases', routes: purchaseRoutes },
+  { name: 'batches', routes: batchRoutes },
   { name: 'stock', entities: stockEntities },
   { name: 'transfers', routes: transferRoutes, entities: transfersEntities },
   { name: 'stockcount', routes: stockCountRoutes, entities: stockcountEntities },
