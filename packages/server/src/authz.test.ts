@@ -30,7 +30,7 @@ import { salesAuthz } from './testing/authz-rows/sales';
 import { scannersAuthz } from './testing/authz-rows/scanners';
 import { sessionsAuthz } from './testing/authz-rows/sessions';
 import { settingsAuthz } from './testing/authz-rows/settings';
-import { stockcountAuthz } from './testing/authz-rows/stockcount';
+import { stockCountsAuthz } from './testing/authz-rows/stock-counts';
 import { supplierFinanceAuthz } from './testing/authz-rows/supplier-finance';
 import { suppliersAuthz } from './testing/authz-rows/suppliers';
 import { syncAuthz } from './testing/authz-rows/sync';
@@ -70,7 +70,7 @@ const TABLE: AuthzRow[] = [
   ...scannersAuthz,
   ...sessionsAuthz,
   ...settingsAuthz,
-  ...stockcountAuthz,
+  ...stockCountsAuthz,
   ...supplierFinanceAuthz,
   ...suppliersAuthz,
   ...syncAuthz,

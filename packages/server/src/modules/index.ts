@@ -50,8 +50,8 @@ import { sessionsEntities } from './sessions/sync';
 import { settingsRoutes } from './settings/routes';
 import { settingsEntities } from './settings/sync';
 import { stockEntities } from './stock/sync';
-import { stockCountRoutes } from './stockcount/routes';
-import { stockcountEntities } from './stockcount/sync';
+import { stockCountRoutes } from './stock-counts/routes';
+import { stockCountsEntities } from './stock-counts/sync';
 import { supplierFinanceRoutes } from './supplier-finance/routes';
 import { supplierFinanceEntities } from './supplier-finance/sync';
 import { supplierRoutes } from './suppliers/routes';
@@ -79,7 +79,7 @@ export const AREAS: readonly Area[] = [
   { name: 'batches', routes: batchRoutes },
   { name: 'stock', entities: stockEntities },
   { name: 'transfers', routes: transferRoutes, entities: transfersEntities },
-  { name: 'stockcount', routes: stockCountRoutes, entities: stockcountEntities },
+  { name: 'stock-counts', routes: stockCountRoutes, entities: stockCountsEntities },
   { name: 'alerts', routes: alertRoutes },
   { name: 'images', routes: imageRoutes, entities: imagesEntities },
   { name: 'sync', routes: syncRoutes },

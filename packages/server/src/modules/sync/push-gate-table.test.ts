@@ -15,7 +15,7 @@ import { purchaseOrdersAuthz } from '../../testing/authz-rows/purchase-orders';
 import { returnsAuthz } from '../../testing/authz-rows/returns';
 import { salesAuthz } from '../../testing/authz-rows/sales';
 import { sessionsAuthz } from '../../testing/authz-rows/sessions';
-import { stockcountAuthz } from '../../testing/authz-rows/stockcount';
+import { stockCountsAuthz } from '../../testing/authz-rows/stock-counts';
 import { supplierFinanceAuthz } from '../../testing/authz-rows/supplier-finance';
 import { transfersAuthz } from '../../testing/authz-rows/transfers';
 import { type EntityDefinition, registeredEntities } from './registry';
@@ -51,7 +51,7 @@ const AUTHZ: AuthzRow[] = [
   ...returnsAuthz,
   ...salesAuthz,
   ...sessionsAuthz,
-  ...stockcountAuthz,
+  ...stockCountsAuthz,
   ...supplierFinanceAuthz,
   ...transfersAuthz,
 ];

@@ -1,7 +1,7 @@
 import { StockCountPayload } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
+import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stock-counts';
 import { defineEntity, type EntityRegistration, insertRowIfAbsent } from '../sync/registry';
 
 /**
@@ -50,4 +50,4 @@ const stockCountLineEntity: EntityRegistration = {
 };
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
-export const stockcountEntities: readonly EntityRegistration[] = [stockCountEntity, stockCountLineEntity];
+export const stockCountsEntities: readonly EntityRegistration[] = [stockCountEntity, stockCountLineEntity];

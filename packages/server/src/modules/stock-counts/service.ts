@@ -13,7 +13,7 @@ import { requireActiveBranch } from '../branches/active-branch';
 import { getSettings } from '../settings/service';
 import { consumeApproval } from '../approvals/service';
 import { moveBatchQuantity } from '../stock/ledger';
-import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
+import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stock-counts';
 import { verifyWitness, type Witness } from './witness';
 
 interface SheetRow {
