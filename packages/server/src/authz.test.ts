@@ -6,6 +6,7 @@ import { announcementsAuthz } from './testing/authz-rows/announcements';
 import { approvalsAuthz } from './testing/authz-rows/approvals';
 import { auditAuthz } from './testing/authz-rows/audit';
 import { authAuthz } from './testing/authz-rows/auth';
+import { batchesAuthz } from './testing/authz-rows/batches';
 import { booksAuthz } from './testing/authz-rows/books';
 import { branchesAuthz } from './testing/authz-rows/branches';
 import { categoriesAuthz } from './testing/authz-rows/categories';
@@ -23,14 +24,13 @@ import { parkedAuthz } from './testing/authz-rows/parked';
 import { prescriptionsAuthz } from './testing/authz-rows/prescriptions';
 import { printingAuthz } from './testing/authz-rows/printing';
 import { purchaseOrdersAuthz } from './testing/authz-rows/purchase-orders';
-import { purchasesAuthz } from './testing/authz-rows/purchases';
 import { reportsAuthz } from './testing/authz-rows/reports';
 import { returnsAuthz } from './testing/authz-rows/returns';
 import { salesAuthz } from './testing/authz-rows/sales';
 import { scannersAuthz } from './testing/authz-rows/scanners';
 import { sessionsAuthz } from './testing/authz-rows/sessions';
 import { settingsAuthz } from './testing/authz-rows/settings';
-import { stockcountAuthz } from './testing/authz-rows/stockcount';
+import { stockCountsAuthz } from './testing/authz-rows/stock-counts';
 import { supplierFinanceAuthz } from './testing/authz-rows/supplier-finance';
 import { suppliersAuthz } from './testing/authz-rows/suppliers';
 import { syncAuthz } from './testing/authz-rows/sync';
@@ -46,6 +46,7 @@ const TABLE: AuthzRow[] = [
   ...approvalsAuthz,
   ...auditAuthz,
   ...authAuthz,
+  ...batchesAuthz,
   ...booksAuthz,
   ...branchesAuthz,
   ...categoriesAuthz,
@@ -63,14 +64,13 @@ const TABLE: AuthzRow[] = [
   ...prescriptionsAuthz,
   ...printingAuthz,
   ...purchaseOrdersAuthz,
-  ...purchasesAuthz,
   ...reportsAuthz,
   ...returnsAuthz,
   ...salesAuthz,
   ...scannersAuthz,
   ...sessionsAuthz,
   ...settingsAuthz,
-  ...stockcountAuthz,
+  ...stockCountsAuthz,
   ...supplierFinanceAuthz,
   ...suppliersAuthz,
   ...syncAuthz,

@@ -4,8 +4,14 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
-import { startCheckpointer } from './db/checkpointer';
-import { type Connection, openDatabase, type Sqlite } from './db/connection';
+import {
+  type Connection,
+  openDatabase,
+  openReadReplica,
+  type Sqlite,
+  sqliteOf,
+  startWalCheckpointer,
+} from './db/connection';
 import { openPostgres } from './db/postgres';
 import { migrate } from './db/migrate';
 import { seedIfEmpty } from './seed';
@@ -48,16 +54,13 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   });
   if (applied.length > 0) log.info({ applied, backup }, 'database migrated');
   // Opened lazily like any pool: central starts and writes whether or not its replica answers.
-  const replica =
-    conn.kind === 'postgres' && config.databaseReplicaUrl
-      ? openPostgres(config.databaseReplicaUrl, { poolSize: config.databasePoolSize, readOnly: true })
-      : undefined;
+  const replica = openReadReplica(conn, config.databaseReplicaUrl, { poolSize: config.databasePoolSize });
   if (replica) log.info('reports, the dashboard and sync pulls and snapshots read from DATABASE_REPLICA_URL');
 
   const context: AppContext = {
     db: conn.db,
     readDb: replica?.db ?? conn.db,
-    sqlite: conn.kind === 'sqlite' ? conn.sqlite : null,
+    sqlite: sqliteOf(conn),
     config,
     log,
     jwtKey: loadJwtKey(config),
@@ -66,12 +69,9 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     tillBranch: () => tillBranch(context),
     closers: [],
   };
-  const checkpointer =
-    conn.kind === 'sqlite'
-      ? startCheckpointer(conn.file, {
-          onError: (message) => log.warn({ message }, 'WAL checkpoint failed; the next one retries'),
-        })
-      : undefined;
+  const checkpointer = startWalCheckpointer(conn, (message) =>
+    log.warn({ message }, 'WAL checkpoint failed; the next one retries'),
+  );
   if (checkpointer) context.closers.push(() => checkpointer.stop());
   if (await seedIfEmpty(context)) log.info('empty database seeded with Main Branch, admin and pharmacist');
   if (config.demoCatalogue && (await loadSmallDemoCatalogue(context))) log.info('demo catalogue loaded');

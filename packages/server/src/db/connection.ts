@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import { CHECKPOINT_FRAMES } from './checkpointer';
+import { CHECKPOINT_FRAMES, type Checkpointer, startCheckpointer } from './checkpointer';
 import { GroupCommitDialect, registerDriver } from './group-commit';
 import { InlineLimitPlugin } from './inline-limit';
-import type { PostgresConnection } from './postgres';
+import { openPostgres, type PostgresConnection, type PostgresOptions } from './postgres';
 import { sqliteStatement } from './prepared';
 import type { Database } from './schema';
 import type { Db, Sqlite } from './handles';
@@ -68,6 +68,32 @@ export function openDatabase(file: string): SqliteConnection {
  * The SQLite handle of a till-side path (the snapshot swap, the demo catalogue, the till's identity): these exist
  * only where the database is one SQLite file, so on PostgreSQL they fail loudly instead of half-working.
  */
+/** The SQLite handle behind a connection (AppContext.sqlite); null for PostgreSQL. */
+export const sqliteOf = (conn: Connection): Sqlite | null => (conn.kind === 'sqlite' ? conn.sqlite : null);
+
+/**
+ * Central's read replica (DATABASE_REPLICA_URL), opened lazily like any pool, read-only: PostgreSQL only. A
+ * SQLite server has none (undefined), nor one whose url is unset.
+ */
+export function openReadReplica(
+  conn: Connection,
+  url: string | undefined,
+  options: Omit<PostgresOptions, 'readOnly'> = {},
+): PostgresConnection | undefined {
+  return conn.kind === 'postgres' && url ? openPostgres(url, { ...options, readOnly: true }) : undefined;
+}
+
+/**
+ * The WAL checkpointer of a SQLite file (checkpointer.ts), started; none for PostgreSQL, which checkpoints
+ * itself.
+ */
+export function startWalCheckpointer(
+  conn: Connection,
+  onError: (message: string) => void,
+): Checkpointer | undefined {
+  return conn.kind === 'sqlite' ? startCheckpointer(conn.file, { onError }) : undefined;
+}
+
 export function requireSqlite(target: { sqlite: Sqlite | null }, what: string): Sqlite {
   if (!target.sqlite)
     throw new Error(`${what} needs the SQLite database of a till; this server runs on PostgreSQL`);

@@ -15,7 +15,7 @@ import type { ReturnTables } from './tables/returns';
 import type { SaleTables } from './tables/sales';
 import type { SessionTables } from './tables/sessions';
 import type { StockTables } from './tables/stock';
-import type { StockCountTables } from './tables/stockcount';
+import type { StockCountTables } from './tables/stock-counts';
 import type { SupplierFinanceTables } from './tables/supplier-finance';
 import type { SupplierTables } from './tables/suppliers';
 import type { SyncChangeLogColumns, SyncTables } from './tables/sync';

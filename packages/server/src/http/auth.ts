@@ -1,9 +1,8 @@
 import type { Request } from 'express';
 import { jwtVerify, SignJWT } from 'jose';
-import { sql } from 'kysely';
 import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
 import type { AppContext } from '../app-context';
-import { sqliteStatement } from '../db/prepared';
+import { rawQuery } from '../db/raw-query';
 import { newId } from '../lib/ids';
 import { isoAt, nowIso } from '../lib/time';
 import { Forbidden, Unauthorized } from '../lib/errors';
@@ -188,13 +187,12 @@ async function verify(app: AppContext, token: string): Promise<Claims> {
   }
 }
 
-const userAuthQuery = (sessionId: string, userId: string) =>
-  sql<UserAuthRow>`SELECT u.id, u.role, u.branch_id, u.email, u.full_name, u.is_active, u.token_version,
-    u.must_change_password, s.generation AS session_generation, s.refreshed_at AS session_refreshed_at,
-    s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at
-  FROM users u LEFT JOIN auth_sessions s ON s.id = ${sessionId} AND s.user_id = u.id WHERE u.id = ${userId}`;
-
-let userAuthSql: string | undefined;
+/** The token's user and session; parameters: the session id, then the user id. */
+const userAuthQuery =
+  rawQuery<UserAuthRow>(`SELECT u.id, u.role, u.branch_id, u.email, u.full_name, u.is_active,
+    u.token_version, u.must_change_password, s.generation AS session_generation,
+    s.refreshed_at AS session_refreshed_at, s.expires_at AS session_expires_at, s.revoked_at AS session_revoked_at
+  FROM users u LEFT JOIN auth_sessions s ON s.id = ? AND s.user_id = u.id WHERE u.id = ?`);
 
 /**
  * The user and the token's session in one read (every authenticated request makes it): a cached statement on
@@ -204,13 +202,7 @@ function loadUser(
   app: AppContext,
   claims: Claims,
 ): UserAuthRow | undefined | Promise<UserAuthRow | undefined> {
-  const sqlite = app.sqlite;
-  if (!sqlite)
-    return userAuthQuery(claims.sid, claims.sub)
-      .execute(app.db)
-      .then((r) => r.rows[0]);
-  userAuthSql ??= userAuthQuery('', '').compile(app.db).sql;
-  return sqliteStatement(sqlite, userAuthSql).get(claims.sid, claims.sub) as UserAuthRow | undefined;
+  return userAuthQuery.firstNow(app, [claims.sid, claims.sub]);
 }
 
 /**

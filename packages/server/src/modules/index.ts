@@ -35,7 +35,7 @@ import { printingRoutes } from './printing/routes';
 import { registerDocumentSource } from './printing/sources';
 import { purchaseOrderRoutes } from './purchase-orders/routes';
 import { purchaseOrdersEntities } from './purchase-orders/sync';
-import { purchaseRoutes } from './purchases/routes';
+import { batchRoutes } from './batches/routes';
 import { reportRoutes } from './reports/routes';
 import { creditNoteSource } from './returns/documents';
 import { returnRoutes } from './returns/routes';
@@ -50,8 +50,8 @@ import { sessionsEntities } from './sessions/sync';
 import { settingsRoutes } from './settings/routes';
 import { settingsEntities } from './settings/sync';
 import { stockEntities } from './stock/sync';
-import { stockCountRoutes } from './stockcount/routes';
-import { stockcountEntities } from './stockcount/sync';
+import { stockCountRoutes } from './stock-counts/routes';
+import { stockCountsEntities } from './stock-counts/sync';
 import { supplierFinanceRoutes } from './supplier-finance/routes';
 import { supplierFinanceEntities } from './supplier-finance/sync';
 import { supplierRoutes } from './suppliers/routes';
@@ -76,10 +76,10 @@ export const AREAS: readonly Area[] = [
   { name: 'categories', routes: categoryRoutes, entities: categoriesEntities },
   { name: 'medicines', routes: medicineRoutes, entities: medicinesEntities },
   { name: 'suppliers', routes: supplierRoutes, entities: suppliersEntities },
-  { name: 'purchases', routes: purchaseRoutes },
+  { name: 'batches', routes: batchRoutes },
   { name: 'stock', entities: stockEntities },
   { name: 'transfers', routes: transferRoutes, entities: transfersEntities },
-  { name: 'stockcount', routes: stockCountRoutes, entities: stockcountEntities },
+  { name: 'stock-counts', routes: stockCountRoutes, entities: stockCountsEntities },
   { name: 'alerts', routes: alertRoutes },
   { name: 'images', routes: imageRoutes, entities: imagesEntities },
   { name: 'sync', routes: syncRoutes },

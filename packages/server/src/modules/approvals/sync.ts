@@ -2,7 +2,9 @@ import { ApprovalPayload, DeviceSignInPayload } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
-import { insertRowIfAbsent, type PushedChange, type Pusher, type EntityRegistration } from '../sync/registry';
+import type { DeviceSignInsTable } from '../../db/tables/approvals';
+import { defineEntity, type EntityRegistration, type PushedChange, type Pusher } from '../sync/registry';
+import { insertRowIfAbsent } from '../sync/row-writes';
 import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
 import { assertSignedInAtDevice } from './sign-ins';
 
@@ -90,7 +92,7 @@ const approvalEntity: EntityRegistration = {
  * A manager's sign-in at a till for a decision: made by the till itself (no person's route makes one), written
  * once and never changed, so a record cannot be moved to another decision.
  */
-const deviceSignInEntity: EntityRegistration = {
+const deviceSignInEntity = defineEntity<DeviceSignInsTable>({
   entity: 'device_sign_in',
   push: authoriseSignIn,
   owner: 'till',
@@ -103,13 +105,13 @@ const deviceSignInEntity: EntityRegistration = {
     if (!(await insertRowIfAbsent(trx, 'device_sign_ins', 'id', payload))) return;
     await recordChange(trx, {
       entity: 'device_sign_in',
-      entityId: String(payload.id),
+      entityId: payload.id,
       op: 'upsert',
       payload,
-      branchId: String(payload.branch_id),
+      branchId: payload.branch_id,
     });
   },
-};
+});
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
 export const approvalsEntities: readonly EntityRegistration[] = [deviceSignInEntity, approvalEntity];

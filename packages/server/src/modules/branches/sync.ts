@@ -1,8 +1,8 @@
 import type { BranchesTable } from '../../db/schema';
-import type { EntityRegistration } from '../sync/registry';
+import { defineEntity, type EntityRegistration } from '../sync/registry';
 import { writeBranch } from './service';
 
-const branchEntity: EntityRegistration = {
+const branchEntity = defineEntity<BranchesTable>({
   entity: 'branch',
   push: 'central-only',
   owner: 'central',
@@ -14,8 +14,8 @@ const branchEntity: EntityRegistration = {
   ],
   table: 'branches',
   order: 20,
-  write: (trx, payload) => writeBranch(trx, payload as unknown as BranchesTable),
-};
+  write: writeBranch,
+});
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
 export const branchesEntities: readonly EntityRegistration[] = [branchEntity];

@@ -4,14 +4,9 @@ import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { CouponRedemptionPayload } from '@pharmacy/contracts';
 import { heldOrPushed, PushForbidden } from '../sync/push-actors';
-import {
-  type EntityRegistration,
-  insertRowIfAbsent,
-  type Payload,
-  type PushedChange,
-  type Pusher,
-  upsertRow,
-} from '../sync/registry';
+import type { CouponRedemptionsTable, CouponsTable } from '../../db/tables/coupons';
+import { defineEntity, type EntityRegistration, type PushedChange, type Pusher } from '../sync/registry';
+import { insertRowIfAbsent, upsertRow } from '../sync/row-writes';
 
 /**
  * Coupons: central-owned, every till. `used_count` is derived, never copied: redemptions replicate
@@ -27,7 +22,7 @@ async function recountCoupon(trx: Db, couponId: string): Promise<void> {
     WHERE id = ${couponId}`.execute(trx);
 }
 
-const couponEntity: EntityRegistration = {
+const couponEntity = defineEntity<CouponsTable>({
   entity: 'coupon',
   push: 'central-only',
   owner: 'central',
@@ -42,16 +37,16 @@ const couponEntity: EntityRegistration = {
   write: async (trx, payload) => {
     const { used_count: _, ...row } = payload;
     await upsertRow(trx, 'coupons', 'id', row);
-    await recountCoupon(trx, String(row.id));
+    await recountCoupon(trx, row.id);
     await recordChange(trx, {
       entity: 'coupon',
-      entityId: String(row.id),
+      entityId: row.id,
       op: 'upsert',
       payload,
       branchId: null,
     });
   },
-};
+});
 
 /**
  * A redemption uses up a coupon for every branch, so it must be the coupon discount of a sale of the device's
@@ -66,7 +61,7 @@ async function authoriseRedemption(trx: Db, change: PushedChange, pusher: Pusher
     throw new PushForbidden('A coupon redemption must belong to a sale that took that coupon’s discount.');
 }
 
-const couponRedemptionEntity: EntityRegistration = {
+const couponRedemptionEntity = defineEntity<CouponRedemptionsTable>({
   entity: 'coupon_redemption',
   push: authoriseRedemption,
   rest: [{ method: 'post', path: '/sales' }],
@@ -76,18 +71,18 @@ const couponRedemptionEntity: EntityRegistration = {
   scope: 'organisation',
   table: 'coupon_redemptions',
   order: 230,
-  write: async (trx, payload: Payload) => {
+  write: async (trx, payload) => {
     if (!(await insertRowIfAbsent(trx, 'coupon_redemptions', 'id', payload))) return;
-    await recountCoupon(trx, String(payload.coupon_id));
+    await recountCoupon(trx, payload.coupon_id);
     await recordChange(trx, {
       entity: 'coupon_redemption',
-      entityId: String(payload.id),
+      entityId: payload.id,
       op: 'upsert',
       payload,
       branchId: null,
     });
   },
-};
+});
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
 export const couponsEntities: readonly EntityRegistration[] = [couponEntity, couponRedemptionEntity];

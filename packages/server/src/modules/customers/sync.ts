@@ -4,14 +4,15 @@ import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { ACCOUNT_PAYMENT_TENDERS, CustomerLedgerPayload, CustomerPayload } from '@pharmacy/contracts';
 import { assertNamedUserMay, heldOrPushed, PushForbidden } from '../sync/push-actors';
+import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/customers';
 import {
-  insertRowIfAbsent,
+  defineEntity,
+  type EntityRegistration,
   type Payload,
   type PushedChange,
   type Pusher,
-  type EntityRegistration,
-  upsertRow,
 } from '../sync/registry';
+import { insertRowIfAbsent, upsertRow } from '../sync/row-writes';
 import { CREDIT_GRANTERS, CUSTOMER_COUNTER } from './roles';
 import { assertSignedInAtDevice } from '../approvals/sign-ins';
 
@@ -143,7 +144,7 @@ async function authoriseLedger(trx: Db, change: PushedChange, pusher: Pusher): P
     throw refuse('must match the credit its return refunded');
 }
 
-const customerEntity: EntityRegistration = {
+const customerEntity = defineEntity<CustomersTable>({
   entity: 'customer',
   push: authoriseCustomer,
   owner: 'till',
@@ -158,18 +159,18 @@ const customerEntity: EntityRegistration = {
   write: async (trx, payload) => {
     const { current_balance: _, ...row } = payload;
     await upsertRow(trx, 'customers', 'id', row);
-    await recomputeCustomerBalance(trx, String(row.id));
+    await recomputeCustomerBalance(trx, row.id);
     await recordChange(trx, {
       entity: 'customer',
-      entityId: String(row.id),
+      entityId: row.id,
       op: 'upsert',
       payload,
       branchId: null,
     });
   },
-};
+});
 
-const customerLedgerEntity: EntityRegistration = {
+const customerLedgerEntity = defineEntity<CustomerLedgerTable>({
   entity: 'customer_ledger',
   push: authoriseLedger,
   owner: 'till',
@@ -185,27 +186,27 @@ const customerLedgerEntity: EntityRegistration = {
   // Organisation-wide, but written by one branch: the branch it names is the device's (a branch's own row).
   references: [{ field: 'branch_id', table: 'branches', branchColumn: 'id' }],
   fromRow: (row) => ({ ...row, created_by: null }),
-  write: async (trx, payload: Payload) => {
+  write: async (trx, payload) => {
     let row = payload;
     if (row.created_by) {
       const user = await trx
         .selectFrom('users')
         .select('id')
-        .where('id', '=', String(row.created_by))
+        .where('id', '=', row.created_by)
         .executeTakeFirst();
       if (!user) row = { ...row, created_by: null };
     }
     if (!(await insertRowIfAbsent(trx, 'customer_ledger', 'id', row))) return;
-    await recomputeCustomerBalance(trx, String(row.customer_id));
+    await recomputeCustomerBalance(trx, row.customer_id);
     await recordChange(trx, {
       entity: 'customer_ledger',
-      entityId: String(row.id),
+      entityId: row.id,
       op: 'upsert',
       payload,
       branchId: null,
     });
   },
-};
+});
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
 export const customersEntities: readonly EntityRegistration[] = [customerEntity, customerLedgerEntity];

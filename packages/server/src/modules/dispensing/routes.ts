@@ -16,7 +16,7 @@ import {
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
-import { requireActiveBranch } from '../purchases/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { genericSearch } from './generic-search';
 import { createRefill, listRefills } from './refills';
 import {

@@ -1,5 +1,5 @@
-import BetterSqlite3 from 'better-sqlite3';
 import type { AppContext } from '../../app-context';
+import { checkTablePages, checksItsOwnPages } from '../../db/page-check';
 import { repeatInBackground } from '../../lib/background';
 
 /** The tables a sale writes: a corrupt page in any of them loses or garbles sales (issue 26 L2). */
@@ -25,39 +25,24 @@ const problems = new WeakMap<AppContext, string>();
 export const integrityProblem = (app: AppContext): string | undefined => problems.get(app);
 
 /**
- * Runs PRAGMA quick_check on each table a sale writes, on a read-only connection of its own (it reads the
- * file's pages, not this connection's cache), and records what it finds for /health. SQLite only: PostgreSQL
- * checks its own pages (data checksums) and answers errors on the query itself.
+ * Checks the pages of each table a sale writes (db/page-check.ts: PRAGMA quick_check on SQLite) and records
+ * what it finds for /health. Nothing on PostgreSQL, which checks its own pages and answers errors on the query.
  */
 export function checkSaleTables(app: AppContext): string | undefined {
-  const sqlite = app.sqlite;
-  if (!sqlite) return undefined;
-  const reader = new BetterSqlite3(sqlite.name, { readonly: true, fileMustExist: true });
-  try {
-    reader.pragma('busy_timeout = 5000');
-    const found: string[] = [];
-    for (const table of SALE_TABLES) {
-      let rows: Array<{ quick_check: string }>;
-      try {
-        rows = reader.pragma(`quick_check("${table}")`) as Array<{ quick_check: string }>;
-      } catch (err) {
-        rows = [{ quick_check: err instanceof Error ? err.message : String(err) }];
-      }
-      const bad = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
-      if (bad.length > 0) found.push(`${table}: ${bad.slice(0, 3).join('; ')}`);
-    }
-    const problem = found.length > 0 ? `The database file is damaged (${found.join(' | ')})` : undefined;
-    if (problem) problems.set(app, problem);
-    else problems.delete(app);
-    return problem;
-  } finally {
-    reader.close();
-  }
+  const checked = checkTablePages(app, SALE_TABLES);
+  if (!checked) return undefined;
+  const found = checked
+    .filter((t) => t.problems.length > 0)
+    .map((t) => `${t.table}: ${t.problems.slice(0, 3).join('; ')}`);
+  const problem = found.length > 0 ? `The database file is damaged (${found.join(' | ')})` : undefined;
+  if (problem) problems.set(app, problem);
+  else problems.delete(app);
+  return problem;
 }
 
 /** Checks the sale tables every CHECK_EVERY_MS in the background (a till's database, SQLite). */
 export function watchSaleTables(app: AppContext): void {
-  if (!app.sqlite) return;
+  if (!checksItsOwnPages(app)) return;
   repeatInBackground(app, CHECK_EVERY_MS, 'health: the integrity check failed', async () => {
     const problem = checkSaleTables(app);
     if (problem) app.log.error({ problem }, 'health: the tables a sale writes are damaged');

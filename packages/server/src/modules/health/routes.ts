@@ -1,6 +1,6 @@
 import type { Router } from 'express';
-import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
+import { rawQuery } from '../../db/raw-query';
 import { VERSION } from '../../version';
 import { integrityProblem, watchSaleTables } from './integrity';
 
@@ -11,11 +11,10 @@ import { integrityProblem, watchSaleTables } from './integrity';
  * the tables a sale writes on a timer (PRAGMA quick_check, integrity.ts): damage found there is 503 with the
  * reason until a check finds them whole again.
  */
+const settingsProbe = rawQuery<{ ok: number }>('SELECT 1 AS ok FROM settings LIMIT 1');
+
 export function mountHealth(router: Router, app: AppContext): void {
-  const statement = app.sqlite?.prepare('SELECT 1 AS ok FROM settings LIMIT 1');
-  const ping = statement
-    ? async () => statement.get()
-    : async () => sql`SELECT 1 AS ok FROM settings LIMIT 1`.execute(app.db);
+  const ping = () => settingsProbe.first(app, []);
   watchSaleTables(app);
   router.get('/health', async (_req, res) => {
     const base = {

@@ -32,8 +32,7 @@ export class SqliteMedicineStore {
   readonly #db: Db;
   readonly #sqlite: Sqlite;
 
-  constructor(db: Db, sqlite: Sqlite | null) {
-    if (!sqlite) throw new Error('The SQLite medicine store needs the SQLite handle of its database');
+  constructor(db: Db, sqlite: Sqlite) {
     this.#db = db;
     this.#sqlite = sqlite;
   }

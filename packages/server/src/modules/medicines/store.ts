@@ -1,6 +1,6 @@
 import type { RawBuilder } from 'kysely';
 import type { AppContext } from '../../app-context';
-import type { Db } from '../../db/connection';
+import { type Db, requireSqlite } from '../../db/connection';
 import { dialectOf } from '../../db/dialect';
 import type { JsonText } from '../../http/route';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
@@ -59,7 +59,7 @@ export function medicineStore(app: Pick<AppContext, 'db' | 'sqlite'>): MedicineS
     store =
       dialectOf(app.db) === 'postgres'
         ? new PostgresMedicineStore(app.db)
-        : new SqliteMedicineStore(app.db, app.sqlite);
+        : new SqliteMedicineStore(app.db, requireSqlite(app, 'The SQLite medicine store'));
     stores.set(app.db, store);
   }
   return store;

@@ -15,7 +15,7 @@ import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { requireActiveBranch } from '../purchases/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { addDays } from '@pharmacy/contracts/time';
 import { branchToday } from '../stock/ledger';
 import { reserveFefo } from '../stock/reservations';

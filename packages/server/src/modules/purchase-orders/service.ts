@@ -16,7 +16,7 @@ import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../medicines/service';
-import { requireActiveBranch } from '../purchases/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { requireActiveSupplier } from '../suppliers/service';
 import type { PurchaseOrderItemsTable, PurchaseOrdersTable } from '../../db/tables/purchase-orders';
 import { paginate } from '../../db/paginate';

@@ -39,7 +39,7 @@ export async function createReturn(
   body: ReturnRequest,
 ): Promise<{ replay: boolean; ret: SaleReturn }> {
   const hash = payloadHash(user.id, body);
-  const cmid = body.client_mutation_id ?? newId();
+  const clientMutationId = body.client_mutation_id ?? newId();
   const replay = async (e: { id: string; payload_hash: string }) => {
     if (e.payload_hash !== hash)
       throw new Conflict(
@@ -49,15 +49,15 @@ export async function createReturn(
     return { replay: true, ret: await getReturn(app, e.id) };
   };
   if (body.client_mutation_id) {
-    const e = await returnByMutation(app.db, cmid);
+    const e = await returnByMutation(app.db, clientMutationId);
     if (e) return replay(e);
   }
   const plan = await validateReturn(app, user, body);
   try {
-    await writeReturn(app, user, actor, plan, { cmid, hash });
+    await writeReturn(app, user, actor, plan, { clientMutationId, hash });
   } catch (e) {
     if (e instanceof ReplayError) {
-      const existing = await returnByMutation(app.db, cmid);
+      const existing = await returnByMutation(app.db, clientMutationId);
       if (existing) return replay(existing);
     }
     throw e;

@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { ReturnLinesTable, ReturnsTable } from '../../db/tables/returns';
-import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
+import { defineEntity, type EntityRegistration } from '../sync/registry';
+import { insertRowIfAbsent } from '../sync/row-writes';
 
 /**
  * Replication of returns (credit notes): one change per return, `{...ret, lines}`, till-owned, branch scope,
@@ -14,11 +15,13 @@ import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../syn
  * table's CHECK demands; two tills could each return the last unit offline), and the sale's has_return.
  * Derived, not added, so it converges whatever the order.
  */
-async function writeReturn(trx: Db, payload: Payload): Promise<boolean> {
-  const { lines = [], ...ret } = payload as unknown as ReturnsTable & { lines?: ReturnLinesTable[] };
-  if (!(await insertRowIfAbsent(trx, 'returns', 'id', ret as unknown as Payload))) return false;
+type ReturnPayloadRow = ReturnsTable & { lines?: ReturnLinesTable[] };
+
+async function writeReturn(trx: Db, payload: ReturnPayloadRow): Promise<boolean> {
+  const { lines = [], ...ret } = payload;
+  if (!(await insertRowIfAbsent(trx, 'returns', 'id', ret))) return false;
   for (const l of lines) {
-    await insertRowIfAbsent(trx, 'return_lines', 'id', l as unknown as Payload);
+    await insertRowIfAbsent(trx, 'return_lines', 'id', l);
     const returned = sql`(SELECT coalesce(sum(quantity), 0) FROM return_lines WHERE sale_line_id = ${l.sale_line_id})`;
     await sql`UPDATE sale_lines SET returned_quantity = ${smallerOf(trx, sql.ref('quantity'), returned)}
       WHERE id = ${l.sale_line_id}`.execute(trx);
@@ -34,7 +37,7 @@ async function writeReturn(trx: Db, payload: Payload): Promise<boolean> {
   return true;
 }
 
-const returnEntity: EntityRegistration = {
+const returnEntity = defineEntity<ReturnPayloadRow>({
   entity: 'return',
   push: 'till-owned',
   payloadSchema: ReturnPayload,
@@ -56,13 +59,13 @@ const returnEntity: EntityRegistration = {
   ],
   applyPush: async (trx, change) => {
     await writeReturn(trx, change.payload);
-    const r = change.payload as unknown as ReturnsTable;
+    const r = change.payload;
     return { id: change.entityId, invoice_number: r.credit_note_number, icv: r.icv };
   },
   applyPulled: async (trx, change) => {
     await writeReturn(trx, change.payload);
   },
-};
+});
 
 /** Snapshot only (lines travel inside the return's change): the lines of the branch's returns; never pushed alone. */
 const returnLineEntity: EntityRegistration = {

@@ -39,11 +39,11 @@ describe('POST /sales', () => {
     const med = await makeMedicineId(t, { price: 11.8, name: 'Paracetamol 500' });
     const late = await addStock(t, med, 10, { expiry: '2099-01-01' });
     const early = await addStock(t, med, 3, { expiry: '2098-01-01' });
-    const cmid = randomUUID();
+    const clientMutationId = randomUUID();
     const res = await sell({
       items: [{ medicine_id: med, quantity: 4 }],
       payment_lines: [{ method: 'cash', amount: 50 }],
-      client_mutation_id: cmid,
+      client_mutation_id: clientMutationId,
     });
     expect(res.status).toBe(201);
     const s = res.body;
@@ -87,12 +87,15 @@ describe('POST /sales', () => {
     const again = await sell({
       items: [{ medicine_id: med, quantity: 4 }],
       payment_lines: [{ method: 'cash', amount: 50 }],
-      client_mutation_id: cmid,
+      client_mutation_id: clientMutationId,
     });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(s);
     expect(await batchOnHand(t, late)).toBe(9);
-    const reused = await sell({ items: [{ medicine_id: med, quantity: 1 }], client_mutation_id: cmid });
+    const reused = await sell({
+      items: [{ medicine_id: med, quantity: 1 }],
+      client_mutation_id: clientMutationId,
+    });
     expect(reused.status).toBe(409);
     expect(reused.body.code).toBe('MUTATION_ID_REUSED');
 

@@ -52,15 +52,15 @@ export async function createSale(
   await assertBootstrapped(app);
   const settings = await getSettings(app);
   const hash = payloadHash(user.id, body);
-  const cmid = body.client_mutation_id ?? newId();
+  const clientMutationId = body.client_mutation_id ?? newId();
   if (body.client_mutation_id) {
-    const existing = await saleByMutation.first(app.db, { cmid });
+    const existing = await saleByMutation.first(app.db, { clientMutationId });
     if (existing) return replayOf(app, existing, hash);
   }
   const plan = await buildSale(app, user, body, settings);
   let answer: () => Promise<SaleDetail>;
   try {
-    answer = await writeSale(app, user, actor, plan, { cmid, hash });
+    answer = await writeSale(app, user, actor, plan, { clientMutationId, hash });
   } catch (e) {
     if (e instanceof Replay) return replayOf(app, e.existing, hash);
     throw e;

@@ -3,13 +3,12 @@ import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import {
   type ApplyResult,
+  defineEntity,
   type EntityRegistration,
-  insertRowIfAbsent,
-  insertRowsIfAbsent,
-  type Payload,
   type PushedChange,
   type SyncDevice,
 } from '../sync/registry';
+import { insertRowIfAbsent, insertRowsIfAbsent } from '../sync/row-writes';
 import type { SaleLinesTable, SalePaymentsTable, SalesTable } from '../../db/tables/sales';
 import { assertPushedSaleCovered } from './create/lines';
 
@@ -22,23 +21,23 @@ import { assertPushedSaleCovered } from './create/lines';
  * (so pushed and pulled before it, in revision order). A sale never waits for them: it is a fiscal fact, and a
  * movement that could not apply is a conflict of its own. Never dispensed again (no dispenseForSale here).
  */
-type SalePayload = SalesTable & {
+export type SalePayload = SalesTable & {
   lines?: SaleLinesTable[];
   payments?: SalePaymentsTable[];
   movement_ids?: string[];
 };
 
 /** Central's check of a pushed sale: the prescription rule of POST /sales (create/lines.ts). */
-async function assertPushedRx(payload: Payload, trx: Db): Promise<void> {
-  const { lines = [], ...sale } = payload as unknown as SalePayload;
+async function assertPushedRx(payload: SalePayload, trx: Db): Promise<void> {
+  const { lines = [], ...sale } = payload;
   await assertPushedSaleCovered(trx, sale, lines);
 }
 
-export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boolean> {
-  const { lines = [], payments = [], movement_ids: _, ...sale } = payload as unknown as SalePayload;
-  if (!(await insertRowIfAbsent(trx, 'sales', 'id', sale as unknown as Payload))) return false;
-  if (lines.length) await insertRowsIfAbsent(trx, 'sale_lines', 'id', lines as unknown as Payload[]);
-  if (payments.length) await insertRowsIfAbsent(trx, 'sale_payments', 'id', payments as unknown as Payload[]);
+export async function insertSaleIfAbsent(trx: Db, payload: SalePayload): Promise<boolean> {
+  const { lines = [], payments = [], movement_ids: _, ...sale } = payload;
+  if (!(await insertRowIfAbsent(trx, 'sales', 'id', sale))) return false;
+  if (lines.length) await insertRowsIfAbsent(trx, 'sale_lines', 'id', lines);
+  if (payments.length) await insertRowsIfAbsent(trx, 'sale_payments', 'id', payments);
   await recordChange(trx, {
     entity: 'sale',
     entityId: sale.id,
@@ -53,10 +52,14 @@ export async function insertSaleIfAbsent(trx: Db, payload: Payload): Promise<boo
  * A run of pushed sales at once (PostgreSQL set-wise push): the new sales in one insert, then their lines and
  * their payments in one insert each; a sale already held writes nothing, as insertSaleIfAbsent does.
  */
-async function applySales(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]> {
+async function applySales(
+  trx: Db,
+  changes: PushedChange<SalePayload>[],
+  device: SyncDevice,
+): Promise<ApplyResult[]> {
   for (const c of changes) await assertPushedRx(c.payload, trx);
   const sales = changes.map((c) => {
-    const { lines = [], payments = [], movement_ids: _, ...sale } = c.payload as unknown as SalePayload;
+    const { lines = [], payments = [], movement_ids: _, ...sale } = c.payload;
     return { change: c, sale, lines, payments };
   });
   const inserted = new Set(
@@ -64,25 +67,23 @@ async function applySales(trx: Db, changes: PushedChange[], device: SyncDevice):
       trx,
       'sales',
       'id',
-      sales.map((s) => s.sale as unknown as Payload),
+      sales.map((s) => s.sale),
     ),
   );
   const fresh = sales.filter((s) => inserted.delete(s.sale.id));
-  const children = (pick: (s: (typeof fresh)[number]) => object[]) =>
-    fresh.flatMap(pick) as unknown as Payload[];
   if (fresh.some((s) => s.lines.length))
     await insertRowsIfAbsent(
       trx,
       'sale_lines',
       'id',
-      children((s) => s.lines),
+      fresh.flatMap((s) => s.lines),
     );
   if (fresh.some((s) => s.payments.length))
     await insertRowsIfAbsent(
       trx,
       'sale_payments',
       'id',
-      children((s) => s.payments),
+      fresh.flatMap((s) => s.payments),
     );
   for (const { change, sale } of fresh)
     await recordChange(trx, {
@@ -101,7 +102,7 @@ async function applySales(trx: Db, changes: PushedChange[], device: SyncDevice):
   }));
 }
 
-const saleEntity: EntityRegistration = {
+const saleEntity = defineEntity<SalePayload>({
   entity: 'sale',
   push: 'till-owned',
   payloadSchema: PushedSaleSchema,
@@ -120,13 +121,13 @@ const saleEntity: EntityRegistration = {
   applyPush: async (trx, change) => {
     await assertPushedRx(change.payload, trx);
     await insertSaleIfAbsent(trx, change.payload);
-    const s = change.payload as unknown as SalesTable;
+    const s = change.payload;
     return { id: change.entityId, invoice_number: s.invoice_number, icv: s.icv };
   },
   applyPulled: async (trx, change) => {
     await insertSaleIfAbsent(trx, change.payload);
   },
-};
+});
 
 /**
  * Snapshot only (lines and payments travel inside the sale's change): those of the branch's sales. A till never

@@ -11,16 +11,14 @@ import { roleAllowed } from '../../http/route';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
 import {
   type ApplyResult,
-  insertRowIfAbsent,
-  insertRowsIfAbsent,
-  type Payload,
+  defineEntity,
+  type EntityRegistration,
   type PushedChange,
   type Pusher,
-  type EntityRegistration,
   type SyncDevice,
-  upsertRow,
 } from '../sync/registry';
-import type { StockMovementsTable } from '../../db/tables/stock';
+import { insertRowIfAbsent, insertRowsIfAbsent, upsertRow } from '../sync/row-writes';
+import type { BatchesTable, StockMovementsTable } from '../../db/tables/stock';
 
 /**
  * Replication of stock (docs/CONVENTIONS.md, "Sync"; ARCHITECTURE "Stock"): quantities travel as movements,
@@ -36,23 +34,26 @@ import type { StockMovementsTable } from '../../db/tables/stock';
  *   quantity to the batch in the same transaction. Re-applying the same movement changes nothing.
  */
 
+/** A batch's change payload: its row, without its quantity on hand (batchChangePayload) or with it (older). */
+export type BatchPayloadRow = Omit<BatchesTable, 'qty_on_hand'> & { qty_on_hand?: number };
+
 /** Upserts a batch from a change payload, never its quantity on hand. */
-export async function writeBatch(trx: Db, payload: Payload): Promise<void> {
+export async function writeBatch(trx: Db, payload: BatchPayloadRow): Promise<void> {
   const { qty_on_hand: _, ...row } = payload;
-  const id = String(row.id);
+  const id = row.id;
   // Two tills of a branch may record the same batch number of a medicine offline, each under its own id: keep
   // both (the stock of each is its movements) and tell them apart by a suffix derived from the id, the same on
   // every replica that sees the clash. The unique (medicine, branch, batch number) rule then still holds.
   const clash = await sql<{ id: string }>`SELECT id FROM batches WHERE medicine_id = ${row.medicine_id}
     AND branch_id = ${row.branch_id} AND batch_number = ${row.batch_number} AND id <> ${id}`.execute(trx);
-  if (clash.rows.length > 0) row.batch_number = `${String(row.batch_number)} ~${id.slice(-6)}`;
+  if (clash.rows.length > 0) row.batch_number = `${row.batch_number} ~${id.slice(-6)}`;
   await upsertRow(trx, 'batches', 'id', row);
   await recordChange(trx, {
     entity: 'batch',
     entityId: id,
     op: 'upsert',
     payload: { ...row, batch_number: payload.batch_number },
-    branchId: String(row.branch_id),
+    branchId: row.branch_id,
   });
 }
 
@@ -71,7 +72,7 @@ const addMovedQuantity = prepared((db, p: { id: string; quantity: number }) =>
 export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<boolean> {
   if (!Number.isSafeInteger(m.quantity) || m.quantity === 0)
     throw new Invalid(`Stock movement ${m.id} has no whole, non-zero quantity.`);
-  const inserted = await insertRowIfAbsent(trx, 'stock_movements', 'id', m as unknown as Payload);
+  const inserted = await insertRowIfAbsent(trx, 'stock_movements', 'id', m);
   if (!inserted) return false;
   if ((await addMovedQuantity.run(trx, { id: m.batch_id, quantity: m.quantity })) !== 1)
     throw new Invalid(
@@ -104,16 +105,18 @@ function recordMovement(
  * quantity moved by the sum of its new movements in one UPDATE; a batch central does not hold fails the run
  * (the one-by-one path then refuses that movement alone).
  */
-async function applyMovements(trx: Db, changes: PushedChange[], device: SyncDevice): Promise<ApplyResult[]> {
-  const rows = changes.map((c) => c.payload as unknown as StockMovementsTable);
+async function applyMovements(
+  trx: Db,
+  changes: PushedChange<StockMovementsTable>[],
+  device: SyncDevice,
+): Promise<ApplyResult[]> {
+  const rows = changes.map((c) => c.payload);
   for (const m of rows)
     if (!Number.isSafeInteger(m.quantity) || m.quantity === 0)
       throw new Invalid(`Stock movement ${m.id} has no whole, non-zero quantity.`);
-  const inserted = new Set(
-    await insertRowsIfAbsent(trx, 'stock_movements', 'id', rows as unknown as Payload[]),
-  );
+  const inserted = new Set(await insertRowsIfAbsent(trx, 'stock_movements', 'id', rows));
   const moved = new Map<string, number>();
-  const fresh: Array<{ change: PushedChange; m: StockMovementsTable }> = [];
+  const fresh: Array<{ change: PushedChange<StockMovementsTable>; m: StockMovementsTable }> = [];
   for (const [i, m] of rows.entries()) {
     if (!inserted.delete(m.id)) continue;
     fresh.push({ change: changes[i]!, m });
@@ -176,7 +179,7 @@ async function assertRegulatorStatusMay(trx: Db, change: PushedChange, pusher: P
   );
 }
 
-const batchEntity: EntityRegistration = {
+const batchEntity = defineEntity<BatchPayloadRow>({
   entity: 'batch',
   push: authoriseBatch,
   owner: 'central',
@@ -191,9 +194,9 @@ const batchEntity: EntityRegistration = {
   ],
   payloadSchema: BatchPayload,
   write: writeBatch,
-};
+});
 
-const stockMovementEntity: EntityRegistration = {
+const stockMovementEntity = defineEntity<StockMovementsTable>({
   entity: 'stock_movement',
   push: 'till-owned',
   payloadSchema: StockMovementPayload,
@@ -216,9 +219,9 @@ const stockMovementEntity: EntityRegistration = {
   ],
   references: [{ field: 'batch_id', table: 'batches' }],
   write: async (trx, payload) => {
-    await applyMovement(trx, payload as unknown as StockMovementsTable);
+    await applyMovement(trx, payload);
   },
-};
+});
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
 export const stockEntities: readonly EntityRegistration[] = [batchEntity, stockMovementEntity];

@@ -241,8 +241,8 @@ async function resolveOnCentral(app: AppContext, r: Resolution): Promise<void> {
 }
 
 /** The till's rejected outbox rows of one change (older ones carry no mutation id: rev-<revision>). */
-function outboxRowsOf(trx: Db, cmid: string) {
-  const legacy = /^rev-(\d+)$/.exec(cmid);
+function outboxRowsOf(trx: Db, clientMutationId: string) {
+  const legacy = /^rev-(\d+)$/.exec(clientMutationId);
   return trx
     .updateTable('change_log')
     .where('from_remote', '=', sql.lit(0))
@@ -250,20 +250,21 @@ function outboxRowsOf(trx: Db, cmid: string) {
     .where((eb) =>
       legacy
         ? eb.and([eb('revision', '=', Number(legacy[1])), eb('client_mutation_id', 'is', null)])
-        : eb('client_mutation_id', '=', cmid),
+        : eb('client_mutation_id', '=', clientMutationId),
     );
 }
 
-const retryId = (cmid: string) => `${cmid.split(RETRY_MARK)[0]}${RETRY_MARK}${newId().slice(-8)}`;
+const retryId = (clientMutationId: string) =>
+  `${clientMutationId.split(RETRY_MARK)[0]}${RETRY_MARK}${newId().slice(-8)}`;
 
 async function resolveOnTill(app: AppContext, r: Resolution): Promise<void> {
-  const cmid = r.before.client_mutation_id;
+  const clientMutationId = r.before.client_mutation_id;
   await app.db.transaction().execute(async (trx) => {
-    if (cmid) {
-      const updated = await outboxRowsOf(trx, cmid)
+    if (clientMutationId) {
+      const updated = await outboxRowsOf(trx, clientMutationId)
         .set(
           r.input.resolution === 'retry'
-            ? { sync_status: null, sync_result: null, client_mutation_id: retryId(cmid) }
+            ? { sync_status: null, sync_result: null, client_mutation_id: retryId(clientMutationId) }
             : { sync_status: 'skipped' },
         )
         .executeTakeFirst();
@@ -303,9 +304,9 @@ export async function recordTillRejections(db: Db, tillBranchId: string | null):
     .execute();
   const seen = new Set<string>();
   for (const row of rows) {
-    const cmid = row.client_mutation_id ?? `rev-${row.revision}`;
-    if (seen.has(cmid)) continue;
-    seen.add(cmid);
+    const clientMutationId = row.client_mutation_id ?? `rev-${row.revision}`;
+    if (seen.has(clientMutationId)) continue;
+    seen.add(clientMutationId);
     const answer = JSON.parse(row.sync_result ?? '{}') as {
       code?: string;
       message?: string;
@@ -328,7 +329,7 @@ export async function recordTillRejections(db: Db, tillBranchId: string | null):
           branch_id: branchOf(row.payload) ?? tillBranchId,
           entity: row.entity,
           entity_id: row.entity_id,
-          client_mutation_id: cmid,
+          client_mutation_id: clientMutationId,
           kind: 'rejected',
           code: answer.code ?? 'REJECTED',
           message: answer.message ?? 'Head office refused the change.',

@@ -7,12 +7,12 @@ import {
   type EntityDefinition,
   getEntity,
   type SyncDevice,
-  tableColumns,
   type Payload,
   type PushedChange,
   type Pusher,
   type Reference,
 } from './registry';
+import { tableColumns } from './row-writes';
 
 /** A permanent refusal of one change: its code and plain-words detail (an edit conflict carries central's row). */
 export class Rejection extends Error {

@@ -51,12 +51,12 @@ export function permanentError(err: unknown): { code: string; message: string } 
   return { code: 'APPLY_FAILED', message: `The change could not be applied: ${message}` };
 }
 
-export const storedResult = prepared((db, p: { deviceId: string; cmid: string }) =>
+export const storedResult = prepared((db, p: { deviceId: string; clientMutationId: string }) =>
   db
     .selectFrom('sync_mutations')
     .select(['payload_hash', 'status', 'result'])
     .where('device_id', '=', p.deviceId)
-    .where('client_mutation_id', '=', p.cmid),
+    .where('client_mutation_id', '=', p.clientMutationId),
 );
 
 export const insertResult = prepared((db, row: SyncMutationsTable) =>
@@ -114,7 +114,7 @@ export async function applyOne(
 
 /** Where a change's result is stored: (device, client_mutation_id), with what the change was. */
 export interface ResultKey {
-  cmid: string;
+  clientMutationId: string;
   seq: number | null;
   entity: string;
   entityId: string | null;
@@ -131,7 +131,7 @@ export async function storeResult(
 ): Promise<void> {
   await insertResult.run(trx, {
     device_id: device.id,
-    client_mutation_id: c.cmid,
+    client_mutation_id: c.clientMutationId,
     seq: c.seq,
     entity: c.entity,
     entity_id: c.entityId,
@@ -164,9 +164,9 @@ export function malformedItem(
   raw: unknown,
   issue: { path: PropertyKey[]; message: string } | undefined,
 ): SyncRejectedItem {
-  const cmid = (raw as { client_mutation_id?: unknown })?.client_mutation_id;
+  const clientMutationId = (raw as { client_mutation_id?: unknown })?.client_mutation_id;
   return {
-    client_mutation_id: typeof cmid === 'string' ? cmid : '',
+    client_mutation_id: typeof clientMutationId === 'string' ? clientMutationId : '',
     code: 'VALIDATION',
     message: `The change is malformed: ${issue ? `${issue.path.join('.') || 'change'}: ${issue.message}` : 'invalid'}.`,
   };
@@ -175,15 +175,15 @@ export function malformedItem(
 /** A change this device pushed before: its stored result again, or MUTATION_ID_REUSED for another change. */
 export function replayStored(
   stored: Pick<SyncMutationsTable, 'payload_hash' | 'status' | 'result'>,
-  cmid: string,
+  clientMutationId: string,
   hash: string,
   out: PushOutcome,
 ): void {
   if (stored.payload_hash !== hash) {
     out.rejected.push({
-      client_mutation_id: cmid,
+      client_mutation_id: clientMutationId,
       code: 'MUTATION_ID_REUSED',
-      message: `client_mutation_id ${cmid} was already used by this device for a different change; it is never applied twice.`,
+      message: `client_mutation_id ${clientMutationId} was already used by this device for a different change; it is never applied twice.`,
     });
   } else if (stored.status === 'accepted') out.accepted.push(JSON.parse(stored.result));
   else out.rejected.push(JSON.parse(stored.result));
@@ -199,7 +199,7 @@ export function entityIdOf(c: SyncChange): string {
 export function resultKey(c: SyncChange): ResultKey {
   const entityId = entityIdOf(c);
   return {
-    cmid: c.client_mutation_id,
+    clientMutationId: c.client_mutation_id,
     seq: c.seq ?? null,
     entity: c.entity,
     entityId: entityId || null,

@@ -5,17 +5,17 @@ import type { AuthzRow } from '../../testing/authz';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { saleTemplate } from '../../testing/pushed-sale';
 import { approvalsAuthz } from '../../testing/authz-rows/approvals';
+import { batchesAuthz } from '../../testing/authz-rows/batches';
 import { customersAuthz } from '../../testing/authz-rows/customers';
 import { dispensingAuthz } from '../../testing/authz-rows/dispensing';
 import { registerAreaParts } from '../index';
 import { parkedAuthz } from '../../testing/authz-rows/parked';
 import { prescriptionsAuthz } from '../../testing/authz-rows/prescriptions';
 import { purchaseOrdersAuthz } from '../../testing/authz-rows/purchase-orders';
-import { purchasesAuthz } from '../../testing/authz-rows/purchases';
 import { returnsAuthz } from '../../testing/authz-rows/returns';
 import { salesAuthz } from '../../testing/authz-rows/sales';
 import { sessionsAuthz } from '../../testing/authz-rows/sessions';
-import { stockcountAuthz } from '../../testing/authz-rows/stockcount';
+import { stockCountsAuthz } from '../../testing/authz-rows/stock-counts';
 import { supplierFinanceAuthz } from '../../testing/authz-rows/supplier-finance';
 import { transfersAuthz } from '../../testing/authz-rows/transfers';
 import { type EntityDefinition, registeredEntities } from './registry';
@@ -42,16 +42,16 @@ registerAreaParts();
 
 const AUTHZ: AuthzRow[] = [
   ...approvalsAuthz,
+  ...batchesAuthz,
   ...customersAuthz,
   ...dispensingAuthz,
   ...parkedAuthz,
   ...prescriptionsAuthz,
   ...purchaseOrdersAuthz,
-  ...purchasesAuthz,
   ...returnsAuthz,
   ...salesAuthz,
   ...sessionsAuthz,
-  ...stockcountAuthz,
+  ...stockCountsAuthz,
   ...supplierFinanceAuthz,
   ...transfersAuthz,
 ];

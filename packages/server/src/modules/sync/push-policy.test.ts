@@ -68,7 +68,7 @@ let main: string;
 let other: string;
 let cashier: { id: string; token: string };
 let manager: { id: string; token: string };
-let cmid = 0;
+let clientMutationId = 0;
 
 beforeAll(async () => {
   t = await startTestServer({ mode: 'central' });
@@ -92,10 +92,10 @@ const change = async (
   payload: Record<string, unknown>,
   extra: Record<string, unknown> = {},
 ) => ({
-  client_mutation_id: `h1-${++cmid}`,
+  client_mutation_id: `h1-${++clientMutationId}`,
   entity,
   op: 'upsert',
-  entity_id: String(payload.id ?? payload.key ?? payload.code ?? `x-${cmid}`),
+  entity_id: String(payload.id ?? payload.key ?? payload.code ?? `x-${clientMutationId}`),
   payload,
   base_revision: await headRevision(),
   ...extra,
@@ -141,7 +141,7 @@ describe('H1: every replicated entity decides whether central takes a till chang
       const existing = await firstRow(def.table);
       const payload = existing
         ? { ...existing }
-        : { id: `01a20000-0000-7000-8000-${String(cmid).padStart(12, '0')}` };
+        : { id: `01a20000-0000-7000-8000-${String(clientMutationId).padStart(12, '0')}` };
       const before = await tableSnapshot(def.table);
       const conflicts = await t.count('sync_conflicts');
       for (const as of ['device', cashier] as const) {
@@ -160,7 +160,13 @@ describe('H1: every replicated entity decides whether central takes a till chang
   );
   it.each(tillOwned)('refuses a delete of a pushed %s (IMMUTABLE)', async (entity) => {
     const body = await push([
-      { client_mutation_id: `h1-${++cmid}`, entity, op: 'delete', entity_id: `gone-${cmid}`, payload: {} },
+      {
+        client_mutation_id: `h1-${++clientMutationId}`,
+        entity,
+        op: 'delete',
+        entity_id: `gone-${clientMutationId}`,
+        payload: {},
+      },
     ]);
     expect(body.rejected[0]?.code).toBe('IMMUTABLE');
   });
@@ -177,7 +183,7 @@ describe('H1: every replicated entity decides whether central takes a till chang
       if (!columns.includes(def.branchColumn)) return; // a child row: its parent carries the branch
       const body = await push([
         await change(entity, {
-          id: `01a20000-0000-7000-8000-0000000b${String(cmid).padStart(4, '0')}`,
+          id: `01a20000-0000-7000-8000-0000000b${String(clientMutationId).padStart(4, '0')}`,
           [def.branchColumn]: other,
         }),
       ]);
@@ -256,7 +262,7 @@ describe('H1: changes a till may make through REST are checked against the peopl
     pushedApproval(
       { branchId: main, requestedBy: cashier.id, decidedBy: manager.id },
       {
-        id: `01a20000-0000-7000-8000-0000000d${String(++cmid).padStart(4, '0')}`,
+        id: `01a20000-0000-7000-8000-0000000d${String(++clientMutationId).padStart(4, '0')}`,
         payload: JSON.stringify({ max_discount: 1, currency_code: 'USD' }),
         ...fields,
       },

@@ -23,10 +23,10 @@ const push = (changes: unknown[]) =>
     body: { device_id: device.id, changes },
     headers: { 'x-device-token': device.token },
   });
-const movementChange = (batchId: string, medicineId: string, cmid = newId()) => {
+const movementChange = (batchId: string, medicineId: string, clientMutationId = newId()) => {
   const id = newId();
   return {
-    client_mutation_id: cmid,
+    client_mutation_id: clientMutationId,
     entity: 'stock_movement',
     op: 'upsert',
     entity_id: id,

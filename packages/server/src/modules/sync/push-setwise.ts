@@ -20,7 +20,8 @@ import {
   resultKey,
 } from './push-change';
 import { branchesReadAhead, currentRevision, judgeChange, readReferencesAhead } from './gate';
-import { type EntityDefinition, getEntity, type PushedChange, tableColumns } from './registry';
+import { type EntityDefinition, getEntity, type PushedChange } from './registry';
+import { tableColumns } from './row-writes';
 
 /** The batch holds a change the set-wise path does not answer alone: apply it again one change at a time. */
 class OneByOne extends Error {}
@@ -146,10 +147,10 @@ async function settle(trx: Db, from: PushSource, pending: Pending[]): Promise<vo
   const head = written.length > 0 ? written[0]!.revision - 1 : await currentRevision(trx);
   const at = nowIso();
   const rows: SyncMutationsTable[] = pending.map(({ key, item }) => {
-    item.revision = revisionOf.get(key.cmid) ?? head;
+    item.revision = revisionOf.get(key.clientMutationId) ?? head;
     return {
       device_id: from.device.id,
-      client_mutation_id: key.cmid,
+      client_mutation_id: key.clientMutationId,
       seq: key.seq,
       entity: key.entity,
       entity_id: key.entityId,
@@ -167,7 +168,7 @@ async function settle(trx: Db, from: PushSource, pending: Pending[]): Promise<vo
       .execute();
   for (const r of rows)
     await closeRetried(trx, from.device.id, {
-      cmid: r.client_mutation_id,
+      clientMutationId: r.client_mutation_id,
       entity: r.entity,
       entityId: r.entity_id,
     });

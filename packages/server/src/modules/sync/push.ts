@@ -121,7 +121,10 @@ async function pushOne(
   const key = resultKey(c);
   const { entityId, hash } = key;
 
-  const stored = await storedResult.first(trx, { deviceId: from.device.id, cmid: c.client_mutation_id });
+  const stored = await storedResult.first(trx, {
+    deviceId: from.device.id,
+    clientMutationId: c.client_mutation_id,
+  });
   if (stored) {
     replayStored(stored, c.client_mutation_id, hash, out);
     return true;

@@ -1,6 +1,4 @@
 import { sql } from 'kysely';
-import { tableColumnNames } from '../../db/dialect';
-import { runRaw } from '../../db/prepared';
 import type { AppContext } from '../../app-context';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -17,24 +15,30 @@ export type PullScope = 'organisation' | 'branch';
 
 export type Payload = Record<string, unknown>;
 
-/** A change as central receives it from a till, validated. */
-export interface PushedChange {
+import { writeRow } from './row-writes';
+export type { ColumnOf, TableName } from './row-writes';
+
+/**
+ * A change as central receives it from a till, validated. P: the payload's type, as the entity's registration
+ * declares it (EntityRegistration<P>); untyped (Payload) where nothing has been trusted yet (the gate).
+ */
+export interface PushedChange<P extends object = Payload> {
   clientMutationId: string;
   entity: string;
   entityId: string;
   op: 'upsert' | 'delete';
-  payload: Payload;
+  payload: P;
   seq: number | null;
   baseRevision: number | null;
 }
 
 /** A change as a till receives it from central. */
-export interface PulledChange {
+export interface PulledChange<P extends object = Payload> {
   revision: number;
   entity: string;
   entityId: string;
   op: 'upsert' | 'delete';
-  payload: Payload;
+  payload: P;
   branchId: string | null;
 }
 
@@ -167,141 +171,104 @@ export interface EntityDefinition {
   children: Readonly<Record<string, string>>;
 }
 
-export type EntityRegistration = Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'> &
-  Partial<Omit<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push' | 'restAccess'>> & {
-    /**
-     * The module's write function for one change payload (must call recordChange); used by the default
-     * applyPush and applyPulled. Default: a generic upsert of toRow(payload) plus recordChange.
-     */
-    write?: (trx: Db, payload: Payload, app: AppContext) => Promise<void>;
-    /** Delete one row (op 'delete'); default: DELETE by key plus recordChange (the tombstone). */
-    remove?: (trx: Db, id: string, app: AppContext) => Promise<void>;
+/**
+ * What a module declares of an entity (its `sync.ts`), typed by P, the shape of the entity's change payload:
+ * the row its write path records (usually its table's row, with child rows in array fields, e.g. a sale with
+ * its lines). `write`, `applyPush`, `applyPulled` and `applyPushMany` get payloads of that type. Declare one
+ * with `defineEntity<P>(…)`, which erases P for the registry; an untyped registration (P = Payload) needs
+ * neither.
+ *
+ * Why a payload may be taken as a P (defineEntity, the one place that does so): central applies a pushed
+ * change only after the gate (gate.ts) has checked it against `payloadSchema` (contracts' sync-payloads.ts: the
+ * fields' rules, P's named fields checked to agree with it at compile time) and the row then meets the table's
+ * own constraints; a till applies a pulled change that central's own write path recorded as a P.
+ */
+export interface EntityRegistration<P extends object = Payload>
+  extends Pick<EntityDefinition, 'entity' | 'owner' | 'scope' | 'table' | 'push'>,
+    Partial<
+      Pick<
+        EntityDefinition,
+        | 'label'
+        | 'key'
+        | 'branchColumn'
+        | 'order'
+        | 'snapshotWhere'
+        | 'fromRow'
+        | 'toRow'
+        | 'afterApply'
+        | 'keptAtTill'
+        | 'rest'
+        | 'references'
+        | 'children'
+      >
+    > {
+  /**
+   * See EntityDefinition.payloadSchema. Its output must agree with P: each field it names has a type P's same
+   * field takes (at any depth), so the contract's rules and the row's type cannot drift apart unnoticed.
+   */
+  payloadSchema?: z.ZodType<{ [K in keyof P]?: Agreeing<P[K]> }>;
+  /** See EntityDefinition.applyPush: the change's payload typed as P. */
+  applyPush?: (trx: Db, change: PushedChange<P>, device: SyncDevice, app: AppContext) => Promise<ApplyResult>;
+  /** See EntityDefinition.applyPulled. */
+  applyPulled?: (trx: Db, change: PulledChange<P>, app: AppContext) => Promise<void>;
+  /** See EntityDefinition.applyPushMany. */
+  applyPushMany?: (trx: Db, changes: PushedChange<P>[], device: SyncDevice) => Promise<ApplyResult[]>;
+  /**
+   * The module's write function for one change payload (must call recordChange); used by the default
+   * applyPush and applyPulled. Default: a generic upsert of toRow(payload) plus recordChange.
+   */
+  write?: (trx: Db, payload: P, app: AppContext) => Promise<void>;
+  /** Delete one row (op 'delete'); default: DELETE by key plus recordChange (the tombstone). */
+  remove?: (trx: Db, id: string, app: AppContext) => Promise<void>;
+}
+
+/**
+ * What a payload schema's output must be assignable to for payload type P: any of P's fields, each of its type
+ * (array items and nested objects likewise); fields P lacks and an index signature of unknowns are free.
+ */
+export type Agreeing<P> = P extends readonly (infer E)[]
+  ? Agreeing<E>[]
+  : P extends object
+    ? { [K in keyof P]?: Agreeing<P[K]> }
+    : P;
+
+/**
+ * A payload taken as the type its registration declares: the one narrowing of the sync paths (see
+ * EntityRegistration for why it holds). No check at run time, so nothing a till or central sends is refused
+ * here that was taken before.
+ */
+const declared = <P extends object>(payload: Payload): P => payload as P;
+
+/**
+ * An entity registration typed by its payload P (see EntityRegistration), made into the untyped registration
+ * the registry and the areas' lists hold.
+ */
+export function defineEntity<P extends object>(reg: EntityRegistration<P>): EntityRegistration {
+  const { write, applyPush, applyPulled, applyPushMany, ...rest } = reg;
+  return {
+    ...rest,
+    write: write && ((trx, payload, app) => write(trx, declared<P>(payload), app)),
+    applyPush:
+      applyPush &&
+      ((trx, change, device, app) =>
+        applyPush(trx, { ...change, payload: declared<P>(change.payload) }, device, app)),
+    applyPulled:
+      applyPulled &&
+      ((trx, change, app) => applyPulled(trx, { ...change, payload: declared<P>(change.payload) }, app)),
+    applyPushMany:
+      applyPushMany &&
+      ((trx, changes, device) =>
+        applyPushMany(
+          trx,
+          changes.map((c) => ({ ...c, payload: declared<P>(c.payload) })),
+          device,
+        )),
   };
+}
 
 const registry = new Map<string, EntityDefinition>();
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
-
-/** Columns of a table, cached: the generic paths only ever write columns the table has. */
-const columnCache = new Map<string, string[]>();
-export async function tableColumns(db: Db, table: string): Promise<string[]> {
-  const hit = columnCache.get(table);
-  if (hit) return hit;
-  const columns = await tableColumnNames(db, table);
-  if (columns.length === 0) throw new Error(`sync: table ${table} does not exist`);
-  columnCache.set(table, columns);
-  return columns;
-}
-
-/** A payload value as SQLite stores it: booleans as 0/1, objects as JSON text, absent as NULL. */
-export const toSqlValue = (v: unknown): unknown => {
-  if (v === undefined) return null;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (v !== null && typeof v === 'object') return JSON.stringify(v);
-  return v;
-};
-
-/**
- * The INSERT text for a table and a set of payload columns, built once: tables, keys and columns come from
- * the registry and pragma_table_info, never from a payload, and are quoted as identifiers.
- */
-const insertTexts = new Map<string, string>();
-const quoteIdent = (c: string) => `"${c.replaceAll('"', '""')}"`;
-function insertText(
-  table: string,
-  key: string,
-  columns: string[],
-  onConflict: 'update' | 'nothing',
-  rows = 1,
-): string {
-  const cacheKey = `${onConflict} ${table} ${key} ${columns.join(',')}`;
-  let text = insertTexts.get(cacheKey);
-  if (!text) {
-    const q = quoteIdent;
-    const updates = columns.filter((c) => c !== key);
-    const action =
-      onConflict === 'nothing' || updates.length === 0
-        ? 'NOTHING'
-        : `UPDATE SET ${updates.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}`;
-    text = `INSERT INTO ${q(table)} (${columns.map(q).join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT (${q(key)}) DO ${action}`;
-    insertTexts.set(cacheKey, text);
-  }
-  if (rows === 1) return text;
-  // More rows: the one-row text's tuple repeated (not cached: run lengths vary).
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  return text.replace(
-    ` VALUES ${tuple} `,
-    ` VALUES ${Array.from({ length: rows }, () => tuple).join(', ')} `,
-  );
-}
-
-async function writeRow(
-  trx: Db,
-  table: string,
-  key: string,
-  payload: Payload,
-  onConflict: 'update' | 'nothing',
-): Promise<number> {
-  const columns = (await tableColumns(trx, table)).filter((c) => c in payload);
-  if (!columns.includes(key)) throw new Error(`sync: payload for ${table} lacks its key ${key}`);
-  const result = await runRaw(
-    trx,
-    insertText(table, key, columns, onConflict),
-    columns.map((c) => toSqlValue(payload[c])),
-  );
-  return Number(result.numAffectedRows ?? 0);
-}
-
-/** INSERT ... ON CONFLICT(key) DO UPDATE of the payload's known columns. */
-export async function upsertRow(trx: Db, table: string, key: string, payload: Payload): Promise<void> {
-  await writeRow(trx, table, key, payload, 'update');
-}
-
-/** INSERT ... ON CONFLICT(key) DO NOTHING of the payload's known columns; true when the row was new. */
-export async function insertRowIfAbsent(
-  trx: Db,
-  table: string,
-  key: string,
-  payload: Payload,
-): Promise<boolean> {
-  return (await writeRow(trx, table, key, payload, 'nothing')) > 0;
-}
-
-/** Bound parameters per statement, under SQLite's and PostgreSQL's limits (32,766 and 65,535). */
-const MAX_PARAMETERS = 30_000;
-
-/**
- * Several rows of one table in one INSERT … ON CONFLICT(key) DO NOTHING per column set (and per
- * MAX_PARAMETERS): on PostgreSQL one round trip instead of one per row. The keys of the rows it inserted.
- */
-export async function insertRowsIfAbsent(
-  trx: Db,
-  table: string,
-  key: string,
-  payloads: Payload[],
-): Promise<string[]> {
-  const known = await tableColumns(trx, table);
-  const byColumns = new Map<string, { columns: string[]; rows: Payload[] }>();
-  for (const p of payloads) {
-    const columns = known.filter((c) => c in p);
-    if (!columns.includes(key)) throw new Error(`sync: payload for ${table} lacks its key ${key}`);
-    const group = byColumns.get(columns.join()) ?? { columns, rows: [] };
-    group.rows.push(p);
-    byColumns.set(columns.join(), group);
-  }
-  const inserted: string[] = [];
-  for (const { columns, rows } of byColumns.values()) {
-    const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-    for (let i = 0; i < rows.length; i += perStatement) {
-      const chunk = rows.slice(i, i + perStatement);
-      const text = `${insertText(table, key, columns, 'nothing', chunk.length)} RETURNING ${quoteIdent(key)} AS k`;
-      const values = chunk.flatMap((row) => columns.map((c) => toSqlValue(row[c])));
-      const { rows: keys } = await runRaw<{ k: string }>(trx, text, values);
-      inserted.push(...keys.map((r) => String(r.k)));
-    }
-  }
-  return inserted;
-}
 
 const defaultLabel = (entity: string) => {
   const words = `${entity.replaceAll('_', ' ')}s`;
@@ -323,7 +290,7 @@ export function registerEntity(reg: EntityRegistration): EntityDefinition {
     reg.write ??
     (async (trx: Db, payload: Payload) => {
       const row = toRow(payload);
-      await upsertRow(trx, reg.table, key, row);
+      await writeRow(trx, reg.table, key, row, 'update');
       await recordChange(trx, {
         entity: reg.entity,
         entityId: String(row[key]),

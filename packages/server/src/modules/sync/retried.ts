@@ -11,9 +11,9 @@ export const RETRY_MARK = '~retry-';
 export async function closeRetried(
   trx: Db,
   deviceId: string,
-  c: { cmid: string; entity: string; entityId: string | null },
+  c: { clientMutationId: string; entity: string; entityId: string | null },
 ): Promise<void> {
-  if (!c.cmid.includes(RETRY_MARK) || !c.entityId) return;
+  if (!c.clientMutationId.includes(RETRY_MARK) || !c.entityId) return;
   await trx
     .updateTable('sync_conflicts')
     .set({ status: 'resolved', resolution: 'retry', resolved_at: nowIso() })

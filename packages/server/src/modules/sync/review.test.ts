@@ -191,7 +191,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
   async function rejectedOnTill(
     code: string,
     message: string,
-  ): Promise<{ conflictId: string; cmid: string; change: OutboxItem['change'] }> {
+  ): Promise<{ conflictId: string; clientMutationId: string; change: OutboxItem['change'] }> {
     await tillServer.exec("INSERT OR REPLACE INTO sync_meta (key, value) VALUES ('bootstrapped', '1')");
     // A new change of the cash session: opened, or (already open) a break started or ended.
     let moved = false;
@@ -206,10 +206,10 @@ describe('28.4: a rejected push is a review item on the till too', () => {
     const store = new TillStore(tillServer.context);
     const batch = (await store.outbox(1000, 10_000_000)).filter((b) => b.change.entity === 'cash_session');
     expect(batch.length).toBeGreaterThan(0);
-    const cmid = batch[0]!.change.client_mutation_id;
+    const clientMutationId = batch[0]!.change.client_mutation_id;
     const conflictId = newId();
     await rejectAll(batch, code, message, conflictId);
-    return { conflictId, cmid, change: batch[0]!.change };
+    return { conflictId, clientMutationId, change: batch[0]!.change };
   }
 
   it('28.4: the till lists its rejected change under the id head office gave it, in words, and counts it', async () => {
@@ -250,7 +250,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
   });
 
   it('28.4: a rejected change head office then applies (retried there) is settled on the till when it is pulled', async () => {
-    const { conflictId, cmid, change } = await rejectedOnTill(
+    const { conflictId, clientMutationId, change } = await rejectedOnTill(
       'CONSTRAINT',
       'The change breaks a database rule.',
     );
@@ -280,7 +280,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
     });
     const rows = await tillServer.query<{ sync_status: string }>(
       'SELECT sync_status FROM change_log WHERE client_mutation_id = ?',
-      cmid,
+      clientMutationId,
     );
     expect(rows.map((r) => r.sync_status)).toEqual(rows.map(() => 'accepted'));
     // Every rejection of that record is settled (an earlier one of the same session too).
@@ -293,7 +293,10 @@ describe('28.4: a rejected push is a review item on the till too', () => {
   });
 
   it('28.4: retry on the till puts the change back in the outbox under a new mutation id', async () => {
-    const { conflictId, cmid } = await rejectedOnTill('CONSTRAINT', 'The change breaks a database rule.');
+    const { conflictId, clientMutationId } = await rejectedOnTill(
+      'CONSTRAINT',
+      'The change breaks a database rule.',
+    );
     const res = await tillServer.post<Item>(
       `/api/v1/sync/conflicts/${conflictId}/resolve`,
       { resolution: 'retry' },
@@ -301,7 +304,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const outbox = await new TillStore(tillServer.context).outbox(1000, 10_000_000);
-    const again = outbox.find((o) => o.change.client_mutation_id.startsWith(`${cmid}~retry-`));
+    const again = outbox.find((o) => o.change.client_mutation_id.startsWith(`${clientMutationId}~retry-`));
     expect(again).toBeDefined();
     // A second retry of the same item is refused: it is resolved.
     const twice = await tillServer.post(
@@ -313,7 +316,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
   });
 
   it('28.4: dismiss on the till takes the change out of the outbox with its reason; every other action is 4xx', async () => {
-    const { conflictId, cmid } = await rejectedOnTill('OTHER_BRANCH', 'Another branch.');
+    const { conflictId, clientMutationId } = await rejectedOnTill('OTHER_BRANCH', 'Another branch.');
     const url = `/api/v1/sync/conflicts/${conflictId}/resolve`;
     for (const body of ACTIONS.slice(0, 5)) {
       const res = await tillServer.post(url, body, tillManager.token);
@@ -325,7 +328,7 @@ describe('28.4: a rejected push is a review item on the till too', () => {
     expect(res.body.resolution_note).toBe('Sold in error; refunded in cash');
     const left = await tillServer.query<{ n: number }>(
       "SELECT count(*) AS n FROM change_log WHERE client_mutation_id = ? AND sync_status = 'rejected'",
-      cmid,
+      clientMutationId,
     );
     expect(left[0]!.n).toBe(0);
   });

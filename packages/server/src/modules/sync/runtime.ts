@@ -20,8 +20,9 @@ import { VERSION } from '../../version';
 import { adoptDeviceId } from '../fiscal/device';
 import type { AuthUser } from '../../http/auth';
 import { keepVerifier, verifierToKeep } from './disconnect-verifier';
-import { assertConnectKeepsRecords, sessionOpenHere, skipDemoChanges } from './held-records';
+import { assertConnectKeepsRecords, sessionOpenHere } from './held-records';
 import { compactChangeLog } from './meta';
+import { syncStore } from './store';
 import { ensureTestEntityTables } from './test-entities';
 import { TillStore } from './till-store';
 
@@ -160,7 +161,7 @@ export async function startSync(app: AppContext): Promise<void> {
  * and never sends the demo catalogue's stock (28.2).
  */
 async function becomeRegisteredDevice(app: AppContext, deviceId: string): Promise<void> {
-  if (app.sqlite) await skipDemoChanges(app.db);
+  await syncStore(app.db).skipDemoChanges(app.db);
   // A session open under the old identity would be left open for ever: the switch waits for its Z report (a
   // till connected before this rule adopts its registered identity at the first start after it is closed).
   if (await sessionOpenHere(app))

@@ -12,8 +12,8 @@ import {
   type Payload,
   registeredEntities,
   registeredEntityNames,
-  toSqlValue,
 } from './registry';
+import { toSqlValue } from './row-writes';
 import { setTillBranch } from './till-identity';
 
 /**

@@ -19,6 +19,9 @@ import { registeredEntityNames } from './registry';
  * there is one, up to the safe revision (db/revision-order.ts).
  */
 export const postgresSyncStore = {
+  /** Central holds no demo catalogue (a till's, SQLite): nothing to skip. */
+  skipDemoChanges: async (_db: Db): Promise<void> => undefined,
+
   async applyBatch(
     app: AppContext,
     from: PushSource,

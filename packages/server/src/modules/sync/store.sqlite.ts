@@ -2,6 +2,7 @@ import type { AppContext } from '../../app-context';
 import type { Sqlite } from '../../db/connection';
 import type { SyncDevicesTable } from '../../db/tables/sync';
 import type { FeedQuery, FeedRead, FeedRow, SnapshotSource } from './feed-types';
+import { skipDemoChanges } from './held-records';
 import { feedReader, openReader } from './meta';
 import type { PushOutcome } from './push-change';
 import { registeredEntityNames } from './registry';
@@ -13,6 +14,8 @@ import { registeredEntityNames } from './registry';
  * in order.
  */
 export const sqliteSyncStore = {
+  skipDemoChanges,
+
   applyBatch: (
     _app: unknown,
     _from: unknown,

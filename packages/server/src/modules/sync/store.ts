@@ -39,6 +39,11 @@ export interface SyncStore {
     write: (source: SnapshotSource) => Promise<void>,
     mayFallBack: () => boolean,
   ): Promise<void>;
+  /**
+   * Before a server first syncs as a registered device: marks its demo catalogue's unsent stock as never to
+   * be sent (held-records.ts, 28.2). A till's (SQLite); PostgreSQL (central) holds no demo catalogue.
+   */
+  skipDemoChanges(db: Db): Promise<void>;
 }
 
 const chosen = new WeakMap<Db, SyncStore>();

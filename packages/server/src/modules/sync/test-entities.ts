@@ -6,7 +6,7 @@ import type { Db } from '../../db/connection';
 import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
-import { registerEntity } from './registry';
+import { defineEntity, registerEntity } from './registry';
 
 /**
  * A small till-owned entity for the sync tests and bench until selling registers real sales: `test_sale`,
@@ -47,15 +47,16 @@ export interface TestSale {
   created_at: string;
 }
 
-function validate(p: Record<string, unknown>): TestSale {
-  const lines = p.lines as TestLine[] | undefined;
+/** A pushed test sale: its lines checked at apply (this entity has no payloadSchema); `poison` never applies. */
+function validate(p: TestSale & { poison?: unknown }): TestSale {
+  const lines = p.lines;
   if (p.poison === true)
     throw new Invalid('This sale can never apply (poison test change).', undefined, 'POISON');
   if (!Array.isArray(lines) || lines.length === 0) throw new Invalid('A sale needs lines.');
   for (const l of lines)
     if (!Number.isInteger(l.qty) || l.qty <= 0 || typeof l.item !== 'string')
       throw new Invalid('Bad sale line.');
-  return p as unknown as TestSale;
+  return p;
 }
 
 async function insertSale(trx: Db, s: TestSale, ignoreExisting: boolean): Promise<boolean> {
@@ -77,30 +78,32 @@ async function insertSale(trx: Db, s: TestSale, ignoreExisting: boolean): Promis
 }
 
 if (TEST_ENTITIES) {
-  registerEntity({
-    entity: 'test_sale',
-    push: 'till-owned',
-    owner: 'till',
-    scope: 'branch',
-    table: 'sync_test_sales',
-    order: 1000,
-    fromRow: (row) => ({ ...row, lines: JSON.parse(String(row.lines)) }),
-    applyPush: async (trx, change) => {
-      const sale = validate(change.payload);
-      await insertSale(trx, sale, false);
-      await recordChange(trx, {
-        entity: 'test_sale',
-        entityId: sale.id,
-        op: 'upsert',
-        payload: sale,
-        branchId: sale.branch_id,
-      });
-      return { id: sale.id, invoice_number: sale.invoice_number, icv: sale.icv };
-    },
-    applyPulled: async (trx, change) => {
-      await insertSale(trx, change.payload as unknown as TestSale, true);
-    },
-  });
+  registerEntity(
+    defineEntity<TestSale>({
+      entity: 'test_sale',
+      push: 'till-owned',
+      owner: 'till',
+      scope: 'branch',
+      table: 'sync_test_sales',
+      order: 1000,
+      fromRow: (row) => ({ ...row, lines: JSON.parse(String(row.lines)) }),
+      applyPush: async (trx, change) => {
+        const sale = validate(change.payload);
+        await insertSale(trx, sale, false);
+        await recordChange(trx, {
+          entity: 'test_sale',
+          entityId: sale.id,
+          op: 'upsert',
+          payload: sale,
+          branchId: sale.branch_id,
+        });
+        return { id: sale.id, invoice_number: sale.invoice_number, icv: sale.icv };
+      },
+      applyPulled: async (trx, change) => {
+        await insertSale(trx, change.payload, true);
+      },
+    }),
+  );
 }
 
 /** Till: records a test sale (ICV and invoice number from this till's own counter, never central). */

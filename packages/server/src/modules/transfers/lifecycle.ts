@@ -15,7 +15,7 @@ import type { RegulatorStatus } from '@pharmacy/contracts';
 import type { StockMovementsTable } from '../../db/tables/stock';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../medicines/service';
-import { requireActiveBranch } from '../purchases/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { moveBatchQuantity } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';
 import { loadTransfers } from './read';

@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent, getMedicineRow } from '../medicines/service';
-import { requireActiveBranch } from '../purchases/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { consumeFefo, moveBatchQuantity } from '../stock/ledger';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
 import type { StockMovementsTable } from '../../db/tables/stock';

@@ -9,7 +9,8 @@ import { newId } from '../../lib/ids';
 import { applyMovement, writeBatch } from '../stock/sync';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';
 import type { StockMovementsTable } from '../../db/tables/stock';
-import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
+import { defineEntity, type EntityRegistration } from '../sync/registry';
+import { insertRowIfAbsent } from '../sync/row-writes';
 import type { TransferReceiptPayload } from './lifecycle';
 
 /**
@@ -73,7 +74,7 @@ async function completeDestination(trx: Db, t: TransferPayload, items: TransferI
         received_by: t.created_by,
         created_at: t.created_at,
         updated_at: t.created_at,
-      } as unknown as Payload);
+      });
     }
     const moved = await trx
       .selectFrom('stock_movements')
@@ -150,25 +151,19 @@ async function updateHeld(
     await trx.updateTable('transfers').set({ status: header.status }).where('id', '=', held.id).execute();
 }
 
-async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promise<void> {
-  const t = payload as unknown as TransferPayload;
+async function writeTransfer(trx: Db, t: TransferPayload, central: boolean): Promise<void> {
   const { items = [], movements, ...header } = t;
   const held = await trx.selectFrom('transfers').selectAll().where('id', '=', t.id).executeTakeFirst();
-  if (held) await updateHeld(trx, held, header as TransfersTable, central, movements);
+  if (held) await updateHeld(trx, held, header, central, movements);
   else {
     await insertRowIfAbsent(trx, 'transfers', 'id', {
       ...header,
       cancel_reason: header.cancel_reason ?? '',
-    } as unknown as Payload);
+    });
     if (central && t.status === 'completed') await completeDestination(trx, t, items);
   }
   for (const item of items)
-    await insertRowIfAbsent(
-      trx,
-      'transfer_items',
-      'id',
-      (await withBatchFields(trx, item)) as unknown as Payload,
-    );
+    await insertRowIfAbsent(trx, 'transfer_items', 'id', await withBatchFields(trx, item));
   await recordChange(trx, {
     entity: 'transfer',
     entityId: t.id,
@@ -186,8 +181,7 @@ async function writeTransfer(trx: Db, payload: Payload, central: boolean): Promi
     });
 }
 
-async function writeReceipt(trx: Db, payload: Payload, central: boolean): Promise<void> {
-  const r = payload as unknown as TransferReceiptPayload;
+async function writeReceipt(trx: Db, r: TransferReceiptPayload, central: boolean): Promise<void> {
   const { lines = [], movements, ...receipt } = r;
   const held = await trx
     .selectFrom('transfer_receipts')
@@ -208,9 +202,8 @@ async function writeReceipt(trx: Db, payload: Payload, central: boolean): Promis
       'TRANSFER_NOT_IN_TRANSIT',
     );
   if (!transfer) return; // a till of neither branch: nothing to attach it to
-  await insertRowIfAbsent(trx, 'transfer_receipts', 'id', receipt as unknown as Payload);
-  for (const line of lines)
-    await insertRowIfAbsent(trx, 'transfer_receipt_lines', 'id', line as unknown as Payload);
+  await insertRowIfAbsent(trx, 'transfer_receipts', 'id', receipt);
+  for (const line of lines) await insertRowIfAbsent(trx, 'transfer_receipt_lines', 'id', line);
   await trx.updateTable('transfers').set({ status: 'received' }).where('id', '=', r.transfer_id).execute();
   if (central) await applyCarried(trx, movements);
   await recordChange(trx, {
@@ -233,7 +226,7 @@ async function writeReceipt(trx: Db, payload: Payload, central: boolean): Promis
 /** Transfers leaving or entering the branch: a till must see those it will receive. */
 const OF_BRANCH = 'transfer_id IN (SELECT id FROM transfers WHERE ? IN (from_branch_id, to_branch_id))';
 
-const transferEntity: EntityRegistration = {
+const transferEntity = defineEntity<TransferPayload>({
   entity: 'transfer',
   push: 'till-owned',
   payloadSchema: PushedTransferSchema,
@@ -259,7 +252,7 @@ const transferEntity: EntityRegistration = {
     return { id: change.entityId };
   },
   applyPulled: (trx, change, app) => writeTransfer(trx, change.payload, app.config.mode === 'central'),
-};
+});
 
 /** Snapshot only: lines travel inside the transfer's change; a till never pushes one on its own. */
 const transferItemEntity: EntityRegistration = {
@@ -272,7 +265,7 @@ const transferItemEntity: EntityRegistration = {
   snapshotWhere: OF_BRANCH,
 };
 
-const transferReceiptEntity: EntityRegistration = {
+const transferReceiptEntity = defineEntity<TransferReceiptPayload>({
   entity: 'transfer_receipt',
   push: 'till-owned',
   payloadSchema: PushedTransferReceiptSchema,
@@ -293,7 +286,7 @@ const transferReceiptEntity: EntityRegistration = {
     return { id: change.entityId };
   },
   applyPulled: (trx, change, app) => writeReceipt(trx, change.payload, app.config.mode === 'central'),
-};
+});
 
 /** Snapshot only: receipt lines travel inside the receipt's change. */
 const transferReceiptLineEntity: EntityRegistration = {

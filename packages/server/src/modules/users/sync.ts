@@ -1,13 +1,13 @@
 import { BRANCH_BOUND_ROLES } from '@pharmacy/contracts';
 import type { UsersTable } from '../../db/schema';
-import type { EntityRegistration } from '../sync/registry';
+import { defineEntity, type EntityRegistration } from '../sync/registry';
 import { writeUser } from './service';
 
 /**
  * Users are head office's: central refuses a pushed one, and a till never sends its local user changes (a
  * password hash never travels from a till to central). A password is changed online, on central.
  */
-const userEntity: EntityRegistration = {
+const userEntity = defineEntity<UsersTable>({
   entity: 'user',
   push: 'central-only',
   keptAtTill: true,
@@ -23,8 +23,8 @@ const userEntity: EntityRegistration = {
   order: 40,
   // Branch-bound users of the device's branch, and every organisation-wide user (userScope).
   snapshotWhere: `branch_id = ? OR role NOT IN (${BRANCH_BOUND_ROLES.map((r) => `'${r}'`).join(', ')})`,
-  write: (trx, payload) => writeUser(trx, payload as unknown as UsersTable),
-};
+  write: writeUser,
+});
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
 export const usersEntities: readonly EntityRegistration[] = [userEntity];

@@ -135,7 +135,7 @@ export function returnRow(
     saleLines: ReadonlyMap<string, SaleLinesTable>;
     userId: string;
     sessionId: string | null;
-    cmid: string;
+    clientMutationId: string;
     hash: string;
   },
 ): ReturnsTable {
@@ -151,7 +151,7 @@ export function returnRow(
     credit_note_number: doc.credit_note_number,
     uuid: doc.uuid,
     icv: doc.icv,
-    client_mutation_id: w.cmid,
+    client_mutation_id: w.clientMutationId,
     payload_hash: w.hash,
     refund_method: plan.refundMethod,
     reason: body.reason,

@@ -34,11 +34,11 @@ import { exceedsSold, pickReturnLines, type ReturnLineInput, type ReturnPlan } f
 /** Thrown inside the transaction when the client_mutation_id's return was committed meanwhile. */
 export class ReplayError extends Error {}
 
-export const returnByMutation = (db: Db, cmid: string) =>
+export const returnByMutation = (db: Db, clientMutationId: string) =>
   db
     .selectFrom('returns')
     .select(['id', 'payload_hash'])
-    .where('client_mutation_id', '=', cmid)
+    .where('client_mutation_id', '=', clientMutationId)
     .executeTakeFirst();
 
 /** The units each batch of the line took that earlier returns have not given back yet, in the order taken. */
@@ -162,11 +162,12 @@ export async function writeReturn(
   user: AuthUser,
   actor: Actor,
   plan: ReturnPlan,
-  req: { cmid: string; hash: string },
+  req: { clientMutationId: string; hash: string },
 ): Promise<void> {
   const { body, sale, refundMethod, deviceId } = plan;
   await app.db.transaction().execute(async (trx) => {
-    if (body.client_mutation_id && (await returnByMutation(trx, req.cmid))) throw new ReplayError();
+    if (body.client_mutation_id && (await returnByMutation(trx, req.clientMutationId)))
+      throw new ReplayError();
     const session = await trx
       .selectFrom('cash_sessions')
       .select(['id', 'status'])

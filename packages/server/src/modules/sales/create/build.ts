@@ -367,7 +367,7 @@ export function saleRow(
     lines: readonly SaleLinesTable[];
     sessionId: string | null;
     userId: string;
-    cmid: string;
+    clientMutationId: string;
     hash: string;
   },
 ): SalesTable {
@@ -379,7 +379,7 @@ export function saleRow(
     branch_id: plan.branch.id,
     user_id: w.userId,
     session_id: w.sessionId,
-    client_mutation_id: w.cmid,
+    client_mutation_id: w.clientMutationId,
     payload_hash: w.hash,
     paid_amount: tenders.paid,
     change_amount: tenders.change,

@@ -30,8 +30,8 @@ import { type SalePlan, saleFiscalFields, saleLineRow, salePaymentRows, saleRow 
  */
 
 // The statements every sale runs, compiled once (see db/prepared.ts).
-export const saleByMutation = prepared((db, p: { cmid: string }) =>
-  db.selectFrom('sales').select(['id', 'payload_hash']).where('client_mutation_id', '=', p.cmid),
+export const saleByMutation = prepared((db, p: { clientMutationId: string }) =>
+  db.selectFrom('sales').select(['id', 'payload_hash']).where('client_mutation_id', '=', p.clientMutationId),
 );
 const openSessionOf = prepared((db, p: { userId: string }) =>
   db
@@ -53,7 +53,7 @@ export class Replay extends Error {
 
 /** The request's identity: its client mutation id and the fingerprint of its body. */
 export interface SaleRequestId {
-  cmid: string;
+  clientMutationId: string;
   hash: string;
 }
 
@@ -204,7 +204,7 @@ export async function writeSale(
       });
     }
     if (body.client_mutation_id) {
-      const existing = await saleByMutation.first(trx, { cmid: req.cmid });
+      const existing = await saleByMutation.first(trx, { clientMutationId: req.clientMutationId });
       if (existing) throw new Replay(existing);
     }
     const session = await sellingSession(trx, user, plan.deviceId);

@@ -9,11 +9,11 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/slug';
-import { requireActiveBranch } from '../purchases/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { getSettings } from '../settings/service';
 import { consumeApproval } from '../approvals/service';
 import { moveBatchQuantity } from '../stock/ledger';
-import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
+import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stock-counts';
 import { verifyWitness, type Witness } from './witness';
 
 interface SheetRow {

@@ -1,21 +1,21 @@
 import { StockCountPayload } from '@pharmacy/contracts';
 import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
-import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stockcount';
-import { insertRowIfAbsent, type Payload, type EntityRegistration } from '../sync/registry';
+import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stock-counts';
+import { defineEntity, type EntityRegistration } from '../sync/registry';
+import { insertRowIfAbsent } from '../sync/row-writes';
 
 /**
  * Replication of stock counts: one change per count, `{...header, lines}`, till-owned, branch scope,
  * insert-once (header and lines). The variances move stock as `count` movements, which replicate on their own
  * as `stock_movement` changes: applying a count never touches quantities.
  */
-async function writeStockCount(trx: Db, payload: Payload): Promise<void> {
-  const { lines = [], ...header } = payload as unknown as StockCountsTable & {
-    lines?: StockCountLinesTable[];
-  };
-  if (!(await insertRowIfAbsent(trx, 'stock_counts', 'id', header as unknown as Payload))) return;
-  for (const line of lines)
-    await insertRowIfAbsent(trx, 'stock_count_lines', 'id', line as unknown as Payload);
+type StockCountPayloadRow = StockCountsTable & { lines?: StockCountLinesTable[] };
+
+async function writeStockCount(trx: Db, payload: StockCountPayloadRow): Promise<void> {
+  const { lines = [], ...header } = payload;
+  if (!(await insertRowIfAbsent(trx, 'stock_counts', 'id', header))) return;
+  for (const line of lines) await insertRowIfAbsent(trx, 'stock_count_lines', 'id', line);
   await recordChange(trx, {
     entity: 'stock_count',
     entityId: header.id,
@@ -25,7 +25,7 @@ async function writeStockCount(trx: Db, payload: Payload): Promise<void> {
   });
 }
 
-const stockCountEntity: EntityRegistration = {
+const stockCountEntity = defineEntity<StockCountPayloadRow>({
   entity: 'stock_count',
   push: 'till-owned',
   payloadSchema: StockCountPayload,
@@ -37,7 +37,7 @@ const stockCountEntity: EntityRegistration = {
   children: { lines: 'stock_count_id' },
   references: [{ field: 'batch_id', in: 'lines', table: 'batches' }],
   write: writeStockCount,
-};
+});
 
 /** Snapshot only (a count's lines travel inside its change): the lines of the branch's counts. */
 const stockCountLineEntity: EntityRegistration = {
@@ -51,4 +51,4 @@ const stockCountLineEntity: EntityRegistration = {
 };
 
 /** The entities this area replicates, registered once at start-up (modules/index.ts). */
-export const stockcountEntities: readonly EntityRegistration[] = [stockCountEntity, stockCountLineEntity];
+export const stockCountsEntities: readonly EntityRegistration[] = [stockCountEntity, stockCountLineEntity];

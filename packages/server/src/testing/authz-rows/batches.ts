@@ -3,8 +3,8 @@ import { type AuthzRow, anyRole, only } from '../authz';
 
 const RECEIVERS = BATCH_RECEIVERS;
 
-/** Who may call each purchases route (the authorisation table in src/authz.test.ts). */
-export const purchasesAuthz: AuthzRow[] = [
+/** Who may call each route of the batches area, /purchases… (the authorisation table in src/authz.test.ts). */
+export const batchesAuthz: AuthzRow[] = [
   { method: 'GET', path: '/purchases', expect: anyRole(200) },
   { method: 'POST', path: '/purchases', body: {}, expect: only(RECEIVERS, 400) },
   { method: 'GET', path: '/purchases/expiring', expect: anyRole(200) },

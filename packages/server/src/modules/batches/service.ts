@@ -1,8 +1,7 @@
 import type { Batch } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import type { Db } from '../../db/connection';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
-import { Invalid, NotFound } from '../../lib/errors';
+import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { type Actor, writeAudit } from '../audit/service';
@@ -12,19 +11,8 @@ import { branchToday, moveBatchQuantity } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';
 import { getBatch, selectBatches, toBatch } from '../stock/queries';
 import { requireActiveSupplier } from '../suppliers/service';
+import { requireActiveBranch } from '../branches/active-branch';
 import { paginate } from '../../db/paginate';
-
-export async function requireActiveBranch(db: Db, branchId: string, field = 'branch_id') {
-  const branch = await db
-    .selectFrom('branches')
-    .select(['id', 'name', 'is_active', 'timezone'])
-    .where('id', '=', branchId)
-    .executeTakeFirst();
-  if (!branch) throw new NotFound('Branch', branchId);
-  if (!branch.is_active)
-    throw new Invalid(`Branch ${branch.name} is inactive.`, [{ path: field, message: 'inactive branch' }]);
-  return branch;
-}
 
 export interface ReceiveInput {
   medicine_id: string;

@@ -21,7 +21,11 @@ import { BATCH_RECEIVERS } from '@pharmacy/contracts/roles';
 const SCOPE_NOTE =
   'Branch-bound roles (cashier, pharmacist, branch_manager) see only their own branch whatever they ask; organisation-wide roles see all branches or branch_id.';
 
-export function purchaseRoutes(r: ApiRouter): void {
+/**
+ * The batches area: receiving a supplier's delivery as a batch, reading, listing and writing off batches,
+ * batches near expiry, and the stock ledger. Its routes keep their published paths under /purchases.
+ */
+export function batchRoutes(r: ApiRouter): void {
   r.route({
     method: 'get',
     path: '/purchases',
