@@ -178,6 +178,29 @@ export async function recordPrescriptionChange(trx: Db, id: string): Promise<voi
     });
 }
 
+/** Sets a prescription's status (and `updated_at`) and replicates it with its items. */
+export async function setPrescriptionStatus(
+  trx: Db,
+  id: string,
+  status: StoredPrescriptionStatus,
+  at: string,
+): Promise<void> {
+  await trx.updateTable('prescriptions').set({ status, updated_at: at }).where('id', '=', id).execute();
+  await recordPrescriptionChange(trx, id);
+}
+
+/** Replicates prescription book rows as they now stand (entity dispensing). */
+export async function recordDispensingChanges(trx: Db, rows: Iterable<DispensingsTable>): Promise<void> {
+  for (const d of rows)
+    await recordChange(trx, {
+      entity: 'dispensing',
+      entityId: d.id,
+      op: 'upsert',
+      payload: d,
+      branchId: d.branch_id,
+    });
+}
+
 export interface WriteDispenseInput {
   rx: PrescriptionsTable;
   items: PrescriptionItemsTable[];
@@ -252,18 +275,11 @@ export async function writeDispense(
       reversed_at: null,
     };
     await trx.insertInto('dispensings').values(row).execute();
-    await recordChange(trx, {
-      entity: 'dispensing',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: row.branch_id,
-    });
+    await recordDispensingChanges(trx, [row]);
     rows.push(row);
   }
   const status = statusAfterFill(w.items);
-  await trx.updateTable('prescriptions').set({ status, updated_at: at }).where('id', '=', w.rx.id).execute();
-  await recordPrescriptionChange(trx, w.rx.id);
+  await setPrescriptionStatus(trx, w.rx.id, status, at);
   await writeAudit(trx, actor, {
     action: w.source === 'sale' ? 'prescription.dispense_sale' : 'prescription.dispense',
     entity: 'prescription',
