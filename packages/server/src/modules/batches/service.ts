@@ -1,3 +1,4 @@
+import { withinUtcDays } from '../../db/utc-days';
 import type { Batch } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
@@ -143,8 +144,7 @@ export async function listBatches(app: AppContext, f: BatchFilter) {
   if (f.regulator_status) q = q.where('b.regulator_status', '=', f.regulator_status);
   if (f.in_stock === 'true') q = q.where('b.qty_on_hand', '>', 0);
   if (f.in_stock === 'false') q = q.where('b.qty_on_hand', '<=', 0);
-  if (f.from) q = q.where('b.received_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('b.received_at', '<', `${addDays(f.to, 1)}T00:00:00.000Z`);
+  q = withinUtcDays(q, 'b.received_at', f);
   return pageBatches(app, q, f, (q2) => q2.orderBy('b.received_at', 'desc').orderBy('b.id', 'desc'));
 }
 

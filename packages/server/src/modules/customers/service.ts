@@ -287,6 +287,32 @@ export interface CreditMovement {
   notes?: string;
 }
 
+/** A credit movement's customer row replicated and its ledger row (SALE or REFUND) written and replicated. */
+async function writeMovement(
+  trx: Db,
+  m: CreditMovement,
+  type: 'SALE' | 'REFUND',
+  row: CustomersTable,
+  at: string,
+): Promise<CustomerLedgerTable> {
+  await recordCustomer(trx, row);
+  const ledger: CustomerLedgerTable = {
+    id: newId(),
+    customer_id: m.customerId,
+    branch_id: m.branchId,
+    transaction_type: type,
+    amount: m.amount,
+    balance_after: row.current_balance,
+    reference_type: m.referenceType,
+    reference_id: m.referenceId,
+    notes: m.notes ?? '',
+    created_by: m.userId,
+    created_at: at,
+  };
+  await insertLedger(trx, ledger);
+  return ledger;
+}
+
 /**
  * Charges a credit sale to a customer's account in the caller's transaction: the guarded UPDATE refuses it when
  * credit is not allowed (403 CREDIT_NOT_ALLOWED) or the balance would pass the limit (409 CREDIT_LIMIT_EXCEEDED,
@@ -321,22 +347,7 @@ export async function chargeCustomerCredit(
       ],
     );
   }
-  await recordCustomer(trx, row);
-  const ledger: CustomerLedgerTable = {
-    id: newId(),
-    customer_id: m.customerId,
-    branch_id: m.branchId,
-    transaction_type: 'SALE',
-    amount: m.amount,
-    balance_after: row.current_balance,
-    reference_type: m.referenceType,
-    reference_id: m.referenceId,
-    notes: m.notes ?? '',
-    created_by: m.userId,
-    created_at: at,
-  };
-  await insertLedger(trx, ledger);
-  return ledger;
+  return writeMovement(trx, m, 'SALE', row, at);
 }
 
 /**
@@ -352,22 +363,7 @@ export async function refundCustomerCredit(trx: Db, m: CreditMovement): Promise<
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw new NotFound('Customer', m.customerId);
   const row = await getCustomerRow(trx, m.customerId);
-  await recordCustomer(trx, row);
-  const ledger: CustomerLedgerTable = {
-    id: newId(),
-    customer_id: m.customerId,
-    branch_id: m.branchId,
-    transaction_type: 'REFUND',
-    amount: m.amount,
-    balance_after: row.current_balance,
-    reference_type: m.referenceType,
-    reference_id: m.referenceId,
-    notes: m.notes ?? '',
-    created_by: m.userId,
-    created_at: at,
-  };
-  await insertLedger(trx, ledger);
-  return ledger;
+  return writeMovement(trx, m, 'REFUND', row, at);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { withinUtcDays } from '../../db/utc-days';
 import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import type { CashSession } from '@pharmacy/contracts';
@@ -211,8 +212,7 @@ export async function sessionHistory(
   if (branch) q = q.where('s.branch_id', '=', branch);
   if (user.role === 'cashier' || user.role === 'pharmacist') q = q.where('s.user_id', '=', user.id);
   else if (f.user_id) q = q.where('s.user_id', '=', f.user_id);
-  if (f.from) q = q.where('s.closed_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('s.closed_at', '<=', `${f.to}T23:59:59.999Z`);
+  q = withinUtcDays(q, 's.closed_at', f);
   const found = await paginate(q, f, (q) =>
     q
       .selectAll('s')
