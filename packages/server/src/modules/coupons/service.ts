@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Coupon, CreateCouponRequest, UpdateCouponRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
@@ -326,11 +326,5 @@ export async function redeemCoupon(
   await trx.insertInto('coupon_redemptions').values(row).execute();
   // Redemptions replicate as inserts to every server (organisation scope: branchId null), each recounting
   // used_count from them (coupons/sync.ts); the coupon row is central's.
-  await recordChange(trx, {
-    entity: 'coupon_redemption',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'coupon_redemption', row, null);
 }

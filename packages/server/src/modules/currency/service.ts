@@ -3,7 +3,7 @@ import type { Currency, ExchangeRate } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { CurrenciesTable, ExchangeRatesTable } from '../../db/schema';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { formatScaled, invertScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
 import { newId } from '../../lib/ids';
@@ -200,13 +200,7 @@ export async function createRate(
   };
   await app.db.transaction().execute(async (trx) => {
     await trx.insertInto('exchange_rates').values(row).execute();
-    await recordChange(trx, {
-      entity: 'exchange_rate',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'exchange_rate', row, null);
     await writeAudit(trx, actor, {
       action: 'exchange_rate.create',
       entity: 'exchange_rate',

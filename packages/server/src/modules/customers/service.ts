@@ -12,7 +12,7 @@ import {
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -57,26 +57,14 @@ export async function getCustomerRow(db: Db, id: string): Promise<CustomersTable
 }
 
 async function recordCustomer(trx: Db, row: CustomersTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'customer',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'customer', row, null);
 }
 
 async function insertLedger(trx: Db, row: CustomerLedgerTable): Promise<void> {
   await trx.insertInto('customer_ledger').values(row).execute();
   // Organisation scope (branchId null): every till holds a customer's whole ledger, whose sum is the balance
   // (customers/sync.ts).
-  await recordChange(trx, {
-    entity: 'customer_ledger',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'customer_ledger', row, null);
 }
 
 export async function listCustomers(

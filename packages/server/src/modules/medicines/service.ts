@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
@@ -138,13 +138,7 @@ export async function writeMedicine(trx: Db, row: MedicinesTable): Promise<void>
 
 /** The catalogue is organisation data: medicine changes replicate to every till. */
 export async function recordMedicineChange(trx: Db, row: MedicinesTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'medicine',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'medicine', row, null);
 }
 
 /** Bumps updated_at and replicates every medicine of a category whose slug just changed; returns how many. */

@@ -1,6 +1,6 @@
 import type { PrescriptionStatus } from '@pharmacy/contracts';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -168,14 +168,7 @@ export async function recordPrescriptionChange(trx: Db, id: string): Promise<voi
     .where('prescription_id', '=', id)
     .orderBy('line_no')
     .execute();
-  for (const item of items)
-    await recordChange(trx, {
-      entity: 'prescription_item',
-      entityId: item.id,
-      op: 'upsert',
-      payload: item,
-      branchId: item.branch_id,
-    });
+  for (const item of items) await recordUpsert(trx, 'prescription_item', item, item.branch_id);
 }
 
 /** Sets a prescription's status (and `updated_at`) and replicates it with its items. */
@@ -191,14 +184,7 @@ export async function setPrescriptionStatus(
 
 /** Replicates prescription book rows as they now stand (entity dispensing). */
 export async function recordDispensingChanges(trx: Db, rows: Iterable<DispensingsTable>): Promise<void> {
-  for (const d of rows)
-    await recordChange(trx, {
-      entity: 'dispensing',
-      entityId: d.id,
-      op: 'upsert',
-      payload: d,
-      branchId: d.branch_id,
-    });
+  for (const d of rows) await recordUpsert(trx, 'dispensing', d, d.branch_id);
 }
 
 export interface WriteDispenseInput {

@@ -4,7 +4,7 @@ import type {
   ReceivePurchaseOrderRequest,
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -110,13 +110,7 @@ export async function receiveAgainstOrder(
         received_at: at,
       };
       await trx.insertInto('purchase_order_receipts').values(receipt).execute();
-      await recordChange(trx, {
-        entity: 'purchase_order_receipt',
-        entityId: receipt.id,
-        op: 'upsert',
-        payload: receipt,
-        branchId: receipt.branch_id,
-      });
+      await recordUpsert(trx, 'purchase_order_receipt', receipt, receipt.branch_id);
       receipts.push(receipt);
     }
     for (const [itemId, qty] of incoming)

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { CashSession } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
 import { AppError, Conflict, Forbidden, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -134,13 +134,7 @@ export async function getSessionRow(db: Db, id: string): Promise<CashSessionsTab
 }
 
 export async function record(trx: Db, s: CashSessionsTable) {
-  await recordChange(trx, {
-    entity: 'cash_session',
-    entityId: s.id,
-    op: 'upsert',
-    payload: s,
-    branchId: s.branch_id,
-  });
+  await recordUpsert(trx, 'cash_session', s, s.branch_id);
 }
 
 export async function openSession(

@@ -6,7 +6,7 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -203,13 +203,7 @@ export async function payInvoice(
       .execute();
     await trx.insertInto('supplier_payments').values(payment).execute();
     await recordInvoiceChange(trx, after);
-    await recordChange(trx, {
-      entity: 'supplier_payment',
-      entityId: payment.id,
-      op: 'upsert',
-      payload: payment,
-      branchId: payment.branch_id,
-    });
+    await recordUpsert(trx, 'supplier_payment', payment, payment.branch_id);
     await writeAudit(trx, actor, {
       action: 'supplier_invoice.payment',
       entity: 'supplier_invoice',
