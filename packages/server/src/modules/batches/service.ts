@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import { withinUtcDays } from '../../db/utc-days';
 import type { Batch } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
@@ -6,7 +7,7 @@ import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent, getMedicineRow } from '../medicines/service';
+import { getMedicineRow } from '../medicines/service';
 import { addDays } from '@pharmacy/contracts/time';
 import { branchToday, moveBatchQuantity } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';

@@ -11,8 +11,7 @@ import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { currencyExponent } from '../currency/service';
-import { getSettings } from '../settings/service';
+import { baseExponent } from '../currency/service';
 import { couponDiscount } from '@pharmacy/contracts/pricing';
 import type { CouponsTable } from '../../db/tables/coupons';
 
@@ -21,10 +20,6 @@ import type { CouponsTable } from '../../db/tables/coupons';
  * percent (12.5 % -> 1250); a fixed coupon in minor units. Sales apply and count them (redeemCoupon) in the sale's
  * transaction with a guarded UPDATE, so a usage limit holds under concurrent sales.
  */
-
-async function baseExp(app: AppContext): Promise<number> {
-  return currencyExponent(app, (await getSettings(app)).base_currency_code);
-}
 
 export const toCoupon = (r: CouponsTable, exp: number): Coupon => ({
   id: r.id,
@@ -85,7 +80,7 @@ export async function createCoupon(
   actor: Actor,
   input: z.output<typeof CreateCouponRequest>,
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const at = nowIso();
   const row: CouponsTable = {
     id: newId(),
@@ -126,7 +121,7 @@ export async function updateCoupon(
   id: string,
   patch: z.output<typeof UpdateCouponRequest>,
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const row = await app.db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
     if (!before) throw new NotFound('Coupon', id);
@@ -186,7 +181,7 @@ export async function listCoupons(
   app: AppContext,
   f: { page: number; page_size: number; search?: string; active: 'true' | 'false' | 'all' },
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   let q = app.db.selectFrom('coupons');
   if (f.search) q = q.where(containsText('code', f.search));
   if (f.active !== 'all') q = q.where('is_active', '=', f.active === 'true' ? 1 : 0);
@@ -285,7 +280,7 @@ export async function validateCoupon(
   subtotal: number | undefined,
   customerId: string | undefined,
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const c = await findCouponByCode(app.db, code);
   const basket = subtotal === undefined ? null : toMinor(subtotal, exp, 'subtotal');
   const reason = await couponRefusal(app.db, c, basket, customerId ?? null, nowIso());

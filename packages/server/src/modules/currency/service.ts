@@ -61,6 +61,11 @@ export async function currencyExponent(app: AppContext, code: string): Promise<n
   return exponent;
 }
 
+/** The base currency's exponent: prices, balances and coupon values are minor units of it. */
+export async function baseExponent(app: AppContext): Promise<number> {
+  return currencyExponent(app, (await getSettings(app)).base_currency_code);
+}
+
 async function writeCurrency(trx: Db, row: CurrenciesTable): Promise<void> {
   await trx
     .insertInto('currencies')

@@ -19,10 +19,9 @@ import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { currencyExponent } from '../currency/service';
+import { baseExponent } from '../currency/service';
 import { getLocalDeviceId } from '../fiscal/device';
 import { findActiveSession, takingSession } from '../sessions/service';
-import { getSettings } from '../settings/service';
 import { CREDIT_GRANTERS } from './roles';
 import { recordSignInAtTill } from '../approvals/sign-ins';
 import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/customers';
@@ -32,10 +31,6 @@ import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/custom
  * currency. The ledger is append-only; every balance change writes a ledger row with balance_after, and both
  * rows replicate (entities `customer` and `customer_ledger`).
  */
-
-async function baseExp(app: AppContext): Promise<number> {
-  return currencyExponent(app, (await getSettings(app)).base_currency_code);
-}
 
 export const toCustomer = (r: CustomersTable, exp: number): Customer => ({
   id: r.id,
@@ -71,7 +66,7 @@ export async function listCustomers(
   app: AppContext,
   f: { page: number; page_size: number; search?: string },
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   let q = app.db.selectFrom('customers');
   if (f.search) {
     // Partial, case-insensitive match on name or phone (instr: no LIKE wildcards to escape); exact national ID.
@@ -85,7 +80,7 @@ export async function listCustomers(
 }
 
 export async function getCustomer(app: AppContext, id: string): Promise<Customer> {
-  return toCustomer(await getCustomerRow(app.db, id), await baseExp(app));
+  return toCustomer(await getCustomerRow(app.db, id), await baseExponent(app));
 }
 
 /** phoneDigits in SQL, for the separators people type: spaces, dashes, dots, slashes, brackets and a plus. */
@@ -123,7 +118,7 @@ export async function possibleDuplicates(
     .orderBy('id')
     .limit(MAX_DUPLICATES)
     .execute();
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   return rows.map((r) => toCustomer(r, exp));
 }
 
@@ -155,7 +150,7 @@ export async function createCustomer(
   input: z.output<typeof CreateCustomerRequest>,
 ): Promise<Customer> {
   assertCreditTerms(user, input);
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const at = nowIso();
   const row: CustomersTable = {
     id: newId(),
@@ -199,7 +194,7 @@ export async function updateCustomer(
         'CREDIT_TERMS_NEED_MANAGER',
       );
   }
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const creditLimit =
     patch.credit_limit === undefined ? undefined : toMinor(patch.credit_limit, exp, 'credit_limit');
   const row = await app.db.transaction().execute(async (trx) => {
@@ -236,7 +231,7 @@ export async function updateCustomer(
 }
 
 export async function customerLedger(app: AppContext, id: string, f: { page: number; page_size: number }) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   await getCustomerRow(app.db, id);
   const q = app.db.selectFrom('customer_ledger as l').where('l.customer_id', '=', id);
   const found = await paginate(q, f, (q) =>
@@ -367,7 +362,7 @@ export async function recordCustomerPayment(
   id: string,
   input: { amount: number; method: AccountPaymentTender; notes: string },
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const amount = toMinor(input.amount, exp, 'amount');
   const f = (n: number) => formatMinor(n, exp);
   const deviceId = await getLocalDeviceId(app.db);

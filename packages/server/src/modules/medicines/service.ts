@@ -16,7 +16,7 @@ import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/slug';
-import { currencyExponent } from '../currency/service';
+import { baseExponent } from '../currency/service';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
 import { branchToday, heldInBatch } from '../stock/ledger';
@@ -30,11 +30,6 @@ export function barcodeKey(code: string): string {
   const c = code.trim();
   if (/^\d{8,14}$/.test(c)) return c.replace(/^0+/, '') || '0';
   return c.toUpperCase();
-}
-
-/** The base currency's exponent: medicine prices are minor units of it. */
-export async function baseExponent(app: AppContext): Promise<number> {
-  return currencyExponent(app, (await getSettings(app)).base_currency_code);
 }
 
 export async function toMedicine(

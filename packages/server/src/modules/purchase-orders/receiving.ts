@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type {
   PurchaseOrderDetail,
   PurchaseOrderStatus,
@@ -11,7 +12,6 @@ import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { branchToday } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';
 import { getOrderRow, getPurchaseOrder, RECEIVABLE, recordOrderChange } from './service';

@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type {
   PURCHASE_ORDER_SORTS,
   CreatePurchaseOrderRequest,
@@ -15,7 +16,6 @@ import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../branches/active-branch';
 import { requireActiveSupplier } from '../suppliers/service';
 import type { PurchaseOrderItemsTable, PurchaseOrdersTable } from '../../db/tables/purchase-orders';

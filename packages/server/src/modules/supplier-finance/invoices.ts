@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type {
   CreateSupplierInvoiceRequest,
   CreateSupplierPaymentRequest,
@@ -13,7 +14,6 @@ import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { getSupplierRow } from '../suppliers/service';
 import type { SupplierInvoicesTable, SupplierPaymentsTable } from '../../db/tables/supplier-finance';
 
