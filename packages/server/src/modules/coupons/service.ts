@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Coupon, CreateCouponRequest, UpdateCouponRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange, recordUpsert } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
@@ -72,7 +72,7 @@ async function assertCodeFree(db: Db, code: string, exceptId?: string) {
 }
 
 async function writeCoupon(trx: Db, row: CouponsTable) {
-  await recordChange(trx, { entity: 'coupon', entityId: row.id, op: 'upsert', payload: row, branchId: null });
+  await recordUpsert(trx, 'coupon', row, null);
 }
 
 export async function createCoupon(

@@ -7,7 +7,7 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange, recordUpsert } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -44,13 +44,7 @@ async function readInvoice(db: Db, id: string, exponent: number): Promise<Suppli
 }
 
 const recordInvoiceChange = (trx: Db, row: SupplierInvoicesTable) =>
-  recordChange(trx, {
-    entity: 'supplier_invoice',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
+  recordUpsert(trx, 'supplier_invoice', row, row.branch_id);
 
 export async function createInvoice(
   app: AppContext,
