@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseConfig } from '../packages/server/src/config';
 import {
   DEMO_SIZES,
+  DEMO_SYLLABLES,
   type DemoSize,
   ean13,
   generateDemoCatalogue,
@@ -39,25 +40,9 @@ export async function runCatalogueBench(
     const headers = { authorization: `Bearer ${token}` };
     const api = `${server.url}/api/v1`;
 
-    // What people type: 2-5 letter prefixes of brand and generic names, sometimes two words.
-    const prefixes = [
-      'ka',
-      'lo',
-      'mi',
-      'ra',
-      'ne',
-      'to',
-      'vi',
-      'sa',
-      'du',
-      'fe',
-      'gra',
-      'pro',
-      'zen',
-      'tor',
-      'lex',
-      'cor',
-    ];
+    // What people type: 2-5 letter prefixes of brand and generic names (the syllables the generator builds
+    // brand names from), sometimes two words.
+    const prefixes = DEMO_SYLLABLES.slice(0, 16);
     const words = [
       'para',
       'amox',

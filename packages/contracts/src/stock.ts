@@ -224,6 +224,7 @@ export const StockCountSheetLine = z.object({
   expected_qty: z.number().int(),
   is_controlled: z.boolean().describe('a variance on it needs a reason and a witness'),
 });
+export type StockCountSheetLine = z.infer<typeof StockCountSheetLine>;
 
 export const StockCountSheet = z.object({
   branch_id: z.string(),

@@ -1,18 +1,8 @@
-import type { Role } from '@pharmacy/contracts';
+import type { Role, StockCountSheetLine } from '@pharmacy/contracts';
 import { mayApproveCount } from '@pharmacy/contracts/roles';
 
-export interface SheetLine {
-  batch_id: string;
-  medicine_id: string;
-  medicine_name: string;
-  strength: string;
-  form: string;
-  batch_number: string;
-  expiry_date: string;
-  regulator_status: string;
-  expected_qty: number;
-  is_controlled: boolean;
-}
+/** A line of the count sheet as GET /stockcount answers it. */
+export type SheetLine = StockCountSheetLine;
 
 /** What was typed per batch id; a batch not in the map is not counted yet. */
 export type Counts = Record<string, string>;

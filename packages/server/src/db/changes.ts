@@ -204,6 +204,16 @@ export async function flushDeferredChanges(
  */
 export const localChangeCheck = new AsyncLocalStorage<(entity: string) => void>();
 
+/** A row replicated as it now stands: an upsert change under the row's id, the row itself the payload. */
+export function recordUpsert(
+  trx: Db,
+  entity: string,
+  row: { id: string },
+  branchId: string | null,
+): Promise<void> {
+  return recordChange(trx, { entity, entityId: row.id, op: 'upsert', payload: row, branchId });
+}
+
 export async function recordChange(trx: Db, change: Change): Promise<void> {
   // Outside a transaction the lock would end with its own statement: give the change one of its own.
   if (!trx.isTransaction && isPostgres(trx))

@@ -1,6 +1,6 @@
 import type { ChangelogKind } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { AuthUser } from '../../http/auth';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -35,13 +35,7 @@ export async function createChangelogEntry(
   const row: ChangelogEntriesTable = { id: newId(), ...input, created_by: user.id, created_at: nowIso() };
   await app.db.transaction().execute(async (trx) => {
     await trx.insertInto('changelog_entries').values(row).execute();
-    await recordChange(trx, {
-      entity: 'changelog_entry',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'changelog_entry', row, null);
     await writeAudit(trx, actor, {
       action: 'changelog.create',
       entity: 'changelog_entry',

@@ -10,7 +10,7 @@ import {
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, assertTillBranch, type AuthUser } from '../../http/auth';
 import { Conflict, Forbidden, Invalid, NotFound, Unauthorized } from '../../lib/errors';
 import { roleAllowed } from '../../http/route';
@@ -53,13 +53,7 @@ const toApproval = (r: ApprovalRow, now = nowIso()): Approval => ({
 });
 
 const recordApprovalChange = (trx: Db, row: ApprovalsTable) =>
-  recordChange(trx, {
-    entity: 'approval',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
+  recordUpsert(trx, 'approval', row, row.branch_id);
 
 async function readApproval(db: Db, id: string): Promise<ApprovalRow> {
   const row = await approvalQuery(db).where('a.id', '=', id).executeTakeFirst();

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { DeviceSignInsTable } from '../../db/tables/approvals';
 import { newId } from '../../lib/ids';
@@ -34,13 +34,7 @@ export async function recordSignInAtTill(
     created_at: at,
   };
   await trx.insertInto('device_sign_ins').values(row).execute();
-  await recordChange(trx, {
-    entity: 'device_sign_in',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
+  await recordUpsert(trx, 'device_sign_in', row, row.branch_id);
   return row.device_id;
 }
 

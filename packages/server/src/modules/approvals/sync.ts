@@ -1,5 +1,5 @@
 import { ApprovalPayload, DeviceSignInPayload } from '@pharmacy/contracts';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
 import type { DeviceSignInsTable } from '../../db/tables/approvals';
@@ -103,13 +103,7 @@ const deviceSignInEntity = defineEntity<DeviceSignInsTable>({
   payloadSchema: DeviceSignInPayload,
   write: async (trx, payload) => {
     if (!(await insertRowIfAbsent(trx, 'device_sign_ins', 'id', payload))) return;
-    await recordChange(trx, {
-      entity: 'device_sign_in',
-      entityId: payload.id,
-      op: 'upsert',
-      payload,
-      branchId: payload.branch_id,
-    });
+    await recordUpsert(trx, 'device_sign_in', payload, payload.branch_id);
   },
 });
 

@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import { STOCK_MANAGERS } from '@pharmacy/contracts/roles';
 import {
   Batch,
@@ -13,7 +14,6 @@ import {
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { created, type ApiRouter } from '../../http/route';
 import { actorOf } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { getBatch, listMovements } from '../stock/queries';
 import { expiringBatches, listBatches, receivePurchase, writeOff } from './service';
 import { BATCH_RECEIVERS } from '@pharmacy/contracts/roles';

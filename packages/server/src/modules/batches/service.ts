@@ -1,3 +1,5 @@
+import { baseExponent } from '../currency/service';
+import { withinUtcDays } from '../../db/utc-days';
 import type { Batch } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
@@ -5,7 +7,7 @@ import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent, getMedicineRow } from '../medicines/service';
+import { getMedicineRow } from '../medicines/service';
 import { addDays } from '@pharmacy/contracts/time';
 import { branchToday, moveBatchQuantity } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';
@@ -143,8 +145,7 @@ export async function listBatches(app: AppContext, f: BatchFilter) {
   if (f.regulator_status) q = q.where('b.regulator_status', '=', f.regulator_status);
   if (f.in_stock === 'true') q = q.where('b.qty_on_hand', '>', 0);
   if (f.in_stock === 'false') q = q.where('b.qty_on_hand', '<=', 0);
-  if (f.from) q = q.where('b.received_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('b.received_at', '<', `${addDays(f.to, 1)}T00:00:00.000Z`);
+  q = withinUtcDays(q, 'b.received_at', f);
   return pageBatches(app, q, f, (q2) => q2.orderBy('b.received_at', 'desc').orderBy('b.id', 'desc'));
 }
 

@@ -3,7 +3,7 @@ import type { Branch } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { BranchesTable } from '../../db/schema';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { containsText } from '../../db/like';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -103,7 +103,7 @@ export async function writeBranch(trx: Db, row: BranchesTable): Promise<void> {
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
-  await recordChange(trx, { entity: 'branch', entityId: row.id, op: 'upsert', payload: row, branchId: null });
+  await recordUpsert(trx, 'branch', row, null);
 }
 
 export interface BranchInput {

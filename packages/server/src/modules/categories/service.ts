@@ -2,7 +2,7 @@ import type { Category } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -67,13 +67,7 @@ async function writeCategory(trx: Db, row: CategoriesTable): Promise<void> {
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
-  await recordChange(trx, {
-    entity: 'category',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'category', row, null);
 }
 
 export async function createCategory(
@@ -122,13 +116,7 @@ export async function updateCategory(
     await assertFree(trx, row.slug, row.name, before.id);
     // medicines.category references categories.slug ON UPDATE CASCADE: the rename reaches every medicine here.
     await trx.updateTable('categories').set(row).where('id', '=', before.id).execute();
-    await recordChange(trx, {
-      entity: 'category',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'category', row, null);
     const moved = row.slug !== before.slug ? await touchMedicinesOfCategory(trx, row.slug) : 0;
     await writeAudit(trx, actor, {
       action: 'category.update',

@@ -1,6 +1,6 @@
+import { withinUtcDays } from '../../db/utc-days';
 import type { AppContext } from '../../app-context';
 import { NotFound } from '../../lib/errors';
-import { addDays } from '@pharmacy/contracts/time';
 import { controlledRegistry } from '../stock/queries';
 import { paginate } from '../../db/paginate';
 
@@ -49,8 +49,7 @@ export async function prescriptionBook(app: AppContext, f: BookFilter, all = fal
   let q = selectBook(app).where('d.reversed_at', 'is', null);
   if (f.branch_id) q = q.where('d.branch_id', '=', f.branch_id);
   if (f.medicine_id) q = q.where('d.medicine_id', '=', f.medicine_id);
-  if (f.from) q = q.where('d.created_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('d.created_at', '<', `${addDays(f.to, 1)}T00:00:00.000Z`);
+  q = withinUtcDays(q, 'd.created_at', f);
   const found = await paginate(q, f, (q) => q.orderBy('d.created_at').orderBy('d.id'), { all });
   return { ...found, items: found.items.map((r) => ({ ...r, is_controlled: r.is_controlled === 1 })) };
 }

@@ -5,14 +5,13 @@ import type { z } from 'zod';
 import type { Coupon, CreateCouponRequest, UpdateCouponRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { currencyExponent } from '../currency/service';
-import { getSettings } from '../settings/service';
+import { baseExponent } from '../currency/service';
 import { couponDiscount } from '@pharmacy/contracts/pricing';
 import type { CouponsTable } from '../../db/tables/coupons';
 
@@ -21,10 +20,6 @@ import type { CouponsTable } from '../../db/tables/coupons';
  * percent (12.5 % -> 1250); a fixed coupon in minor units. Sales apply and count them (redeemCoupon) in the sale's
  * transaction with a guarded UPDATE, so a usage limit holds under concurrent sales.
  */
-
-async function baseExp(app: AppContext): Promise<number> {
-  return currencyExponent(app, (await getSettings(app)).base_currency_code);
-}
 
 export const toCoupon = (r: CouponsTable, exp: number): Coupon => ({
   id: r.id,
@@ -77,7 +72,7 @@ async function assertCodeFree(db: Db, code: string, exceptId?: string) {
 }
 
 async function writeCoupon(trx: Db, row: CouponsTable) {
-  await recordChange(trx, { entity: 'coupon', entityId: row.id, op: 'upsert', payload: row, branchId: null });
+  await recordUpsert(trx, 'coupon', row, null);
 }
 
 export async function createCoupon(
@@ -85,7 +80,7 @@ export async function createCoupon(
   actor: Actor,
   input: z.output<typeof CreateCouponRequest>,
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const at = nowIso();
   const row: CouponsTable = {
     id: newId(),
@@ -126,7 +121,7 @@ export async function updateCoupon(
   id: string,
   patch: z.output<typeof UpdateCouponRequest>,
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const row = await app.db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
     if (!before) throw new NotFound('Coupon', id);
@@ -186,7 +181,7 @@ export async function listCoupons(
   app: AppContext,
   f: { page: number; page_size: number; search?: string; active: 'true' | 'false' | 'all' },
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   let q = app.db.selectFrom('coupons');
   if (f.search) q = q.where(containsText('code', f.search));
   if (f.active !== 'all') q = q.where('is_active', '=', f.active === 'true' ? 1 : 0);
@@ -285,7 +280,7 @@ export async function validateCoupon(
   subtotal: number | undefined,
   customerId: string | undefined,
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const c = await findCouponByCode(app.db, code);
   const basket = subtotal === undefined ? null : toMinor(subtotal, exp, 'subtotal');
   const reason = await couponRefusal(app.db, c, basket, customerId ?? null, nowIso());
@@ -326,11 +321,5 @@ export async function redeemCoupon(
   await trx.insertInto('coupon_redemptions').values(row).execute();
   // Redemptions replicate as inserts to every server (organisation scope: branchId null), each recounting
   // used_count from them (coupons/sync.ts); the coupon row is central's.
-  await recordChange(trx, {
-    entity: 'coupon_redemption',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'coupon_redemption', row, null);
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { smallerOf } from '../../db/dialect';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { CouponRedemptionPayload } from '@pharmacy/contracts';
 import { heldOrPushed, PushForbidden } from '../sync/push-actors';
@@ -38,13 +38,7 @@ const couponEntity = defineEntity<CouponsTable>({
     const { used_count: _, ...row } = payload;
     await upsertRow(trx, 'coupons', 'id', row);
     await recountCoupon(trx, row.id);
-    await recordChange(trx, {
-      entity: 'coupon',
-      entityId: row.id,
-      op: 'upsert',
-      payload,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'coupon', payload, null);
   },
 });
 
@@ -74,13 +68,7 @@ const couponRedemptionEntity = defineEntity<CouponRedemptionsTable>({
   write: async (trx, payload) => {
     if (!(await insertRowIfAbsent(trx, 'coupon_redemptions', 'id', payload))) return;
     await recountCoupon(trx, payload.coupon_id);
-    await recordChange(trx, {
-      entity: 'coupon_redemption',
-      entityId: payload.id,
-      op: 'upsert',
-      payload,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'coupon_redemption', payload, null);
   },
 });
 

@@ -3,7 +3,7 @@ import type { Currency, ExchangeRate } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { CurrenciesTable, ExchangeRatesTable } from '../../db/schema';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { formatScaled, invertScaled, parseScaled, RATE_SCALE } from '../../lib/decimal';
 import { newId } from '../../lib/ids';
@@ -59,6 +59,11 @@ export async function currencyExponent(app: AppContext, code: string): Promise<n
   const { exponent } = await getCurrency(app.db, code);
   app.cache.set(key, exponent);
   return exponent;
+}
+
+/** The base currency's exponent: prices, balances and coupon values are minor units of it. */
+export async function baseExponent(app: AppContext): Promise<number> {
+  return currencyExponent(app, (await getSettings(app)).base_currency_code);
 }
 
 async function writeCurrency(trx: Db, row: CurrenciesTable): Promise<void> {
@@ -200,13 +205,7 @@ export async function createRate(
   };
   await app.db.transaction().execute(async (trx) => {
     await trx.insertInto('exchange_rates').values(row).execute();
-    await recordChange(trx, {
-      entity: 'exchange_rate',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'exchange_rate', row, null);
     await writeAudit(trx, actor, {
       action: 'exchange_rate.create',
       entity: 'exchange_rate',

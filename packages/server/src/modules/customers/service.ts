@@ -12,17 +12,16 @@ import {
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { currencyExponent } from '../currency/service';
+import { baseExponent } from '../currency/service';
 import { getLocalDeviceId } from '../fiscal/device';
 import { findActiveSession, takingSession } from '../sessions/service';
-import { getSettings } from '../settings/service';
 import { CREDIT_GRANTERS } from './roles';
 import { recordSignInAtTill } from '../approvals/sign-ins';
 import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/customers';
@@ -32,10 +31,6 @@ import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/custom
  * currency. The ledger is append-only; every balance change writes a ledger row with balance_after, and both
  * rows replicate (entities `customer` and `customer_ledger`).
  */
-
-async function baseExp(app: AppContext): Promise<number> {
-  return currencyExponent(app, (await getSettings(app)).base_currency_code);
-}
 
 export const toCustomer = (r: CustomersTable, exp: number): Customer => ({
   id: r.id,
@@ -57,33 +52,21 @@ export async function getCustomerRow(db: Db, id: string): Promise<CustomersTable
 }
 
 async function recordCustomer(trx: Db, row: CustomersTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'customer',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'customer', row, null);
 }
 
 async function insertLedger(trx: Db, row: CustomerLedgerTable): Promise<void> {
   await trx.insertInto('customer_ledger').values(row).execute();
   // Organisation scope (branchId null): every till holds a customer's whole ledger, whose sum is the balance
   // (customers/sync.ts).
-  await recordChange(trx, {
-    entity: 'customer_ledger',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'customer_ledger', row, null);
 }
 
 export async function listCustomers(
   app: AppContext,
   f: { page: number; page_size: number; search?: string },
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   let q = app.db.selectFrom('customers');
   if (f.search) {
     // Partial, case-insensitive match on name or phone (instr: no LIKE wildcards to escape); exact national ID.
@@ -97,7 +80,7 @@ export async function listCustomers(
 }
 
 export async function getCustomer(app: AppContext, id: string): Promise<Customer> {
-  return toCustomer(await getCustomerRow(app.db, id), await baseExp(app));
+  return toCustomer(await getCustomerRow(app.db, id), await baseExponent(app));
 }
 
 /** phoneDigits in SQL, for the separators people type: spaces, dashes, dots, slashes, brackets and a plus. */
@@ -135,7 +118,7 @@ export async function possibleDuplicates(
     .orderBy('id')
     .limit(MAX_DUPLICATES)
     .execute();
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   return rows.map((r) => toCustomer(r, exp));
 }
 
@@ -167,7 +150,7 @@ export async function createCustomer(
   input: z.output<typeof CreateCustomerRequest>,
 ): Promise<Customer> {
   assertCreditTerms(user, input);
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const at = nowIso();
   const row: CustomersTable = {
     id: newId(),
@@ -211,7 +194,7 @@ export async function updateCustomer(
         'CREDIT_TERMS_NEED_MANAGER',
       );
   }
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const creditLimit =
     patch.credit_limit === undefined ? undefined : toMinor(patch.credit_limit, exp, 'credit_limit');
   const row = await app.db.transaction().execute(async (trx) => {
@@ -248,7 +231,7 @@ export async function updateCustomer(
 }
 
 export async function customerLedger(app: AppContext, id: string, f: { page: number; page_size: number }) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   await getCustomerRow(app.db, id);
   const q = app.db.selectFrom('customer_ledger as l').where('l.customer_id', '=', id);
   const found = await paginate(q, f, (q) =>
@@ -287,6 +270,32 @@ export interface CreditMovement {
   notes?: string;
 }
 
+/** A credit movement's customer row replicated and its ledger row (SALE or REFUND) written and replicated. */
+async function writeMovement(
+  trx: Db,
+  m: CreditMovement,
+  type: 'SALE' | 'REFUND',
+  row: CustomersTable,
+  at: string,
+): Promise<CustomerLedgerTable> {
+  await recordCustomer(trx, row);
+  const ledger: CustomerLedgerTable = {
+    id: newId(),
+    customer_id: m.customerId,
+    branch_id: m.branchId,
+    transaction_type: type,
+    amount: m.amount,
+    balance_after: row.current_balance,
+    reference_type: m.referenceType,
+    reference_id: m.referenceId,
+    notes: m.notes ?? '',
+    created_by: m.userId,
+    created_at: at,
+  };
+  await insertLedger(trx, ledger);
+  return ledger;
+}
+
 /**
  * Charges a credit sale to a customer's account in the caller's transaction: the guarded UPDATE refuses it when
  * credit is not allowed (403 CREDIT_NOT_ALLOWED) or the balance would pass the limit (409 CREDIT_LIMIT_EXCEEDED,
@@ -321,22 +330,7 @@ export async function chargeCustomerCredit(
       ],
     );
   }
-  await recordCustomer(trx, row);
-  const ledger: CustomerLedgerTable = {
-    id: newId(),
-    customer_id: m.customerId,
-    branch_id: m.branchId,
-    transaction_type: 'SALE',
-    amount: m.amount,
-    balance_after: row.current_balance,
-    reference_type: m.referenceType,
-    reference_id: m.referenceId,
-    notes: m.notes ?? '',
-    created_by: m.userId,
-    created_at: at,
-  };
-  await insertLedger(trx, ledger);
-  return ledger;
+  return writeMovement(trx, m, 'SALE', row, at);
 }
 
 /**
@@ -352,22 +346,7 @@ export async function refundCustomerCredit(trx: Db, m: CreditMovement): Promise<
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw new NotFound('Customer', m.customerId);
   const row = await getCustomerRow(trx, m.customerId);
-  await recordCustomer(trx, row);
-  const ledger: CustomerLedgerTable = {
-    id: newId(),
-    customer_id: m.customerId,
-    branch_id: m.branchId,
-    transaction_type: 'REFUND',
-    amount: m.amount,
-    balance_after: row.current_balance,
-    reference_type: m.referenceType,
-    reference_id: m.referenceId,
-    notes: m.notes ?? '',
-    created_by: m.userId,
-    created_at: at,
-  };
-  await insertLedger(trx, ledger);
-  return ledger;
+  return writeMovement(trx, m, 'REFUND', row, at);
 }
 
 /**
@@ -383,7 +362,7 @@ export async function recordCustomerPayment(
   id: string,
   input: { amount: number; method: AccountPaymentTender; notes: string },
 ) {
-  const exp = await baseExp(app);
+  const exp = await baseExponent(app);
   const amount = toMinor(input.amount, exp, 'amount');
   const f = (n: number) => formatMinor(n, exp);
   const deviceId = await getLocalDeviceId(app.db);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { prepared } from '../../db/prepared';
 import { ACCOUNT_PAYMENT_TENDERS, CustomerLedgerPayload, CustomerPayload } from '@pharmacy/contracts';
@@ -160,13 +160,7 @@ const customerEntity = defineEntity<CustomersTable>({
     const { current_balance: _, ...row } = payload;
     await upsertRow(trx, 'customers', 'id', row);
     await recomputeCustomerBalance(trx, row.id);
-    await recordChange(trx, {
-      entity: 'customer',
-      entityId: row.id,
-      op: 'upsert',
-      payload,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'customer', payload, null);
   },
 });
 
@@ -198,13 +192,7 @@ const customerLedgerEntity = defineEntity<CustomerLedgerTable>({
     }
     if (!(await insertRowIfAbsent(trx, 'customer_ledger', 'id', row))) return;
     await recomputeCustomerBalance(trx, row.customer_id);
-    await recordChange(trx, {
-      entity: 'customer_ledger',
-      entityId: row.id,
-      op: 'upsert',
-      payload,
-      branchId: null,
-    });
+    await recordUpsert(trx, 'customer_ledger', payload, null);
   },
 });
 

@@ -1,7 +1,7 @@
+import { baseExponent } from '../currency/service';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
-import { baseExponent } from '../medicines/service';
 import { branchTotals, dailyTotals } from '../reports/sales';
 import { stockCounts } from '../reports/stock';
 import { pct1, reportTimeZone, resolveWindow } from '../reports/window';

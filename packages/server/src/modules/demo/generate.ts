@@ -62,7 +62,8 @@ const GENERICS: Array<[string, string[], string[], string]> = [
   ['Chlorhexidine', ['0.5 %'], ['solution'], 'First Aid'],
 ];
 
-const SYLLABLES = [
+/** The syllables brand names are made of (the catalogue bench types their prefixes). */
+export const DEMO_SYLLABLES = [
   'ka',
   'lo',
   'mi',
@@ -200,7 +201,7 @@ function demoSuppliers(c: DemoContext): string[] {
   const suppliers: string[] = [];
   for (let i = 0; i < c.size.suppliers; i++) {
     const id = c.newId();
-    const name = `${pick(SYLLABLES).toUpperCase()}${pick(SYLLABLES)} ${pick(['Pharma', 'Medical', 'Health', 'Distributors', 'Life Sciences'])} ${i + 1}`;
+    const name = `${pick(DEMO_SYLLABLES).toUpperCase()}${pick(DEMO_SYLLABLES)} ${pick(['Pharma', 'Medical', 'Health', 'Distributors', 'Life Sciences'])} ${i + 1}`;
     insertSupplier.run(
       id,
       name,
@@ -228,7 +229,7 @@ function demoMedicines(c: DemoContext): Array<{ id: string; price: number }> {
   const medicines: Array<{ id: string; price: number }> = [];
   for (let i = 0; i < c.size.medicines; i++) {
     const [generic, strengths, forms, category] = pick(GENERICS);
-    const brand = `${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(SUFFIXES)}`;
+    const brand = `${pick(DEMO_SYLLABLES)}${pick(DEMO_SYLLABLES)}${pick(SUFFIXES)}`;
     const strength = pick(strengths);
     const form = pick(forms);
     const name = `${brand[0]!.toUpperCase()}${brand.slice(1)} ${strength}`;

@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import { CreateMedicineRequest, CreateSupplierRequest } from '@pharmacy/contracts';
 import demo from '../../../../../resources/demo-catalogue.json' with { type: 'json' };
 import type { AppContext } from '../../app-context';
@@ -5,7 +6,7 @@ import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { SYSTEM, writeAudit } from '../audit/service';
 import { createCategory } from '../categories/service';
-import { baseExponent, createMedicine } from '../medicines/service';
+import { createMedicine } from '../medicines/service';
 import { addDays } from '@pharmacy/contracts/time';
 import { branchToday } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';

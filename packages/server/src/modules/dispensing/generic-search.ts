@@ -1,8 +1,9 @@
+import { baseExponent } from '../currency/service';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { Invalid } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
-import { baseExponent, getMedicineRow } from '../medicines/service';
+import { getMedicineRow } from '../medicines/service';
 import { branchStock } from '../stock/ledger';
 
 /**

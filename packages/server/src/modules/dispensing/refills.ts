@@ -1,7 +1,7 @@
 import type { RefillReminder } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -83,13 +83,7 @@ export async function createRefill(
   };
   await app.db.transaction().execute(async (trx) => {
     await trx.insertInto('refill_reminders').values(row).execute();
-    await recordChange(trx, {
-      entity: 'refill_reminder',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId,
-    });
+    await recordUpsert(trx, 'refill_reminder', row, branchId);
     await writeAudit(trx, actor, {
       action: 'refill_reminder.create',
       entity: 'refill_reminder',

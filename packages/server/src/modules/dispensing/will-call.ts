@@ -2,15 +2,20 @@ import { sql } from 'kysely';
 import type { WillCall } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { NOT_VALID, recordPrescriptionChange, statusAfterFill } from '../prescriptions/dispense';
+import {
+  NOT_VALID,
+  recordDispensingChanges,
+  setPrescriptionStatus,
+  statusAfterFill,
+} from '../prescriptions/dispense';
 import { getPrescriptionRow } from '../prescriptions/read';
 import { recordWillCallChange } from '../prescriptions/service';
+import { willCallLines } from '../prescriptions/will-call-sale';
 import type { DispensingsTable, WillCallsTable } from '../../db/tables/prescriptions';
 import { moveBatchQuantity } from '../stock/ledger';
 import { heldReservations, releaseReserved } from '../stock/reservations';
@@ -19,15 +24,7 @@ import { paginate } from '../../db/paginate';
 async function toWillCalls(db: Db, rows: WillCallsTable[]): Promise<WillCall[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const lines = await db
-    .selectFrom('dispensings as d')
-    .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
-    .select(['d.will_call_id', 'd.medicine_id', 'm.name as medicine_name', 'm.is_controlled', 'd.quantity'])
-    .where('d.will_call_id', 'in', ids)
-    .where('d.reversed_at', 'is', null)
-    .orderBy('d.created_at')
-    .orderBy('d.id')
-    .execute();
+  const lines = await willCallLines(db, ids);
   const patients = await db
     .selectFrom('prescriptions')
     .select(['id', 'patient_name', 'patient_phone'])
@@ -163,26 +160,11 @@ export async function createWillCall(
       .execute();
     // The shelf entry replicates before the dispensings that point at it.
     await recordWillCallChange(trx, row);
-    for (const p of prepared) {
-      const d = await trx
-        .selectFrom('dispensings')
-        .selectAll()
-        .where('id', '=', p.id)
-        .executeTakeFirstOrThrow();
-      await recordChange(trx, {
-        entity: 'dispensing',
-        entityId: d.id,
-        op: 'upsert',
-        payload: d,
-        branchId: d.branch_id,
-      });
-    }
-    await trx
-      .updateTable('prescriptions')
-      .set({ status: 'ready', updated_at: row.placed_at })
-      .where('id', '=', rx.id)
-      .execute();
-    await recordPrescriptionChange(trx, rx.id);
+    for (const p of prepared)
+      await recordDispensingChanges(trx, [
+        await trx.selectFrom('dispensings').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow(),
+      ]);
+    await setPrescriptionStatus(trx, rx.id, 'ready', row.placed_at);
     await writeAudit(trx, actor, {
       action: 'will_call.create',
       entity: 'will_call',
@@ -274,21 +256,9 @@ export async function returnWillCall(
     for (const d of lines) {
       await reverseDispensing(trx, d);
       await trx.updateTable('dispensings').set({ reversed_at: at }).where('id', '=', d.id).execute();
-      await recordChange(trx, {
-        entity: 'dispensing',
-        entityId: d.id,
-        op: 'upsert',
-        payload: { ...d, reversed_at: at },
-        branchId: d.branch_id,
-      });
+      await recordDispensingChanges(trx, [{ ...d, reversed_at: at }]);
     }
-    const status = await restoredStatus(trx, wc.prescription_id);
-    await trx
-      .updateTable('prescriptions')
-      .set({ status, updated_at: at })
-      .where('id', '=', wc.prescription_id)
-      .execute();
-    await recordPrescriptionChange(trx, wc.prescription_id);
+    await setPrescriptionStatus(trx, wc.prescription_id, await restoredStatus(trx, wc.prescription_id), at);
     await writeAudit(trx, actor, {
       action: 'will_call.return',
       entity: 'will_call',

@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type { Medicine, MedicineSort } from '@pharmacy/contracts';
 import { type RawBuilder, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
@@ -9,7 +10,7 @@ import { NotFound } from '../../lib/errors';
 import type { JsonText } from '../../http/route';
 import { branchTimeZone } from '../branches/time-zone';
 import { localDate } from '@pharmacy/contracts/time';
-import { barcodeKey, baseExponent, toMedicine } from './service';
+import { barcodeKey, toMedicine } from './service';
 import { activeCondition, catalogueConditions, settleStockFor, stockSortedPage } from './stock-sort';
 import { medicineStore } from './store';
 

@@ -9,14 +9,14 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { findCategorySlug } from '../categories/slug';
-import { currencyExponent } from '../currency/service';
+import { baseExponent } from '../currency/service';
 import { imageReadUrl } from '../images/storage';
 import { getSettings } from '../settings/service';
 import { branchToday, heldInBatch } from '../stock/ledger';
@@ -30,11 +30,6 @@ export function barcodeKey(code: string): string {
   const c = code.trim();
   if (/^\d{8,14}$/.test(c)) return c.replace(/^0+/, '') || '0';
   return c.toUpperCase();
-}
-
-/** The base currency's exponent: medicine prices are minor units of it. */
-export async function baseExponent(app: AppContext): Promise<number> {
-  return currencyExponent(app, (await getSettings(app)).base_currency_code);
 }
 
 export async function toMedicine(
@@ -138,13 +133,7 @@ export async function writeMedicine(trx: Db, row: MedicinesTable): Promise<void>
 
 /** The catalogue is organisation data: medicine changes replicate to every till. */
 export async function recordMedicineChange(trx: Db, row: MedicinesTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'medicine',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'medicine', row, null);
 }
 
 /** Bumps updated_at and replicates every medicine of a category whose slug just changed; returns how many. */

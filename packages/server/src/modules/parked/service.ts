@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ParkCartRequest, ParkedCart } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
 import { Conflict, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -18,13 +18,7 @@ import type { ParkedCartsTable } from '../../db/tables/parked';
  */
 
 async function record(trx: Db, row: ParkedCartsTable) {
-  await recordChange(trx, {
-    entity: 'parked_cart',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
+  await recordUpsert(trx, 'parked_cart', row, row.branch_id);
 }
 
 const toCart = (r: ParkedCartsTable & { user_name: string }): ParkedCart => ({

@@ -1,6 +1,6 @@
 import type { PrescriptionStatus } from '@pharmacy/contracts';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -168,14 +168,23 @@ export async function recordPrescriptionChange(trx: Db, id: string): Promise<voi
     .where('prescription_id', '=', id)
     .orderBy('line_no')
     .execute();
-  for (const item of items)
-    await recordChange(trx, {
-      entity: 'prescription_item',
-      entityId: item.id,
-      op: 'upsert',
-      payload: item,
-      branchId: item.branch_id,
-    });
+  for (const item of items) await recordUpsert(trx, 'prescription_item', item, item.branch_id);
+}
+
+/** Sets a prescription's status (and `updated_at`) and replicates it with its items. */
+export async function setPrescriptionStatus(
+  trx: Db,
+  id: string,
+  status: StoredPrescriptionStatus,
+  at: string,
+): Promise<void> {
+  await trx.updateTable('prescriptions').set({ status, updated_at: at }).where('id', '=', id).execute();
+  await recordPrescriptionChange(trx, id);
+}
+
+/** Replicates prescription book rows as they now stand (entity dispensing). */
+export async function recordDispensingChanges(trx: Db, rows: Iterable<DispensingsTable>): Promise<void> {
+  for (const d of rows) await recordUpsert(trx, 'dispensing', d, d.branch_id);
 }
 
 export interface WriteDispenseInput {
@@ -252,18 +261,11 @@ export async function writeDispense(
       reversed_at: null,
     };
     await trx.insertInto('dispensings').values(row).execute();
-    await recordChange(trx, {
-      entity: 'dispensing',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: row.branch_id,
-    });
+    await recordDispensingChanges(trx, [row]);
     rows.push(row);
   }
   const status = statusAfterFill(w.items);
-  await trx.updateTable('prescriptions').set({ status, updated_at: at }).where('id', '=', w.rx.id).execute();
-  await recordPrescriptionChange(trx, w.rx.id);
+  await setPrescriptionStatus(trx, w.rx.id, status, at);
   await writeAudit(trx, actor, {
     action: w.source === 'sale' ? 'prescription.dispense_sale' : 'prescription.dispense',
     entity: 'prescription',

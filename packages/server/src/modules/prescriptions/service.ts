@@ -9,7 +9,7 @@ import {
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -213,13 +213,7 @@ export async function dispensePrescription(
 }
 
 export async function recordWillCallChange(trx: Db, wc: WillCallsTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'will_call',
-    entityId: wc.id,
-    op: 'upsert',
-    payload: wc,
-    branchId: wc.branch_id,
-  });
+  await recordUpsert(trx, 'will_call', wc, wc.branch_id);
 }
 
 /**

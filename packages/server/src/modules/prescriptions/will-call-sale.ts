@@ -1,11 +1,10 @@
 import type { Collector } from '@pharmacy/contracts';
 import { sql } from 'kysely';
-import { recordChange } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { recordPrescriptionChange, statusAfterFill } from './dispense';
+import { recordDispensingChanges, setPrescriptionStatus, statusAfterFill } from './dispense';
 import { recordWillCallChange } from './service';
 
 /**
@@ -25,6 +24,26 @@ export interface WillCallForSale {
   dispenseIds: string[];
 }
 
+/** The goods on will-call entries: their prescription book rows not reversed, with the medicine, in order. */
+export function willCallLines(db: Db, willCallIds: string[]) {
+  return db
+    .selectFrom('dispensings as d')
+    .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
+    .select([
+      'd.will_call_id',
+      'd.dispense_id',
+      'd.medicine_id',
+      'm.name as medicine_name',
+      'm.is_controlled',
+      'd.quantity',
+    ])
+    .where('d.will_call_id', 'in', willCallIds)
+    .where('d.reversed_at', 'is', null)
+    .orderBy('d.created_at')
+    .orderBy('d.id')
+    .execute();
+}
+
 /** The waiting entry a sale picks up: 404 unknown, 409 when not waiting or of another branch. */
 export async function loadWillCallForSale(
   db: Db,
@@ -42,16 +61,10 @@ export async function loadWillCallForSale(
         : 'This will-call entry was returned to stock.',
       'WILL_CALL_NOT_WAITING',
     );
-  const lines = await db
-    .selectFrom('dispensings as d')
-    .innerJoin('medicines as m', 'm.id', 'd.medicine_id')
-    .select(['d.medicine_id', 'd.dispense_id', 'd.quantity', 'm.name', 'm.is_controlled'])
-    .where('d.will_call_id', '=', willCallId)
-    .where('d.reversed_at', 'is', null)
-    .execute();
+  const lines = await willCallLines(db, [willCallId]);
   const items = new Map<string, { name: string; quantity: number }>();
   for (const l of lines) {
-    const item = items.get(l.medicine_id) ?? { name: l.name, quantity: 0 };
+    const item = items.get(l.medicine_id) ?? { name: l.medicine_name, quantity: 0 };
     item.quantity += l.quantity;
     items.set(l.medicine_id, item);
   }
@@ -130,15 +143,10 @@ export async function completeWillCallSale(
     .where('will_call_id', '=', wc.id)
     .where('reversed_at', 'is', null)
     .execute();
-  const rows = await trx.selectFrom('dispensings').selectAll().where('will_call_id', '=', wc.id).execute();
-  for (const d of rows)
-    await recordChange(trx, {
-      entity: 'dispensing',
-      entityId: d.id,
-      op: 'upsert',
-      payload: d,
-      branchId: d.branch_id,
-    });
+  await recordDispensingChanges(
+    trx,
+    await trx.selectFrom('dispensings').selectAll().where('will_call_id', '=', wc.id).execute(),
+  );
   const rx = await trx
     .selectFrom('prescriptions')
     .select(['status'])
@@ -150,12 +158,7 @@ export async function completeWillCallSale(
     .where('prescription_id', '=', wc.prescriptionId)
     .execute();
   const status = rx.status === 'ready' ? statusAfterFill(items) : rx.status;
-  await trx
-    .updateTable('prescriptions')
-    .set({ status, updated_at: at })
-    .where('id', '=', wc.prescriptionId)
-    .execute();
-  await recordPrescriptionChange(trx, wc.prescriptionId);
+  await setPrescriptionStatus(trx, wc.prescriptionId, status, at);
   await writeAudit(trx, actor, {
     action: 'will_call.pickup',
     entity: 'will_call',

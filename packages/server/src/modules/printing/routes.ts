@@ -156,40 +156,20 @@ function printerRoutes(r: ApiRouter): void {
     },
   });
 
-  r.route({
-    method: 'post',
+  printerActionRoute(r, {
     path: '/printing/printers/:printerId/test',
-    tag: TAG,
     summary: 'Print a test page',
     description:
       "Admin, or the branch manager of the printer's branch (403 otherwise), for the printer set-up screen. Renders a test page (shop name, branch, date, the printer's settings, a line of each size, a code-page sample, a QR code, a cut) with the same ESC/POS renderer every document prints with, in the printer's paper width, command set and code page, and sends it on the print worker's lane of that printer (after the job printing there now, before the next queued one, never interleaved with a receipt's bytes), waiting for it up to three print timeouts (PRINT_TIMEOUT_MS; BUSY when the printer stayed busy, nothing sent), so the answer says what happened: outcome printed with the bytes written, or failed with the printer's reason (OFFLINE, TIMEOUT, NOT_FOUND, INVALID_CONFIG for an address the transport rules refuse...). A printer error is a 200 answer with outcome failed, never a 500. Works on an inactive printer too (to try one before turning it on). Audited.",
-    roles: BRANCH_MANAGERS,
-    params: PrinterParams,
-    responses: {
-      200: { description: 'What happened', schema: PrinterActionResult },
-      403: { description: 'Another branch' },
-      404: { description: 'Unknown printer' },
-    },
-    handler: async ({ app, user, params, requestId }) =>
-      printTestPage(app, actorOf(user, requestId), await getPrinterFor(app, user, params.printerId)),
+    run: printTestPage,
   });
 
-  r.route({
-    method: 'post',
+  printerActionRoute(r, {
     path: '/printing/printers/:printerId/drawer',
-    tag: TAG,
     summary: 'Open the cash drawer',
     description:
       "Admin, or the branch manager of the printer's branch (403 otherwise). Sends the drawer kick (ESC p on pin 2 for Epson, BEL for Star) to the printer the drawer is plugged into, on that printer's print lane like Test print (never in the middle of a receipt; dropped, BUSY, rather than opening the drawer late), and answers the outcome as Test print does. Audited.",
-    roles: BRANCH_MANAGERS,
-    params: PrinterParams,
-    responses: {
-      200: { description: 'What happened', schema: PrinterActionResult },
-      403: { description: 'Another branch' },
-      404: { description: 'Unknown printer' },
-    },
-    handler: async ({ app, user, params, requestId }) =>
-      openCashDrawer(app, actorOf(user, requestId), await getPrinterFor(app, user, params.printerId)),
+    run: openCashDrawer,
   });
 
   r.route({
@@ -202,6 +182,37 @@ function printerRoutes(r: ApiRouter): void {
     roles: BRANCH_MANAGERS,
     responses: { 200: { description: 'Attached devices', schema: PrinterDevices } },
     handler: () => discoverDevices(),
+  });
+}
+
+/**
+ * A printer action (test page, drawer kick): for admins and the printer's branch manager (403 another branch,
+ * 404 unknown printer), answering what happened at the printer.
+ */
+function printerActionRoute(
+  r: ApiRouter,
+  a: {
+    path: string;
+    summary: string;
+    description: string;
+    run: typeof printTestPage | typeof openCashDrawer;
+  },
+): void {
+  r.route({
+    method: 'post',
+    path: a.path,
+    tag: TAG,
+    summary: a.summary,
+    description: a.description,
+    roles: BRANCH_MANAGERS,
+    params: PrinterParams,
+    responses: {
+      200: { description: 'What happened', schema: PrinterActionResult },
+      403: { description: 'Another branch' },
+      404: { description: 'Unknown printer' },
+    },
+    handler: async ({ app, user, params, requestId }) =>
+      a.run(app, actorOf(user, requestId), await getPrinterFor(app, user, params.printerId)),
   });
 }
 

@@ -1,17 +1,17 @@
+import { baseExponent } from '../currency/service';
 import type {
   PurchaseOrderDetail,
   PurchaseOrderStatus,
   ReceivePurchaseOrderRequest,
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { branchToday } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';
 import { getOrderRow, getPurchaseOrder, RECEIVABLE, recordOrderChange } from './service';
@@ -110,13 +110,7 @@ export async function receiveAgainstOrder(
         received_at: at,
       };
       await trx.insertInto('purchase_order_receipts').values(receipt).execute();
-      await recordChange(trx, {
-        entity: 'purchase_order_receipt',
-        entityId: receipt.id,
-        op: 'upsert',
-        payload: receipt,
-        branchId: receipt.branch_id,
-      });
+      await recordUpsert(trx, 'purchase_order_receipt', receipt, receipt.branch_id);
       receipts.push(receipt);
     }
     for (const [itemId, qty] of incoming)

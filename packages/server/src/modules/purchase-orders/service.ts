@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type {
   PURCHASE_ORDER_SORTS,
   CreatePurchaseOrderRequest,
@@ -8,14 +9,13 @@ import type {
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../branches/active-branch';
 import { requireActiveSupplier } from '../suppliers/service';
 import type { PurchaseOrderItemsTable, PurchaseOrdersTable } from '../../db/tables/purchase-orders';
@@ -52,14 +52,7 @@ export async function recordOrderChange(trx: Db, id: string): Promise<void> {
     .where('purchase_order_id', '=', id)
     .orderBy('id')
     .execute();
-  for (const item of items)
-    await recordChange(trx, {
-      entity: 'purchase_order_item',
-      entityId: item.id,
-      op: 'upsert',
-      payload: item,
-      branchId: item.branch_id,
-    });
+  for (const item of items) await recordUpsert(trx, 'purchase_order_item', item, item.branch_id);
 }
 
 async function requireMedicines(db: Db, ids: string[]) {

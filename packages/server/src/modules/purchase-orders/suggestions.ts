@@ -1,7 +1,7 @@
+import { baseExponent } from '../currency/service';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
-import { baseExponent } from '../medicines/service';
 import { branchToday } from '../stock/ledger';
 
 const DEFAULT_LEAD_TIME_DAYS = 7;

@@ -1,3 +1,4 @@
+import { vatByRate } from '@pharmacy/contracts/pricing';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { formatMinor } from '../../lib/money';
@@ -6,16 +7,14 @@ import { salesFilter, salesFrom } from './sales';
 import { hourlySales, mergeRows, summaryAndDeltas, summaryHours } from './summaries';
 import { baseConverter, bucketLocalDate, hourBucketSql, type ReportWindow, windowDays } from './window';
 
-interface RateBucket {
-  taxable: number;
-  vat: number;
-}
-
 interface Month {
   sales: number;
   exempt: number;
-  /** Zero-rated and taxed lines per VAT rate in percent (exempt lines are not taxable at any rate). */
-  rates: Map<number, RateBucket>;
+  /**
+   * Zero-rated and taxed line amounts at their VAT rate in percent (exempt lines are not taxable at any rate),
+   * refunds as negative amounts; grouped per rate by vatByRate when the month is written.
+   */
+  rates: Array<{ rate: number; net: number; vat: number }>;
   vat: number;
   gross: number;
   returns: { n: number; total: number; vat: number };
@@ -24,18 +23,11 @@ interface Month {
 const emptyMonth = (): Month => ({
   sales: 0,
   exempt: 0,
-  rates: new Map(),
+  rates: [],
   vat: 0,
   gross: 0,
   returns: { n: 0, total: 0, vat: 0 },
 });
-
-function addToRate(m: Month, rate: number, taxable: number, vat: number): void {
-  const bucket = m.rates.get(rate) ?? { taxable: 0, vat: 0 };
-  bucket.taxable += taxable;
-  bucket.vat += vat;
-  m.rates.set(rate, bucket);
-}
 
 /**
  * VAT by local month, newest first, in the base currency: the net amounts of the sold lines per VAT rate
@@ -68,7 +60,7 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
     const vat = await conv.toBase(Number(l.vat), l.currency_code, l.rate);
     const rate = Number(l.vat_rate);
     if (rate === 0 && l.vat_category === 'exempt') m.exempt += net;
-    else addToRate(m, rate, net, vat);
+    else m.rates.push({ rate, net, vat });
     m.vat += vat;
     m.gross += await conv.toBase(Number(l.gross), l.currency_code, l.rate);
   }
@@ -78,26 +70,27 @@ export async function vatReport(app: AppContext, w: ReportWindow) {
     if (m) m.returns = r;
   }
   const fmt = (minor: number) => formatMinor(minor, conv.baseExp);
-  const taxableAt = (m: Month, rate: number) => fmt(m.rates.get(rate)?.taxable ?? 0);
   return {
     items: [...months.entries()]
       .sort(([a], [b]) => b.localeCompare(a))
-      .map(([month, m]) => ({
-        month,
-        sales_count: m.sales,
-        taxable_0: taxableAt(m, 0),
-        exempt: fmt(m.exempt),
-        taxable_18: taxableAt(m, 18),
-        taxable_15: taxableAt(m, 18),
-        by_rate: [...m.rates.entries()]
-          .sort(([a], [b]) => b - a)
-          .map(([rate, r]) => ({ rate, taxable: fmt(r.taxable), vat: fmt(r.vat) })),
-        returns_count: m.returns.n,
-        returns_total: fmt(m.returns.total),
-        returns_vat: fmt(m.returns.vat),
-        vat_collected: fmt(m.vat),
-        grand_total: fmt(m.gross),
-      })),
+      .map(([month, m]) => {
+        const byRate = vatByRate(m.rates).sort((a, b) => b.rate - a.rate);
+        const taxableAt = (rate: number) => fmt(byRate.find((r) => r.rate === rate)?.taxable ?? 0);
+        return {
+          month,
+          sales_count: m.sales,
+          taxable_0: taxableAt(0),
+          exempt: fmt(m.exempt),
+          taxable_18: taxableAt(18),
+          taxable_15: taxableAt(18),
+          by_rate: byRate.map((r) => ({ rate: r.rate, taxable: fmt(r.taxable), vat: fmt(r.vat) })),
+          returns_count: m.returns.n,
+          returns_total: fmt(m.returns.total),
+          returns_vat: fmt(m.returns.vat),
+          vat_collected: fmt(m.vat),
+          grand_total: fmt(m.gross),
+        };
+      }),
   };
 }
 
@@ -124,7 +117,7 @@ async function takeOffReturns(
     const vat = await conv.toBase(r.vat, r.currency_code, r.rate);
     const rate = Number(r.vat_rate);
     if (rate === 0 && r.vat_category === 'exempt') m.exempt -= net;
-    else addToRate(m, rate, -net, -vat);
+    else m.rates.push({ rate, net: -net, vat: -vat });
     m.vat -= vat;
     m.gross -= await conv.toBase(r.refund, r.currency_code, r.rate);
   }

@@ -1,3 +1,4 @@
+import { withinUtcDays } from '../../db/utc-days';
 import type { SaleReturn } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -141,8 +142,7 @@ export async function listReturns(
   const branch = isBranchBound(user) ? user.branchId : f.branch_id;
   if (branch) q = q.where('r.branch_id', '=', branch);
   if (f.sale_id) q = q.where('r.sale_id', '=', f.sale_id);
-  if (f.from) q = q.where('r.created_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('r.created_at', '<=', `${f.to}T23:59:59.999Z`);
+  q = withinUtcDays(q, 'r.created_at', f);
   const found = await paginate(q, f, (q) => q.orderBy('r.created_at', 'desc').orderBy('r.id', 'desc'));
   return { ...found, items: await toReturns(app, found.items as ReturnRow[]) };
 }

@@ -1,3 +1,4 @@
+import { withinUtcDays } from '../../db/utc-days';
 import type { Sale, SaleDetail } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -255,8 +256,7 @@ export async function listSales(app: AppContext, user: AuthUser, f: SaleFilter) 
   if (f.session_id) q = q.where('s.session_id', '=', f.session_id);
   if (f.customer_id) q = q.where('s.customer_id', '=', f.customer_id);
   if (f.invoice_number) q = q.where('s.invoice_number', '=', f.invoice_number);
-  if (f.from) q = q.where('s.sold_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('s.sold_at', '<=', `${f.to}T23:59:59.999Z`);
+  q = withinUtcDays(q, 's.sold_at', f);
   const found = await paginate(q, f, (q) => q.orderBy('s.sold_at', 'desc').orderBy('s.id', 'desc'));
   return { ...found, items: await toSales(app, found.items as SaleRow[]) };
 }

@@ -1,9 +1,10 @@
+import { withinUtcDays } from '../../db/utc-days';
 import { paginate } from '../../db/paginate';
 import { sql } from 'kysely';
 import type { CashSession } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser, isBranchBound } from '../../http/auth';
 import { AppError, Conflict, Forbidden, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -133,13 +134,7 @@ export async function getSessionRow(db: Db, id: string): Promise<CashSessionsTab
 }
 
 export async function record(trx: Db, s: CashSessionsTable) {
-  await recordChange(trx, {
-    entity: 'cash_session',
-    entityId: s.id,
-    op: 'upsert',
-    payload: s,
-    branchId: s.branch_id,
-  });
+  await recordUpsert(trx, 'cash_session', s, s.branch_id);
 }
 
 export async function openSession(
@@ -211,8 +206,7 @@ export async function sessionHistory(
   if (branch) q = q.where('s.branch_id', '=', branch);
   if (user.role === 'cashier' || user.role === 'pharmacist') q = q.where('s.user_id', '=', user.id);
   else if (f.user_id) q = q.where('s.user_id', '=', f.user_id);
-  if (f.from) q = q.where('s.closed_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('s.closed_at', '<=', `${f.to}T23:59:59.999Z`);
+  q = withinUtcDays(q, 's.closed_at', f);
   const found = await paginate(q, f, (q) =>
     q
       .selectAll('s')

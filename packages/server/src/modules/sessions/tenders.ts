@@ -2,7 +2,7 @@ import { paginate } from '../../db/paginate';
 import type { z } from 'zod';
 import type { TenderRequest } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { AuthUser } from '../../http/auth';
 import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -44,13 +44,7 @@ export async function declareTender(
       declared_at: nowIso(),
     };
     await trx.insertInto('tender_declarations').values(r).execute();
-    await recordChange(trx, {
-      entity: 'tender_declaration',
-      entityId: r.id,
-      op: 'upsert',
-      payload: r,
-      branchId: r.branch_id,
-    });
+    await recordUpsert(trx, 'tender_declaration', r, r.branch_id);
     await writeAudit(trx, actor, {
       action: 'session.tender',
       entity: 'cash_session',

@@ -1,3 +1,4 @@
+import type { StockCountSheetLine } from '@pharmacy/contracts';
 import { mayApproveCount } from '@pharmacy/contracts/roles';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -16,18 +17,8 @@ import { moveBatchQuantity } from '../stock/ledger';
 import type { StockCountLinesTable, StockCountsTable } from '../../db/tables/stock-counts';
 import { verifyWitness, type Witness } from './witness';
 
-interface SheetRow {
-  batch_id: string;
-  medicine_id: string;
-  medicine_name: string;
-  strength: string;
-  form: string;
-  batch_number: string;
-  expiry_date: string;
-  regulator_status: 'quarantined' | 'active' | 'recalled';
-  expected_qty: number;
-  is_controlled: number;
-}
+/** A count-sheet line as the database gives it: the answer's line with SQL's 0/1 for is_controlled. */
+type SheetRow = Omit<StockCountSheetLine, 'is_controlled'> & { is_controlled: number };
 
 const sheetQuery =
   rawQuery<SheetRow>(`SELECT b.id AS batch_id, b.medicine_id, m.name AS medicine_name, m.strength, m.form,

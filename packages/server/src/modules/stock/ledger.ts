@@ -1,7 +1,7 @@
 import type { MovementType } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -160,14 +160,7 @@ export async function writeMovement(
     created_at: nowIso(),
   };
   await insertMovement.run(trx, row);
-  if (replicate)
-    await recordChange(trx, {
-      entity: 'stock_movement',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: row.branch_id,
-    });
+  if (replicate) await recordUpsert(trx, 'stock_movement', row, row.branch_id);
   return row.id;
 }
 

@@ -1,3 +1,4 @@
+import { withinUtcDays } from '../../db/utc-days';
 import type { Batch, MovementType, StockMovement } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
@@ -92,8 +93,7 @@ export async function listMovements(db: Db, f: MovementFilter) {
   if (f.medicine_id) q = q.where('sm.medicine_id', '=', f.medicine_id);
   if (f.batch_id) q = q.where('sm.batch_id', '=', f.batch_id);
   if (f.type) q = q.where('sm.type', '=', f.type);
-  if (f.from) q = q.where('sm.created_at', '>=', `${f.from}T00:00:00.000Z`);
-  if (f.to) q = q.where('sm.created_at', '<', `${addDays(f.to, 1)}T00:00:00.000Z`);
+  q = withinUtcDays(q, 'sm.created_at', f);
   const found = await paginate(q, f, (q) => q.orderBy('sm.created_at', 'desc').orderBy('sm.id', 'desc'));
   return { ...found, items: found.items.map(toMovement) };
 }

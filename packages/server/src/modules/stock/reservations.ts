@@ -1,4 +1,4 @@
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import type { StockReservationsTable } from '../../db/tables/stock';
 import { Conflict } from '../../lib/errors';
@@ -13,13 +13,7 @@ import { branchToday, heldInBatch, InsufficientStock, moveBatchQuantity, type Ta
  */
 
 async function recordReservation(trx: Db, row: StockReservationsTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'stock_reservation',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
+  await recordUpsert(trx, 'stock_reservation', row, row.branch_id);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type {
   CreateSupplierInvoiceRequest,
   CreateSupplierPaymentRequest,
@@ -6,14 +7,13 @@ import type {
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { formatMinor, toMinor } from '../../lib/money';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { getSupplierRow } from '../suppliers/service';
 import type { SupplierInvoicesTable, SupplierPaymentsTable } from '../../db/tables/supplier-finance';
 
@@ -44,13 +44,7 @@ async function readInvoice(db: Db, id: string, exponent: number): Promise<Suppli
 }
 
 const recordInvoiceChange = (trx: Db, row: SupplierInvoicesTable) =>
-  recordChange(trx, {
-    entity: 'supplier_invoice',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: row.branch_id,
-  });
+  recordUpsert(trx, 'supplier_invoice', row, row.branch_id);
 
 export async function createInvoice(
   app: AppContext,
@@ -203,13 +197,7 @@ export async function payInvoice(
       .execute();
     await trx.insertInto('supplier_payments').values(payment).execute();
     await recordInvoiceChange(trx, after);
-    await recordChange(trx, {
-      entity: 'supplier_payment',
-      entityId: payment.id,
-      op: 'upsert',
-      payload: payment,
-      branchId: payment.branch_id,
-    });
+    await recordUpsert(trx, 'supplier_payment', payment, payment.branch_id);
     await writeAudit(trx, actor, {
       action: 'supplier_invoice.payment',
       entity: 'supplier_invoice',

@@ -1,10 +1,10 @@
+import { baseExponent } from '../currency/service';
 import type { Batch, RegulatorStatus } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { assertBranchAccess, type AuthUser } from '../../http/auth';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { branchToday, recordBatchChange } from '../stock/ledger';
 import { getBatch } from '../stock/queries';
 

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
@@ -86,13 +86,7 @@ async function writeSupplier(trx: Db, row: SuppliersTable): Promise<void> {
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
-  await recordChange(trx, {
-    entity: 'supplier',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: null,
-  });
+  await recordUpsert(trx, 'supplier', row, null);
 }
 
 export async function createSupplier(

@@ -1,7 +1,7 @@
 import { runStatements } from '../../db/migrations/run-statements';
 import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../../app-context';
-import { recordChange } from '../../db/changes';
+import { recordChange, recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { Invalid } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -90,13 +90,7 @@ if (TEST_ENTITIES) {
       applyPush: async (trx, change) => {
         const sale = validate(change.payload);
         await insertSale(trx, sale, false);
-        await recordChange(trx, {
-          entity: 'test_sale',
-          entityId: sale.id,
-          op: 'upsert',
-          payload: sale,
-          branchId: sale.branch_id,
-        });
+        await recordUpsert(trx, 'test_sale', sale, sale.branch_id);
         return { id: sale.id, invoice_number: sale.invoice_number, icv: sale.icv };
       },
       applyPulled: async (trx, change) => {

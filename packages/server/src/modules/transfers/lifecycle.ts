@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type { CancelTransferRequest, ReceiveTransferRequest, Transfer } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -14,7 +15,6 @@ import type {
 import type { RegulatorStatus } from '@pharmacy/contracts';
 import type { StockMovementsTable } from '../../db/tables/stock';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent } from '../medicines/service';
 import { requireActiveBranch } from '../branches/active-branch';
 import { moveBatchQuantity } from '../stock/ledger';
 import { receiveBatch } from '../stock/receive';

@@ -1,10 +1,10 @@
+import { baseExponent } from '../currency/service';
 import type { Transfer, TransferStatus } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import { paginate } from '../../db/paginate';
 import type { Db } from '../../db/connection';
 import { NotFound } from '../../lib/errors';
 import { formatMinor } from '../../lib/money';
-import { baseExponent } from '../medicines/service';
 
 const selectHeaders = (db: Db) =>
   db

@@ -1,3 +1,4 @@
+import { baseExponent } from '../currency/service';
 import type { CreateTransferRequest, Transfer } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
@@ -7,7 +8,7 @@ import { Forbidden, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { baseExponent, getMedicineRow } from '../medicines/service';
+import { getMedicineRow } from '../medicines/service';
 import { requireActiveBranch } from '../branches/active-branch';
 import { consumeFefo, moveBatchQuantity } from '../stock/ledger';
 import type { TransferItemsTable, TransfersTable } from '../../db/tables/transfers';

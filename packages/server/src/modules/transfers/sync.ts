@@ -2,7 +2,7 @@ import {
   TransferPayload as PushedTransferSchema,
   TransferReceiptPayload as PushedTransferReceiptSchema,
 } from '@pharmacy/contracts';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
 import { Conflict } from '../../lib/errors';
 import { newId } from '../../lib/ids';
@@ -164,21 +164,8 @@ async function writeTransfer(trx: Db, t: TransferPayload, central: boolean): Pro
   }
   for (const item of items)
     await insertRowIfAbsent(trx, 'transfer_items', 'id', await withBatchFields(trx, item));
-  await recordChange(trx, {
-    entity: 'transfer',
-    entityId: t.id,
-    op: 'upsert',
-    payload: t,
-    branchId: t.from_branch_id,
-  });
-  if (central)
-    await recordChange(trx, {
-      entity: 'transfer',
-      entityId: t.id,
-      op: 'upsert',
-      payload: t,
-      branchId: t.to_branch_id,
-    });
+  await recordUpsert(trx, 'transfer', t, t.from_branch_id);
+  if (central) await recordUpsert(trx, 'transfer', t, t.to_branch_id);
 }
 
 async function writeReceipt(trx: Db, r: TransferReceiptPayload, central: boolean): Promise<void> {
@@ -206,21 +193,8 @@ async function writeReceipt(trx: Db, r: TransferReceiptPayload, central: boolean
   for (const line of lines) await insertRowIfAbsent(trx, 'transfer_receipt_lines', 'id', line);
   await trx.updateTable('transfers').set({ status: 'received' }).where('id', '=', r.transfer_id).execute();
   if (central) await applyCarried(trx, movements);
-  await recordChange(trx, {
-    entity: 'transfer_receipt',
-    entityId: r.id,
-    op: 'upsert',
-    payload: r,
-    branchId: r.branch_id,
-  });
-  if (central)
-    await recordChange(trx, {
-      entity: 'transfer_receipt',
-      entityId: r.id,
-      op: 'upsert',
-      payload: r,
-      branchId: transfer.from_branch_id,
-    });
+  await recordUpsert(trx, 'transfer_receipt', r, r.branch_id);
+  if (central) await recordUpsert(trx, 'transfer_receipt', r, transfer.from_branch_id);
 }
 
 /** Transfers leaving or entering the branch: a till must see those it will receive. */

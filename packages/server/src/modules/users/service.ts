@@ -4,7 +4,7 @@ import { MANAGER_GRANTS } from '@pharmacy/contracts/roles';
 import type { AppContext } from '../../app-context';
 import type { Db } from '../../db/connection';
 import type { UsersTable } from '../../db/schema';
-import { recordChange } from '../../db/changes';
+import { recordUpsert } from '../../db/changes';
 import { containsPattern, likePattern } from '../../db/like';
 import { pageAnswer, pageWindow } from '../../db/paginate';
 import { prepared, preparedShapes } from '../../db/prepared';
@@ -126,13 +126,7 @@ export async function writeUser(trx: Db, row: UsersTable): Promise<void> {
     .values(row)
     .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
-  await recordChange(trx, {
-    entity: 'user',
-    entityId: row.id,
-    op: 'upsert',
-    payload: row,
-    branchId: userScope(row),
-  });
+  await recordUpsert(trx, 'user', row, userScope(row));
 }
 
 /** The branch's name and code: words a password of its staff must not be built on. */
@@ -321,14 +315,7 @@ export async function updateUser(
     // token_version), sign the user in, and never hear of a later deactivation or password reset. With the
     // new row they revoke the tokens issued there and refuse the next sign-in (403 OTHER_BRANCH_TILL).
     const [was, now] = [userScope(before), userScope(row)];
-    if (now !== null && was !== now)
-      await recordChange(trx, {
-        entity: 'user',
-        entityId: row.id,
-        op: 'upsert',
-        payload: row,
-        branchId: was,
-      });
+    if (now !== null && was !== now) await recordUpsert(trx, 'user', row, was);
     await writeAudit(trx, actor, {
       action: 'user.update',
       entity: 'user',
