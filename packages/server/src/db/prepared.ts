@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { type Compilable, CompiledQuery, type Insertable, type QueryResult } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type QueryResult, type RawBuilder } from 'kysely';
 import type { Db, Sqlite } from './handles';
 import { type Dialect, dialectOf, isPostgres } from './dialect';
 import type { Database } from './schema';
@@ -107,6 +107,11 @@ export function prepared<P extends object, R = unknown>(build: (db: Db, p: P) =>
   };
 }
 
+/** `prepared` for a statement written with Kysely's `sql` template (the placeholders `p` go in as values). */
+export function preparedSql<P extends object, R = unknown>(build: (db: Db, p: P) => RawBuilder<R>) {
+  return prepared<P, R>((db, p) => ({ compile: () => build(db, p).compile(db) }));
+}
+
 type Prepared<P extends object, R> = ReturnType<typeof prepared<P, R>>;
 
 /** Shapes kept per query family; a family whose key took in a value by mistake cannot grow without bound. */
@@ -140,23 +145,34 @@ export function preparedShapes<P extends object, R = unknown>(
   };
 }
 
+/** Rows per multi-row INSERT, largest first: any number of rows is a few statements of at most four shapes. */
+const INSERT_CHUNKS = [64, 16, 4, 1] as const;
+
 /**
- * An INSERT of whole rows into `table`, compiled once per set of columns: the columns are the keys the row
- * gives (undefined ones left out, so SQLite's defaults apply), which the row types fix per call site. Rows go
- * in one statement each: the same few compiled statements serve a sale of 5 lines or 200, where a multi-row
- * INSERT compiled afresh each time cost more than SQLite took to run it.
+ * An INSERT of whole rows into `table`, compiled once per set of columns and number of rows: the columns are
+ * the keys the row gives (undefined ones left out, so SQLite's defaults apply), which the row types fix per call
+ * site. Consecutive rows of the same columns go in multi-row statements of 64, 16, 4 and 1 rows (a 200-line
+ * sale's lines in five statements, not 200; each statement cost its dispatch through Kysely and SQLite's
+ * statement set-up, more than inserting a row), and only those few shapes are ever compiled: a multi-row
+ * INSERT compiled afresh for each count cost more than SQLite took to run it. Rows go in in the order given.
  */
 export function preparedInsert<T extends keyof Database & string>(table: T) {
   type Row = Insertable<Database[T]>;
   const shapes = new Map<string, Prepared<Record<string, unknown>, unknown>>();
-  function shape(row: Record<string, unknown>): Prepared<Record<string, unknown>, unknown> {
-    const columns = Object.keys(row).filter((c) => row[c] !== undefined);
-    const key = columns.join(',');
+  function shape(columns: readonly string[], count: number): Prepared<Record<string, unknown>, unknown> {
+    const key = `${count}:${columns.join(',')}`;
     let query = shapes.get(key);
     if (!query) {
       if (shapes.size >= SHAPES_LIMIT) shapes.clear();
       query = prepared((db, p: Record<string, unknown>) =>
-        db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, p[c]])) as never),
+        db
+          .insertInto(table)
+          .values(
+            Array.from(
+              { length: count },
+              (_, i) => Object.fromEntries(columns.map((c) => [c, p[`${i}:${c}`]])) as never,
+            ),
+          ),
       );
       shapes.set(key, query);
     }
@@ -165,12 +181,34 @@ export function preparedInsert<T extends keyof Database & string>(table: T) {
   return {
     /** Inserts the rows in order; resolves with how many went in. */
     async run(db: Db, rows: Row | readonly Row[]): Promise<number> {
+      const list = (Array.isArray(rows) ? rows : [rows]) as Record<string, unknown>[];
       let inserted = 0;
-      for (const row of (Array.isArray(rows) ? rows : [rows]) as Record<string, unknown>[])
-        inserted += await shape(row).run(db, row);
+      let at = 0;
+      while (at < list.length) {
+        const columns = Object.keys(list[at]!).filter((c) => list[at]![c] !== undefined);
+        const key = columns.join(',');
+        // The run of rows from `at` with the same columns.
+        let end = at + 1;
+        while (end < list.length && sameColumns(list[end]!, columns, key)) end++;
+        while (at < end) {
+          const count = INSERT_CHUNKS.find((n) => n <= end - at)!;
+          const params: Record<string, unknown> = {};
+          for (let i = 0; i < count; i++) {
+            const row = list[at + i]!;
+            for (const c of columns) params[`${i}:${c}`] = row[c];
+          }
+          inserted += await shape(columns, count).run(db, params);
+          at += count;
+        }
+      }
       return inserted;
     },
   };
+}
+
+function sameColumns(row: Record<string, unknown>, columns: readonly string[], key: string): boolean {
+  const own = Object.keys(row).filter((c) => row[c] !== undefined);
+  return own.length === columns.length && own.join(',') === key;
 }
 
 /** Runs SQL text built once by the caller (generic paths whose shape depends on a table's columns). */

@@ -1,13 +1,15 @@
 import type { MovementType } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
-import { recordChange } from '../../db/changes';
+import { type Change, recordChanges } from '../../db/changes';
 import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
-import { prepared } from '../../db/prepared';
+import { inList, listParam } from '../../db/dialect';
+import { prepared, preparedInsert } from '../../db/prepared';
 import type { BatchesTable, StockMovementsTable } from '../../db/tables/stock';
 import { branchToday } from '../branches/time-zone';
+import { unitsMoved } from './medicine-stock';
 
 /** Today at the branch, re-exported for the areas that read stock through the ledger. */
 export { branchToday };
@@ -111,30 +113,71 @@ export function batchChangePayload(row: BatchesTable): Omit<BatchesTable, 'qty_o
 }
 
 export async function recordBatchChange(trx: Db, row: BatchesTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'batch',
-    entityId: row.id,
-    op: 'upsert',
-    payload: batchChangePayload(row),
-    branchId: row.branch_id,
-  });
+  await recordChanges(trx, [
+    {
+      entity: 'batch',
+      entityId: row.id,
+      op: 'upsert',
+      payload: batchChangePayload(row),
+      branchId: row.branch_id,
+    },
+  ]);
 }
 
-const insertMovement = prepared((db, row: StockMovementsTable) =>
-  db.insertInto('stock_movements').values({
-    id: row.id,
-    batch_id: row.batch_id,
-    branch_id: row.branch_id,
-    medicine_id: row.medicine_id,
-    type: row.type,
-    quantity: row.quantity,
-    reference_type: row.reference_type,
-    reference_id: row.reference_id,
-    user_id: row.user_id,
-    reason: row.reason,
-    created_at: row.created_at,
-  }),
-);
+const insertMovements = preparedInsert('stock_movements');
+
+/** A movement to write: its batch, type, signed quantity, what caused it, who and why. */
+export interface MovementInput {
+  batch: Pick<BatchesTable, 'id' | 'branch_id' | 'medicine_id'>;
+  type: MovementType;
+  quantity: number;
+  reference: StockReference;
+  userId: string | null;
+  reason: string;
+}
+
+/**
+ * Appends movements (and, with `replicate`, their change_log rows) in a few multi-row statements, in order;
+ * returns their ids in that order.
+ */
+export async function writeMovements(
+  trx: Db,
+  movements: readonly MovementInput[],
+  replicate = true,
+): Promise<string[]> {
+  if (movements.length === 0) return [];
+  const at = nowIso();
+  const rows = movements.map(
+    (m): StockMovementsTable => ({
+      id: newId(),
+      batch_id: m.batch.id,
+      branch_id: m.batch.branch_id,
+      medicine_id: m.batch.medicine_id,
+      type: m.type,
+      quantity: m.quantity,
+      reference_type: m.reference.type,
+      reference_id: m.reference.id,
+      user_id: m.userId,
+      reason: m.reason,
+      created_at: at,
+    }),
+  );
+  await insertMovements.run(trx, rows);
+  if (replicate)
+    await recordChanges(
+      trx,
+      rows.map(
+        (row): Change => ({
+          entity: 'stock_movement',
+          entityId: row.id,
+          op: 'upsert',
+          payload: row,
+          branchId: row.branch_id,
+        }),
+      ),
+    );
+  return rows.map((r) => r.id);
+}
 
 export async function writeMovement(
   trx: Db,
@@ -146,29 +189,8 @@ export async function writeMovement(
   reason: string,
   replicate = true,
 ): Promise<string> {
-  const row: StockMovementsTable = {
-    id: newId(),
-    batch_id: batch.id,
-    branch_id: batch.branch_id,
-    medicine_id: batch.medicine_id,
-    type,
-    quantity,
-    reference_type: reference.type,
-    reference_id: reference.id,
-    user_id: userId,
-    reason,
-    created_at: nowIso(),
-  };
-  await insertMovement.run(trx, row);
-  if (replicate)
-    await recordChange(trx, {
-      entity: 'stock_movement',
-      entityId: row.id,
-      op: 'upsert',
-      payload: row,
-      branchId: row.branch_id,
-    });
-  return row.id;
+  const [id] = await writeMovements(trx, [{ batch, type, quantity, reference, userId, reason }], replicate);
+  return id!;
 }
 
 /**
@@ -223,7 +245,8 @@ async function medicineName(trx: Db, medicineId: string): Promise<string> {
 export const heldInBatch = sql<number>`(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r
   WHERE r.batch_id = batches.id AND r.status = 'held')`;
 
-const sellableBatches = prepared((db, p: { branchId: string; medicineId: string; asOf: string }) =>
+/** The sellable batches of some medicines in a branch (`ids`: listParam's), each medicine's in FEFO order. */
+const sellableBatches = prepared((db, p: { branchId: string; ids: unknown; asOf: string }) =>
   db
     .selectFrom('batches')
     .select([
@@ -237,96 +260,151 @@ const sellableBatches = prepared((db, p: { branchId: string; medicineId: string;
       heldInBatch.as('held'),
     ])
     .where('branch_id', '=', p.branchId)
-    .where('medicine_id', '=', p.medicineId)
+    .where(inList(db, 'medicine_id', p.ids))
     .where('regulator_status', '=', 'active')
     .where('expiry_date', '>=', p.asOf)
+    .orderBy('medicine_id')
     .orderBy('expiry_date')
     .orderBy('received_at')
     .orderBy('id'),
 );
 
+type Candidate = Awaited<ReturnType<typeof sellableBatches.all>>[number] & { held: number; free: number };
+
+/** One line of consumeFefoLines: a medicine and the units to take of it. */
+export interface FefoLine {
+  medicineId: string;
+  /** Units to take, a positive integer. */
+  quantity: number;
+}
+
+export type ConsumeFefoLinesInput = Omit<ConsumeFefoInput, 'medicineId' | 'quantity'> & {
+  lines: readonly FefoLine[];
+};
+
+/** A take planned from one batch: the units, and whether the SQL guard against taking held or missing units applies. */
+interface Take {
+  line: number;
+  batch: Candidate;
+  quantity: number;
+  guarded: boolean;
+}
+
 /**
- * Takes `quantity` units of a medicine from a branch, first-expiry-first-out, skipping expired, quarantined and
- * recalled batches and the units held for the will-call shelf; writes one movement per batch touched (negative quantity). Throws InsufficientStock (409)
- * naming the medicine, wanted and available when the sellable stock is short (unless allowNegative).
+ * Plans one line's takes from its medicine's candidates (changed in place, so a later line of the same medicine
+ * sees what is left): FEFO over the free units, the shortfall on the batch that would be sold next when
+ * allowNegative. Throws InsufficientStock when the line cannot be served.
  */
-export async function consumeFefo(trx: Db, input: ConsumeFefoInput): Promise<TakenBatch[]> {
-  assertUnits(input.quantity, 'quantity');
-  const asOf = input.asOf ?? (await branchToday(trx, input.branchId));
-  const candidates = (
-    await sellableBatches.all(trx, {
-      branchId: input.branchId,
-      medicineId: input.medicineId,
-      asOf,
-    })
-  ).map((b) => ({ ...b, held: Number(b.held), free: b.qty_on_hand - Number(b.held) }));
+async function planLine(
+  trx: Db,
+  input: ConsumeFefoLinesInput,
+  line: number,
+  candidates: Candidate[],
+): Promise<Take[]> {
+  const { medicineId, quantity } = input.lines[line]!;
   const available = candidates.reduce((sum, b) => sum + Math.max(0, b.free), 0);
-  if (available < input.quantity && (!input.allowNegative || candidates.length === 0)) {
-    throw new InsufficientStock(
-      input.medicineId,
-      await medicineName(trx, input.medicineId),
-      input.quantity,
-      available,
-    );
-  }
-  const taken: TakenBatch[] = [];
-  let remaining = input.quantity;
+  if (available < quantity && (!input.allowNegative || candidates.length === 0))
+    throw new InsufficientStock(medicineId, await medicineName(trx, medicineId), quantity, available);
+  const takes: Take[] = [];
+  let remaining = quantity;
   for (const batch of candidates) {
     if (remaining === 0) break;
     if (batch.free <= 0) continue;
     const take = Math.min(remaining, batch.free);
-    if (!(await applyDelta(trx, batch.id, -take, false, batch.held))) {
-      // Only possible if another writer took units between our read and write in this transaction.
-      throw new Conflict('Stock changed while it was being taken; try again.', 'STOCK_CHANGED');
-    }
-    const movementId = await writeMovement(
-      trx,
-      batch,
-      input.movementType,
-      -take,
-      input.reference,
-      input.userId,
-      input.reason ?? '',
-    );
-    taken.push({
-      batchId: batch.id,
-      batchNumber: batch.batch_number,
-      expiryDate: batch.expiry_date,
-      quantity: take,
-      unitCost: batch.unit_cost,
-      movementId,
-    });
+    takes.push({ line, batch, quantity: take, guarded: true });
+    batch.free -= take;
+    batch.qty_on_hand -= take;
     remaining -= take;
   }
   if (remaining > 0) {
     // allowNegative: the shortfall goes on the batch that would be sold next (the last one taken, else the first).
-    const last = taken.at(-1);
-    const batch = last ? candidates.find((b) => b.id === last.batchId)! : candidates[0]!;
-    await applyDelta(trx, batch.id, -remaining, true);
-    const movementId = await writeMovement(
-      trx,
-      batch,
-      input.movementType,
-      -remaining,
-      input.reference,
-      input.userId,
-      input.reason ?? '',
-    );
-    if (last) {
-      // Keep one entry per movement so callers can cost and reverse each of them.
-      taken.push({ ...last, quantity: remaining, movementId });
-    } else {
-      taken.push({
-        batchId: batch.id,
-        batchNumber: batch.batch_number,
-        expiryDate: batch.expiry_date,
-        quantity: remaining,
-        unitCost: batch.unit_cost,
-        movementId,
-      });
-    }
+    const batch = takes.at(-1)?.batch ?? candidates[0]!;
+    // Kept as an entry of its own (one per movement), so callers can cost and reverse each of them.
+    takes.push({ line, batch, quantity: remaining, guarded: false });
+    batch.free -= remaining;
+    batch.qty_on_hand -= remaining;
   }
+  return takes;
+}
+
+/**
+ * Takes several lines' units from a branch at once (a sale's), first-expiry-first-out, skipping expired,
+ * quarantined and recalled batches and the units held for the will-call shelf: ONE read of the sellable
+ * batches of all the lines' medicines, a guarded UPDATE per batch taken, the movements (one per batch a line
+ * touched, negative) in a few multi-row statements, and medicine_stock once per medicine (medicine-stock.ts).
+ * Lines of the same medicine take one after another, as if taken separately. Throws InsufficientStock (409)
+ * naming the medicine, wanted and available for the first line the sellable stock cannot serve (unless
+ * allowNegative). Returns each line's batches taken, in the lines' order.
+ */
+export async function consumeFefoLines(trx: Db, input: ConsumeFefoLinesInput): Promise<TakenBatch[][]> {
+  for (const l of input.lines) assertUnits(l.quantity, 'quantity');
+  if (input.lines.length === 0) return [];
+  const asOf = input.asOf ?? (await branchToday(trx, input.branchId));
+  const ids = [...new Set(input.lines.map((l) => l.medicineId))];
+  const byMedicine = new Map<string, Candidate[]>(ids.map((id) => [id, []]));
+  for (const b of await sellableBatches.all(trx, {
+    branchId: input.branchId,
+    ids: listParam(trx, ids),
+    asOf,
+  })) {
+    const held = Number(b.held);
+    byMedicine.get(b.medicine_id)?.push({ ...b, held, free: b.qty_on_hand - held });
+  }
+  const takes: Take[] = [];
+  for (const [line, l] of input.lines.entries())
+    takes.push(...(await planLine(trx, input, line, byMedicine.get(l.medicineId)!)));
+  const at = nowIso();
+  for (const t of takes) {
+    // The guard (units on hand beyond those held) refuses only if another writer took units between this
+    // transaction's read and its write.
+    const changed = t.guarded
+      ? await takeQuantity.run(trx, {
+          id: t.batch.id,
+          delta: -t.quantity,
+          at,
+          needed: t.batch.held + t.quantity,
+        })
+      : await addQuantity.run(trx, { id: t.batch.id, delta: -t.quantity, at });
+    if (changed !== 1)
+      throw new Conflict('Stock changed while it was being taken; try again.', 'STOCK_CHANGED');
+  }
+  const movementIds = await writeMovements(
+    trx,
+    takes.map((t) => ({
+      batch: t.batch,
+      type: input.movementType,
+      quantity: -t.quantity,
+      reference: input.reference,
+      userId: input.userId,
+      reason: input.reason ?? '',
+    })),
+  );
+  await unitsMoved(
+    trx,
+    takes.map((t) => ({ batchId: t.batch.id, branchId: t.batch.branch_id, delta: -t.quantity })),
+  );
+  const taken: TakenBatch[][] = input.lines.map(() => []);
+  for (const [i, t] of takes.entries())
+    taken[t.line]!.push({
+      batchId: t.batch.id,
+      batchNumber: t.batch.batch_number,
+      expiryDate: t.batch.expiry_date,
+      quantity: t.quantity,
+      unitCost: t.batch.unit_cost,
+      movementId: movementIds[i]!,
+    });
   return taken;
+}
+
+/**
+ * Takes `quantity` units of a medicine from a branch, first-expiry-first-out (consumeFefoLines with one line);
+ * writes one movement per batch touched (negative quantity). Throws InsufficientStock (409) naming the
+ * medicine, wanted and available when the sellable stock is short (unless allowNegative).
+ */
+export async function consumeFefo(trx: Db, input: ConsumeFefoInput): Promise<TakenBatch[]> {
+  const { medicineId, quantity, ...rest } = input;
+  const [taken] = await consumeFefoLines(trx, { ...rest, lines: [{ medicineId, quantity }] });
+  return taken!;
 }
 
 /**
@@ -366,6 +444,7 @@ export async function moveBatchQuantity(
     input.reason ?? '',
     input.replicate ?? true,
   );
+  await unitsMoved(trx, [{ batchId: before.id, branchId: before.branch_id, delta: input.delta }]);
   return {
     movementId,
     batch: { ...before, qty_on_hand: before.qty_on_hand + input.delta, updated_at: nowIso() },

@@ -21,6 +21,7 @@ import {
   upsertRow,
 } from '../sync/registry';
 import type { StockMovementsTable } from '../../db/tables/stock';
+import { unitsMoved } from './medicine-stock';
 
 /**
  * Replication of stock (docs/CONVENTIONS.md, "Sync"; ARCHITECTURE "Stock"): quantities travel as movements,
@@ -79,6 +80,7 @@ export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<bo
       undefined,
       'UNKNOWN_BATCH',
     );
+  await unitsMoved(trx, [{ batchId: m.batch_id, branchId: m.branch_id, delta: m.quantity }]);
   await recordMovement(trx, m);
   return true;
 }
@@ -129,6 +131,10 @@ async function applyMovements(trx: Db, changes: PushedChange[], device: SyncDevi
         undefined,
         'UNKNOWN_BATCH',
       );
+    await unitsMoved(
+      trx,
+      fresh.map(({ m }) => ({ batchId: m.batch_id, branchId: m.branch_id, delta: m.quantity })),
+    );
   }
   for (const { change, m } of fresh)
     await recordMovement(trx, m, { clientMutationId: change.clientMutationId, originDeviceId: device.id });
