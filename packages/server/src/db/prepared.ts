@@ -145,70 +145,75 @@ export function preparedShapes<P extends object, R = unknown>(
   };
 }
 
-/** Rows per multi-row INSERT, largest first: any number of rows is a few statements of at most four shapes. */
-const INSERT_CHUNKS = [64, 16, 4, 1] as const;
+/**
+ * Rows per multi-row INSERT: 64 at a time, then 16, then the rest in one (at most 18 shapes per set of columns).
+ */
+const insertChunk = (rows: number) => (rows >= 64 ? 64 : rows > 16 ? 16 : rows);
 
 /**
  * An INSERT of whole rows into `table`, compiled once per set of columns and number of rows: the columns are
  * the keys the row gives (undefined ones left out, so SQLite's defaults apply), which the row types fix per call
- * site. Consecutive rows of the same columns go in multi-row statements of 64, 16, 4 and 1 rows (a 200-line
- * sale's lines in five statements, not 200; each statement cost its dispatch through Kysely and SQLite's
+ * site. Consecutive rows of the same columns go in multi-row statements (insertChunk: a 5-line sale's lines in
+ * one, a 200-line sale's in five, not 200; each statement cost its dispatch through Kysely and SQLite's
  * statement set-up, more than inserting a row), and only those few shapes are ever compiled: a multi-row
  * INSERT compiled afresh for each count cost more than SQLite took to run it. Rows go in in the order given.
  */
 export function preparedInsert<T extends keyof Database & string>(table: T) {
   type Row = Insertable<Database[T]>;
-  const shapes = new Map<string, Prepared<Record<string, unknown>, unknown>>();
-  function shape(columns: readonly string[], count: number): Prepared<Record<string, unknown>, unknown> {
-    const key = `${count}:${columns.join(',')}`;
-    let query = shapes.get(key);
-    if (!query) {
+  /** Per dialect, columns and count: the compiled statement and, per parameter, its row and column. */
+  const shapes = new Map<string, { query: CompiledQuery; slots: Array<{ row: number; column: string }> }>();
+  function shape(db: Db, columns: readonly string[], count: number) {
+    const key = `${dialectOf(db)}:${count}:${columns.join(',')}`;
+    let compiled = shapes.get(key);
+    if (!compiled) {
       if (shapes.size >= SHAPES_LIMIT) shapes.clear();
-      query = prepared((db, p: Record<string, unknown>) =>
-        db
-          .insertInto(table)
-          .values(
-            Array.from(
-              { length: count },
-              (_, i) => Object.fromEntries(columns.map((c) => [c, p[`${i}:${c}`]])) as never,
-            ),
+      const query = db
+        .insertInto(table)
+        .values(
+          Array.from(
+            { length: count },
+            (_, row) => Object.fromEntries(columns.map((c) => [c, new Param(`${row}\u0000${c}`)])) as never,
           ),
-      );
-      shapes.set(key, query);
+        )
+        .compile();
+      const slots = query.parameters.map((v) => {
+        if (!(v instanceof Param)) throw new Error(`preparedInsert(${table}): a value that is not a row's`);
+        const [row, column] = v.name.split('\u0000');
+        return { row: Number(row), column: column! };
+      });
+      compiled = { query, slots };
+      shapes.set(key, compiled);
     }
-    return query;
+    return compiled;
   }
   return {
     /** Inserts the rows in order; resolves with how many went in. */
     async run(db: Db, rows: Row | readonly Row[]): Promise<number> {
       const list = (Array.isArray(rows) ? rows : [rows]) as Record<string, unknown>[];
+      const keys = list.map((row) => Object.keys(row).filter((c) => row[c] !== undefined));
       let inserted = 0;
       let at = 0;
       while (at < list.length) {
-        const columns = Object.keys(list[at]!).filter((c) => list[at]![c] !== undefined);
+        const columns = keys[at]!;
         const key = columns.join(',');
         // The run of rows from `at` with the same columns.
         let end = at + 1;
-        while (end < list.length && sameColumns(list[end]!, columns, key)) end++;
+        while (end < list.length && keys[end]!.join(',') === key) end++;
         while (at < end) {
-          const count = INSERT_CHUNKS.find((n) => n <= end - at)!;
-          const params: Record<string, unknown> = {};
-          for (let i = 0; i < count; i++) {
-            const row = list[at + i]!;
-            for (const c of columns) params[`${i}:${c}`] = row[c];
-          }
-          inserted += await shape(columns, count).run(db, params);
+          const count = insertChunk(end - at);
+          const { query, slots } = shape(db, columns, count);
+          const parameters = slots.map((s) => {
+            const value = list[at + s.row]![s.column];
+            return typeof value === 'boolean' ? Number(value) : value;
+          });
+          const result = await db.executeQuery({ ...query, parameters });
+          inserted += Number(result.numAffectedRows ?? 0);
           at += count;
         }
       }
       return inserted;
     },
   };
-}
-
-function sameColumns(row: Record<string, unknown>, columns: readonly string[], key: string): boolean {
-  const own = Object.keys(row).filter((c) => row[c] !== undefined);
-  return own.length === columns.length && own.join(',') === key;
 }
 
 /** Runs SQL text built once by the caller (generic paths whose shape depends on a table's columns). */

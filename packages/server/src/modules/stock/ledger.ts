@@ -5,8 +5,8 @@ import { type Change, recordChanges } from '../../db/changes';
 import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
-import { inList, listParam } from '../../db/dialect';
-import { prepared, preparedInsert } from '../../db/prepared';
+import { inList, type JsonColumn, jsonRows, listParam } from '../../db/dialect';
+import { prepared, preparedInsert, preparedSql } from '../../db/prepared';
 import type { BatchesTable, StockMovementsTable } from '../../db/tables/stock';
 import { branchToday } from '../branches/time-zone';
 import { unitsMoved } from './medicine-stock';
@@ -269,6 +269,21 @@ const sellableBatches = prepared((db, p: { branchId: string; ids: unknown; asOf:
     .orderBy('id'),
 );
 
+const TAKEN: readonly JsonColumn[] = [
+  { name: 'id', type: 'text' },
+  { name: 'take', type: 'integer' },
+  { name: 'needed', type: 'integer' },
+];
+
+/** Takes units from batches (`rows`: JSON `[[id, take, needed or null], …]`); returns the batches it changed. */
+const takeUnits = preparedSql(
+  (db, p: { at: string; rows: string }) => sql<{ id: string }>`UPDATE batches
+    SET qty_on_hand = qty_on_hand - d.take, updated_at = ${p.at}
+    FROM ${jsonRows(db, TAKEN, p.rows)} AS d
+    WHERE batches.id = d.id AND (d.needed IS NULL OR batches.qty_on_hand >= d.needed)
+    RETURNING batches.id AS id`,
+);
+
 type Candidate = Awaited<ReturnType<typeof sellableBatches.all>>[number] & { held: number; free: number };
 
 /** One line of consumeFefoLines: a medicine and the units to take of it. */
@@ -353,21 +368,22 @@ export async function consumeFefoLines(trx: Db, input: ConsumeFefoLinesInput): P
   const takes: Take[] = [];
   for (const [line, l] of input.lines.entries())
     takes.push(...(await planLine(trx, input, line, byMedicine.get(l.medicineId)!)));
-  const at = nowIso();
+  // Each batch's units in one UPDATE: what its lines take, guarded (the units on hand beyond those held must
+  // cover what FEFO took; a shortfall put on it under allowNegative is not). The guard refuses only if another
+  // writer took units between this transaction's read and its write.
+  const perBatch = new Map<string, { take: number; needed: number | null }>();
   for (const t of takes) {
-    // The guard (units on hand beyond those held) refuses only if another writer took units between this
-    // transaction's read and its write.
-    const changed = t.guarded
-      ? await takeQuantity.run(trx, {
-          id: t.batch.id,
-          delta: -t.quantity,
-          at,
-          needed: t.batch.held + t.quantity,
-        })
-      : await addQuantity.run(trx, { id: t.batch.id, delta: -t.quantity, at });
-    if (changed !== 1)
-      throw new Conflict('Stock changed while it was being taken; try again.', 'STOCK_CHANGED');
+    const b = perBatch.get(t.batch.id) ?? { take: 0, needed: null };
+    b.take += t.quantity;
+    if (t.guarded) b.needed = (b.needed ?? t.batch.held) + t.quantity;
+    perBatch.set(t.batch.id, b);
   }
+  const changed = await takeUnits.all(trx, {
+    at: nowIso(),
+    rows: JSON.stringify([...perBatch].map(([id, b]) => [id, b.take, b.needed])),
+  });
+  if (changed.length !== perBatch.size)
+    throw new Conflict('Stock changed while it was being taken; try again.', 'STOCK_CHANGED');
   const movementIds = await writeMovements(
     trx,
     takes.map((t) => ({
