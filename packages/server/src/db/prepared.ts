@@ -148,7 +148,7 @@ export function preparedShapes<P extends object, R = unknown>(
 /**
  * Rows per multi-row INSERT: 64 at a time, then 16, then the rest in one (at most 18 shapes per set of columns).
  */
-const insertChunk = (rows: number) => (rows >= 64 ? 64 : rows > 16 ? 16 : rows);
+const insertChunk = (rows: number) => (rows >= 64 ? 64 : Math.min(rows, 16));
 
 /**
  * An INSERT of whole rows into `table`, compiled once per set of columns and number of rows: the columns are
