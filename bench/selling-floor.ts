@@ -6,7 +6,8 @@ import express from 'express';
 /**
  * The floor of a sale: the same SQL statements as POST /sales (idempotency and session checks, the pull cursor
  * once, FEFO read, guarded batch update, movement and its change row per line, ICV, sale/lines/payment/chain/audit
- * inserts, sale change; the answer is built from what was written, as the endpoint's is), as raw better-sqlite3
+ * inserts, each medicine's stock kept once (medicine_stock, the list's version), sale change; the answer is built
+ * from what was written, as the endpoint's is), as raw better-sqlite3
  * prepared statements in one transaction inside a bare Express route. No validation, pricing, hashing or XML:
  * the most this machine can do for a 5-line sale.
  */
@@ -40,6 +41,21 @@ const s = {
     'INSERT INTO stock_movements (id, batch_id, branch_id, medicine_id, type, quantity, reference_type, reference_id, user_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   ),
   cursor: db.prepare("SELECT value FROM sync_meta WHERE key = 'cursor'"),
+  // modules/stock/medicine-stock.ts
+  stock: db.prepare(
+    `INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active)
+    SELECT b.branch_id, b.medicine_id, sum(d.delta), coalesce(m.name, ''), coalesce(m.is_active, 1)
+    FROM (SELECT value ->> 0 AS batch_id, value ->> 1 AS delta FROM json_each(?)) AS d CROSS JOIN batches b
+      LEFT JOIN medicines m ON m.id = b.medicine_id
+    WHERE b.id = d.batch_id AND b.regulator_status = 'active'
+      AND b.expiry_date >= coalesce((SELECT s.day FROM medicine_stock_days s WHERE s.branch_id = b.branch_id), '')
+    GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active HAVING sum(d.delta) <> 0 ORDER BY b.branch_id, b.medicine_id
+    ON CONFLICT (branch_id, medicine_id) DO UPDATE SET qty = medicine_stock.qty + excluded.qty
+    RETURNING branch_id, medicine_id, qty`,
+  ),
+  version: db.prepare(
+    'INSERT INTO list_versions (key, v) VALUES (?, random()) ON CONFLICT (key) DO UPDATE SET v = excluded.v',
+  ),
   change: db.prepare(
     'INSERT INTO change_log (entity, entity_id, op, payload, branch_id, origin_device_id, client_mutation_id, from_remote, remote_revision, base_revision, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)',
   ),
@@ -83,6 +99,7 @@ const sell = db.transaction((items: Item[], cmid: string) => {
   const cur = s.cursor.get() as { value: string } | undefined;
   const saleId = randomUUID();
   const lines: unknown[][] = [];
+  const moved: Array<[string, number]> = [];
   let total = 0;
   for (const [i, item] of items.entries()) {
     const m = meds.get(item.medicine_id)!;
@@ -92,6 +109,7 @@ const sell = db.transaction((items: Item[], cmid: string) => {
     }>;
     const b = batches.find((x) => x.qty_on_hand >= item.quantity)!;
     s.take.run(item.quantity, now, b.id, item.quantity);
+    moved.push([b.id, -item.quantity]);
     const mid = randomUUID();
     const mv = [
       mid,
@@ -137,6 +155,8 @@ const sell = db.transaction((items: Item[], cmid: string) => {
       JSON.stringify([{ batch_id: b.id, movement_id: mid }]),
     ]);
   }
+  s.stock.all(JSON.stringify(moved));
+  s.version.run(`stock:${admin.branch_id}`);
   const last = s.last.get(deviceId) as { icv: number; fiscal_hash: string } | undefined;
   const icv = (last?.icv ?? 0) + 1;
   const hash = randomUUID();

@@ -6,7 +6,7 @@ import { newId } from '../lib/ids';
 import { nowIso } from '../lib/time';
 import { ownTransaction } from './group-commit';
 import { serializableInTurn } from './postgres';
-import { prepared } from './prepared';
+import { prepared, preparedInsert } from './prepared';
 import { holdRevisionMarker } from './revision-order';
 import type { Database } from './schema';
 
@@ -215,33 +215,47 @@ export function recordUpsert(
 }
 
 export async function recordChange(trx: Db, change: Change): Promise<void> {
-  // Outside a transaction the lock would end with its own statement: give the change one of its own.
+  await recordChanges(trx, [change]);
+}
+
+const insertChanges = preparedInsert('change_log');
+
+/**
+ * recordChange for several changes at once, in order (their revisions ascend in that order): a sale's stock
+ * movements go in a few multi-row inserts rather than one statement each.
+ */
+export async function recordChanges(trx: Db, changes: readonly Change[]): Promise<void> {
+  if (changes.length === 0) return;
+  // Outside a transaction the lock would end with its own statement: give the changes one of their own.
   if (!trx.isTransaction && isPostgres(trx))
-    return trx.transaction().execute((own) => recordChange(own, change));
+    return trx.transaction().execute((own) => recordChanges(own, changes));
   const held = deferred.get(trx);
   if (!held) await takeChangeLogTurn(trx);
   const origin = origins.get(trx);
   const fromRemote = origin?.fromRemote === true;
-  if (!fromRemote) localChangeCheck.getStore()?.(change.entity);
-  let baseRevision: number | null = null;
+  if (!fromRemote) for (const change of changes) localChangeCheck.getStore()?.(change.entity);
   // Only a till's own writes carry the cursor they were made against; changes applied from a push (central)
   // or a pull (till) do not, and skipping the lookup saves a statement per replicated change.
-  if (!fromRemote && !origin?.originDeviceId) baseRevision = await pullCursor(trx);
-  const row: ChangeRow = {
-    entity: change.entity,
-    entity_id: change.entityId,
-    op: change.op,
-    payload: JSON.stringify(change.payload),
-    branch_id: change.branchId,
-    origin_device_id: change.originDeviceId ?? origin?.originDeviceId ?? null,
-    client_mutation_id: change.clientMutationId ?? origin?.clientMutationId ?? newId(),
-    from_remote: fromRemote ? 1 : 0,
-    remote_revision: fromRemote ? (origin?.remoteRevision ?? null) : null,
-    base_revision: baseRevision,
-    created_at: nowIso(),
-  };
-  if (held) held.push(row);
-  else await insertChange.run(trx, row);
+  const baseRevision = !fromRemote && !origin?.originDeviceId ? await pullCursor(trx) : null;
+  const createdAt = nowIso();
+  const rows = changes.map(
+    (change): ChangeRow => ({
+      entity: change.entity,
+      entity_id: change.entityId,
+      op: change.op,
+      payload: JSON.stringify(change.payload),
+      branch_id: change.branchId,
+      origin_device_id: change.originDeviceId ?? origin?.originDeviceId ?? null,
+      client_mutation_id: change.clientMutationId ?? origin?.clientMutationId ?? newId(),
+      from_remote: fromRemote ? 1 : 0,
+      remote_revision: fromRemote ? (origin?.remoteRevision ?? null) : null,
+      base_revision: baseRevision,
+      created_at: createdAt,
+    }),
+  );
+  if (held) held.push(...rows);
+  else if (rows.length === 1) await insertChange.run(trx, rows[0]!);
+  else await insertChanges.run(trx, rows);
   if (!fromRemote && listeners.size > 0)
     queueMicrotask(() => {
       for (const l of listeners) l();

@@ -123,5 +123,43 @@ export const MEDICINE_SEARCH_SQL = 'rowid IN (SELECT rowid FROM medicines_fts WH
  */
 export const inJsonArray = (column: string): string => `${column} IN (SELECT value FROM json_each(?))`;
 
+/** A column of jsonRows: its name and SQL type. */
+export interface JsonColumn {
+  name: string;
+  type: 'text' | 'integer';
+}
+
+/**
+ * Rows bound as ONE parameter, as a derived table to select from (give it an alias): `rows` is the JSON text of
+ * an array of arrays in the order of `columns` (or a prepared statement's placeholder for it). json_each on
+ * SQLite, json_array_elements on PostgreSQL: a list of any length is one statement of one shape.
+ */
+export function jsonRows(db: Executor, columns: readonly JsonColumn[], rows: unknown): RawBuilder<unknown> {
+  if (isPostgres(db)) {
+    const list = columns.map((c, i) =>
+      c.type === 'integer'
+        ? sql`CAST(v ->> ${sql.lit(i)} AS BIGINT) AS ${sql.ref(c.name)}`
+        : sql`v ->> ${sql.lit(i)} AS ${sql.ref(c.name)}`,
+    );
+    return sql`(SELECT ${sql.join(list)} FROM json_array_elements(CAST(${rows} AS JSON)) AS v)`;
+  }
+  const list = columns.map((c, i) => sql`value ->> ${sql.lit(i)} AS ${sql.ref(c.name)}`);
+  return sql`(SELECT ${sql.join(list)} FROM json_each(${rows}))`;
+}
+
+/** A list of strings as inList binds it: JSON text for SQLite's json_each, an array for PostgreSQL. */
+export const listParam = (db: Executor, values: readonly string[]): string | string[] =>
+  isPostgres(db) ? [...values] : JSON.stringify(values);
+
+/**
+ * `column IN (a list)` with the list bound as one parameter (`list`: listParam's value, or a prepared
+ * statement's placeholder for it): one shape for any length.
+ */
+export function inList(db: Executor, column: string, list: unknown): RawBuilder<boolean> {
+  return isPostgres(db)
+    ? sql<boolean>`${sql.ref(column)} = ANY(CAST(${list} AS TEXT[]))`
+    : sql<boolean>`${sql.ref(column)} IN (SELECT value FROM json_each(${list}))`;
+}
+
 /** Names the index a statement reads (SQLite's planner without statistics); PostgreSQL: nothing. */
 export const indexedBy = (index: string): string => `INDEXED BY ${index}`;

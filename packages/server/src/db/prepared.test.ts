@@ -118,4 +118,39 @@ describe('inline LIMIT', () => {
       { entity_id: 'd', from_remote: 1 },
     ]);
   });
+
+  it('inserts runs of rows of the same columns in a few multi-row statements, in order, whatever their number', async () => {
+    const insertChange = preparedInsert('change_log');
+    const row = (entity_id: string, from_remote?: 0 | 1) => ({
+      entity: 'many',
+      entity_id,
+      op: 'upsert',
+      payload: '{}',
+      branch_id: null,
+      origin_device_id: null,
+      client_mutation_id: `many-${entity_id}`,
+      from_remote,
+      created_at: '2026-11-23T00:00:00.000Z',
+    });
+    // 200 rows, one with another set of columns in the middle: 64 + 64 + 16 + 9 + 1 + 16 + 16 + 14 rows.
+    const rows = Array.from({ length: 200 }, (_, i) =>
+      row(String(i).padStart(3, '0'), i === 153 ? 1 : undefined),
+    );
+    let runs = 0;
+    const counting = conn.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        runs++;
+        return args.result;
+      },
+    });
+    expect(await insertChange.run(counting, rows)).toBe(200);
+    expect(runs).toBe(8);
+    const stored = conn.sqlite
+      .prepare("SELECT entity_id, from_remote FROM change_log WHERE entity = 'many' ORDER BY revision")
+      .all() as Array<{ entity_id: string; from_remote: number }>;
+    expect(stored.map((r) => r.entity_id)).toEqual(rows.map((r) => r.entity_id));
+    expect(stored.filter((r) => r.from_remote === 1).map((r) => r.entity_id)).toEqual(['153']);
+    expect(await insertChange.run(conn.db, [])).toBe(0);
+  });
 });

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { type Compilable, CompiledQuery, type Insertable, type QueryResult } from 'kysely';
+import { type Compilable, CompiledQuery, type Insertable, type QueryResult, type RawBuilder } from 'kysely';
 import type { Db, Sqlite } from './handles';
 import { type Dialect, dialectOf, isPostgres } from './dialect';
 import type { Database } from './schema';
@@ -107,6 +107,11 @@ export function prepared<P extends object, R = unknown>(build: (db: Db, p: P) =>
   };
 }
 
+/** `prepared` for a statement written with Kysely's `sql` template (the placeholders `p` go in as values). */
+export function preparedSql<P extends object, R = unknown>(build: (db: Db, p: P) => RawBuilder<R>) {
+  return prepared<P, R>((db, p) => ({ compile: () => build(db, p).compile(db) }));
+}
+
 type Prepared<P extends object, R> = ReturnType<typeof prepared<P, R>>;
 
 /** Shapes kept per query family; a family whose key took in a value by mistake cannot grow without bound. */
@@ -141,33 +146,71 @@ export function preparedShapes<P extends object, R = unknown>(
 }
 
 /**
- * An INSERT of whole rows into `table`, compiled once per set of columns: the columns are the keys the row
- * gives (undefined ones left out, so SQLite's defaults apply), which the row types fix per call site. Rows go
- * in one statement each: the same few compiled statements serve a sale of 5 lines or 200, where a multi-row
- * INSERT compiled afresh each time cost more than SQLite took to run it.
+ * Rows per multi-row INSERT: 64 at a time, then 16, then the rest in one (at most 18 shapes per set of columns).
+ */
+const insertChunk = (rows: number) => (rows >= 64 ? 64 : Math.min(rows, 16));
+
+/**
+ * An INSERT of whole rows into `table`, compiled once per set of columns and number of rows: the columns are
+ * the keys the row gives (undefined ones left out, so SQLite's defaults apply), which the row types fix per call
+ * site. Consecutive rows of the same columns go in multi-row statements (insertChunk: a 5-line sale's lines in
+ * one, a 200-line sale's in five, not 200; each statement cost its dispatch through Kysely and SQLite's
+ * statement set-up, more than inserting a row), and only those few shapes are ever compiled: a multi-row
+ * INSERT compiled afresh for each count cost more than SQLite took to run it. Rows go in in the order given.
  */
 export function preparedInsert<T extends keyof Database & string>(table: T) {
   type Row = Insertable<Database[T]>;
-  const shapes = new Map<string, Prepared<Record<string, unknown>, unknown>>();
-  function shape(row: Record<string, unknown>): Prepared<Record<string, unknown>, unknown> {
-    const columns = Object.keys(row).filter((c) => row[c] !== undefined);
-    const key = columns.join(',');
-    let query = shapes.get(key);
-    if (!query) {
+  /** Per dialect, columns and count: the compiled statement and, per parameter, its row and column. */
+  const shapes = new Map<string, { query: CompiledQuery; slots: Array<{ row: number; column: string }> }>();
+  function shape(db: Db, columns: readonly string[], count: number) {
+    const key = `${dialectOf(db)}:${count}:${columns.join(',')}`;
+    let compiled = shapes.get(key);
+    if (!compiled) {
       if (shapes.size >= SHAPES_LIMIT) shapes.clear();
-      query = prepared((db, p: Record<string, unknown>) =>
-        db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, p[c]])) as never),
-      );
-      shapes.set(key, query);
+      const query = db
+        .insertInto(table)
+        .values(
+          Array.from(
+            { length: count },
+            (_, row) => Object.fromEntries(columns.map((c) => [c, new Param(`${row}\u0000${c}`)])) as never,
+          ),
+        )
+        .compile();
+      const slots = query.parameters.map((v) => {
+        if (!(v instanceof Param)) throw new Error(`preparedInsert(${table}): a value that is not a row's`);
+        const [row, column] = v.name.split('\u0000');
+        return { row: Number(row), column: column! };
+      });
+      compiled = { query, slots };
+      shapes.set(key, compiled);
     }
-    return query;
+    return compiled;
   }
   return {
     /** Inserts the rows in order; resolves with how many went in. */
     async run(db: Db, rows: Row | readonly Row[]): Promise<number> {
+      const list = (Array.isArray(rows) ? rows : [rows]) as Record<string, unknown>[];
+      const keys = list.map((row) => Object.keys(row).filter((c) => row[c] !== undefined));
       let inserted = 0;
-      for (const row of (Array.isArray(rows) ? rows : [rows]) as Record<string, unknown>[])
-        inserted += await shape(row).run(db, row);
+      let at = 0;
+      while (at < list.length) {
+        const columns = keys[at]!;
+        const key = columns.join(',');
+        // The run of rows from `at` with the same columns.
+        let end = at + 1;
+        while (end < list.length && keys[end]!.join(',') === key) end++;
+        while (at < end) {
+          const count = insertChunk(end - at);
+          const { query, slots } = shape(db, columns, count);
+          const parameters = slots.map((s) => {
+            const value = list[at + s.row]![s.column];
+            return typeof value === 'boolean' ? Number(value) : value;
+          });
+          const result = await db.executeQuery({ ...query, parameters });
+          inserted += Number(result.numAffectedRows ?? 0);
+          at += count;
+        }
+      }
       return inserted;
     },
   };

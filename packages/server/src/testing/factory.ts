@@ -1,6 +1,7 @@
 import { CreateMedicineRequest } from '@pharmacy/contracts';
 import { SYSTEM } from '../modules/audit/service';
 import { createMedicine } from '../modules/medicines/service';
+import { unitsMoved } from '../modules/stock/medicine-stock';
 import { receiveBatch } from '../modules/stock/receive';
 import type { TestServer } from './harness';
 
@@ -8,7 +9,7 @@ import type { TestServer } from './harness';
  * The one test factory (tests only): records made the way the product makes them, over HTTP where the route
  * is what is under test, through the area's own service where a test only needs the record.
  * - Catalogue and stock over HTTP: makeCategory, makeMedicine (the created body), makeSupplier, receive,
- *   setStatus, setExpiry, inDays, ledgerMismatches.
+ *   setStatus, setOnHand, setExpiry, inDays, ledgerMismatches.
  * - Selling: makeMedicineId (a medicine by price, its id, through the service), addStock, batchOnHand,
  *   openSessionFor.
  * - Prescriptions: rxBody, makeRx, medicineOnHand (all batches of a medicine in a branch).
@@ -103,6 +104,22 @@ export async function setStatus(
   status: 'active' | 'quarantined' | 'recalled',
 ) {
   await t.exec('UPDATE batches SET regulator_status = ? WHERE id = ?', status, batchId);
+}
+
+/**
+ * Sets a batch's units on hand directly (a shortage the API never makes without a sale under
+ * negative_stock_policy 'allow'), keeping medicine_stock as every write of units does (stock/medicine-stock.ts).
+ */
+export async function setOnHand(t: TestServer, batchId: string, qty: number) {
+  await t.context.db.transaction().execute(async (trx) => {
+    const b = await trx
+      .selectFrom('batches')
+      .select(['branch_id', 'qty_on_hand'])
+      .where('id', '=', batchId)
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('batches').set({ qty_on_hand: qty }).where('id', '=', batchId).execute();
+    await unitsMoved(trx, [{ batchId, branchId: b.branch_id, delta: qty - b.qty_on_hand }]);
+  });
 }
 
 /** Sets a batch's expiry directly (the API refuses to receive expired stock). */

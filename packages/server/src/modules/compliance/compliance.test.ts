@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
 import { dispenseForSale } from '../prescriptions/for-sale';
-import { consumeFefo } from '../stock/ledger';
+import { consumeFefo } from '../stock/fefo';
 import {
   inDays,
   ledgerMismatches,

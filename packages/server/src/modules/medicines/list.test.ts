@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inDays, makeCategory, makeMedicine, makeSupplier, receive, setStatus } from '../../testing/factory';
+import {
+  inDays,
+  makeCategory,
+  makeMedicine,
+  makeSupplier,
+  receive,
+  setOnHand,
+  setStatus,
+} from '../../testing/factory';
 import { startTestServer, type TestServer } from '../../testing/harness';
 
 /** The back office's Medicines table read (issue 17): sorts, the one-statement page, its total and its reuse. */
@@ -139,7 +147,7 @@ describe('GET /medicines sorted by stock (in segments: stocked, none, short)', (
     // one with only a quarantined batch, one inactive with stock
     const short = await makeMedicine(t, { name: 'Stk short', selling_price: 1 });
     const sb = await receive(t, short.id, supplier, { qty_received: 2 });
-    await t.exec('UPDATE batches SET qty_on_hand = -3 WHERE id = ?', sb.id);
+    await setOnHand(t, sb.id, -3);
     const old = await makeMedicine(t, { name: 'Stk expired', selling_price: 1 });
     const ob = await receive(t, old.id, supplier, { qty_received: 4 });
     await t.exec('UPDATE batches SET expiry_date = ? WHERE id = ?', inDays(-3), ob.id);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  batchOnHand,
   inDays,
   makeMedicine,
   makeRx,
@@ -7,10 +8,15 @@ import {
   openSessionFor,
   receive,
   setExpiry,
+  setOnHand,
   setStatus,
 } from '../../testing/factory';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import { newId } from '../../lib/ids';
+import { nowIso } from '../../lib/time';
 import { branchToday } from '../stock/ledger';
+import { registeredEntities } from '../sync/registry';
+import { TillStore } from '../sync/till-store';
 import { catalogueConditions, settleStockDay, stockSortedPage } from './stock-sort';
 import { medicineStore } from './store';
 
@@ -41,11 +47,11 @@ afterAll(() => t?.close());
  * medicine_stock as the triggers keep it, and as the batches (less those expired before the day it was settled
  * to), reservations and medicines say it must be.
  */
-async function keptAndExpected() {
-  const kept = await t.query<Record<string, unknown>>(
+async function keptAndExpected(on: TestServer = t) {
+  const kept = await on.query<Record<string, unknown>>(
     'SELECT branch_id, medicine_id, qty, name, is_active FROM medicine_stock ORDER BY branch_id, medicine_id',
   );
-  const expected = await t.query<Record<string, unknown>>(
+  const expected = await on.query<Record<string, unknown>>(
     `SELECT b.branch_id, b.medicine_id, sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
         FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) AS qty, m.name, m.is_active
       FROM batches b JOIN medicines m ON m.id = b.medicine_id WHERE b.regulator_status = 'active'
@@ -116,7 +122,7 @@ describe('medicine_stock (migration 0028)', () => {
     await setStatus(t, b1.id, 'active');
     await t.put(`/api/v1/medicines/${b.id}`, { name: 'Kept Beta renamed' }, admin);
     expect((await t.delete(`/api/v1/medicines/${a.id}`, admin)).status).toBe(204);
-    await t.exec('UPDATE batches SET qty_on_hand = -2 WHERE id = ?', a1.id);
+    await setOnHand(t, a1.id, -2);
     state = await keptAndExpected();
     expect(state.kept).toEqual(state.expected);
     expect(state.kept.find((r) => r.medicine_id === b.id)).toMatchObject({
@@ -125,11 +131,198 @@ describe('medicine_stock (migration 0028)', () => {
     });
     expect(state.kept.find((r) => r.medicine_id === a.id)).toMatchObject({ is_active: 0, qty: 3 });
     // Down to nothing: the row goes (a medicine without a row holds none).
-    await t.exec('UPDATE batches SET qty_on_hand = 0 WHERE medicine_id = ?', b.id);
+    for (const { id } of await t.query<{ id: string }>('SELECT id FROM batches WHERE medicine_id = ?', b.id))
+      await setOnHand(t, id, 0);
     state = await keptAndExpected();
     expect(state.kept).toEqual(state.expected);
     expect(state.kept.some((r) => r.medicine_id === b.id)).toBe(false);
   });
+});
+
+describe('medicine_stock kept by every write of units (migration 0029)', () => {
+  let central: TestServer;
+  let till: TestServer;
+  beforeAll(async () => {
+    central = await startTestServer({ mode: 'central' });
+    till = await startTestServer({ mode: 'till' });
+  }, 60_000);
+  afterAll(async () => {
+    await central?.close();
+    await till?.close();
+  });
+
+  /** medicine_stock on `on` is what its batches say, and medicine `id` of `branch` holds `qty` there. */
+  async function holds(on: TestServer, branch: string, id: string, qty: number, step: string) {
+    const state = await keptAndExpected(on);
+    expect(state.kept, step).toEqual(state.expected);
+    expect(state.kept.find((r) => r.branch_id === branch && r.medicine_id === id)?.qty ?? 0, step).toBe(qty);
+  }
+
+  it('equals the batches after a receipt into an existing batch, a sale of several lines over several batches, a return, a transfer out and in, a count, movements pushed by a till, a till snapshot and a pulled movement', async () => {
+    const admin = await central.adminToken();
+    const main = await central.mainBranchId();
+    const north = await central.createBranch('UNITS');
+    const supplierId = (await makeSupplier(central)).id;
+    const a = await makeMedicine(central, { name: 'Units Alpha' });
+    const b = await makeMedicine(central, { name: 'Units Beta' });
+    const x = await receive(central, a.id, supplierId, {
+      qty_received: 5,
+      batch_number: 'UX',
+      expiry_date: inDays(100),
+    });
+    const y = await receive(central, a.id, supplierId, { qty_received: 10, expiry_date: inDays(200) });
+    const bb = await receive(central, b.id, supplierId, { qty_received: 8 });
+    // Into the existing batch (same number and expiry): its units change, nothing else.
+    await receive(central, a.id, supplierId, {
+      qty_received: 3,
+      batch_number: 'UX',
+      expiry_date: inDays(100),
+    });
+    await holds(central, main, a.id, 18, 'receipt into an existing batch');
+
+    // Two lines of Alpha: the second takes what is left of UX, then from the next batch.
+    const cashier = (await central.userWithRole('cashier')).token;
+    await openSessionFor(central, cashier);
+    const sale = await central.post<{ id: string; items: Array<{ id: string; medicine_id: string }> }>(
+      '/api/v1/sales',
+      {
+        items: [
+          { medicine_id: a.id, quantity: 6 },
+          { medicine_id: b.id, quantity: 2 },
+          { medicine_id: a.id, quantity: 4 },
+        ],
+        payment_method: 'cash',
+        print_receipt: false,
+      },
+      cashier,
+    );
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    expect(await batchOnHand(central, x.id)).toBe(0);
+    expect(await batchOnHand(central, y.id)).toBe(8);
+    await holds(central, main, a.id, 8, 'sale');
+    await holds(central, main, b.id, 6, 'sale');
+
+    const back = await central.post(
+      '/api/v1/returns',
+      {
+        sale_id: sale.body.id,
+        lines: [{ sale_line_id: sale.body.items[0]!.id, quantity: 1, condition: 'resaleable' }],
+      },
+      cashier,
+    );
+    expect(back.status, JSON.stringify(back.body)).toBe(201);
+    await holds(central, main, a.id, 9, 'return');
+
+    const sent = await central.post<{ id: string }>(
+      '/api/v1/transfers',
+      { to_branch_id: north, items: [{ medicine_id: a.id, quantity: 3 }] },
+      admin,
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    await holds(central, main, a.id, 6, 'transfer out');
+    expect((await central.post(`/api/v1/transfers/${sent.body.id}/receive`, {}, admin)).status).toBe(200);
+    await holds(central, north, a.id, 3, 'transfer in');
+
+    const counted = await central.post(
+      '/api/v1/stockcount/submit',
+      { lines: [{ batch_id: bb.id, counted_qty: 5 }] },
+      admin,
+    );
+    expect(counted.status, JSON.stringify(counted.body)).toBe(201);
+    await holds(central, main, b.id, 5, 'count');
+
+    // A till's sales arrive as movements.
+    const device = await central.registerDevice('Units till');
+    const movement = (batch: string, medicine: string, quantity: number) => {
+      const id = newId();
+      return {
+        client_mutation_id: newId(),
+        entity: 'stock_movement',
+        op: 'upsert',
+        entity_id: id,
+        payload: {
+          id,
+          batch_id: batch,
+          branch_id: main,
+          medicine_id: medicine,
+          type: 'sale',
+          quantity,
+          reference_type: 'sale',
+          reference_id: newId(),
+          user_id: null,
+          reason: '',
+          created_at: nowIso(),
+        },
+      };
+    };
+    // A run of 8 or more such changes (PostgreSQL applies it set-wise, sync/push-setwise.ts).
+    const run = [
+      ...[-1, -1, 1, -1].map((q) => movement(y.id, a.id, q)),
+      ...[-1, -1, -1, -1, -1].map((q) => movement(bb.id, b.id, q)),
+    ];
+    const pushed = await central.request<{ accepted: unknown[] }>('POST', '/api/v1/sync/push', {
+      body: { device_id: device.id, changes: run },
+      headers: { 'x-device-token': device.token },
+    });
+    expect(pushed.body.accepted, JSON.stringify(pushed.body)).toHaveLength(run.length);
+    await holds(central, main, a.id, 4, 'pushed movements');
+    await holds(central, main, b.id, 0, 'pushed movements (down to none: no row)');
+
+    // A till bootstraps from central's rows (the swap inserts its batches) ...
+    const lines: string[] = [];
+    for (const def of registeredEntities()) {
+      const rows = def.snapshotWhere
+        ? await central.query(`SELECT * FROM "${def.table}" WHERE ${def.snapshotWhere}`, main)
+        : await central.query(`SELECT * FROM "${def.table}"`);
+      for (const row of rows)
+        lines.push(
+          JSON.stringify({
+            type: 'row',
+            entity: def.entity,
+            id: String(row[def.key]),
+            payload: def.fromRow(row),
+          }),
+        );
+    }
+    const since = await central.headRevision();
+    async function* snapshot() {
+      yield JSON.stringify({ type: 'header', revision: since, epoch: 'units' });
+      yield* lines;
+      yield JSON.stringify({ type: 'end', rows: lines.length });
+    }
+    const store = new TillStore(till.context);
+    await store.loadSnapshot(snapshot());
+    await holds(till, main, a.id, 4, 'snapshot');
+    await holds(till, north, a.id, 3, 'snapshot');
+
+    // ... and pulls a write-off made at central after it.
+    const off = await central.put(
+      `/api/v1/purchases/${y.id}/write-off`,
+      { quantity: 1, reason: 'broken' },
+      admin,
+    );
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const changes = await central.query<{
+      revision: number;
+      entity: string;
+      entity_id: string;
+      op: 'upsert' | 'delete';
+      payload: string;
+      branch_id: string | null;
+    }>(
+      'SELECT revision, entity, entity_id, op, payload, branch_id FROM change_log WHERE revision > ? ORDER BY revision',
+      since,
+    );
+    expect(changes.some((c) => c.entity === 'stock_movement')).toBe(true);
+    await store.applyPullPage({
+      epoch: 'units',
+      changes: changes.map((c) => ({ ...c, payload: JSON.parse(c.payload) })),
+      next_revision: changes.at(-1)!.revision,
+      has_more: false,
+    });
+    await holds(till, main, a.id, 3, 'pulled movement');
+    await holds(central, main, a.id, 3, 'write-off');
+  }, 120_000);
 });
 
 describe('GET /medicines?sort=stock_quantity', () => {
@@ -168,7 +361,7 @@ describe('GET /medicines?sort=stock_quantity', () => {
     }
     const short = await makeMedicine(t, { name: 'Srt short' });
     const sb = await receive(t, short.id, supplier, { qty_received: 2 });
-    await t.exec('UPDATE batches SET qty_on_hand = -3 WHERE id = ?', sb.id);
+    await setOnHand(t, sb.id, -3);
     const expired = await makeMedicine(t, { name: 'Srt expired only' });
     await setExpiry(t, (await receive(t, expired.id, supplier, { qty_received: 4 })).id, inDays(-3));
     const mixed = await makeMedicine(t, { name: 'Srt expired and fresh' });
@@ -177,7 +370,7 @@ describe('GET /medicines?sort=stock_quantity', () => {
     const against = await makeMedicine(t, { name: 'Srt expired against short' });
     await setExpiry(t, (await receive(t, against.id, supplier, { qty_received: 4 })).id, inDays(-2));
     const owed = await receive(t, against.id, supplier, { qty_received: 1 });
-    await t.exec('UPDATE batches SET qty_on_hand = -4 WHERE id = ?', owed.id);
+    await setOnHand(t, owed.id, -4);
     const held = await makeMedicine(t, { name: 'Srt quarantined' });
     await setStatus(t, (await receive(t, held.id, supplier, { qty_received: 6 })).id, 'quarantined');
     const gone = await makeMedicine(t, { name: 'Srt gone' });

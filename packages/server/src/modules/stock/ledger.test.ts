@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/connection';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { branchStock, consumeFefo, InsufficientStock, moveBatchQuantity } from './ledger';
+import { consumeFefo, consumeFefoLines } from './fefo';
+import { branchStock, InsufficientStock, moveBatchQuantity } from './ledger';
 import { receiveBatch } from './receive';
 import { inDays, ledgerMismatches, makeMedicine, makeSupplier, receive } from '../../testing/factory';
 
@@ -219,6 +220,74 @@ describe('stock ledger (property)', () => {
         }),
       ),
     ).rejects.toBeInstanceOf(InsufficientStock);
+  });
+
+  it('takes several lines at once as if one after another: lines of a medicine share its batches FEFO, a shortfall lands on the batch sold next, the first short line is refused and nothing is written', async () => {
+    const supplier = await makeSupplier(t);
+    const a = await makeMedicine(t);
+    const b = await makeMedicine(t);
+    const a1 = await receive(t, a.id, supplier.id, { qty_received: 4, expiry_date: inDays(30) });
+    const a2 = await receive(t, a.id, supplier.id, { qty_received: 5, expiry_date: inDays(60) });
+    const b1 = await receive(t, b.id, supplier.id, { qty_received: 2 });
+    const take = (lines: Array<{ medicineId: string; quantity: number }>, allowNegative: boolean) =>
+      t.context.db.transaction().execute((trx) =>
+        consumeFefoLines(trx, {
+          branchId: branches[0]!,
+          lines,
+          movementType: 'sale',
+          reference: { type: 'test', id: 'lines' },
+          userId,
+          allowNegative,
+        }),
+      );
+    const before = await t.counts(['stock_movements', 'change_log']);
+    await expect(
+      take(
+        [
+          { medicineId: a.id, quantity: 3 },
+          { medicineId: b.id, quantity: 3 },
+        ],
+        false,
+      ),
+    ).rejects.toMatchObject({ medicineId: b.id, wanted: 3, available: 2 });
+    expect(await t.counts(['stock_movements', 'change_log'])).toEqual(before);
+    expect((await batchesOf(a.id)).map((x) => x.qty_on_hand).sort()).toEqual([4, 5]);
+
+    const taken = await take(
+      [
+        { medicineId: a.id, quantity: 3 },
+        { medicineId: b.id, quantity: 3 },
+        { medicineId: a.id, quantity: 4 },
+      ],
+      true,
+    );
+    expect(taken.map((line) => line.map((x) => [x.batchId, x.quantity]))).toEqual([
+      [[a1.id, 3]],
+      [
+        [b1.id, 2],
+        [b1.id, 1],
+      ],
+      [
+        [a1.id, 1],
+        [a2.id, 3],
+      ],
+    ]);
+    const onHand = new Map(
+      (await batchesOf(a.id)).concat(await batchesOf(b.id)).map((x) => [x.id, x.qty_on_hand]),
+    );
+    expect([onHand.get(a1.id), onHand.get(a2.id), onHand.get(b1.id)]).toEqual([0, 2, -1]);
+    expect(new Set(taken.flat().map((x) => x.movementId)).size).toBe(5);
+    expect(await ledgerMismatches(t)).toEqual([]);
+    const kept = await t.query<{ medicine_id: string; qty: number }>(
+      'SELECT medicine_id, qty FROM medicine_stock WHERE branch_id = ? AND medicine_id IN (?, ?) ORDER BY qty',
+      branches[0],
+      a.id,
+      b.id,
+    );
+    expect(kept.map((r) => [r.medicine_id, Number(r.qty)])).toEqual([
+      [b.id, -1],
+      [a.id, 2],
+    ]);
   });
 
   it('never goes negative when many write-offs race on one batch', async () => {

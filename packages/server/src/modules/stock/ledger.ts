@@ -1,13 +1,14 @@
 import type { MovementType } from '@pharmacy/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
-import { recordChange, recordUpsert } from '../../db/changes';
-import { AppError, Conflict, Invalid, NotFound } from '../../lib/errors';
+import { type Change, recordChanges } from '../../db/changes';
+import { AppError, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
-import { prepared } from '../../db/prepared';
+import { prepared, preparedInsert } from '../../db/prepared';
 import type { BatchesTable, StockMovementsTable } from '../../db/tables/stock';
 import { branchToday } from '../branches/time-zone';
+import { unitsMoved } from './medicine-stock';
 
 /** Today at the branch, re-exported for the areas that read stock through the ledger. */
 export { branchToday };
@@ -111,30 +112,71 @@ export function batchChangePayload(row: BatchesTable): Omit<BatchesTable, 'qty_o
 }
 
 export async function recordBatchChange(trx: Db, row: BatchesTable): Promise<void> {
-  await recordChange(trx, {
-    entity: 'batch',
-    entityId: row.id,
-    op: 'upsert',
-    payload: batchChangePayload(row),
-    branchId: row.branch_id,
-  });
+  await recordChanges(trx, [
+    {
+      entity: 'batch',
+      entityId: row.id,
+      op: 'upsert',
+      payload: batchChangePayload(row),
+      branchId: row.branch_id,
+    },
+  ]);
 }
 
-const insertMovement = prepared((db, row: StockMovementsTable) =>
-  db.insertInto('stock_movements').values({
-    id: row.id,
-    batch_id: row.batch_id,
-    branch_id: row.branch_id,
-    medicine_id: row.medicine_id,
-    type: row.type,
-    quantity: row.quantity,
-    reference_type: row.reference_type,
-    reference_id: row.reference_id,
-    user_id: row.user_id,
-    reason: row.reason,
-    created_at: row.created_at,
-  }),
-);
+const insertMovements = preparedInsert('stock_movements');
+
+/** A movement to write: its batch, type, signed quantity, what caused it, who and why. */
+export interface MovementInput {
+  batch: Pick<BatchesTable, 'id' | 'branch_id' | 'medicine_id'>;
+  type: MovementType;
+  quantity: number;
+  reference: StockReference;
+  userId: string | null;
+  reason: string;
+}
+
+/**
+ * Appends movements (and, with `replicate`, their change_log rows) in a few multi-row statements, in order;
+ * returns their ids in that order.
+ */
+export async function writeMovements(
+  trx: Db,
+  movements: readonly MovementInput[],
+  replicate = true,
+): Promise<string[]> {
+  if (movements.length === 0) return [];
+  const at = nowIso();
+  const rows = movements.map(
+    (m): StockMovementsTable => ({
+      id: newId(),
+      batch_id: m.batch.id,
+      branch_id: m.batch.branch_id,
+      medicine_id: m.batch.medicine_id,
+      type: m.type,
+      quantity: m.quantity,
+      reference_type: m.reference.type,
+      reference_id: m.reference.id,
+      user_id: m.userId,
+      reason: m.reason,
+      created_at: at,
+    }),
+  );
+  await insertMovements.run(trx, rows);
+  if (replicate)
+    await recordChanges(
+      trx,
+      rows.map(
+        (row): Change => ({
+          entity: 'stock_movement',
+          entityId: row.id,
+          op: 'upsert',
+          payload: row,
+          branchId: row.branch_id,
+        }),
+      ),
+    );
+  return rows.map((r) => r.id);
+}
 
 export async function writeMovement(
   trx: Db,
@@ -146,22 +188,8 @@ export async function writeMovement(
   reason: string,
   replicate = true,
 ): Promise<string> {
-  const row: StockMovementsTable = {
-    id: newId(),
-    batch_id: batch.id,
-    branch_id: batch.branch_id,
-    medicine_id: batch.medicine_id,
-    type,
-    quantity,
-    reference_type: reference.type,
-    reference_id: reference.id,
-    user_id: userId,
-    reason,
-    created_at: nowIso(),
-  };
-  await insertMovement.run(trx, row);
-  if (replicate) await recordUpsert(trx, 'stock_movement', row, row.branch_id);
-  return row.id;
+  const [id] = await writeMovements(trx, [{ batch, type, quantity, reference, userId, reason }], replicate);
+  return id!;
 }
 
 /**
@@ -199,7 +227,7 @@ async function applyDelta(
   return changed === 1;
 }
 
-async function medicineName(trx: Db, medicineId: string): Promise<string> {
+export async function medicineName(trx: Db, medicineId: string): Promise<string> {
   const row = await trx
     .selectFrom('medicines')
     .select('name')
@@ -215,112 +243,6 @@ async function medicineName(trx: Db, medicineId: string): Promise<string> {
  */
 export const heldInBatch = sql<number>`(SELECT coalesce(sum(r.quantity), 0) FROM stock_reservations r
   WHERE r.batch_id = batches.id AND r.status = 'held')`;
-
-const sellableBatches = prepared((db, p: { branchId: string; medicineId: string; asOf: string }) =>
-  db
-    .selectFrom('batches')
-    .select([
-      'id',
-      'branch_id',
-      'medicine_id',
-      'batch_number',
-      'expiry_date',
-      'qty_on_hand',
-      'unit_cost',
-      heldInBatch.as('held'),
-    ])
-    .where('branch_id', '=', p.branchId)
-    .where('medicine_id', '=', p.medicineId)
-    .where('regulator_status', '=', 'active')
-    .where('expiry_date', '>=', p.asOf)
-    .orderBy('expiry_date')
-    .orderBy('received_at')
-    .orderBy('id'),
-);
-
-/**
- * Takes `quantity` units of a medicine from a branch, first-expiry-first-out, skipping expired, quarantined and
- * recalled batches and the units held for the will-call shelf; writes one movement per batch touched (negative quantity). Throws InsufficientStock (409)
- * naming the medicine, wanted and available when the sellable stock is short (unless allowNegative).
- */
-export async function consumeFefo(trx: Db, input: ConsumeFefoInput): Promise<TakenBatch[]> {
-  assertUnits(input.quantity, 'quantity');
-  const asOf = input.asOf ?? (await branchToday(trx, input.branchId));
-  const candidates = (
-    await sellableBatches.all(trx, {
-      branchId: input.branchId,
-      medicineId: input.medicineId,
-      asOf,
-    })
-  ).map((b) => ({ ...b, held: Number(b.held), free: b.qty_on_hand - Number(b.held) }));
-  const available = candidates.reduce((sum, b) => sum + Math.max(0, b.free), 0);
-  if (available < input.quantity && (!input.allowNegative || candidates.length === 0)) {
-    throw new InsufficientStock(
-      input.medicineId,
-      await medicineName(trx, input.medicineId),
-      input.quantity,
-      available,
-    );
-  }
-  const taken: TakenBatch[] = [];
-  let remaining = input.quantity;
-  for (const batch of candidates) {
-    if (remaining === 0) break;
-    if (batch.free <= 0) continue;
-    const take = Math.min(remaining, batch.free);
-    if (!(await applyDelta(trx, batch.id, -take, false, batch.held))) {
-      // Only possible if another writer took units between our read and write in this transaction.
-      throw new Conflict('Stock changed while it was being taken; try again.', 'STOCK_CHANGED');
-    }
-    const movementId = await writeMovement(
-      trx,
-      batch,
-      input.movementType,
-      -take,
-      input.reference,
-      input.userId,
-      input.reason ?? '',
-    );
-    taken.push({
-      batchId: batch.id,
-      batchNumber: batch.batch_number,
-      expiryDate: batch.expiry_date,
-      quantity: take,
-      unitCost: batch.unit_cost,
-      movementId,
-    });
-    remaining -= take;
-  }
-  if (remaining > 0) {
-    // allowNegative: the shortfall goes on the batch that would be sold next (the last one taken, else the first).
-    const last = taken.at(-1);
-    const batch = last ? candidates.find((b) => b.id === last.batchId)! : candidates[0]!;
-    await applyDelta(trx, batch.id, -remaining, true);
-    const movementId = await writeMovement(
-      trx,
-      batch,
-      input.movementType,
-      -remaining,
-      input.reference,
-      input.userId,
-      input.reason ?? '',
-    );
-    if (last) {
-      // Keep one entry per movement so callers can cost and reverse each of them.
-      taken.push({ ...last, quantity: remaining, movementId });
-    } else {
-      taken.push({
-        batchId: batch.id,
-        batchNumber: batch.batch_number,
-        expiryDate: batch.expiry_date,
-        quantity: remaining,
-        unitCost: batch.unit_cost,
-        movementId,
-      });
-    }
-  }
-  return taken;
-}
 
 /**
  * Changes one batch's quantity by `delta` with a movement: a return restocked into its original batch, a
@@ -359,6 +281,7 @@ export async function moveBatchQuantity(
     input.reason ?? '',
     input.replicate ?? true,
   );
+  await unitsMoved(trx, [{ batchId: before.id, branchId: before.branch_id, delta: input.delta }]);
   return {
     movementId,
     batch: { ...before, qty_on_hand: before.qty_on_hand + input.delta, updated_at: nowIso() },

@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import type { BatchesTable } from '../../db/tables/stock';
 import { assertUnits, recordBatchChange, type StockReference, writeMovement } from './ledger';
+import { unitsMoved } from './medicine-stock';
 
 export interface ReceiveBatchInput {
   branchId: string;
@@ -91,6 +92,7 @@ export async function receiveBatch(trx: Db, input: ReceiveBatchInput): Promise<R
       }))
       .where('id', '=', existing.id)
       .execute();
+    await unitsMoved(trx, [{ batchId: existing.id, branchId: existing.branch_id, delta: input.quantity }]);
   } else {
     created = true;
     batch = {

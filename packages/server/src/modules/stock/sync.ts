@@ -19,6 +19,7 @@ import {
 } from '../sync/registry';
 import { insertRowIfAbsent, insertRowsIfAbsent, upsertRow } from '../sync/row-writes';
 import type { BatchesTable, StockMovementsTable } from '../../db/tables/stock';
+import { unitsMoved } from './medicine-stock';
 
 /**
  * Replication of stock (docs/CONVENTIONS.md, "Sync"; ARCHITECTURE "Stock"): quantities travel as movements,
@@ -80,6 +81,7 @@ export async function applyMovement(trx: Db, m: StockMovementsTable): Promise<bo
       undefined,
       'UNKNOWN_BATCH',
     );
+  await unitsMoved(trx, [{ batchId: m.batch_id, branchId: m.branch_id, delta: m.quantity }]);
   await recordMovement(trx, m);
   return true;
 }
@@ -132,6 +134,10 @@ async function applyMovements(
         undefined,
         'UNKNOWN_BATCH',
       );
+    await unitsMoved(
+      trx,
+      fresh.map(({ m }) => ({ batchId: m.batch_id, branchId: m.branch_id, delta: m.quantity })),
+    );
   }
   for (const { change, m } of fresh)
     await recordMovement(trx, m, { clientMutationId: change.clientMutationId, originDeviceId: device.id });

@@ -16,7 +16,8 @@ import { invoiceNumberOf } from '../../fiscal/device';
 import { dispenseForSale, recordEmergencySupply } from '../../prescriptions/for-sale';
 import { defaultPrinter, enqueuePrintJob } from '../../printing/service';
 import { takingSession } from '../../sessions/service';
-import { consumeFefo } from '../../stock/ledger';
+import { consumeFefoLines } from '../../stock/fefo';
+import type { TakenBatch } from '../../stock/ledger';
 import { heldReservations, takeReserved } from '../../stock/reservations';
 import { completeWillCallSale } from '../../prescriptions/will-call-sale';
 import { saleAnswer } from '../read';
@@ -62,34 +63,38 @@ async function sellingSession(trx: Db, user: AuthUser, deviceId: string) {
   return takingSession(await openSessionOf.first(trx, { userId: user.id }), deviceId);
 }
 
-/** Takes each line's units FEFO and makes its row with the batches taken. */
+/**
+ * Takes each line's units and makes its row with the batches taken: a will-call pickup's lines take the units
+ * reserved for them, the others are taken FEFO all at once (consumeFefoLines: one read of their batches, their
+ * movements in a few statements, each medicine's stock kept once).
+ */
 async function takeStock(trx: Db, plan: SalePlan, user: AuthUser) {
-  const lines: SaleLinesTable[] = [];
-  const movementIds: string[] = [];
   const reserved = plan.willCall ? await heldReservations(trx, plan.willCall.dispenseIds) : [];
+  const taken: TakenBatch[][] = [];
+  const fefo: number[] = [];
   for (const [i, li] of plan.lineInputs.entries()) {
     if (plan.willCall?.items.has(li.m.id)) {
       // The will-call's units, reserved at dispensing (none for an entry prepared before reservations, whose
       // stock left then).
       const mine = reserved.filter((r) => r.medicine_id === li.m.id);
-      const taken = await takeReserved(trx, mine, { id: plan.saleId, userId: user.id });
-      movementIds.push(...taken.map((t) => t.movementId));
-      lines.push(saleLineRow(plan, i, taken));
-      continue;
-    }
-    const taken = await consumeFefo(trx, {
-      branchId: plan.branch.id,
-      medicineId: li.m.id,
-      quantity: li.item.quantity,
-      movementType: 'sale',
-      reference: { type: 'sale', id: plan.saleId },
-      userId: user.id,
-      allowNegative: plan.settings.negative_stock_policy === 'allow',
-      asOf: plan.asOf,
-    });
-    movementIds.push(...taken.map((t) => t.movementId));
-    lines.push(saleLineRow(plan, i, taken));
+      taken[i] = await takeReserved(trx, mine, { id: plan.saleId, userId: user.id });
+    } else fefo.push(i);
   }
+  const fromBatches = await consumeFefoLines(trx, {
+    branchId: plan.branch.id,
+    lines: fefo.map((i) => ({
+      medicineId: plan.lineInputs[i]!.m.id,
+      quantity: plan.lineInputs[i]!.item.quantity,
+    })),
+    movementType: 'sale',
+    reference: { type: 'sale', id: plan.saleId },
+    userId: user.id,
+    allowNegative: plan.settings.negative_stock_policy === 'allow',
+    asOf: plan.asOf,
+  });
+  for (const [j, i] of fefo.entries()) taken[i] = fromBatches[j]!;
+  const lines = plan.lineInputs.map((_, i) => saleLineRow(plan, i, taken[i]!));
+  const movementIds = taken.flatMap((t) => t.map((b) => b.movementId));
   return { lines, movementIds };
 }
 

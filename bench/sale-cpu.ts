@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { benchAdminToken, load, median, spawnTs, tempDataDir } from './lib';
+
+/**
+ * `npx tsx bench/sale-cpu.ts`: the server's main-thread CPU time (from /proc/PID/schedstat, in nanoseconds) per 200-line sale and per
+ * 5-line sale, with the 200-line sale's wall time, median and slowest of BENCH_SALES (30) sales. CPU time
+ * hardly moves with what the other tenants of the VM do, so it shows what a change to the sale's write path
+ * saves where bench/selling.ts's single 200-line figure and its sales/s swing with the machine's load.
+ * BENCH_PROF=DIR writes the server's CPU profile (--cpu-prof) there.
+ */
+function cpuMicros(pid: number): number {
+  // The main thread's time on a CPU in nanoseconds (/proc/PID/schedstat): JavaScript and SQLite run there.
+  return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+}
+
+const dataDir = tempDataDir('sale-cpu');
+const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
+try {
+  const token = await benchAdminToken(server.url);
+  const api = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${server.url}/api/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const supplier = await api('POST', '/suppliers', { name: 'Bench Supplier' });
+  const meds: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    const m = await api('POST', '/medicines', {
+      name: `Bench medicine ${i}`,
+      selling_price: 2.5 + i,
+      vat_category: 'standard',
+    });
+    meds.push(String(m.id));
+    await api('POST', '/purchases', {
+      medicine_id: m.id,
+      supplier_id: supplier.id,
+      batch_number: `BENCH-${i}`,
+      expiry_date: '2099-12-31',
+      qty_received: 1_000_000,
+      unit_cost: 1,
+    });
+  }
+  await api('POST', '/sessions/open', { opening_float: 100 });
+  const big = meds.map((medicine_id) => ({ medicine_id, quantity: 1 }));
+  const five = big.slice(0, 5);
+  const pid = server.child.pid!;
+  const n = Number(process.env.BENCH_SALES ?? 30);
+  // Warm-up: the JIT and SQLite's page cache.
+  for (let i = 0; i < 10; i++) await api('POST', '/sales', { items: big, client_mutation_id: randomUUID() });
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const c0 = cpuMicros(pid);
+    const t0 = performance.now();
+    await api('POST', '/sales', { items: big, client_mutation_id: randomUUID() });
+    wall.push(performance.now() - t0);
+    cpu.push((cpuMicros(pid) - c0) / 1000);
+  }
+  const amount = 1000;
+  const c0 = cpuMicros(pid);
+  const r = await load('5-line', {
+    url: `${server.url}/api/v1/sales`,
+    method: 'POST',
+    connections: 10,
+    amount,
+    headers: { authorization: `Bearer ${token}` },
+    setupRequest: (req) => ({
+      ...req,
+      body: JSON.stringify({ items: five, client_mutation_id: randomUUID() }),
+    }),
+  });
+  const per5 = (cpuMicros(pid) - c0) / amount;
+  const fmt = (xs: number[]) =>
+    `median ${median(xs).toFixed(1)} ms, slowest ${Math.max(...xs).toFixed(1)} ms`;
+  console.log(`200-line sale, ${n} sales: wall ${fmt(wall)}; server CPU ${fmt(cpu)}`);
+  console.log(
+    `5-line sale, ${amount} at 10 conn: ${per5.toFixed(0)} µs server CPU/sale, ${r.rps} sales/s, p99 ${r.p99} ms`,
+  );
+} finally {
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
