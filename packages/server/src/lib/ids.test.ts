@@ -1,6 +1,7 @@
-import { validate, version } from 'uuid';
+import { randomBytes } from 'node:crypto';
+import { v7, validate, version } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { newId } from './ids';
+import { newId, v7Text } from './ids';
 
 describe('newId', () => {
   it('makes distinct, valid, strictly increasing UUIDv7s, also many within one millisecond', () => {
@@ -11,5 +12,21 @@ describe('newId', () => {
     }
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it("writes the same text as uuid's v7 for the same millisecond, sequence and random bytes", () => {
+    const cases = [
+      { msecs: 0, seq: 0 },
+      { msecs: 2 ** 48 - 1, seq: -1 },
+      { msecs: 1_700_000_000_123, seq: 0x7fffffff },
+      ...Array.from({ length: 500 }, (_, i) => ({
+        msecs: 1_600_000_000_000 + i * 7_919_113,
+        seq: randomBytes(4).readInt32LE(),
+      })),
+    ];
+    for (const { msecs, seq } of cases) {
+      const random = randomBytes(32);
+      expect(v7Text(msecs, seq, random, 16)).toBe(v7({ msecs, seq, random: random.subarray(16) }));
+    }
   });
 });
