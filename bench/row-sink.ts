@@ -14,7 +14,7 @@ export interface BulkLoad {
   /** Tables whose plain (not unique, not key) indexes are dropped before the load and built once after it. */
   deferIndexes: readonly string[];
   /**
-   * Sales, lines and payments written with the report summaries' INSERT triggers disabled, the summaries then
+   * Sales, lines and payments written without the report summaries' INSERT triggers, the summaries then
    * rebuilt from the tables with migration 0019's backfill (what the triggers would have written).
    */
   summariesAfter: boolean;
@@ -28,13 +28,19 @@ export interface BulkLoad {
 export interface RowSink {
   /** Adds one row; within a batch, tables are written in the order they were first added (parents first). */
   add(table: string, columns: readonly string[], values: RowValues): void;
+  /**
+   * `add` for values the caller knows hold no backslash, tab, newline or carriage return (the generated sales:
+   * ids, hashes, numbers, times and the names the generator made), written to COPY without looking for them:
+   * the look took as long as writing the line, on the thread that makes the sales.
+   */
+  addPlain(table: string, columns: readonly string[], values: RowValues): void;
   /** Ends the batch; on PostgreSQL it is stored in the background while the next one is built. */
   flush(): Promise<void>;
   /** Ends the batch and waits until every batch is stored (before rows that reference them). */
   settle(): Promise<void>;
   /**
    * Before the bulk load (every batch settled): PostgreSQL, when the role may (it owns the tables; a superuser
-   * also skips the foreign-key checks of the rows to come), drops `plan`'s indexes and disables the summaries'
+   * also skips the foreign-key checks of the rows to come), drops `plan`'s indexes and the summaries'
    * INSERT triggers, having first recorded what it changed (so `finish`, `restore`, or the next run after a
    * killed one puts it back). Returns what it arranged. SQLite: nothing.
    */
@@ -60,22 +66,24 @@ export function sqliteSink(sqlite: BetterSqlite3.Database): RowSink {
     if (open) sqlite.exec('COMMIT');
     open = false;
   };
+  const add: RowSink['add'] = (table, columns, values) => {
+    if (!open) {
+      sqlite.exec('BEGIN');
+      open = true;
+    }
+    const key = `${table}(${columns.join(',')})`;
+    let statement = statements.get(key);
+    if (!statement) {
+      statement = sqlite.prepare(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      );
+      statements.set(key, statement);
+    }
+    statement.run(...values);
+  };
   return {
-    add(table, columns, values) {
-      if (!open) {
-        sqlite.exec('BEGIN');
-        open = true;
-      }
-      const key = `${table}(${columns.join(',')})`;
-      let statement = statements.get(key);
-      if (!statement) {
-        statement = sqlite.prepare(
-          `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
-        );
-        statements.set(key, statement);
-      }
-      statement.run(...values);
-    },
+    add,
+    addPlain: add,
     flush: commit,
     settle: commit,
     beginBulk: async () => ({ deferIndexes: [], summariesAfter: false }),
@@ -93,20 +101,20 @@ export function sqliteSink(sqlite: BetterSqlite3.Database): RowSink {
   };
 }
 
-const SPECIAL = /[\\\n\r\t]/;
-
 /** A string as COPY's text format writes it: backslash escapes for the separators. */
 const escaped = (v: string) =>
   v.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
 
-/** One row as a line of COPY text: tab-separated, \N for NULL. */
+const copyText = (v: string | number | null) =>
+  v === null ? '\\N' : typeof v === 'number' ? String(v) : escaped(v);
+
+const nullAsN = (v: string | number | null) => (v === null ? '\\N' : v);
+
+const SPECIAL = /[\\\n\r\t]/;
+
+/** One row as a line of COPY text: tab-separated, \N for NULL, backslash escapes where a value needs them. */
 export function copyLine(values: RowValues): string {
-  let line: string | undefined;
-  for (const v of values) {
-    const text = v === null ? '\\N' : typeof v === 'number' ? String(v) : SPECIAL.test(v) ? escaped(v) : v;
-    line = line === undefined ? text : `${line}\t${text}`;
-  }
-  return `${line ?? ''}\n`;
+  return `${values.map((v) => (typeof v === 'string' && !SPECIAL.test(v) ? v : copyText(v))).join('\t')}\n`;
 }
 
 const CHUNK = 256 * 1024;
@@ -143,7 +151,8 @@ class Pending {
 
 /**
  * What a bulk load changed, one row each, committed with the change itself: a dropped index (its definition
- * from pg_indexes) or a disabled trigger (the statement enabling it as it was). Whoever finds it (the run's
+ * from pg_indexes) or a dropped trigger (pg_get_triggerdef, and `after` it the statement enabling it as it
+ * was: ENABLE ALWAYS). Whoever finds it (the run's
  * `finish` or `restore`, or the next run after a killed one) builds, rebuilds and enables, then drops it.
  */
 const PENDING = 'generate_sales_pending';
@@ -199,6 +208,15 @@ export async function postgresCopySink(
     }
   }
 
+  function pendingOf(table: string, columns: readonly string[]): Pending {
+    let pending = batch.get(table);
+    if (!pending) {
+      pending = new Pending(columns);
+      batch.set(table, pending);
+    }
+    return pending;
+  }
+
   async function flush(): Promise<void> {
     if (inFlight.length >= clients.length) await inFlight.shift();
     const tables = batch;
@@ -235,7 +253,7 @@ export async function postgresCopySink(
       progress.end('none deferred');
     }
     if (vacuum.length > 0) await vacuumAnalyze(clients, monitor, pids, vacuum, progress);
-    if (pending) await rebuildSummaries(clients[0]!, progress);
+    if (pending) await rebuildSummaries(clients, progress);
     else {
       progress.begin('summaries');
       progress.end('kept by their triggers');
@@ -244,18 +262,16 @@ export async function postgresCopySink(
 
   return {
     add(table, columns, values) {
-      let pending = batch.get(table);
-      if (!pending) {
-        pending = new Pending(columns);
-        batch.set(table, pending);
-      }
-      pending.add(copyLine(values));
+      pendingOf(table, columns).add(copyLine(values));
+    },
+    addPlain(table, columns, values) {
+      pendingOf(table, columns).add(`${(values.includes(null) ? values.map(nullAsN) : values).join('\t')}\n`);
     },
     flush,
     settle,
     async beginBulk(plan) {
       await settle();
-      return deferAndDisable(clients[0]!, plan, log);
+      return deferForLoad(clients[0]!, plan, log);
     },
     async skipForeignKeys() {
       await settle();
@@ -290,13 +306,16 @@ export async function postgresCopySink(
 }
 
 /**
- * Drops `plan.deferIndexes`' plain indexes and disables the summaries' INSERT triggers, recording each change in
- * the pending table in the same transaction (all or nothing). Without the right (not the tables' owner) it
- * changes nothing and says so: the rows are then written with indexes and triggers in place.
+ * Drops `plan.deferIndexes`' plain indexes and (plan.summariesAfter) the summaries' INSERT triggers, recording
+ * each one's definition in the pending table in the same transaction (all or nothing). The triggers are
+ * dropped rather than disabled: PostgreSQL still builds the NEW TABLE of every statement for a disabled
+ * trigger (a 20,000-sale batch spilled its lines to temporary files for nothing). Without the right (not the
+ * tables' owner) it changes nothing and says so: the rows are then written with indexes and triggers in place.
  */
-async function deferAndDisable(client: pg.Client, plan: BulkLoad, log: (line: string) => void): Promise<BulkLoad> {
-  const { rows: indexes } = await client.query<{ name: string; def: string }>(
-    `SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i
+async function deferForLoad(client: pg.Client, plan: BulkLoad, log: (line: string) => void): Promise<BulkLoad> {
+  const { rows: indexes } = await client.query<{ name: string; def: string; after: string; drop: string }>(
+    `SELECT i.indexname AS name, i.indexdef AS def, '' AS after, format('DROP INDEX %I', i.indexname) AS drop
+       FROM pg_indexes i
        JOIN pg_class c ON c.relname = i.indexname AND c.relkind = 'i'
         AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
        JOIN pg_index x ON x.indexrelid = c.oid
@@ -304,9 +323,11 @@ async function deferAndDisable(client: pg.Client, plan: BulkLoad, log: (line: st
     [plan.deferIndexes],
   );
   const { rows: triggers } = plan.summariesAfter
-    ? await client.query<{ name: string; def: string }>(
-        `SELECT t.tgname AS name, format('ALTER TABLE %I ENABLE %s TRIGGER %I', c.relname,
-            CASE t.tgenabled WHEN 'A' THEN 'ALWAYS' WHEN 'R' THEN 'REPLICA' ELSE '' END, t.tgname) AS def
+    ? await client.query<{ name: string; def: string; after: string; drop: string }>(
+        `SELECT t.tgname AS name, pg_get_triggerdef(t.oid) AS def,
+            format('ALTER TABLE %I ENABLE %s TRIGGER %I', c.relname,
+              CASE t.tgenabled WHEN 'A' THEN 'ALWAYS' WHEN 'R' THEN 'REPLICA' ELSE '' END, t.tgname) AS after,
+            format('DROP TRIGGER %I ON %I', t.tgname, c.relname) AS drop
            FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
           WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
             AND t.tgname = ANY($1) AND t.tgenabled <> 'D'`,
@@ -317,22 +338,19 @@ async function deferAndDisable(client: pg.Client, plan: BulkLoad, log: (line: st
   await client.query('BEGIN');
   try {
     await client.query(
-      `CREATE TABLE IF NOT EXISTS ${PENDING} (name text PRIMARY KEY, kind text NOT NULL, def text NOT NULL)`,
+      `CREATE TABLE IF NOT EXISTS ${PENDING} (name text PRIMARY KEY, kind text NOT NULL, def text NOT NULL, after text NOT NULL)`,
     );
     for (const [kind, list] of [
       ['index', indexes],
       ['trigger', triggers],
     ] as const)
-      for (const r of list)
-        await client.query(`INSERT INTO ${PENDING} (name, kind, def) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-          r.name,
-          kind,
-          r.def,
-        ]);
-    for (const r of indexes) await client.query(`DROP INDEX ${pg.escapeIdentifier(r.name)}`);
-    for (const { table, trigger } of SUMMARY_INSERT_TRIGGERS)
-      if (triggers.some((t) => t.name === trigger))
-        await client.query(`ALTER TABLE ${table} DISABLE TRIGGER ${trigger}`);
+      for (const r of list) {
+        await client.query(
+          `INSERT INTO ${PENDING} (name, kind, def, after) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+          [r.name, kind, r.def, r.after],
+        );
+        await client.query(r.drop);
+      }
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -344,7 +362,7 @@ async function deferAndDisable(client: pg.Client, plan: BulkLoad, log: (line: st
   }
   log(
     `PostgreSQL: ${indexes.length} plain indexes of ${plan.deferIndexes.join(', ')} deferred to the end of the load` +
-      (triggers.length > 0 ? '; summary INSERT triggers off, the summaries rebuilt after it' : ''),
+      (triggers.length > 0 ? '; the summaries\' INSERT triggers dropped, the summaries rebuilt after it' : ''),
   );
   return { deferIndexes: indexes.length > 0 ? plan.deferIndexes : [], summariesAfter: triggers.length > 0 };
 }
@@ -476,37 +494,70 @@ async function vacuumAnalyze(
 }
 
 /**
- * The summaries rebuilt from the tables with migration 0019's backfill (REPORT_SUMMARY_REBUILD) and the INSERT
- * triggers enabled again, in one transaction; then their statistics.
+ * The summaries rebuilt from the tables with migration 0019's backfill and the INSERT triggers enabled again
+ * (REPORT_SUMMARY_REBUILD): the first connection's transaction takes the lock and enables the triggers, then
+ * every connection rebuilds summaries from a shared queue in a transaction of its own, the others committing
+ * before the first; then their statistics.
  */
-async function rebuildSummaries(client: pg.Client, progress: RunProgress) {
-  const { rows: triggers } = await client.query<{ def: string }>(
-    `SELECT def FROM ${PENDING} WHERE kind = 'trigger' ORDER BY name`,
+async function rebuildSummaries(clients: pg.Client[], progress: RunProgress) {
+  const [owner, ...helpers] = clients as [pg.Client, ...pg.Client[]];
+  const { rows: triggers } = await owner.query<{ def: string; after: string }>(
+    `SELECT def, after FROM ${PENDING} WHERE kind = 'trigger' ORDER BY name`,
   );
-  const left = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${PENDING} WHERE kind <> 'trigger'`);
+  const left = await owner.query<{ n: string }>(`SELECT count(*) AS n FROM ${PENDING} WHERE kind <> 'trigger'`);
   if (triggers.length === 0) {
     progress.begin('summaries');
     progress.end('kept by their triggers');
   } else {
     const parts = REPORT_SUMMARY_REBUILD.summaries;
-    progress.begin('summaries', { total: parts.length, unit: 'summaries' });
-    await client.query('BEGIN');
-    try {
-      for (const statement of REPORT_SUMMARY_REBUILD.begin) await client.query(statement);
-      for (const t of triggers) await client.query(t.def);
-      for (const [i, part] of parts.entries()) {
-        progress.tick(i, `rebuilding ${part.table}`);
+    progress.begin('summaries', { total: parts.length });
+    const queue = [...parts];
+    let done = 0;
+    const building = new Set<string>();
+    const rebuild = async (client: pg.Client) => {
+      for (const statement of REPORT_SUMMARY_REBUILD.settings) await client.query(statement);
+      for (let part = queue.shift(); part; part = queue.shift()) {
+        building.add(part.table);
+        progress.tick(done, `rebuilding ${[...building].join(', ')}`);
         for (const statement of part.statements) await client.query(statement);
+        building.delete(part.table);
+        progress.tick(++done, building.size > 0 ? `rebuilding ${[...building].join(', ')}` : undefined);
       }
-      await client.query(`DELETE FROM ${PENDING} WHERE kind = 'trigger'`);
+    };
+    const open = new Set<pg.Client>();
+    const begin = async (client: pg.Client) => {
+      await client.query('BEGIN');
+      open.add(client);
+    };
+    const commit = async (client: pg.Client) => {
       await client.query('COMMIT');
+      open.delete(client);
+    };
+    try {
+      await begin(owner);
+      for (const statement of REPORT_SUMMARY_REBUILD.lock) await owner.query(statement);
+      for (const t of triggers) {
+        // OR REPLACE: the same definition again is harmless (never the case: dropped in the pending row's commit).
+        await owner.query(t.def.replace(/^CREATE TRIGGER /, 'CREATE OR REPLACE TRIGGER '));
+        await owner.query(t.after);
+      }
+      const outcomes = await Promise.allSettled([
+        rebuild(owner),
+        ...helpers.map(async (helper) => {
+          await begin(helper);
+          await rebuild(helper);
+          await commit(helper);
+        }),
+      ]);
+      for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
+      await owner.query(`DELETE FROM ${PENDING} WHERE kind = 'trigger'`);
+      await commit(owner);
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      for (const client of open) await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
-    progress.tick(parts.length);
-    await client.query(`ANALYZE ${parts.map((p) => p.table).join(', ')}`);
+    await owner.query(`ANALYZE ${parts.map((p) => p.table).join(', ')}`);
     progress.end(`${parts.length} summaries rebuilt from the tables, their INSERT triggers on again`);
   }
-  if (Number(left.rows[0]!.n) === 0) await client.query(`DROP TABLE IF EXISTS ${PENDING}`);
+  if (Number(left.rows[0]!.n) === 0) await owner.query(`DROP TABLE IF EXISTS ${PENDING}`);
 }
