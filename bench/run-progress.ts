@@ -87,9 +87,12 @@ export class RunProgress {
 
   /** Ends the phase with its count and rate (or `what` it did). */
   end(what?: string): void {
+    if (!this.name) return;
     const seconds = this.phaseSeconds();
     const rate =
-      this.unit && this.state.done > 0 ? `, ${number(this.state.done / Math.max(seconds, 0.001))} ${this.unit}/s` : '';
+      this.unit && this.state.done > 0
+        ? `, ${number(this.state.done / Math.max(seconds, 0.001))} ${this.unit}/s`
+        : '';
     const done = what ?? (this.unit ? `${number(this.state.done)} ${this.unit}` : 'done');
     this.log(`${this.prefix()}${done} in ${clock(seconds)}${rate}; run ${clock(this.runSeconds())} so far`);
     this.poll = undefined;

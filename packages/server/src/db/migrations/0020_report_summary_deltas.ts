@@ -99,7 +99,10 @@ export const REPORT_SUMMARY_TOTALS: ReadonlyArray<{ table: string; columns: stri
  * transaction first runs `settings`.
  */
 export const REPORT_SUMMARY_REBUILD = {
-  lock: [`SELECT pg_advisory_xact_lock(${FOLD_LOCK})`, 'LOCK TABLE sales, sale_lines, sale_payments IN SHARE MODE'],
+  lock: [
+    `SELECT pg_advisory_xact_lock(${FOLD_LOCK})`,
+    'LOCK TABLE sales, sale_lines, sale_payments IN SHARE MODE',
+  ],
   // As the backfill of migration 0019: a whole history grouped in memory.
   settings: ["SET LOCAL work_mem = '256MB'"],
   summaries: SUMMARIES.map((s, i) => ({
