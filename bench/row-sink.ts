@@ -39,10 +39,10 @@ export interface RowSink {
   /** Ends the batch and waits until every batch is stored (before rows that reference them). */
   settle(): Promise<void>;
   /**
-   * Before the bulk load (every batch settled): PostgreSQL, when the role may (it owns the tables; a superuser
-   * also skips the foreign-key checks of the rows to come), drops `plan`'s indexes and the summaries'
-   * INSERT triggers, having first recorded what it changed (so `finish`, `restore`, or the next run after a
-   * killed one puts it back). Returns what it arranged. SQLite: nothing.
+   * Before the bulk load (every batch settled): PostgreSQL, when the role may (it owns the tables), drops
+   * `plan`'s plain indexes and the summaries' INSERT triggers, recording what it dropped in the same
+   * transaction (so `finish`, `restore`, or the next run after a killed one puts it back). Returns what it
+   * arranged. SQLite: nothing.
    */
   beginBulk(plan: BulkLoad): Promise<BulkLoad>;
   /**
@@ -152,8 +152,8 @@ class Pending {
 /**
  * What a bulk load changed, one row each, committed with the change itself: a dropped index (its definition
  * from pg_indexes) or a dropped trigger (pg_get_triggerdef, and `after` it the statement enabling it as it
- * was: ENABLE ALWAYS). Whoever finds it (the run's
- * `finish` or `restore`, or the next run after a killed one) builds, rebuilds and enables, then drops it.
+ * was: ENABLE ALWAYS). Whoever finds it (the run's `finish` or `restore`, or the next run after a killed one)
+ * builds the indexes, rebuilds the summaries with the triggers back, then drops it.
  */
 const PENDING = 'generate_sales_pending';
 
@@ -162,10 +162,10 @@ const PENDING = 'generate_sales_pending';
  * the server's cores share the work) with synchronous_commit off: a crash could lose the last batches, never
  * corrupt the database (generated history is not a durability test). The bulk (beginBulk) is written the way
  * pg_restore writes a dump: plain indexes built once at the end instead of row by row; the report summaries'
- * INSERT triggers off, the summaries rebuilt from the tables afterwards (kept on, they joined each batch's
+ * INSERT triggers dropped, the summaries rebuilt from the tables afterwards (kept, they joined each batch's
  * spilled transition tables to the sales for minutes: docs/SCALING.md); and as a superuser (the local
- * cluster's) foreign-key checks skipped (session_replication_role = replica; the generator's rows reference
- * what it wrote before). A stopped run's leftovers are put back when the sink opens.
+ * cluster's) the sales' foreign-key checks skipped (session_replication_role = replica; the generator's rows
+ * reference what it wrote before). A stopped run's leftovers are put back when the sink opens (`recover`).
  */
 export async function postgresCopySink(
   url: string,
