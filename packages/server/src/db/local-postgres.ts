@@ -56,6 +56,12 @@ export interface LocalPostgresOptions {
   binDir?: string;
   /** The superuser's password (central:pg generates its own, issue 26 L6); tests use a fixed one. */
   password?: string;
+  /**
+   * Started for a bulk load (generate:sales): a checkpoint every 16 GB of WAL (or hour) instead of every
+   * gigabyte, so the pages a load fills are not written out again and again halfway, each checkpoint also
+   * putting a full image of every page it next touches into the WAL. Only while the loader runs the cluster.
+   */
+  bulkLoad?: boolean;
 }
 
 const GB = 1024 ** 3;
@@ -110,6 +116,7 @@ function serverFlags(options: LocalPostgresOptions): string[] {
       ? []
       : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
     ...(options.serverMemory ? serverMemoryFlags() : []),
+    ...(options.bulkLoad ? ['-c', 'max_wal_size=16GB', '-c', 'checkpoint_timeout=1h'] : []),
   ];
 }
 

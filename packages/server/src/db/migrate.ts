@@ -34,6 +34,8 @@ const MIGRATION_LOCK = 7_301_001;
 export async function migrate(
   conn: Connection,
   migrations: Record<string, Migration> = MIGRATIONS,
+  /** Called before each pending migration runs (a caller's progress, e.g. generate:sales). */
+  onMigration?: (name: string, index: number, pending: number) => void,
 ): Promise<{ applied: string[]; backup?: string }> {
   if (conn.kind === 'postgres') await assertSupportedPostgres(conn.db);
   const names = Object.keys(migrations).sort();
@@ -52,7 +54,8 @@ export async function migrate(
     backup = `${conn.file}.${nowIso().replaceAll(':', '-')}.bak`;
     await conn.sqlite.backup(backup);
   }
-  for (const name of pending) {
+  for (const [index, name] of pending.entries()) {
+    onMigration?.(name, index, pending.length);
     // Its own transaction, never a group member: a migration may defer foreign keys to its COMMIT (0025).
     await ownTransaction(conn.db, async (trx) => {
       // Two central processes starting together on PostgreSQL: the second waits here, then skips what the first

@@ -192,6 +192,11 @@ function touchedHours(table: SummaryTable, event: 'UPDATE' | 'DELETE'): string {
 
 export type SummaryTable = 'sales' | 'sale_lines' | 'sale_payments';
 
+/** The tables the summaries are kept from, and their statement-level INSERT triggers (ENABLE ALWAYS). */
+export const SUMMARY_INSERT_TRIGGERS: ReadonlyArray<{ table: SummaryTable; trigger: string }> = (
+  ['sales', 'sale_lines', 'sale_payments'] as const
+).map((table) => ({ table, trigger: `report_${table}_insert` }));
+
 /** What a write of `sources` adds to summary `s`: its grouped rows (`select`: the SELECT list to use). */
 export type AddRows = (s: Summary, sources: Sources, select?: string) => string;
 
@@ -242,8 +247,12 @@ export const REPORT_SUMMARY_SOURCES: ReadonlyArray<{ table: string; columns: str
     select: `SELECT ${s.select} FROM ${fromClause(s, TABLES)} WHERE s.is_deleted = 0 GROUP BY ${groupBy(s)}`,
   }));
 
-/** Fills the summaries from the sales already stored (a central upgraded with its history). */
-const backfill = REPORT_SUMMARY_SOURCES.map(
+/**
+ * The backfill: each summary filled from the sales already stored, one INSERT per summary (in SUMMARIES order).
+ * Run here on a central upgraded with its history, and into emptied summaries after a bulk load written with
+ * the INSERT triggers disabled (bench/generate-sales.ts, through REPORT_SUMMARY_REBUILD of migration 0020).
+ */
+export const REPORT_SUMMARY_BACKFILL: readonly string[] = REPORT_SUMMARY_SOURCES.map(
   (s) => `INSERT INTO ${s.table} (${s.columns.join(', ')}) ${s.select}`,
 );
 
@@ -259,7 +268,7 @@ const postgres: Statement = {
     ...triggers('sales'),
     ...triggers('sale_lines'),
     ...triggers('sale_payments'),
-    ...backfill,
+    ...REPORT_SUMMARY_BACKFILL,
     // A sale has a few lines and about one payment. ANALYZE's block sample sees a sale's lines side by side and
     // guessed ~85 lines per sale on 30,000,000 lines, so a branch's year of sales was joined to its lines
     // by a scan of every line (6.3 s) instead of an index probe per sale (0.3 s).

@@ -6,6 +6,7 @@ import {
   fromClause,
   groupBy,
   insertedBody,
+  REPORT_SUMMARY_BACKFILL,
   refreshFunction,
   SUMMARIES,
   type Summary,
@@ -86,6 +87,29 @@ export const REPORT_SUMMARY_TOTALS: ReadonlyArray<{ table: string; columns: stri
     columns: columnsOf(s),
     select: `SELECT ${totals(s)} FROM ${all(s)} GROUP BY ${groupBy(s)}`,
   }));
+
+/**
+ * The summaries rebuilt from the tables after a bulk load that wrote sales, lines and payments with the INSERT
+ * triggers disabled (bench/generate-sales.ts): per summary, its rows and deltas emptied, then migration 0019's
+ * backfill: what the triggers would have written. One transaction (the "owner") first takes `lock`: the fold
+ * lock (no fold or refresh interleaves) and the three tables locked against writers until it commits, having
+ * enabled the triggers again, so a sale written meanwhile waits and is then counted by them. Summaries may be
+ * rebuilt by other transactions started after that lock was granted (they see every sale stored, and no write
+ * can follow until the owner commits), each committing before the owner enables the triggers. Every
+ * transaction first runs `settings`.
+ */
+export const REPORT_SUMMARY_REBUILD = {
+  lock: [
+    `SELECT pg_advisory_xact_lock(${FOLD_LOCK})`,
+    'LOCK TABLE sales, sale_lines, sale_payments IN SHARE MODE',
+  ],
+  // As the backfill of migration 0019: a whole history grouped in memory.
+  settings: ["SET LOCAL work_mem = '256MB'"],
+  summaries: SUMMARIES.map((s, i) => ({
+    table: s.table,
+    statements: [`TRUNCATE ${s.table}, ${delta(s)}`, REPORT_SUMMARY_BACKFILL[i]!],
+  })),
+};
 
 const postgres: Statement = {
   sqlite: null,

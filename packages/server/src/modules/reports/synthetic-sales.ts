@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import type { Sqlite } from '../../db/connection';
 import { newId } from '../../lib/ids';
 import { mulDivRound } from '../../lib/money';
@@ -138,7 +138,8 @@ export function syntheticSaleRows(s: SyntheticSale): SyntheticSaleRows {
   const payments = (s.payments ?? [{ method: 'cash', amount: total }]).filter((p) => p.amount > 0);
   const paid = payments.reduce((a, p) => a + p.amount, 0);
   const change = Math.max(0, paid - total);
-  const hash = createHash('sha256').update(id).digest('hex');
+  // crypto.hash: a third of createHash's cost (no Hash object), which the sales generator felt.
+  const hash = digest('sha256', id, 'hex');
   const sale: RowValues = [
     id,
     s.branchId,
