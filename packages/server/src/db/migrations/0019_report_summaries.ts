@@ -8,10 +8,11 @@ import { runStatements, type Statement } from './run-statements';
  * run of UTC hours) or per UTC day (medicines, sellers: window totals, the partial days at a window's ends
  * read live). Exact by construction: statement-level triggers keep them in the transaction of every write to
  * sales, sale_lines and sale_payments, whatever writes (POST /sales, a till's push, a return, the generator's
- * COPY: ENABLE ALWAYS, so they fire under session_replication_role = replica too). An insert adds its sums; an
- * update or delete of a summed column recomputes the hours and days it touched. Lines or payments stored
- * before their sale (deferred foreign keys) are counted when the sale arrives. Tills (SQLite) neither keep nor
- * read them. Every concurrent writer of the same hour or day updates the same rows (see docs/SCALING.md).
+ * COPY: ENABLE ALWAYS, so they fire under session_replication_role = replica too; a bulk generate:sales
+ * load drops the INSERT triggers and rebuilds the summaries with REPORT_SUMMARY_BACKFILL). An insert adds its
+ * sums; an update or delete of a summed column recomputes the hours and days it touched. Lines or payments
+ * stored before their sale (deferred foreign keys) are counted when the sale arrives. Tills (SQLite) neither
+ * keep nor read them. Every concurrent writer of the same hour or day updates the same rows (see docs/SCALING.md).
  */
 const HOUR = 'substr(s.sold_at, 1, 13)';
 const DAY = 'substr(s.sold_at, 1, 10)';
