@@ -178,3 +178,47 @@ export async function benchAdminToken(url: string): Promise<string> {
     return ((await res.json()) as { access_token: string }).access_token;
   }
 }
+
+/** A call to a bench server's API as the admin: its JSON answer, or an error naming the call and the answer. */
+export type BenchApi = (method: string, p: string, body?: unknown) => Promise<Record<string, unknown>>;
+
+/** `url` is read at each call, so a bench that restarts its server keeps one api. */
+export function benchApi(url: () => string, token: string): BenchApi {
+  return async (method, p, body) => {
+    const res = await fetch(`${url()}/api/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
+/** `count` medicines of one supplier, medicine i with one batch of `unitsOf(i)` units: their ids. */
+export async function stockedMedicines(
+  api: BenchApi,
+  count: number,
+  unitsOf: (i: number) => number,
+): Promise<string[]> {
+  const supplier = await api('POST', '/suppliers', { name: 'Bench Supplier' });
+  const meds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const m = await api('POST', '/medicines', {
+      name: `Bench medicine ${i}`,
+      selling_price: 2.5 + i,
+      vat_category: 'standard',
+    });
+    meds.push(String(m.id));
+    await api('POST', '/purchases', {
+      medicine_id: m.id,
+      supplier_id: supplier.id,
+      batch_number: `BENCH-${i}`,
+      expiry_date: '2099-12-31',
+      qty_received: unitsOf(i),
+      unit_cost: 1,
+    });
+  }
+  return meds;
+}

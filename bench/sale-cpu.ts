@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { benchAdminToken, load, median, spawnTs, tempDataDir } from './lib';
+import { benchAdminToken, benchApi, load, median, spawnTs, stockedMedicines, tempDataDir } from './lib';
 
 /**
  * `npx tsx bench/sale-cpu.ts`: the server's main-thread CPU time (from /proc/PID/schedstat, in nanoseconds) per 200-line sale and per
@@ -19,34 +19,8 @@ const dataDir = tempDataDir('sale-cpu');
 const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
 try {
   const token = await benchAdminToken(server.url);
-  const api = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${server.url}/api/v1${p}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const supplier = await api('POST', '/suppliers', { name: 'Bench Supplier' });
-  const meds: string[] = [];
-  for (let i = 0; i < 200; i++) {
-    const m = await api('POST', '/medicines', {
-      name: `Bench medicine ${i}`,
-      selling_price: 2.5 + i,
-      vat_category: 'standard',
-    });
-    meds.push(String(m.id));
-    await api('POST', '/purchases', {
-      medicine_id: m.id,
-      supplier_id: supplier.id,
-      batch_number: `BENCH-${i}`,
-      expiry_date: '2099-12-31',
-      qty_received: 1_000_000,
-      unit_cost: 1,
-    });
-  }
+  const api = benchApi(() => server.url, token);
+  const meds = await stockedMedicines(api, 200, () => 1_000_000);
   await api('POST', '/sessions/open', { opening_float: 100 });
   const big = meds.map((medicine_id) => ({ medicine_id, quantity: 1 }));
   const five = big.slice(0, 5);

@@ -4,12 +4,14 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import {
   benchAdminToken,
+  benchApi,
   load,
   type LoadResult,
   median,
   printTable,
   type Spawned,
   spawnTs,
+  stockedMedicines,
   tempDataDir,
 } from './lib';
 
@@ -29,34 +31,8 @@ export async function runSellingBench(
   let floor: Spawned | undefined;
   try {
     const token = await benchAdminToken(server.url);
-    const api = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${server.url}/api/v1${p}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await res.json()) as Record<string, unknown>;
-      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const supplier = await api('POST', '/suppliers', { name: 'Bench Supplier' });
-    const meds: string[] = [];
-    for (let i = 0; i < 200; i++) {
-      const m = await api('POST', '/medicines', {
-        name: `Bench medicine ${i}`,
-        selling_price: 2.5 + i,
-        vat_category: 'standard',
-      });
-      meds.push(String(m.id));
-      await api('POST', '/purchases', {
-        medicine_id: m.id,
-        supplier_id: supplier.id,
-        batch_number: `BENCH-${i}`,
-        expiry_date: '2099-12-31',
-        qty_received: i < 5 ? 1_000_000 : 100_000,
-        unit_cost: 1,
-      });
-    }
+    const api = benchApi(() => server.url, token);
+    const meds = await stockedMedicines(api, 200, (i) => (i < 5 ? 1_000_000 : 100_000));
     const five = meds.slice(0, 5).map((medicine_id) => ({ medicine_id, quantity: 1 }));
     const saleLoad = (url: string, connections: number, name: string, auth = true) =>
       load(name, {
