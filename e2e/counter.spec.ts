@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { Api } from './api';
 import { ADMIN, expect, NEW_ADMIN_PASSWORD, type Till, signIn, test } from './fixtures';
-import { scan } from './till';
+import { scan, wedgeKeys } from './till';
 
 /** Issue 27 items 8-9 and issue 29's payment dialog, scanner timing and F1, at the counter's 1024x600. */
 
@@ -30,34 +30,9 @@ async function counter(page: Page, till: Till): Promise<{ admin: Api; cashier: A
   return { admin, cashier };
 }
 
-/**
- * A keyboard-wedge scanner sending one key every `gapMs`: keydown events at the focused element, each stamped
- * `gapMs` after the one before (the till times keys by their event's timeStamp). On a loaded machine neither
- * Playwright's typing nor page timers keep a 60 ms rhythm, so the rhythm is set on the events themselves.
- */
-async function scanEvery(page: Page, code: string, gapMs: number): Promise<void> {
-  await page.evaluate(
-    ([text, gap]) => {
-      const target = document.activeElement ?? document.body;
-      const start = performance.now();
-      const keys = [...(text as string), 'Enter'];
-      keys.forEach((key, i) => {
-        const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
-        Object.defineProperty(event, 'timeStamp', { value: start + i * (gap as number) });
-        const allowed = target.dispatchEvent(event);
-        // What the browser does with a key nobody stopped: a character goes into the focused field, Enter
-        // submits the field's form.
-        if (!allowed || !(target instanceof HTMLInputElement)) return;
-        if (key === 'Enter') target.form?.requestSubmit();
-        else {
-          const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-          setter?.call(target, target.value + key);
-          target.dispatchEvent(new Event('input', { bubbles: true }));
-        }
-      });
-    },
-    [code, gapMs] as const,
-  );
+/** A scanner sending one key every `gapMs`, whatever the machine's load. */
+function scanEvery(page: Page, code: string, gapMs: number): Promise<void> {
+  return wedgeKeys(page, code, gapMs, 'every');
 }
 
 async function sales(api: Api): Promise<Array<{ payment_lines: Array<{ method: string; amount: number }> }>> {
