@@ -2,10 +2,10 @@
  * `npm test` after the machine's set-up: every check in turn, each step's log in .test-logs/<step>.log and
  * printed whole when the step ends, a line every minute saying what still runs, and each step's time at the end.
  *
- * The steps stay in one lane. Side by side (the PostgreSQL suite beside the end-to-end run, which alone keeps
- * about one of two cores busy) the whole run took less time, but the end-to-end tests' keyboard-wedge scans
- * arrived split on the starved CPU and two specs failed to get their scanned line into the cart (see
- * e2e/till.ts); LANES takes more lanes once those scans no longer depend on key timing.
+ * Two lanes run side by side on the machine's two cores: the unit suites in one, the UI build, the end-to-end
+ * run and the benchmark smoke in the other (the end-to-end run alone keeps about one core busy). The
+ * end-to-end keyboard-wedge scans stamp their own key times (e2e/till.ts), so a starved CPU cannot split
+ * them. Each step's CPU seconds are printed beside its time, to see what a lane costs.
  *
  *   npx tsx scripts/run-tests.ts [--only step,step]
  */
@@ -25,6 +25,8 @@ const LANES: Step[][] = [
     { name: 'typecheck', script: 'typecheck' },
     { name: 'unit (SQLite)', script: 'test:unit' },
     { name: 'unit (PostgreSQL 15)', script: 'test:pg15' },
+  ],
+  [
     { name: 'UI build', script: 'build:pos' },
     { name: 'end-to-end', script: 'e2e' },
     { name: 'benchmark smoke', script: 'bench:smoke' },
@@ -39,6 +41,8 @@ interface Outcome {
   step: Step;
   ok: boolean;
   seconds: number;
+  /** User plus system CPU seconds of the step's processes; NaN when bash did not report them. */
+  cpuSeconds: number;
 }
 
 const running = new Map<string, number>();
@@ -49,18 +53,35 @@ function logFile(step: Step): string {
   return path.join(LOGS, `${step.script.replace(/[^a-z0-9]+/gi, '-')}.log`);
 }
 
+/** Reads the children's line of bash's `times` ("0m12.5s 0m3.1s") as seconds of CPU. */
+function cpuOf(timesFile: string): number {
+  const line = fs.existsSync(timesFile) ? (fs.readFileSync(timesFile, 'utf8').split('\n')[1] ?? '') : '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)];
+  if (parts.length !== 2) return Number.NaN;
+  return parts.reduce((sum, [, m, sec]) => sum + Number(m) * 60 + Number(sec), 0);
+}
+
 /** Runs `npm run <script>` with its output in its log file; prints the log once it ends. */
 function runStep(step: Step): Promise<Outcome> {
   const file = logFile(step);
   const out = fs.openSync(file, 'w');
   const since = performance.now();
   running.set(step.name, since);
-  const child = spawn('npm', ['run', step.script], { cwd: ROOT, stdio: ['ignore', out, out] });
+  const times = `${file}.cpu`;
+  // bash's `times` prints the CPU its waited-for children used: the step's own cost, whatever else runs.
+  const child = spawn(
+    'bash',
+    ['-c', 'npm run "$1"; rc=$?; times > "$2"; exit $rc', 'bash', step.script, times],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', out, out],
+    },
+  );
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       fs.closeSync(out);
       running.delete(step.name);
-      const outcome = { step, ok: code === 0, seconds: elapsed(since) };
+      const outcome = { step, ok: code === 0, seconds: elapsed(since), cpuSeconds: cpuOf(times) };
       const verdict = outcome.ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`;
       process.stdout.write(`\n===== ${step.name}: npm run ${step.script} =====\n`);
       process.stdout.write(fs.readFileSync(file, 'utf8'));
@@ -101,7 +122,7 @@ async function main(): Promise<number> {
   process.stdout.write(`\nnpm test: ${elapsed(started).toFixed(0)} s in all\n`);
   for (const o of outcomes)
     process.stdout.write(
-      `  ${o.ok ? 'passed' : 'FAILED'}  ${o.seconds.toFixed(0).padStart(4)} s  ${o.step.name}\n`,
+      `  ${o.ok ? 'passed' : 'FAILED'}  ${o.seconds.toFixed(0).padStart(4)} s  cpu ${o.cpuSeconds.toFixed(0).padStart(4)} s  ${o.step.name}\n`,
     );
   const skipped = chosen ? 0 : planned - outcomes.length;
   if (skipped) process.stdout.write(`  ${skipped} step(s) not run after a failure\n`);
