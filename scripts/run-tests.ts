@@ -1,5 +1,5 @@
 /**
- * `npm test` after the machine's set-up: every check in turn, each step's log in .test-logs/<step>.log and
+ * `npm test` after the machine's set-up: every check, each step's log in .test-logs/<step>.log and
  * printed whole when the step ends, a line every minute saying what still runs, and each step's time at the end.
  *
  * Two lanes run side by side on the machine's two cores: the unit suites in one, the UI build, the end-to-end
