@@ -112,6 +112,35 @@ test('29: payment dialog focus lands on the tender amount and Enter completes an
   expect((await sales(cashier))[0]?.payment_lines).toEqual([{ method: 'cash', amount: 1.5 }]);
 });
 
+test('29: F8 pressed while a scanned pack is still being looked up waits for it; a failed lookup cancels Pay', async ({
+  page,
+  till,
+}) => {
+  await counter(page, till);
+  // The till's barcode lookups now take half a second, as on a busy till: F8 comes long before the answer.
+  await page.route('**/api/v1/medicines/barcode/*', async (route) => {
+    await new Promise((done) => setTimeout(done, 500));
+    await route.continue();
+  });
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, SYRUP);
+  await page.keyboard.press('F8');
+  const pay = page.getByRole('dialog', { name: 'Payment' });
+  await expect(pay).toContainText('Total due: 1.50');
+  await expect(page.getByLabel('Quantity of Tusscalm Syrup')).toHaveValue('1');
+  await page.screenshot({ path: 'e2e/screenshots/counter-29-pay-after-scan.png' });
+  await page.keyboard.press('Escape');
+  await expect(pay).toBeHidden();
+
+  await page.getByRole('heading', { name: 'Sell', level: 1 }).click();
+  await scan(page, '4000000000099');
+  await page.keyboard.press('F8');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Unknown barcode 4000000000099: no medicine has it. Search by name instead.',
+  );
+  await expect(pay).toBeHidden();
+});
+
 test('29: F1 always puts the cursor in the Sell search box', async ({ page, till }) => {
   await counter(page, till);
   const search = page.getByRole('combobox', { name: 'Search medicines' });

@@ -200,7 +200,7 @@ function TotalsPanel({ sell }: { sell: Sell }) {
     coupon,
     setCoupon,
     validateCoupon,
-    startPayment,
+    requestPayment,
     setMessage,
   } = sell;
   return (
@@ -283,7 +283,7 @@ function TotalsPanel({ sell }: { sell: Sell }) {
       <button
         type="button"
         className="primary big"
-        onClick={startPayment}
+        onClick={requestPayment}
         disabled={cart.lines.length === 0}
         aria-keyshortcuts="F8"
       >

@@ -1,4 +1,4 @@
-import type { Medicine, SaleDetail } from '@pharmacy/contracts';
+import { type Medicine, PHARMACIST_ROLES, type Role, type SaleDetail } from '@pharmacy/contracts';
 import { ApiError } from '@pharmacy/contracts/client';
 import { couponTermsOf } from '@pharmacy/contracts/pricing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -34,9 +34,6 @@ export type Open =
 
 export type Message = { tone: 'error' | 'info'; text: string } | null;
 
-/** Who sells controlled medicines and makes an emergency supply (the server's PHARMACIST_ROLES). */
-const PRESCRIBERS = new Set(['pharmacist', 'admin']);
-
 /** The selling screen's state and actions: the cart, scanning, coupons, checkout and the dialogs' state. */
 export function useSell() {
   const user = useUser();
@@ -51,7 +48,14 @@ export function useSell() {
 
   useEffect(() => saveCart(user.id, cart), [user.id, cart]);
 
-  const addMedicine = useScanToCart({ cart, dispatch, role: user.role, open, setOpen, setMessage });
+  const { addMedicine, scans } = useScanToCart({
+    cart,
+    dispatch,
+    role: user.role,
+    open,
+    setOpen,
+    setMessage,
+  });
 
   const close = useCallback(() => {
     setOpen({ kind: 'none' });
@@ -69,6 +73,20 @@ export function useSell() {
     if (!cart.client_mutation_id) dispatch({ type: 'checkout', id: newMutationId() });
     setOpen({ kind: 'pay' });
   }, [cart.lines.length, cart.prescription, cart.client_mutation_id, needsPrescription]);
+
+  // Pay pressed while a scanned pack is still being looked up waits for it, so the total has every pack the
+  // cashier scanned; a scan that failed (unknown code, out of stock) cancels it, to be read first.
+  const [payAfterScan, setPayAfterScan] = useState(false);
+  const requestPayment = useCallback(() => {
+    if (scans.inFlight === 0) return startPayment();
+    scans.failed.current = false;
+    setPayAfterScan(true);
+  }, [scans, startPayment]);
+  useEffect(() => {
+    if (!payAfterScan || scans.inFlight > 0) return;
+    setPayAfterScan(false);
+    if (!scans.failed.current) startPayment();
+  }, [payAfterScan, scans, startPayment]);
 
   const onOutOfStock = useCallback(
     (medicineId: string, detail: string) => {
@@ -90,7 +108,7 @@ export function useSell() {
 
   const openCustomer = () => setOpen({ kind: 'customer' });
   const openPark = () => setOpen({ kind: 'park' });
-  useShortcuts({ F7: openCustomer, F8: startPayment, F10: openPark });
+  useShortcuts({ F7: openCustomer, F8: requestPayment, F10: openPark });
 
   const session = cash.data;
   const done = (sale: SaleDetail) => {
@@ -122,7 +140,7 @@ export function useSell() {
     estimate,
     close,
     addMedicine,
-    startPayment,
+    requestPayment,
     onOutOfStock,
     validateCoupon,
     session,
@@ -185,7 +203,7 @@ function useCouponEntry({ cart, dispatch, tax, exponent, money, setMessage }: Co
 interface ScanToCart {
   cart: Cart;
   dispatch: (action: CartAction) => void;
-  role: string;
+  role: Role;
   open: Open;
   setOpen: (open: Open) => void;
   setMessage: (message: Message) => void;
@@ -193,10 +211,14 @@ interface ScanToCart {
 
 /**
  * Adding to the cart, by search or scan: stock and prescription checks on the way in, the wedge and serial
- * scanners (while no dialog is open) and the scan-to-line measure. Gives `addMedicine`.
+ * scanners (while no dialog is open) and the scan-to-line measure. Gives `addMedicine`, and `scans`: how many
+ * scanned codes are still being looked up, and whether one failed since `failed` was last cleared.
  */
 function useScanToCart({ cart, dispatch, role, open, setOpen, setMessage }: ScanToCart) {
   const pendingScan = useRef<string | null>(null);
+  const [inFlight, setInFlight] = useState(0);
+  const failed = useRef(false);
+  const scans = useMemo(() => ({ inFlight, failed }), [inFlight]);
 
   // Scan-to-line: the scanned medicine's line is in the DOM once this commit's effects run.
   useEffect(() => {
@@ -220,11 +242,12 @@ function useScanToCart({ cart, dispatch, role, open, setOpen, setMessage }: Scan
               : `Only ${m.stock_quantity} ${m.name} in stock, all in the cart.`,
         });
         setOpen({ kind: 'substitutes', medicine: { id: m.id, name: m.name } });
+        if (scan) failed.current = true;
         return;
       }
       if (scan?.measure) pendingScan.current = m.id;
       dispatch({ type: 'add', medicine: m, batch: scan?.batch, expiry: scan?.expiry });
-      if (m.is_controlled && !PRESCRIBERS.has(role)) {
+      if (m.is_controlled && !PHARMACIST_ROLES.includes(role)) {
         setMessage({ tone: 'error', text: `${m.name} is a controlled medicine: a pharmacist must sell it.` });
       } else if (m.requires_prescription) {
         setMessage({
@@ -245,10 +268,12 @@ function useScanToCart({ cart, dispatch, role, open, setOpen, setMessage }: Scan
       if (open.kind === 'done') setOpen({ kind: 'none' });
       const gs1 = parseGs1(code);
       const barcode = gs1?.gtin ?? code;
+      setInFlight((n) => n + 1);
       try {
         const m = await api.medicines.byBarcode(barcode);
         addMedicine(m, { batch: gs1?.batch, expiry: gs1?.expiry, measure: true });
       } catch (error) {
+        failed.current = true;
         setMessage({
           tone: 'error',
           text:
@@ -256,6 +281,8 @@ function useScanToCart({ cart, dispatch, role, open, setOpen, setMessage }: Scan
               ? `Unknown barcode ${barcode}: no medicine has it. Search by name instead.`
               : describeError(error),
         });
+      } finally {
+        setInFlight((n) => n - 1);
       }
     },
     [addMedicine, open.kind, setOpen, setMessage],
@@ -263,5 +290,5 @@ function useScanToCart({ cart, dispatch, role, open, setOpen, setMessage }: Scan
   const scanning = open.kind === 'none' || open.kind === 'done';
   useWedgeScanner(onScan, { enabled: scanning });
   useSerialScanner(onScan, { enabled: scanning });
-  return addMedicine;
+  return { addMedicine, scans };
 }
