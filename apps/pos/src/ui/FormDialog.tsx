@@ -15,6 +15,8 @@ export function FormDialog({
   error,
   pending,
   submitLabel,
+  cancelLabel = 'Cancel',
+  danger = false,
   lead,
   className,
   children,
@@ -25,6 +27,9 @@ export function FormDialog({
   error: unknown;
   pending: boolean;
   submitLabel: string;
+  cancelLabel?: string;
+  /** The submit destroys or gives something up (dismiss a change, disconnect): styled as a warning. */
+  danger?: boolean;
   lead?: ReactNode;
   className?: string;
   children: ReactNode;
@@ -44,9 +49,9 @@ export function FormDialog({
         {children}
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
-            Cancel
+            {cancelLabel}
           </button>
-          <button type="submit" className="primary" disabled={pending}>
+          <button type="submit" className={danger ? 'danger' : 'primary'} disabled={pending}>
             {submitLabel}
           </button>
         </div>
