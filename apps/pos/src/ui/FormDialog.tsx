@@ -18,6 +18,7 @@ export function FormDialog({
   cancelLabel = 'Cancel',
   danger = false,
   lead,
+  actions,
   className,
   children,
 }: {
@@ -31,6 +32,8 @@ export function FormDialog({
   /** The submit destroys or gives something up (dismiss a change, disconnect): styled as a warning. */
   danger?: boolean;
   lead?: ReactNode;
+  /** Buttons of other actions on the same thing (Deactivate), before Cancel. */
+  actions?: ReactNode;
   className?: string;
   children: ReactNode;
 }) {
@@ -48,6 +51,7 @@ export function FormDialog({
         <ErrorNotice error={error} />
         {children}
         <div className="dialog-actions">
+          {actions}
           <button type="button" onClick={onClose}>
             {cancelLabel}
           </button>
