@@ -6,6 +6,7 @@ import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
 import { FormDialog } from '../ui/FormDialog';
+import { NewPasswordFields } from '../ui/NewPasswordFields';
 import { useForm } from '../ui/useForm';
 import { useSaveThenClose } from '../ui/useSaveThenClose';
 import { ROLE_LABELS, ROLES } from '../ui/format';
@@ -103,22 +104,13 @@ export function ResetPasswordDialog({ user, onClose }: { user: User; onClose: ()
       submitLabel="Reset password"
       lead={<p>They will have to choose their own password when they next sign in.</p>}
     >
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        hint={PASSWORD_RULE}
+      <NewPasswordFields
         value={password}
         onChange={setPassword}
-        error={fieldError(err, 'new_password')}
-      />
-      <TextField
-        label="Repeat new password"
-        type="password"
-        autoComplete="new-password"
-        value={confirm}
-        onChange={setConfirm}
-        error={mismatch ? 'does not match the new password' : fieldError(err, 'confirm_password')}
+        confirm={confirm}
+        onConfirmChange={setConfirm}
+        mismatch={mismatch}
+        error={err}
       />
     </FormDialog>
   );
