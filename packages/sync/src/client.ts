@@ -125,7 +125,10 @@ export class CentralClient {
     const decoder = new TextDecoder();
     let buffered = '';
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      // undici types the body's chunks as any: check what Node's fetch gives (bytes).
+      const body: AsyncIterable<unknown> = res.body;
+      for await (const chunk of body) {
+        if (!(chunk instanceof Uint8Array)) throw new Error('a chunk that is not bytes');
         const parts = (buffered + decoder.decode(chunk, { stream: true })).split('\n');
         buffered = parts.pop() ?? '';
         for (const line of parts) yield line;

@@ -1,13 +1,14 @@
 import type { ChangelogKind } from '@pharmacy/contracts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from '../api';
 import { RoleButton } from '../ui/RoleButton';
 import { Pager } from '../ui/DataTable';
-import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextAreaField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { useOrgDateTime } from '../ui/org-time';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 
 const KIND_LABELS: Record<ChangelogKind, string> = {
   announcement: 'Announcement',
@@ -82,65 +83,54 @@ export function AnnouncementsScreen() {
 }
 
 function PublishDialog({ onClose }: { onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
   const [version, setVersion] = useState('');
   const [kind, setKind] = useState<ChangelogKind>('announcement');
-  const publish = useMutation({
-    mutationFn: () => api.changelog.create({ title, body, kind, version: version.trim() || null }),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['changelog'] });
-      onClose();
-    },
+  const publish = useSaveThenClose({
+    save: () => api.changelog.create({ title, body, kind, version: version.trim() || null }),
+    invalidates: [['changelog']],
+    onClose,
   });
   const err = publish.error;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    publish.mutate();
-  };
   return (
-    <Dialog title="New announcement" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={err} />
-        <SelectField
-          label="Kind"
-          value={kind}
-          onChange={(v) => setKind(v as ChangelogKind)}
-          options={KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
-        />
-        <TextField
-          label="Title"
-          value={title}
-          onChange={setTitle}
-          error={fieldError(err, 'title')}
-          data-autofocus=""
-        />
-        <TextAreaField
-          label="Text"
-          value={body}
-          onChange={setBody}
-          error={fieldError(err, 'body')}
-          rows={6}
-          maxLength={20_000}
-        />
-        <TextField
-          label="Version (release notes)"
-          value={version}
-          onChange={setVersion}
-          error={fieldError(err, 'version')}
-          hint="Such as 1.4.0; empty for an announcement"
-        />
-        <p className="muted">Published entries go to every till and cannot be edited afterwards.</p>
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={publish.isPending}>
-            Publish
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="New announcement"
+      onClose={onClose}
+      onSubmit={() => publish.mutate()}
+      error={err}
+      pending={publish.isPending}
+      submitLabel="Publish"
+    >
+      <SelectField
+        label="Kind"
+        value={kind}
+        onChange={(v) => setKind(v as ChangelogKind)}
+        options={KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+      />
+      <TextField
+        label="Title"
+        value={title}
+        onChange={setTitle}
+        error={fieldError(err, 'title')}
+        data-autofocus=""
+      />
+      <TextAreaField
+        label="Text"
+        value={body}
+        onChange={setBody}
+        error={fieldError(err, 'body')}
+        rows={6}
+        maxLength={20_000}
+      />
+      <TextField
+        label="Version (release notes)"
+        value={version}
+        onChange={setVersion}
+        error={fieldError(err, 'version')}
+        hint="Such as 1.4.0; empty for an announcement"
+      />
+      <p className="muted">Published entries go to every till and cannot be edited afterwards.</p>
+    </FormDialog>
   );
 }

@@ -1,8 +1,9 @@
-import { PASSWORD_RULE, passwordProblem } from '@pharmacy/contracts/password';
+import { passwordProblem } from '@pharmacy/contracts/password';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useSession, useUser } from '../session/SessionProvider';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, TextField } from '../ui/fields';
+import { NewPasswordFields } from '../ui/NewPasswordFields';
 
 /** Shown instead of the till while the account still has a seeded or reset password. */
 export function ChangePasswordScreen() {
@@ -53,22 +54,14 @@ export function ChangePasswordScreen() {
           onChange={setCurrent}
           error={fieldError(error, 'current_password')}
         />
-        <TextField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint={PASSWORD_RULE}
+        <NewPasswordFields
           value={next}
           onChange={setNext}
-          error={weak ?? fieldError(error, 'new_password')}
-        />
-        <TextField
-          label="Repeat new password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={setConfirm}
-          error={mismatch ? 'does not match the new password' : undefined}
+          confirm={confirm}
+          onConfirmChange={setConfirm}
+          mismatch={mismatch}
+          problem={weak}
+          error={error}
         />
         <button type="submit" className="primary big" disabled={busy}>
           {busy ? 'Saving…' : 'Save new password'}

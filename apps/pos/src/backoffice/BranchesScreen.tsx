@@ -1,14 +1,15 @@
 import type { Branch, Currency } from '@pharmacy/contracts';
 import { ApiError } from '@pharmacy/contracts/client';
 import { plainWords } from '@pharmacy/contracts/plain-words';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
-import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { useForm } from '../ui/useForm';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 import { useBranches } from '../branch/useBranches';
 
 export function BranchesScreen() {
@@ -67,7 +68,6 @@ export function BranchesScreen() {
 }
 
 function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const currencies = useQuery({ queryKey: ['currencies'], queryFn: () => api.currency.list() });
   const { form, set, fieldsFor } = useForm({
     name: branch?.name ?? '',
@@ -80,8 +80,8 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
     is_active: branch?.is_active ?? true,
     drawer_currencies: branch?.drawer_currencies ?? [],
   });
-  const save = useMutation({
-    mutationFn: () => {
+  const save = useSaveThenClose({
+    save: () => {
       const { currency_code, timezone, drawer_currencies, ...rest } = form;
       // Empty currency and time zone mean "the organisation's defaults" for a new branch.
       const body = {
@@ -93,61 +93,50 @@ function BranchDialog({ branch, onClose }: { branch?: Branch; onClose: () => voi
         ? api.branches.update(branch.id, { ...body, drawer_currencies })
         : api.branches.create(body);
     },
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['branches'] });
-      // The payment dialog reads the till's branch (its drawer currencies) under ['branch', id].
-      queryClient.invalidateQueries({ queryKey: ['branch'] });
-      onClose();
-    },
+    // The payment dialog reads the till's branch (its drawer currencies) under ['branch', id].
+    invalidates: [['branches'], ['branch']],
+    onClose,
   });
   const err = save.error;
   const field = fieldsFor(err);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <Dialog title={branch ? `Edit ${branch.name}` : 'New branch'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={err} />
-        <TextField label="Name" {...field('name')} />
-        <TextField label="Code" {...field('code')} hint="Short code printed on invoices, e.g. DSM-01." />
-        <TextField label="Address" {...field('address')} />
-        <TextField label="Phone" type="tel" {...field('phone')} />
-        <TextField label="VAT number" {...field('vat_number')} />
-        <SelectField
-          label="Currency"
-          {...field('currency_code')}
-          options={[
-            ...(branch ? [] : [{ value: '', label: 'Organisation default' }]),
-            ...(currencies.data?.items ?? []).map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` })),
-          ]}
+    <FormDialog
+      title={branch ? `Edit ${branch.name}` : 'New branch'}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      error={err}
+      pending={save.isPending}
+      submitLabel={branch ? 'Save changes' : 'Create branch'}
+    >
+      <TextField label="Name" {...field('name')} />
+      <TextField label="Code" {...field('code')} hint="Short code printed on invoices, e.g. DSM-01." />
+      <TextField label="Address" {...field('address')} />
+      <TextField label="Phone" type="tel" {...field('phone')} />
+      <TextField label="VAT number" {...field('vat_number')} />
+      <SelectField
+        label="Currency"
+        {...field('currency_code')}
+        options={[
+          ...(branch ? [] : [{ value: '', label: 'Organisation default' }]),
+          ...(currencies.data?.items ?? []).map((c) => ({ value: c.code, label: `${c.code} — ${c.name}` })),
+        ]}
+      />
+      <TextField
+        label="Time zone"
+        {...field('timezone')}
+        placeholder="Organisation default"
+        hint="IANA name, e.g. Africa/Dar_es_Salaam."
+      />
+      {branch && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
+      {branch && (
+        <DrawerCurrencies
+          currencies={currencies.data?.items ?? []}
+          value={form.drawer_currencies}
+          onChange={set('drawer_currencies')}
+          error={drawerError(err)}
         />
-        <TextField
-          label="Time zone"
-          {...field('timezone')}
-          placeholder="Organisation default"
-          hint="IANA name, e.g. Africa/Dar_es_Salaam."
-        />
-        {branch && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
-        {branch && (
-          <DrawerCurrencies
-            currencies={currencies.data?.items ?? []}
-            value={form.drawer_currencies}
-            onChange={set('drawer_currencies')}
-            error={drawerError(err)}
-          />
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {branch ? 'Save changes' : 'Create branch'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }
 

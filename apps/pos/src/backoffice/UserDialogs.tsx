@@ -1,14 +1,14 @@
 import { PASSWORD_RULE } from '@pharmacy/contracts/password';
 import type { Role, User } from '@pharmacy/contracts';
 import { MANAGER_GRANTS } from '@pharmacy/contracts/roles';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
-import { Dialog } from '../ui/Dialog';
-import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
+import { NewPasswordFields } from '../ui/NewPasswordFields';
 import { useForm } from '../ui/useForm';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 import { ROLE_LABELS, ROLES } from '../ui/format';
 import { useBranches } from '../branch/useBranches';
 
@@ -16,7 +16,6 @@ import { useBranches } from '../branch/useBranches';
 
 export function UserDialog({ user, onClose }: { user?: User; onClose: () => void }) {
   const me = useUser();
-  const queryClient = useQueryClient();
   const branches = useBranches();
   const { form, set, fieldsFor } = useForm({
     email: user?.email ?? '',
@@ -27,122 +26,92 @@ export function UserDialog({ user, onClose }: { user?: User; onClose: () => void
     is_active: user?.is_active ?? true,
     password: '',
   });
-  const save = useMutation({
-    mutationFn: () => {
+  const save = useSaveThenClose({
+    save: () => {
       const { password, is_active, ...details } = form;
       return user
         ? api.users.update(user.id, { ...details, is_active })
         : api.users.create({ ...details, password });
     },
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['users'] });
-      onClose();
-    },
+    invalidates: [['users']],
+    onClose,
   });
   const roles: readonly Role[] = me.role === 'admin' ? ROLES : MANAGER_GRANTS;
   const branchOptions = (branches.data?.items ?? [])
     .filter((b) => me.role === 'admin' || b.id === me.branch_id)
     .map((b) => ({ value: b.id, label: b.name }));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   const err = save.error;
   const field = fieldsFor(err);
 
   return (
-    <Dialog title={user ? `Edit ${user.full_name}` : 'New user'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={err} />
-        <TextField label="Full name" {...field('full_name')} />
-        <TextField label="Email" type="email" {...field('email')} />
-        <TextField label="Phone" type="tel" {...field('phone')} />
-        <SelectField
-          label="Role"
-          value={form.role}
-          onChange={(v) => set('role')(v as Role)}
-          options={(roles.includes(form.role) ? roles : [form.role, ...roles]).map((r) => ({
-            value: r,
-            label: ROLE_LABELS[r],
-          }))}
-          error={fieldError(err, 'role')}
+    <FormDialog
+      title={user ? `Edit ${user.full_name}` : 'New user'}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      error={err}
+      pending={save.isPending}
+      submitLabel={user ? 'Save changes' : 'Create user'}
+    >
+      <TextField label="Full name" {...field('full_name')} />
+      <TextField label="Email" type="email" {...field('email')} />
+      <TextField label="Phone" type="tel" {...field('phone')} />
+      <SelectField
+        label="Role"
+        value={form.role}
+        onChange={(v) => set('role')(v as Role)}
+        options={(roles.includes(form.role) ? roles : [form.role, ...roles]).map((r) => ({
+          value: r,
+          label: ROLE_LABELS[r],
+        }))}
+        error={fieldError(err, 'role')}
+      />
+      <SelectField label="Branch" {...field('branch_id')} options={branchOptions} />
+      {user ? (
+        <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
+      ) : (
+        <TextField
+          label="Initial password"
+          type="password"
+          autoComplete="new-password"
+          hint={`${PASSWORD_RULE} Give it to the person in private; they choose their own at first sign-in.`}
+          {...field('password')}
         />
-        <SelectField label="Branch" {...field('branch_id')} options={branchOptions} />
-        {user ? (
-          <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
-        ) : (
-          <TextField
-            label="Initial password"
-            type="password"
-            autoComplete="new-password"
-            hint={`${PASSWORD_RULE} Give it to the person in private; they choose their own at first sign-in.`}
-            {...field('password')}
-          />
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {user ? 'Save changes' : 'Create user'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }
 
 export function ResetPasswordDialog({ user, onClose }: { user: User; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [mismatch, setMismatch] = useState(false);
-  const reset = useMutation({
-    mutationFn: () => api.users.resetPassword(user.id, { new_password: password, confirm_password: confirm }),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['users'] });
-      onClose();
-    },
+  const reset = useSaveThenClose({
+    save: () => api.users.resetPassword(user.id, { new_password: password, confirm_password: confirm }),
+    invalidates: [['users']],
+    onClose,
   });
   const err = reset.error;
   return (
-    <Dialog title={`Reset password of ${user.full_name}`} onClose={onClose}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setMismatch(password !== confirm);
-          if (password === confirm) reset.mutate();
-        }}
-        noValidate
-      >
-        <p>They will have to choose their own password when they next sign in.</p>
-        <ErrorNotice error={err} />
-        <TextField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint={PASSWORD_RULE}
-          value={password}
-          onChange={setPassword}
-          error={fieldError(err, 'new_password')}
-        />
-        <TextField
-          label="Repeat new password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={setConfirm}
-          error={mismatch ? 'does not match the new password' : fieldError(err, 'confirm_password')}
-        />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={reset.isPending}>
-            Reset password
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={`Reset password of ${user.full_name}`}
+      onClose={onClose}
+      onSubmit={() => {
+        setMismatch(password !== confirm);
+        if (password === confirm) reset.mutate();
+      }}
+      error={err}
+      pending={reset.isPending}
+      submitLabel="Reset password"
+      lead={<p>They will have to choose their own password when they next sign in.</p>}
+    >
+      <NewPasswordFields
+        value={password}
+        onChange={setPassword}
+        confirm={confirm}
+        onConfirmChange={setConfirm}
+        mismatch={mismatch}
+        error={err}
+      />
+    </FormDialog>
   );
 }

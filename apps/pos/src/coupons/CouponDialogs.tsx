@@ -1,95 +1,80 @@
 import type { Coupon } from '@pharmacy/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from '../api';
-import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
+import { FormDialog } from '../ui/FormDialog';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
 import { useFormatMoney } from '../ui/money';
 import { useForm } from '../ui/useForm';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 import { couponBody, formOf } from './coupon-form';
 
 export function CouponDialog({ coupon, onClose }: { coupon?: Coupon; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const { form, set, fieldsFor } = useForm(() => formOf(coupon));
-  const save = useMutation({
-    mutationFn: () => {
+  const save = useSaveThenClose({
+    save: () => {
       const body = couponBody(form);
       return coupon ? api.coupons.update(coupon.id, body) : api.coupons.create(body);
     },
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['coupons'] });
-      onClose();
-    },
+    invalidates: [['coupons']],
+    onClose,
   });
   const field = fieldsFor(save.error);
   // The form's date fields map to the request's timestamps: their errors are the server's for those.
   const dateError = (key: 'starts_at' | 'ends_at') => fieldError(save.error, key);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <Dialog title={coupon ? `Edit ${coupon.code}` : 'New coupon'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={save.error} />
-        <TextField label="Code" {...field('code')} data-autofocus="" />
-        <TextField label="Description" {...field('description')} />
-        <SelectField
-          label="Kind"
-          value={form.discount_type}
-          onChange={(v) => set('discount_type')(v as 'percent' | 'fixed')}
-          options={[
-            { value: 'percent', label: 'Percent of the basket' },
-            { value: 'fixed', label: 'Fixed amount' },
-          ]}
-        />
-        <TextField
-          label={form.discount_type === 'percent' ? 'Percent off' : 'Amount off'}
-          inputMode="decimal"
-          {...field('discount_value')}
-        />
-        {form.discount_type === 'percent' && (
-          <TextField label="Largest discount (cap)" inputMode="decimal" {...field('max_discount')} />
-        )}
-        <TextField label="Minimum basket" inputMode="decimal" {...field('min_subtotal')} />
-        <TextField
-          label="Valid from"
-          type="date"
-          value={form.starts_on}
-          onChange={set('starts_on')}
-          error={dateError('starts_at')}
-        />
-        <TextField
-          label="Valid until"
-          type="date"
-          value={form.ends_on}
-          onChange={set('ends_on')}
-          error={dateError('ends_at')}
-        />
-        <TextField
-          label="Usage limit"
-          inputMode="numeric"
-          hint="Empty: unlimited"
-          {...field('usage_limit')}
-        />
-        <TextField
-          label="Limit per customer"
-          inputMode="numeric"
-          hint="Empty: unlimited"
-          {...field('per_customer_limit')}
-        />
-        <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {coupon ? 'Save changes' : 'Create coupon'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={coupon ? `Edit ${coupon.code}` : 'New coupon'}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      pending={save.isPending}
+      submitLabel={coupon ? 'Save changes' : 'Create coupon'}
+    >
+      <TextField label="Code" {...field('code')} data-autofocus="" />
+      <TextField label="Description" {...field('description')} />
+      <SelectField
+        label="Kind"
+        value={form.discount_type}
+        onChange={(v) => set('discount_type')(v as 'percent' | 'fixed')}
+        options={[
+          { value: 'percent', label: 'Percent of the basket' },
+          { value: 'fixed', label: 'Fixed amount' },
+        ]}
+      />
+      <TextField
+        label={form.discount_type === 'percent' ? 'Percent off' : 'Amount off'}
+        inputMode="decimal"
+        {...field('discount_value')}
+      />
+      {form.discount_type === 'percent' && (
+        <TextField label="Largest discount (cap)" inputMode="decimal" {...field('max_discount')} />
+      )}
+      <TextField label="Minimum basket" inputMode="decimal" {...field('min_subtotal')} />
+      <TextField
+        label="Valid from"
+        type="date"
+        value={form.starts_on}
+        onChange={set('starts_on')}
+        error={dateError('starts_at')}
+      />
+      <TextField
+        label="Valid until"
+        type="date"
+        value={form.ends_on}
+        onChange={set('ends_on')}
+        error={dateError('ends_at')}
+      />
+      <TextField label="Usage limit" inputMode="numeric" hint="Empty: unlimited" {...field('usage_limit')} />
+      <TextField
+        label="Limit per customer"
+        inputMode="numeric"
+        hint="Empty: unlimited"
+        {...field('per_customer_limit')}
+      />
+      <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
+    </FormDialog>
   );
 }
 

@@ -1,9 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from '../api';
-import { Dialog } from '../ui/Dialog';
-import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 import { startOfLocalDay } from '@pharmacy/contracts/time';
 
 /** Files an exchange rate in force from the start of a day of the organisation's calendar (admin). */
@@ -16,7 +16,6 @@ export function AddRateDialog({
   base: string | undefined;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const settings = useQuery({
     queryKey: ['settings'],
     queryFn: () => api.settings.get(),
@@ -28,8 +27,8 @@ export function AddRateDialog({
   const [rate, setRate] = useState('');
   const [day, setDay] = useState('');
   const [source, setSource] = useState('manual');
-  const add = useMutation({
-    mutationFn: () =>
+  const add = useSaveThenClose({
+    save: () =>
       api.currency.addRate({
         from_code: from,
         to_code: to || undefined,
@@ -37,61 +36,51 @@ export function AddRateDialog({
         effective_at: day ? startOfLocalDay(day, settings.data?.timezone) : undefined,
         source,
       }),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['currencies'] });
-      onClose();
-    },
+    invalidates: [['currencies']],
+    onClose,
   });
   const err = add.error;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    add.mutate();
-  };
   const options = codes.map((c) => ({ value: c, label: c }));
   return (
-    <Dialog title="Add an exchange rate" onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={err} />
-        <SelectField
-          label="From"
-          value={from}
-          onChange={setFrom}
-          options={options}
-          error={fieldError(err, 'from_code')}
-        />
-        <SelectField
-          label="To"
-          value={to}
-          onChange={setTo}
-          options={options}
-          error={fieldError(err, 'to_code')}
-        />
-        <TextField
-          label="Rate"
-          inputMode="decimal"
-          hint={`1 ${from || '…'} = this many ${to || '…'}`}
-          value={rate}
-          onChange={setRate}
-          error={fieldError(err, 'rate')}
-        />
-        <TextField
-          label="Effective from"
-          type="date"
-          hint={`From the start of that day (${settings.data?.timezone ?? 'organisation time'}); empty: now`}
-          value={day}
-          onChange={setDay}
-          error={fieldError(err, 'effective_at')}
-        />
-        <TextField label="Source" value={source} onChange={setSource} error={fieldError(err, 'source')} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={add.isPending}>
-            Add rate
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title="Add an exchange rate"
+      onClose={onClose}
+      onSubmit={() => add.mutate()}
+      error={err}
+      pending={add.isPending}
+      submitLabel="Add rate"
+    >
+      <SelectField
+        label="From"
+        value={from}
+        onChange={setFrom}
+        options={options}
+        error={fieldError(err, 'from_code')}
+      />
+      <SelectField
+        label="To"
+        value={to}
+        onChange={setTo}
+        options={options}
+        error={fieldError(err, 'to_code')}
+      />
+      <TextField
+        label="Rate"
+        inputMode="decimal"
+        hint={`1 ${from || '…'} = this many ${to || '…'}`}
+        value={rate}
+        onChange={setRate}
+        error={fieldError(err, 'rate')}
+      />
+      <TextField
+        label="Effective from"
+        type="date"
+        hint={`From the start of that day (${settings.data?.timezone ?? 'organisation time'}); empty: now`}
+        value={day}
+        onChange={setDay}
+        error={fieldError(err, 'effective_at')}
+      />
+      <TextField label="Source" value={source} onChange={setSource} error={fieldError(err, 'source')} />
+    </FormDialog>
   );
 }

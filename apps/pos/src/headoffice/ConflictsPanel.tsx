@@ -1,60 +1,52 @@
 import type { ConflictAction, SyncConflict } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
 import { Pager } from '../ui/DataTable';
-import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { formatDateTime } from '../ui/format';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 import { actionLabel, resolutionText } from './sync-text';
 
 const show = (payload: unknown) =>
   payload === null || payload === undefined ? '—' : JSON.stringify(payload, null, 2);
 
 function DismissDialog({ item, onClose }: { item: SyncConflict; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
-  const dismiss = useMutation({
-    mutationFn: () => api.sync.resolveConflict(item.id, { resolution: 'dismiss', reason: reason.trim() }),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['sync-conflicts'] });
-      queryClient.invalidateQueries({ queryKey: ['sync-status'] });
-      onClose();
-    },
+  const dismiss = useSaveThenClose({
+    save: () => api.sync.resolveConflict(item.id, { resolution: 'dismiss', reason: reason.trim() }),
+    invalidates: [['sync-conflicts'], ['sync-status']],
+    onClose,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    dismiss.mutate();
-  };
   return (
-    <Dialog title={`Dismiss: ${item.title}`} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+    <FormDialog
+      title={`Dismiss: ${item.title}`}
+      onClose={onClose}
+      onSubmit={() => dismiss.mutate()}
+      error={dismiss.error}
+      pending={dismiss.isPending}
+      submitLabel="Dismiss"
+      danger
+      lead={
         <p>
           {item.side === 'till'
             ? 'The change is never sent to head office again. Say why, for whoever reads this later.'
             : 'Head office never applies this change. Say why, for whoever reads this later.'}
         </p>
-        <ErrorNotice error={dismiss.error} />
-        <TextField
-          label="Reason"
-          value={reason}
-          onChange={setReason}
-          maxLength={300}
-          data-autofocus
-          error={fieldError(dismiss.error, 'reason')}
-        />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="danger" disabled={dismiss.isPending}>
-            Dismiss
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      }
+    >
+      <TextField
+        label="Reason"
+        value={reason}
+        onChange={setReason}
+        maxLength={300}
+        data-autofocus
+        error={fieldError(dismiss.error, 'reason')}
+      />
+    </FormDialog>
   );
 }
 

@@ -1,12 +1,12 @@
 import type { Medicine } from '@pharmacy/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, type KeyboardEvent, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type KeyboardEvent, useEffect, useState } from 'react';
 import { api } from '../api';
-import { Dialog } from '../ui/Dialog';
-import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { useCurrencyExponents } from '../ui/money';
 import { useForm } from '../ui/useForm';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 import {
   barcodeOfGtin,
   EMPTY_MEDICINE,
@@ -23,7 +23,6 @@ function useSettings() {
 
 /** Create or edit a medicine; the server's validation messages show beside each field and nothing typed is lost. */
 export function MedicineDialog({ medicine, onClose }: { medicine?: Medicine; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const settings = useSettings();
   const exponent = useCurrencyExponents()(settings.data?.base_currency_code);
   const categories = useQuery({ queryKey: ['categories'], queryFn: () => api.categories.list() });
@@ -34,26 +33,21 @@ export function MedicineDialog({ medicine, onClose }: { medicine?: Medicine; onC
   const [photo, setPhoto] = useState<File | null>(null);
   const [savedId, setSavedId] = useState<string | undefined>(medicine?.id);
   const preview = usePreview(photo, medicine?.image_url ?? null);
-  const save = useMutation({
-    mutationFn: async (body: Parameters<typeof api.medicines.create>[0]) => {
+  const save = useSaveThenClose({
+    save: async (body: Parameters<typeof api.medicines.create>[0]) => {
       const saved = savedId ? await api.medicines.update(savedId, body) : await api.medicines.create(body);
       setSavedId(saved.id);
       return photo ? uploadMedicinePhoto(saved.id, photo) : saved;
     },
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['medicines'] });
-      onClose();
-    },
+    invalidates: [['medicines']],
+    onClose,
   });
-  const deactivate = useMutation({
-    mutationFn: () => api.medicines.deactivate(medicine!.id),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['medicines'] });
-      onClose();
-    },
+  const deactivate = useSaveThenClose({
+    save: () => api.medicines.deactivate(medicine!.id),
+    invalidates: [['medicines']],
+    onClose,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const request = medicineRequest(form, exponent);
     if ('errors' in request) return setLocal(request.errors);
     setLocal({});
@@ -68,88 +62,87 @@ export function MedicineDialog({ medicine, onClose }: { medicine?: Medicine; onC
   const scan = useBarcodeScan((code) => set('barcode')(code));
   const vatCategories = Object.keys(settings.data?.tax_policy.vat_rates ?? { standard: 0 });
   return (
-    <Dialog title={medicine ? `Edit ${medicine.name}` : 'New medicine'} onClose={onClose}>
-      <form onSubmit={submit} noValidate className="medicine-form">
-        <ErrorNotice error={save.error ?? deactivate.error} />
-        <div className="form-grid">
-          <TextField label="Name" {...field('name')} />
-          <TextField label="Generic name" {...field('generic_name')} />
-          <TextField label="Strength" {...field('strength')} />
-          <TextField label="Form" {...field('form')} placeholder="tablet, syrup…" />
-          <TextField label="Unit" {...field('unit')} />
-          <TextField
-            label="Barcode"
-            {...field('barcode')}
-            onKeyDown={scan}
-            hint="Scan or type; a GS1 DataMatrix gives its GTIN"
-          />
-          <SelectField
-            label="Category"
-            {...field('category')}
-            options={[
-              { value: '', label: 'No category' },
-              ...(categories.data?.items ?? []).map((c) => ({ value: c.slug, label: c.name })),
-            ]}
-          />
-          <TextField label="Selling price" inputMode="decimal" {...field('selling_price')} />
-          <TextField label="Maximum public price" inputMode="decimal" {...field('max_public_price')} />
-          <SelectField
-            label="VAT category"
-            {...field('vat_category')}
-            options={vatCategories.map((v) => ({ value: v, label: v }))}
-          />
-          <TextField label="Low-stock threshold" inputMode="numeric" {...field('low_stock_threshold')} />
-          <TextField label="Regulator registration no." {...field('regulator_registration_no')} />
-        </div>
-        <div className="checkbox-row">
-          <CheckboxField
-            label="Prescription only (Rx)"
-            checked={form.requires_prescription}
-            onChange={set('requires_prescription')}
-          />
-          <CheckboxField label="Controlled" checked={form.is_controlled} onChange={set('is_controlled')} />
-          <CheckboxField
-            label="Cold chain"
-            checked={form.requires_cold_chain}
-            onChange={set('requires_cold_chain')}
-          />
-          {medicine && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
-        </div>
-        <div className="field photo-field">
-          <label htmlFor="medicine-photo">Photo</label>
-          <input
-            id="medicine-photo"
-            type="file"
-            accept="image/jpeg,image/png,image/webp"
-            onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-          />
-          {preview && (
-            <img src={preview} alt={`Pack of ${form.name || 'the new medicine'}`} className="photo-preview" />
-          )}
-          {fieldError(save.error, 'image_key') && (
-            <small className="field-error">{fieldError(save.error, 'image_key')}</small>
-          )}
-        </div>
-        <div className="dialog-actions">
-          {medicine?.is_active && (
-            <button
-              type="button"
-              className="danger"
-              disabled={deactivate.isPending}
-              onClick={() => deactivate.mutate()}
-            >
-              Deactivate
-            </button>
-          )}
-          <button type="button" onClick={onClose}>
-            Cancel
+    <FormDialog
+      title={medicine ? `Edit ${medicine.name}` : 'New medicine'}
+      onClose={onClose}
+      onSubmit={submit}
+      error={save.error ?? deactivate.error}
+      pending={save.isPending}
+      submitLabel={medicine ? 'Save changes' : 'Create medicine'}
+      className="medicine-form"
+      actions={
+        medicine?.is_active && (
+          <button
+            type="button"
+            className="danger"
+            disabled={deactivate.isPending}
+            onClick={() => deactivate.mutate()}
+          >
+            Deactivate
           </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {medicine ? 'Save changes' : 'Create medicine'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        )
+      }
+    >
+      <div className="form-grid">
+        <TextField label="Name" {...field('name')} />
+        <TextField label="Generic name" {...field('generic_name')} />
+        <TextField label="Strength" {...field('strength')} />
+        <TextField label="Form" {...field('form')} placeholder="tablet, syrup…" />
+        <TextField label="Unit" {...field('unit')} />
+        <TextField
+          label="Barcode"
+          {...field('barcode')}
+          onKeyDown={scan}
+          hint="Scan or type; a GS1 DataMatrix gives its GTIN"
+        />
+        <SelectField
+          label="Category"
+          {...field('category')}
+          options={[
+            { value: '', label: 'No category' },
+            ...(categories.data?.items ?? []).map((c) => ({ value: c.slug, label: c.name })),
+          ]}
+        />
+        <TextField label="Selling price" inputMode="decimal" {...field('selling_price')} />
+        <TextField label="Maximum public price" inputMode="decimal" {...field('max_public_price')} />
+        <SelectField
+          label="VAT category"
+          {...field('vat_category')}
+          options={vatCategories.map((v) => ({ value: v, label: v }))}
+        />
+        <TextField label="Low-stock threshold" inputMode="numeric" {...field('low_stock_threshold')} />
+        <TextField label="Regulator registration no." {...field('regulator_registration_no')} />
+      </div>
+      <div className="checkbox-row">
+        <CheckboxField
+          label="Prescription only (Rx)"
+          checked={form.requires_prescription}
+          onChange={set('requires_prescription')}
+        />
+        <CheckboxField label="Controlled" checked={form.is_controlled} onChange={set('is_controlled')} />
+        <CheckboxField
+          label="Cold chain"
+          checked={form.requires_cold_chain}
+          onChange={set('requires_cold_chain')}
+        />
+        {medicine && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
+      </div>
+      <div className="field photo-field">
+        <label htmlFor="medicine-photo">Photo</label>
+        <input
+          id="medicine-photo"
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
+        />
+        {preview && (
+          <img src={preview} alt={`Pack of ${form.name || 'the new medicine'}`} className="photo-preview" />
+        )}
+        {fieldError(save.error, 'image_key') && (
+          <small className="field-error">{fieldError(save.error, 'image_key')}</small>
+        )}
+      </div>
+    </FormDialog>
   );
 }
 

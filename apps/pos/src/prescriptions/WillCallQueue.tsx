@@ -1,49 +1,40 @@
 import type { WillCall } from '@pharmacy/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../api';
-import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { useForm } from '../ui/useForm';
 import { formatDateTime } from '../ui/format';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 
 function ReturnDialog({ entry, onClose }: { entry: WillCall; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const { form, fieldsFor } = useForm({ reason: 'Not collected' });
-  const back = useMutation({
-    mutationFn: () => api.dispensing.returnToStock(entry.id, form),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['will-call'] });
-      queryClient.invalidateQueries({ queryKey: ['prescriptions'] });
-      onClose();
-    },
+  const back = useSaveThenClose({
+    save: () => api.dispensing.returnToStock(entry.id, form),
+    invalidates: [['will-call'], ['prescriptions']],
+    onClose,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    back.mutate();
-  };
   const field = fieldsFor(back.error);
   return (
-    <Dialog title={`Return to stock: ${entry.patient_name}`} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
+    <FormDialog
+      title={`Return to stock: ${entry.patient_name}`}
+      onClose={onClose}
+      onSubmit={() => back.mutate()}
+      error={back.error}
+      pending={back.isPending}
+      submitLabel="Return to stock"
+      lead={
         <p>
           {entry.items.map((i) => `${i.quantity} × ${i.medicine_name}`).join(', ')} go back on the shelves;
           the prescription can be dispensed again.
         </p>
-        <ErrorNotice error={back.error} />
-        <TextField label="Reason" {...field('reason')} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={back.isPending}>
-            Return to stock
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      }
+    >
+      <TextField label="Reason" {...field('reason')} />
+    </FormDialog>
   );
 }
 

@@ -1,11 +1,9 @@
 import type { Printer, PrinterTransportKind } from '@pharmacy/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
 import { api } from '../api';
-import { Dialog } from '../ui/Dialog';
-import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, fieldError, SelectField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { useForm } from '../ui/useForm';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 import { CODE_PAGE_OPTIONS, CONNECTION_HINTS } from './printer-state';
 
 /** What "Find printers" hands to the dialog when the user picks a device. */
@@ -32,7 +30,6 @@ export function PrinterDialog({
   pick?: PrinterPick;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const { form, set, fieldsFor } = useForm({
     name: printer?.name ?? pick?.name ?? '',
     transport: (printer?.transport ?? pick?.transport ?? 'tcp') as PrinterTransportKind,
@@ -45,8 +42,8 @@ export function PrinterDialog({
     is_default: printer?.is_default ?? false,
     is_active: printer?.is_active ?? true,
   });
-  const save = useMutation({
-    mutationFn: () => {
+  const save = useSaveThenClose({
+    save: () => {
       const body = {
         name: form.name,
         transport: form.transport,
@@ -61,79 +58,68 @@ export function PrinterDialog({
       };
       return printer ? api.printing.updatePrinter(printer.id, body) : api.printing.createPrinter(body);
     },
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['printers'] });
-      queryClient.invalidateQueries({ queryKey: ['printer-status'] });
-      onClose();
-    },
+    invalidates: [['printers'], ['printer-status']],
+    onClose,
   });
   const err = save.error;
   const field = fieldsFor(err);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <Dialog title={printer ? `Edit ${printer.name}` : 'Add printer'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={err} />
-        <TextField label="Name" data-autofocus="" {...field('name')} />
+    <FormDialog
+      title={printer ? `Edit ${printer.name}` : 'Add printer'}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      error={err}
+      pending={save.isPending}
+      submitLabel={printer ? 'Save changes' : 'Save printer'}
+    >
+      <TextField label="Name" data-autofocus="" {...field('name')} />
+      <SelectField
+        label="Connection"
+        value={form.transport}
+        onChange={(v) => set('transport')(v as PrinterTransportKind)}
+        options={CONNECTIONS}
+        error={fieldError(err, 'transport')}
+      />
+      <TextField label="Address" hint={CONNECTION_HINTS[form.transport]} {...field('address')} />
+      {form.transport === 'serial' && (
         <SelectField
-          label="Connection"
-          value={form.transport}
-          onChange={(v) => set('transport')(v as PrinterTransportKind)}
-          options={CONNECTIONS}
-          error={fieldError(err, 'transport')}
+          label="Baud rate"
+          {...field('baud_rate')}
+          options={BAUDS.map((b) => ({ value: b, label: b }))}
         />
-        <TextField label="Address" hint={CONNECTION_HINTS[form.transport]} {...field('address')} />
-        {form.transport === 'serial' && (
-          <SelectField
-            label="Baud rate"
-            {...field('baud_rate')}
-            options={BAUDS.map((b) => ({ value: b, label: b }))}
-          />
-        )}
-        <div className="form-row">
-          <SelectField
-            label="Paper width"
-            {...field('paper_width_mm')}
-            options={[
-              { value: '80', label: '80 mm' },
-              { value: '58', label: '58 mm' },
-            ]}
-          />
-          <SelectField
-            label="Command set"
-            value={form.command_set}
-            onChange={(v) => set('command_set')(v as 'epson' | 'star')}
-            options={[
-              { value: 'epson', label: 'Epson (ESC/POS)' },
-              { value: 'star', label: 'Star' },
-            ]}
-            error={fieldError(err, 'command_set')}
-          />
-        </div>
-        <SelectField label="Code page" {...field('code_page')} options={CODE_PAGE_OPTIONS} />
-        <CheckboxField
-          label="Cash drawer on this printer"
-          checked={form.open_drawer}
-          onChange={set('open_drawer')}
+      )}
+      <div className="form-row">
+        <SelectField
+          label="Paper width"
+          {...field('paper_width_mm')}
+          options={[
+            { value: '80', label: '80 mm' },
+            { value: '58', label: '58 mm' },
+          ]}
         />
-        <CheckboxField
-          label="Default printer of the branch"
-          checked={form.is_default}
-          onChange={set('is_default')}
+        <SelectField
+          label="Command set"
+          value={form.command_set}
+          onChange={(v) => set('command_set')(v as 'epson' | 'star')}
+          options={[
+            { value: 'epson', label: 'Epson (ESC/POS)' },
+            { value: 'star', label: 'Star' },
+          ]}
+          error={fieldError(err, 'command_set')}
         />
-        <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {printer ? 'Save changes' : 'Save printer'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      </div>
+      <SelectField label="Code page" {...field('code_page')} options={CODE_PAGE_OPTIONS} />
+      <CheckboxField
+        label="Cash drawer on this printer"
+        checked={form.open_drawer}
+        onChange={set('open_drawer')}
+      />
+      <CheckboxField
+        label="Default printer of the branch"
+        checked={form.is_default}
+        onChange={set('is_default')}
+      />
+      <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />
+    </FormDialog>
   );
 }

@@ -4,14 +4,16 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { api } from '../api';
 import { formatMinor, parseMoneyInput } from '@pharmacy/contracts/money';
 import { CellInput } from '../purchasing/CellInput';
+import { LineTable } from '../purchasing/LineTable';
 import { useBaseExponent } from '../purchasing/money-input';
 import { BranchPicker, useWorkingBranch } from '../branch/useWorkingBranch';
+import { useDraftLines } from '../purchasing/useDraftLines';
 import { useActiveSuppliers } from '../purchasing/useSuppliers';
 import { MedicineSearch } from '../sell/MedicineSearch';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { useFormatMoney } from '../ui/money';
-import { type DraftLine, type LineProblems, mergeLines, orderItems, parseQty } from './order-draft';
+import { type DraftLine, type LineProblems, orderItems, parseQty } from './order-draft';
 import { SuggestionsPanel } from './SuggestionsPanel';
 
 /** A new DRAFT order: lines picked by medicine search or taken from the branch's reorder suggestions. */
@@ -25,7 +27,7 @@ export function NewOrder() {
   const [supplierId, setSupplierId] = useState('');
   const [expected, setExpected] = useState('');
   const [notes, setNotes] = useState('');
-  const [lines, setLines] = useState<DraftLine[]>([]);
+  const { lines, addLines, setLine, removeLine } = useDraftLines<DraftLine>();
   const [showSuggestions, setShowSuggestions] = useState(
     new URLSearchParams(search).get('from') === 'suggestions',
   );
@@ -56,8 +58,6 @@ export function NewOrder() {
   };
   const err = create.error;
   const problem = (path: string) => problems[path] ?? fieldError(err, path);
-  const setLine = (i: number, patch: Partial<DraftLine>) =>
-    setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
 
   return (
     <section aria-labelledby="new-po-title">
@@ -94,7 +94,7 @@ export function NewOrder() {
             branchId={branchId}
             supplierId={supplierId}
             onAdd={(added, supplier) => {
-              setLines((ls) => mergeLines(ls, added));
+              addLines(added);
               if (!supplierId && supplier) setSupplierId(supplier);
               setShowSuggestions(false);
             }}
@@ -107,18 +107,14 @@ export function NewOrder() {
         )}
         <MedicineSearch
           label="Add a medicine"
-          onPick={(m) =>
-            setLines((ls) =>
-              mergeLines(ls, [{ medicine_id: m.id, medicine_name: m.name, qty: '1', cost: '' }]),
-            )
-          }
+          onPick={(m) => addLines([{ medicine_id: m.id, medicine_name: m.name, qty: '1', cost: '' }])}
         />
         <OrderLines
           lines={lines}
           exponent={exponent}
           problem={problem}
           setLine={setLine}
-          setLines={setLines}
+          removeLine={removeLine}
         />
         {problems.items && <p className="field-error">{problems.items}</p>}
         <div className="form-actions">
@@ -136,75 +132,55 @@ function OrderLines({
   exponent,
   problem,
   setLine,
-  setLines,
+  removeLine,
 }: {
   lines: DraftLine[];
   exponent: number;
   problem: (path: string) => string | undefined;
   setLine: (i: number, patch: Partial<DraftLine>) => void;
-  setLines: (update: (ls: DraftLine[]) => DraftLine[]) => void;
+  removeLine: (i: number) => void;
 }) {
   const money = useFormatMoney();
-  if (lines.length === 0) return <p className="muted">No medicines on this order yet.</p>;
+  const lineTotal = (l: DraftLine) => {
+    const qty = parseQty(l.qty);
+    const cost = l.cost.trim() ? parseMoneyInput(l.cost, exponent) : null;
+    return qty !== null && cost !== null && cost >= 0 ? money(formatMinor(cost * qty, exponent)) : '—';
+  };
   return (
-    <table aria-label="Order lines" className="line-table">
-      <thead>
-        <tr>
-          <th scope="col">Medicine</th>
-          <th scope="col" className="num">
-            Quantity
-          </th>
-          <th scope="col" className="num">
-            Unit cost
-          </th>
-          <th scope="col" className="num">
-            Line total
-          </th>
-          <th scope="col">
-            <span className="visually-hidden">Remove</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((l, i) => {
-          const qty = parseQty(l.qty);
-          const cost = l.cost.trim() ? parseMoneyInput(l.cost, exponent) : null;
-          const total = qty !== null && cost !== null && cost >= 0 ? formatMinor(cost * qty, exponent) : null;
-          return (
-            <tr key={l.medicine_id}>
-              <td>{l.medicine_name}</td>
-              <td className="num">
-                <CellInput
-                  label={`Quantity of ${l.medicine_name}`}
-                  value={l.qty}
-                  inputMode="numeric"
-                  onChange={(v) => setLine(i, { qty: v })}
-                  error={problem(`items.${i}.ordered_qty`)}
-                />
-              </td>
-              <td className="num">
-                <CellInput
-                  label={`Unit cost of ${l.medicine_name}`}
-                  value={l.cost}
-                  inputMode="decimal"
-                  onChange={(v) => setLine(i, { cost: v })}
-                  error={problem(`items.${i}.agreed_unit_cost`)}
-                />
-              </td>
-              <td className="num">{total === null ? '—' : money(total)}</td>
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Remove ${l.medicine_name}`}
-                  onClick={() => setLines((ls) => ls.filter((_, j) => j !== i))}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <LineTable
+      label="Order lines"
+      empty="No medicines on this order yet."
+      lines={lines}
+      onRemove={removeLine}
+      columns={[
+        {
+          header: 'Quantity',
+          numeric: true,
+          cell: (l, i) => (
+            <CellInput
+              label={`Quantity of ${l.medicine_name}`}
+              value={l.qty}
+              inputMode="numeric"
+              onChange={(v) => setLine(i, { qty: v })}
+              error={problem(`items.${i}.ordered_qty`)}
+            />
+          ),
+        },
+        {
+          header: 'Unit cost',
+          numeric: true,
+          cell: (l, i) => (
+            <CellInput
+              label={`Unit cost of ${l.medicine_name}`}
+              value={l.cost}
+              inputMode="decimal"
+              onChange={(v) => setLine(i, { cost: v })}
+              error={problem(`items.${i}.agreed_unit_cost`)}
+            />
+          ),
+        },
+        { header: 'Line total', numeric: true, cell: lineTotal },
+      ]}
+    />
   );
 }

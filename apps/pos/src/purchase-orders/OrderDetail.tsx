@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../api';
 import { useUser } from '../session/SessionProvider';
-import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextAreaField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
 import { allowedActions, orderCsv, STATUS_LABELS } from './lifecycle';
@@ -234,26 +234,18 @@ function CancelDialog({
     },
   });
   return (
-    <Dialog title={`Cancel the order from ${order.supplier_name}`} onClose={onClose}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          cancel.mutate();
-        }}
-      >
-        <ErrorNotice error={cancel.error} />
-        <p>A cancelled order cannot be sent or received any more.</p>
-        <TextAreaField label="Reason" value={reason} onChange={setReason} maxLength={500} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Keep the order
-          </button>
-          <button type="submit" className="primary" disabled={cancel.isPending}>
-            Cancel order
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={`Cancel the order from ${order.supplier_name}`}
+      onClose={onClose}
+      onSubmit={() => cancel.mutate()}
+      error={cancel.error}
+      pending={cancel.isPending}
+      submitLabel="Cancel order"
+      cancelLabel="Keep the order"
+    >
+      <p>A cancelled order cannot be sent or received any more.</p>
+      <TextAreaField label="Reason" value={reason} onChange={setReason} maxLength={500} />
+    </FormDialog>
   );
 }
 

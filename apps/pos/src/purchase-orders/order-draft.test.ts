@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { likelySupplier, mergeLines, orderItems, parseQty, suggestionLine } from './order-draft';
+import { mergeLines } from '../purchasing/useDraftLines';
+import { likelySupplier, orderItems, parseQty, suggestionLine } from './order-draft';
 
 const line = (medicine_id: string, qty = '1', cost = '1.00') => ({
   medicine_id,

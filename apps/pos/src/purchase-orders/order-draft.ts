@@ -25,13 +25,6 @@ export function parseQty(text: string): number | null {
   return n > 0 && n <= 1_000_000 ? n : null;
 }
 
-/** Adds lines, a medicine already on the order keeping its line (the API takes each medicine once). */
-export function mergeLines(lines: readonly DraftLine[], added: readonly DraftLine[]): DraftLine[] {
-  const out = [...lines];
-  for (const line of added) if (!out.some((l) => l.medicine_id === line.medicine_id)) out.push(line);
-  return out;
-}
-
 export function suggestionLine(s: SuggestionLike, qty: string): DraftLine {
   return { medicine_id: s.medicine_id, medicine_name: s.medicine_name, qty, cost: s.last_unit_cost ?? '' };
 }

@@ -1,13 +1,15 @@
 import type { Supplier, SupplierInvoice } from '@pharmacy/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api } from '../api';
 import { moneyForRequest, useBaseExponent } from '../purchasing/money-input';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { fieldError, TextAreaField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { formatDateTime } from '../ui/format';
 import { useFormatMoney } from '../ui/money';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 
 const NOT_AN_AMOUNT = 'must be an amount in the currency’s decimals';
 
@@ -20,15 +22,14 @@ export function InvoiceDialog({
   branchId: string;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
   const exponent = useBaseExponent();
   const [invoiceNo, setInvoiceNo] = useState('');
   const [total, setTotal] = useState('');
   const [due, setDue] = useState('');
   const [notes, setNotes] = useState('');
   const [bad, setBad] = useState(false);
-  const save = useMutation({
-    mutationFn: (amount: number) =>
+  const save = useSaveThenClose({
+    save: (amount: number) =>
       api.supplierFinance.createInvoice({
         supplier_id: supplier.id,
         branch_id: branchId,
@@ -37,122 +38,106 @@ export function InvoiceDialog({
         due_date: due || null,
         notes,
       }),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['supplier-invoices'] });
-      onClose();
-    },
+    invalidates: [['supplier-invoices']],
+    onClose,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const amount = moneyForRequest(total, exponent);
     setBad(amount === null);
     if (amount !== null) save.mutate(amount);
   };
   const err = save.error;
   return (
-    <Dialog title={`Record an invoice of ${supplier.name}`} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={err} />
-        <TextField
-          label="Invoice number"
-          value={invoiceNo}
-          onChange={setInvoiceNo}
-          error={fieldError(err, 'invoice_no')}
-        />
-        <TextField
-          label="Total amount"
-          inputMode="decimal"
-          value={total}
-          onChange={setTotal}
-          error={bad ? NOT_AN_AMOUNT : fieldError(err, 'total_amount')}
-        />
-        <TextField
-          label="Due date"
-          type="date"
-          value={due}
-          onChange={setDue}
-          error={fieldError(err, 'due_date')}
-        />
-        <TextAreaField label="Notes" value={notes} onChange={setNotes} rows={2} maxLength={1000} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            Record invoice
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={`Record an invoice of ${supplier.name}`}
+      onClose={onClose}
+      onSubmit={submit}
+      error={err}
+      pending={save.isPending}
+      submitLabel="Record invoice"
+    >
+      <TextField
+        label="Invoice number"
+        value={invoiceNo}
+        onChange={setInvoiceNo}
+        error={fieldError(err, 'invoice_no')}
+      />
+      <TextField
+        label="Total amount"
+        inputMode="decimal"
+        value={total}
+        onChange={setTotal}
+        error={bad ? NOT_AN_AMOUNT : fieldError(err, 'total_amount')}
+      />
+      <TextField
+        label="Due date"
+        type="date"
+        value={due}
+        onChange={setDue}
+        error={fieldError(err, 'due_date')}
+      />
+      <TextAreaField label="Notes" value={notes} onChange={setNotes} rows={2} maxLength={1000} />
+    </FormDialog>
   );
 }
 
 export function PayDialog({ invoice, onClose }: { invoice: SupplierInvoice; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const money = useFormatMoney();
   const exponent = useBaseExponent();
   const [amount, setAmount] = useState('');
   const [method, setMethod] = useState('bank_transfer');
   const [reference, setReference] = useState('');
   const [bad, setBad] = useState(false);
-  const pay = useMutation({
-    mutationFn: (value: number) => api.supplierFinance.pay(invoice.id, { amount: value, method, reference }),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['supplier-invoices'] });
-      queryClient.invalidateQueries({ queryKey: ['supplier-payments', invoice.id] });
-      onClose();
-    },
+  const pay = useSaveThenClose({
+    save: (value: number) => api.supplierFinance.pay(invoice.id, { amount: value, method, reference }),
+    invalidates: [['supplier-invoices'], ['supplier-payments', invoice.id]],
+    onClose,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     const value = moneyForRequest(amount, exponent);
     setBad(value === null);
     if (value !== null) pay.mutate(value);
   };
   const err = pay.error;
   return (
-    <Dialog title={`Pay invoice ${invoice.invoice_no || '(no number)'}`} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={err} />
-        <p>
-          Balance {money(invoice.balance)} of {money(invoice.total_amount)}
-          {invoice.due_date ? `, due ${invoice.due_date}` : ''}.
-        </p>
-        <div className="inline-add">
-          <TextField
-            label="Amount"
-            inputMode="decimal"
-            value={amount}
-            onChange={setAmount}
-            error={bad ? NOT_AN_AMOUNT : fieldError(err, 'amount')}
-          />
-          <button type="button" onClick={() => setAmount(money(invoice.balance))}>
-            Pay all
-          </button>
-        </div>
+    <FormDialog
+      title={`Pay invoice ${invoice.invoice_no || '(no number)'}`}
+      onClose={onClose}
+      onSubmit={submit}
+      error={err}
+      pending={pay.isPending}
+      submitLabel="Record payment"
+    >
+      <p>
+        Balance {money(invoice.balance)} of {money(invoice.total_amount)}
+        {invoice.due_date ? `, due ${invoice.due_date}` : ''}.
+      </p>
+      <div className="inline-add">
         <TextField
-          label="Method"
-          hint="cash, bank_transfer, cheque…"
-          value={method}
-          onChange={setMethod}
-          error={fieldError(err, 'method')}
+          label="Amount"
+          inputMode="decimal"
+          value={amount}
+          onChange={setAmount}
+          error={bad ? NOT_AN_AMOUNT : fieldError(err, 'amount')}
         />
-        <TextField
-          label="Reference"
-          value={reference}
-          onChange={setReference}
-          error={fieldError(err, 'reference')}
-        />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={pay.isPending}>
-            Record payment
-          </button>
-        </div>
-      </form>
-    </Dialog>
+        <button type="button" onClick={() => setAmount(money(invoice.balance))}>
+          Pay all
+        </button>
+      </div>
+      <TextField
+        label="Method"
+        hint="cash, bank_transfer, cheque…"
+        value={method}
+        onChange={setMethod}
+        error={fieldError(err, 'method')}
+      />
+      <TextField
+        label="Reference"
+        value={reference}
+        onChange={setReference}
+        error={fieldError(err, 'reference')}
+      />
+    </FormDialog>
   );
 }
 

@@ -1,17 +1,16 @@
 import type { Supplier } from '@pharmacy/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
 import { api } from '../api';
 import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { CheckboxField, TextAreaField, TextField } from '../ui/fields';
+import { FormDialog } from '../ui/FormDialog';
 import { useForm } from '../ui/useForm';
+import { useSaveThenClose } from '../ui/useSaveThenClose';
 
 /** A number field's text for the request: blank leaves the server's default, anything else is sent as typed. */
 const numberOrUnset = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
 export function SupplierDialog({ supplier, onClose }: { supplier?: Supplier; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const { form, set, fieldsFor } = useForm({
     name: supplier?.name ?? '',
     tax_number: supplier?.tax_number ?? '',
@@ -25,8 +24,8 @@ export function SupplierDialog({ supplier, onClose }: { supplier?: Supplier; onC
     notes: supplier?.notes ?? '',
     is_active: supplier?.is_active ?? true,
   });
-  const save = useMutation({
-    mutationFn: () => {
+  const save = useSaveThenClose({
+    save: () => {
       const { lead_time_days, reliability_score, is_active, ...text } = form;
       // NaN goes out as null, so the server names the field ("must be a number") beside it.
       const numbers = {
@@ -37,58 +36,45 @@ export function SupplierDialog({ supplier, onClose }: { supplier?: Supplier; onC
         ? api.suppliers.update(supplier.id, { ...text, ...numbers, is_active })
         : api.suppliers.create({ ...text, ...numbers });
     },
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['suppliers'] });
-      onClose();
-    },
+    invalidates: [['suppliers']],
+    onClose,
   });
   const field = fieldsFor(save.error);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
   return (
-    <Dialog title={supplier ? `Edit ${supplier.name}` : 'New supplier'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <ErrorNotice error={save.error} />
-        <TextField label="Name" {...field('name')} />
-        <div className="filters">
-          <TextField label="Tax number" {...field('tax_number')} />
-          <TextField label="Type" hint="distributor, manufacturer…" {...field('supplier_type')} />
-        </div>
-        <div className="filters">
-          <TextField label="Lead time (days)" inputMode="numeric" {...field('lead_time_days')} />
-          <TextField label="Reliability (0-100)" inputMode="numeric" {...field('reliability_score')} />
-        </div>
-        <TextField label="Contact person" {...field('contact_person')} />
-        <div className="filters">
-          <TextField label="Phone" type="tel" {...field('phone')} />
-          <TextField label="Email" type="email" {...field('email')} />
-        </div>
-        <TextAreaField label="Address" rows={2} {...field('address')} />
-        <TextAreaField label="Notes" rows={2} {...field('notes')} />
-        {supplier && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={save.isPending}>
-            {supplier ? 'Save changes' : 'Create supplier'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={supplier ? `Edit ${supplier.name}` : 'New supplier'}
+      onClose={onClose}
+      onSubmit={() => save.mutate()}
+      error={save.error}
+      pending={save.isPending}
+      submitLabel={supplier ? 'Save changes' : 'Create supplier'}
+    >
+      <TextField label="Name" {...field('name')} />
+      <div className="filters">
+        <TextField label="Tax number" {...field('tax_number')} />
+        <TextField label="Type" hint="distributor, manufacturer…" {...field('supplier_type')} />
+      </div>
+      <div className="filters">
+        <TextField label="Lead time (days)" inputMode="numeric" {...field('lead_time_days')} />
+        <TextField label="Reliability (0-100)" inputMode="numeric" {...field('reliability_score')} />
+      </div>
+      <TextField label="Contact person" {...field('contact_person')} />
+      <div className="filters">
+        <TextField label="Phone" type="tel" {...field('phone')} />
+        <TextField label="Email" type="email" {...field('email')} />
+      </div>
+      <TextAreaField label="Address" rows={2} {...field('address')} />
+      <TextAreaField label="Notes" rows={2} {...field('notes')} />
+      {supplier && <CheckboxField label="Active" checked={form.is_active} onChange={set('is_active')} />}
+    </FormDialog>
   );
 }
 
 export function DeactivateDialog({ supplier, onClose }: { supplier: Supplier; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const deactivate = useMutation({
-    mutationFn: () => api.suppliers.deactivate(supplier.id),
-    onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['suppliers'] });
-      onClose();
-    },
+  const deactivate = useSaveThenClose({
+    save: () => api.suppliers.deactivate(supplier.id),
+    invalidates: [['suppliers']],
+    onClose,
   });
   return (
     <Dialog title={`Deactivate ${supplier.name}`} onClose={onClose}>

@@ -4,6 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import { useBranches } from '../branch/useBranches';
 import { CellInput } from '../purchasing/CellInput';
+import { LineTable } from '../purchasing/LineTable';
+import { useDraftLines } from '../purchasing/useDraftLines';
 import { closeOnEscape } from '../purchasing/escape';
 import { useOrgToday } from '../purchasing/dates';
 import { MedicineSearch } from '../sell/MedicineSearch';
@@ -27,7 +29,7 @@ export function SendTransfer({
   const branches = useBranches();
   const [to, setTo] = useState('');
   const [notes, setNotes] = useState('');
-  const [lines, setLines] = useState<TransferLine[]>([]);
+  const { lines, addLines, setLine, removeLine } = useDraftLines<TransferLine>();
   const [problems, setProblems] = useState<Record<string, string>>({});
   const send = useMutation({
     mutationFn: (items: Parameters<typeof api.transfers.create>[0]['items']) =>
@@ -49,8 +51,6 @@ export function SendTransfer({
     if ('items' in built && to) send.mutate(built.items);
   };
   const err = send.error;
-  const setLine = (i: number, patch: Partial<TransferLine>) =>
-    setLines((ls) => ls.map((l, j) => (j === i ? { ...l, ...patch } : l)));
   const others = (branches.data?.items ?? []).filter((b) => b.id !== fromBranchId && b.is_active);
   return (
     <form
@@ -77,64 +77,39 @@ export function SendTransfer({
       <TextAreaField label="Notes" value={notes} onChange={setNotes} rows={2} maxLength={500} />
       <MedicineSearch
         label="Add a medicine to send"
-        onPick={(m) =>
-          setLines((ls) =>
-            ls.some((l) => l.medicine_id === m.id)
-              ? ls
-              : [...ls, { medicine_id: m.id, medicine_name: m.name, qty: '1', batch_id: '' }],
-          )
-        }
+        onPick={(m) => addLines([{ medicine_id: m.id, medicine_name: m.name, qty: '1', batch_id: '' }])}
       />
-      {lines.length === 0 ? (
-        <p className="muted">Nothing to send yet.</p>
-      ) : (
-        <table aria-label="Transfer lines" className="line-table">
-          <thead>
-            <tr>
-              <th scope="col">Medicine</th>
-              <th scope="col" className="num">
-                Quantity
-              </th>
-              <th scope="col">Take from</th>
-              <th scope="col">
-                <span className="visually-hidden">Remove</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {lines.map((l, i) => (
-              <tr key={l.medicine_id}>
-                <td>{l.medicine_name}</td>
-                <td className="num">
-                  <CellInput
-                    label={`Quantity to send of ${l.medicine_name}`}
-                    inputMode="numeric"
-                    value={l.qty}
-                    onChange={(v) => setLine(i, { qty: v })}
-                    error={problems[`items.${i}.quantity`] ?? fieldError(err, `items.${i}.quantity`)}
-                  />
-                </td>
-                <td>
-                  <BatchChoice
-                    line={l}
-                    branchId={fromBranchId}
-                    onChange={(batch_id) => setLine(i, { batch_id })}
-                  />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    aria-label={`Remove ${l.medicine_name}`}
-                    onClick={() => setLines((ls) => ls.filter((_, j) => j !== i))}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <LineTable
+        label="Transfer lines"
+        empty="Nothing to send yet."
+        lines={lines}
+        onRemove={removeLine}
+        columns={[
+          {
+            header: 'Quantity',
+            numeric: true,
+            cell: (l, i) => (
+              <CellInput
+                label={`Quantity to send of ${l.medicine_name}`}
+                inputMode="numeric"
+                value={l.qty}
+                onChange={(v) => setLine(i, { qty: v })}
+                error={problems[`items.${i}.quantity`] ?? fieldError(err, `items.${i}.quantity`)}
+              />
+            ),
+          },
+          {
+            header: 'Take from',
+            cell: (l, i) => (
+              <BatchChoice
+                line={l}
+                branchId={fromBranchId}
+                onChange={(batch_id) => setLine(i, { batch_id })}
+              />
+            ),
+          },
+        ]}
+      />
       {problems.items && <p className="field-error">{problems.items}</p>}
       <div className="form-actions">
         <button type="button" onClick={onClose}>

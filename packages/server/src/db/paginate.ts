@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 
 export interface PageRequest {
   page: number;
@@ -46,15 +46,19 @@ export async function paginate<DB, TB extends keyof DB, Filtered, RowDB, RowTB e
 ): Promise<Page<Row>> {
   const total =
     options.total ??
-    // Typed by hand: Kysely cannot narrow the selection of a builder generic over its tables.
-    (
-      (await filtered
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow()) as unknown as { total: number | string | bigint }
-    ).total;
+    countOf(await filtered.clearSelect().select(sql`count(*)`.as('total')).executeTakeFirstOrThrow());
   const ordered = rows(filtered);
   const { limit, offset } = pageWindow(request);
   const items = await (options.all ? ordered : ordered.limit(limit).offset(offset)).execute();
   return pageAnswer(request, items, total);
+}
+
+/**
+ * The `total` of a count row, checked: Kysely cannot name the selection of a builder generic over its tables,
+ * and drivers give a count as a number (SQLite), a string or a bigint (PostgreSQL).
+ */
+function countOf(row: unknown): number | string | bigint {
+  const total = typeof row === 'object' && row !== null && 'total' in row ? row.total : undefined;
+  if (typeof total === 'number' || typeof total === 'string' || typeof total === 'bigint') return total;
+  throw new Error(`paginate: a count row without a total (${JSON.stringify(row)})`);
 }

@@ -53,9 +53,14 @@ class Param {
   constructor(readonly name: string) {}
 }
 
-const placeholders = new Proxy({} as Record<string, Param>, {
-  get: (_target, name) => new Param(String(name)),
-});
+/**
+ * The stand-in for a query's parameters while it is compiled: every key read gives that key's Param. Typed as
+ * the parameters themselves (an assertion, on purpose) so the builder type-checks the query as written; at run
+ * time the values are Params, which `bind` replaces.
+ */
+function placeholders<P extends object>(): P {
+  return new Proxy({} as P, { get: (_target, name) => new Param(String(name)) });
+}
 
 type Slot = { param: string } | { value: unknown };
 
@@ -76,7 +81,7 @@ export function prepared<P extends object, R = unknown>(build: (db: Db, p: P) =>
     const dialect = dialectOf(db);
     let compiled = byDialect.get(dialect);
     if (!compiled) {
-      const query = build(db, placeholders as unknown as P).compile();
+      const query = build(db, placeholders<P>()).compile();
       const slots = query.parameters.map(
         (v): Slot => (v instanceof Param ? { param: v.name } : { value: v }),
       );

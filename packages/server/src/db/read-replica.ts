@@ -1,4 +1,4 @@
-import type { AppContext } from '../app-context';
+import type { Logger } from 'pino';
 import type { Db } from './connection';
 import { isDatabaseUnavailable } from './postgres';
 
@@ -6,7 +6,7 @@ import { isDatabaseUnavailable } from './postgres';
  * Central's read replica (DATABASE_REPLICA_URL, a streaming standby of the primary): read-only work that may
  * see data a moment old runs there, so head-office reports and the tills' pulls do not compete with the
  * tills' pushes for the primary (docs/SCALING.md, "Read replicas"). Without a replica, and on SQLite,
- * app.readDb is app.db and this is a plain call.
+ * readDb is db and this is a plain call.
  *
  * A replica that cannot answer (stopped, restarting, unreachable, out of connections, a query cancelled by
  * recovery) never fails the request: the work runs again on the primary, with one warning, and the replica is
@@ -19,13 +19,20 @@ const RETRY_AFTER_MS = 15_000;
 /** Until when (epoch ms) a replica that failed is skipped; keyed by its Kysely. */
 const skipUntil = new WeakMap<Db, number>();
 
+/** What the replica's callers hand in (an AppContext is one): the primary, the replica (or the primary again), a log. */
+export interface ReplicaDatabases {
+  db: Db;
+  readDb: Db;
+  log: Pick<Logger, 'warn'>;
+}
+
 /**
  * Runs read-only work on the replica, or on the primary when there is none, it is being skipped, or it fails
  * with a database-unavailable error while `canFallBack()` (false once the work has answered part of the
  * response, a streamed snapshot).
  */
 export async function onReplica<T>(
-  app: AppContext,
+  app: ReplicaDatabases,
   work: (db: Db) => Promise<T>,
   canFallBack: () => boolean = () => true,
 ): Promise<T> {
@@ -45,18 +52,19 @@ export async function onReplica<T>(
 }
 
 /**
- * onReplica for a service written against an AppContext (reports, the dashboard): it gets a context whose db
- * is the replica. Routes opt in with `reads: 'replica'` (http/route.ts).
+ * onReplica for a service written against a context (an AppContext: reports, the dashboard): it gets the same
+ * context with the replica as its db, and the process cache read-through. Routes opt in with
+ * `reads: 'replica'` (http/route.ts).
  */
-export function withReplica<T>(
-  app: AppContext,
-  work: (app: AppContext) => Promise<T>,
+export function withReplica<C extends ReplicaDatabases & { cache: Map<string, unknown> }, T>(
+  app: C,
+  work: (app: C) => Promise<T>,
   canFallBack?: () => boolean,
 ): Promise<T> {
   return onReplica(app, (db) => work(db === app.db ? app : replicaContext(app, db)), canFallBack);
 }
 
-function replicaContext(app: AppContext, db: Db): AppContext {
+function replicaContext<C extends ReplicaDatabases & { cache: Map<string, unknown> }>(app: C, db: Db): C {
   return { ...app, db, readDb: db, cache: new ReadThroughCache(app.cache) };
 }
 

@@ -30,10 +30,10 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
 export function httpServers(app: Express, { edge, exactRoute, onError }: Dispatch): () => http.Server {
   class AppRequest extends http.IncomingMessage {}
   class AppResponse extends http.ServerResponse {}
-  Object.setPrototypeOf(AppRequest.prototype, app.request);
-  Object.setPrototypeOf(AppResponse.prototype, app.response);
-  app.request = AppRequest.prototype as unknown as Request;
-  app.response = AppResponse.prototype as unknown as Response;
+  inherit(AppRequest.prototype, app.request);
+  inherit(AppResponse.prototype, app.response);
+  app.request = AppRequest.prototype;
+  app.response = AppResponse.prototype;
   const options = { IncomingMessage: AppRequest, ServerResponse: AppResponse as typeof http.ServerResponse };
 
   const listener: http.RequestListener = (incoming, outgoing) => {
@@ -57,4 +57,9 @@ export function httpServers(app: Express, { edge, exactRoute, onError }: Dispatc
     });
   };
   return () => http.createServer(options, listener);
+}
+
+/** Puts `parent` under `child` in the prototype chain: from then on `child` is all that `parent` is. */
+function inherit<T extends object>(child: object, parent: T): asserts child is T {
+  Object.setPrototypeOf(child, parent);
 }

@@ -1,4 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
+import { Socket } from 'node:net';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -10,13 +16,19 @@ import { type RequestLog, requestLog } from './request-log';
  * thirteen middlewares on every request cost more than setting the same headers from a list.
  */
 export function helmetHeaders(): [string, string][] {
-  const headers: [string, string][] = [];
-  const collector = {
-    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
-    removeHeader: () => undefined,
-  };
-  helmet()({} as IncomingMessage, collector as unknown as ServerResponse, () => undefined);
-  return headers;
+  const req = new IncomingMessage(new Socket());
+  const res = new HeaderList(req);
+  helmet()(req, res, () => undefined);
+  return res.headers;
+}
+
+/** A response that only lists the headers set on it, in order and as named. */
+class HeaderList extends ServerResponse {
+  readonly headers: [string, string][] = [];
+  override setHeader(name: string, value: number | string | readonly string[]): this {
+    this.headers.push([name, String(value)]);
+    return this;
+  }
 }
 
 /**
@@ -38,12 +50,11 @@ export const API_HEADERS: readonly (readonly [string, string])[] = [
 const PENDING = Symbol('security headers not yet written');
 type Edged = Request & { [PENDING]?: readonly string[] };
 
-type WriteHead = (
-  this: ServerResponse,
-  status: number,
-  reason?: unknown,
-  headers?: unknown,
-) => ServerResponse;
+type Head = OutgoingHttpHeaders | OutgoingHttpHeader[];
+/** Node's two forms of writeHead (a reason or not before the headers) as one, to call whichever was used. */
+interface NodeWriteHead {
+  writeHead(this: ServerResponse, status: number, reason?: string | Head, headers?: Head): ServerResponse;
+}
 
 /**
  * What every request goes through before routing, as one middleware: request id, CORS, and the JSON body
@@ -95,9 +106,9 @@ function takeSecurityHeaders(res: ServerResponse): string[] {
 }
 
 function answerHeads(app: Express, log: RequestLog): void {
-  const response = app.response as unknown as { writeHead: WriteHead };
-  const nodeWriteHead = response.writeHead;
-  response.writeHead = function writeHead(status, reason, headers) {
+  const response: ServerResponse = app.response;
+  const nodeWriteHead: NodeWriteHead['writeHead'] = response.writeHead;
+  response.writeHead = function writeHead(status: number, reason?: string | Head, headers?: Head) {
     const head = takeSecurityHeaders(this);
     for (let i = 0; i < head.length; i += 2) this.setHeader(head[i] as string, head[i + 1] as string);
     log.answered((this as Response).req, status);

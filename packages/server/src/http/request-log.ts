@@ -11,12 +11,10 @@ declare module 'express-serve-static-core' {
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
-const BASE = Symbol('base logger');
 const CHILD = Symbol('request logger');
 const STARTED = Symbol('request start');
 
 type Logged = Request & { [CHILD]?: Logger; [STARTED]: number };
-type WithBase = { [BASE]: Logger };
 
 export interface RequestLog {
   /** Gives the request its id (a caller's X-Request-Id when it is safe, else a UUID) and its start time. */
@@ -34,11 +32,10 @@ export interface RequestLog {
  */
 export function requestLog(app: Express, log: Logger): RequestLog {
   const debug = log.isLevelEnabled('debug');
-  (app.request as unknown as WithBase)[BASE] = log;
   Object.defineProperty(app.request, 'log', {
     configurable: true,
-    get(this: Logged & WithBase) {
-      this[CHILD] ??= this[BASE].child({ reqId: this.id });
+    get(this: Logged) {
+      this[CHILD] ??= log.child({ reqId: this.id });
       return this[CHILD];
     },
   });

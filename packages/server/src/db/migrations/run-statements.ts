@@ -8,7 +8,7 @@ import { isPostgres, postgresDdl } from '../dialect';
 export type Statement = string | { sqlite: string | null; postgres: string | string[] | null };
 
 /** better-sqlite3 prepares one statement at a time, so a migration is a list of statements. */
-export async function runStatements(db: Kysely<unknown>, statements: Statement[]): Promise<void> {
+export async function runStatements<DB>(db: Kysely<DB>, statements: Statement[]): Promise<void> {
   const postgres = isPostgres(db);
   for (const statement of statements) {
     for (const text of textsOf(statement, postgres)) {

@@ -29,5 +29,10 @@ export interface FeedQuery {
 export interface SnapshotSource {
   revision(): Promise<number>;
   count(table: string, where: string, branchId: string | null): Promise<number>;
-  rows(table: string, where: string, branchId: string | null): AsyncIterable<Record<string, unknown>>;
+  /** The table's rows: read as they come (SQLite's synchronous iterator, a PostgreSQL cursor). */
+  rows(
+    table: string,
+    where: string,
+    branchId: string | null,
+  ): Iterable<Record<string, unknown>> | AsyncIterable<Record<string, unknown>>;
 }

@@ -87,9 +87,7 @@ function sqliteSource(reader: Sqlite): SnapshotSource {
       ),
     rows: (table, where, branchId) =>
       reader
-        .prepare(`SELECT * FROM "${table}"${where}`)
-        .iterate(...(where ? [branchId] : [])) as IterableIterator<
-        Record<string, unknown>
-      > as unknown as AsyncIterable<Record<string, unknown>>,
+        .prepare<unknown[], Record<string, unknown>>(`SELECT * FROM "${table}"${where}`)
+        .iterate(...(where ? [branchId] : [])),
   };
 }

@@ -1,5 +1,5 @@
 import { runStatements } from '../../db/migrations/run-statements';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { AppContext } from '../../app-context';
 import { recordChange, recordUpsert } from '../../db/changes';
 import type { Db } from '../../db/connection';
@@ -17,7 +17,7 @@ export const TEST_ENTITIES = process.env.PHARMACY_SYNC_TEST_ENTITIES === '1';
 
 export async function ensureTestEntityTables(app: AppContext): Promise<void> {
   // Written for SQLite; runStatements translates them for a PostgreSQL central.
-  await runStatements(app.db as unknown as Kysely<unknown>, [
+  await runStatements(app.db, [
     `CREATE TABLE IF NOT EXISTS sync_test_sales (
       id TEXT PRIMARY KEY, branch_id TEXT NOT NULL, device_key TEXT NOT NULL, invoice_number TEXT NOT NULL UNIQUE,
       icv INTEGER NOT NULL, total_minor INTEGER NOT NULL, lines TEXT NOT NULL, sold_at TEXT NOT NULL, created_at TEXT NOT NULL
