@@ -1,4 +1,5 @@
-import type { Medicine, PrescriptionStatus, Role } from '@pharmacy/contracts';
+import { type Medicine, PHARMACIST_ROLES, type PrescriptionStatus } from '@pharmacy/contracts';
+import { allows, BOOK_READERS } from '@pharmacy/contracts/roles';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
@@ -14,8 +15,6 @@ import { formatDateTime } from '../ui/format';
 import { ControlledBook } from './ControlledBook';
 import { WillCallQueue } from './WillCallQueue';
 
-const BOOK_ROLES: readonly Role[] = ['admin', 'pharmacist', 'branch_manager', 'auditor'];
-const DISPENSERS: readonly Role[] = ['admin', 'pharmacist'];
 const STATUS_LABELS: Record<string, string> = {
   active: 'Active',
   partially_dispensed: 'Partly dispensed',
@@ -32,7 +31,9 @@ export function PrescriptionsScreen() {
   const sections = [
     { path: '/list', label: 'Prescriptions' },
     { path: '/will-call', label: 'Will-call' },
-    ...(BOOK_ROLES.includes(user.role) ? [{ path: '/controlled-book', label: 'Controlled drugs book' }] : []),
+    ...(allows(BOOK_READERS, user.role)
+      ? [{ path: '/controlled-book', label: 'Controlled drugs book' }]
+      : []),
   ];
   return (
     <div className="back-office">
@@ -52,7 +53,7 @@ export function PrescriptionsScreen() {
           <Route path="/list" component={PrescriptionList} />
           <Route path="/will-call" component={WillCallQueue} />
           <Route path="/controlled-book">
-            {BOOK_ROLES.includes(user.role) ? (
+            {allows(BOOK_READERS, user.role) ? (
               <ControlledBook />
             ) : (
               <p>The controlled drugs book is for pharmacists.</p>
@@ -87,7 +88,7 @@ function PrescriptionList() {
     <section aria-labelledby="screen-title">
       <div className="screen-header">
         <h1 id="screen-title">Prescriptions</h1>
-        {DISPENSERS.includes(user.role) && (
+        {PHARMACIST_ROLES.includes(user.role) && (
           <button type="button" className="primary" onClick={() => setCreating(true)}>
             New prescription
           </button>
@@ -327,7 +328,7 @@ function PrescriptionDialog({ id, onClose }: { id: string; onClose: () => void }
   });
   const p = rx.data;
   const canDispense =
-    DISPENSERS.includes(user.role) &&
+    PHARMACIST_ROLES.includes(user.role) &&
     !!p &&
     (p.status === 'active' || p.status === 'partially_dispensed' || p.status === 'dispensed');
   const submit = (e: FormEvent) => {
@@ -385,7 +386,7 @@ function PrescriptionDialog({ id, onClose }: { id: string; onClose: () => void }
               </button>
             </form>
           )}
-          {DISPENSERS.includes(user.role) && (
+          {PHARMACIST_ROLES.includes(user.role) && (
             <p className="hint">
               Dispensing prepares the bag for the will-call shelf; nothing is handed over here. To hand it
               over, use <Link href="/sell">Sell</Link>: a hand-over is a sale (Pick up for a bag on the shelf,

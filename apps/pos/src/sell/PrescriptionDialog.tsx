@@ -1,3 +1,4 @@
+import { PHARMACIST_ROLES } from '@pharmacy/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
@@ -6,9 +7,6 @@ import { Dialog } from '../ui/Dialog';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/fields';
 import type { Cart, CartPrescription } from './cart';
-
-/** Who may make an emergency supply (the server's PHARMACIST_ROLES). */
-const PHARMACISTS = new Set(['pharmacist', 'admin']);
 
 const today = () => new Date().toLocaleDateString('en-CA');
 
@@ -57,7 +55,7 @@ export function PrescriptionDialog({
         <button type="button" aria-pressed={mode === 'new'} onClick={() => setMode('new')}>
           Record a new prescription
         </button>
-        {PHARMACISTS.has(user.role) && !controlled && (
+        {PHARMACIST_ROLES.includes(user.role) && !controlled && (
           <button type="button" aria-pressed={mode === 'emergency'} onClick={() => setMode('emergency')}>
             Emergency supply
           </button>

@@ -1,4 +1,5 @@
 import type { User } from '@pharmacy/contracts';
+import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { sessionText, useCashSession } from '../cash/useCashSession';
@@ -33,9 +34,6 @@ function Item({ label, value, tone, href }: { label: string; value: string; tone
   );
 }
 
-/** Who may open the set-up screens the Printer and Sync entries link to (the sections' roles). */
-const SETS_UP = new Set(['admin', 'branch_manager']);
-
 /**
  * The strip at the bottom of every till screen: who, where, the cash session, the default printer's
  * status and replication to head office (online/offline, changes waiting to be pushed).
@@ -69,7 +67,7 @@ export function StatusBar({ user }: { user: User }) {
       />
       <Item
         label="Printer"
-        href={SETS_UP.has(user.role) ? '~/back-office/printers' : undefined}
+        href={allows(BRANCH_MANAGERS, user.role) ? '~/back-office/printers' : undefined}
         value={printer.isError ? 'Unknown' : printerText(printer.data)}
         tone={
           printer.data
@@ -81,7 +79,7 @@ export function StatusBar({ user }: { user: User }) {
       />
       <Item
         label="Sync"
-        href={SETS_UP.has(user.role) ? '~/back-office/head-office' : undefined}
+        href={allows(BRANCH_MANAGERS, user.role) ? '~/back-office/head-office' : undefined}
         value={sync.isError ? 'Unknown' : syncText(sync.data)}
         tone={
           sync.data?.configured ? (sync.data.online && sync.data.open_conflicts === 0 ? 'ok' : 'bad') : ''

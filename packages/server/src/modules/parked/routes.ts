@@ -1,3 +1,4 @@
+import { SELLERS } from '@pharmacy/contracts/roles';
 import {
   ParkCartRequest,
   ParkedCart,
@@ -10,7 +11,6 @@ import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { listParked, parkCart, recallCart, voidCart } from './service';
 
-const TILL = ['branch_manager', 'pharmacist', 'cashier'] as const;
 const NOTE =
   "Status values: parked, recalled, voided (recalled and voided are final). A cart belongs to the caller's branch; any till user of the branch may recall it; another branch's cart is 403. Items are stored as given and re-priced when sold.";
 
@@ -33,7 +33,7 @@ export function parkedRoutes(r: ApiRouter): void {
     tag: 'Parked',
     summary: 'Park a cart',
     description: `Roles: admin, branch_manager, pharmacist, cashier. label and items required; an unknown customer_id gives 404. ${NOTE}`,
-    roles: TILL,
+    roles: SELLERS,
     body: ParkCartRequest,
     responses: {
       201: { description: 'The parked cart', schema: ParkedCart },
@@ -50,7 +50,7 @@ export function parkedRoutes(r: ApiRouter): void {
     tag: 'Parked',
     summary: 'Recall a parked cart (returns it and closes the entry)',
     description: `Roles: admin, branch_manager, pharmacist, cashier. A second recall gives 409 ALREADY_RECALLED; a voided cart 409 ALREADY_VOIDED. ${NOTE}`,
-    roles: TILL,
+    roles: SELLERS,
     params: ParkedParams,
     responses: {
       200: { description: 'The recalled cart', schema: ParkedCart },
@@ -68,7 +68,7 @@ export function parkedRoutes(r: ApiRouter): void {
     tag: 'Parked',
     summary: 'Void a parked cart with a reason',
     description: `Roles: admin, branch_manager, pharmacist, cashier. reason required. Only a parked cart can be voided (409 ALREADY_RECALLED / ALREADY_VOIDED). ${NOTE}`,
-    roles: TILL,
+    roles: SELLERS,
     params: ParkedParams,
     body: VoidParkedRequest,
     responses: {

@@ -1,9 +1,7 @@
+import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import type { AuthUser } from '../../http/auth';
 import { Forbidden } from '../../lib/errors';
 import type { ApprovalOperation, SaleApprovalNeeds } from '../approvals/covers';
-
-/** Roles that sell below the catalogue price or above the discount threshold without an approval. */
-const MANAGER_ROLES = ['admin', 'branch_manager'];
 
 export const noApprovalNeeds = (currency_code: string, exponent: number): SaleApprovalNeeds => ({
   currency_code,
@@ -33,7 +31,8 @@ export function saleApproval(
   threshold: number,
 ): { approvalId: string; operation: ApprovalOperation } | null {
   const need = firstNeed(needs, threshold);
-  if (!need || MANAGER_ROLES.includes(user.role)) return null;
+  // A branch manager (or admin) sells below the catalogue price or above the discount threshold unasked.
+  if (!need || allows(BRANCH_MANAGERS, user.role)) return null;
   if (!approvalId)
     throw new Forbidden(`${need} needs a manager's approval (approval_id).`, 'APPROVAL_REQUIRED');
   const kind = needs.price_overrides.length > 0 ? 'price_override' : 'discount';

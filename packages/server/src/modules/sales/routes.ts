@@ -1,3 +1,4 @@
+import { SELLERS } from '@pharmacy/contracts/roles';
 import {
   CreateSaleRequest,
   pageOf,
@@ -14,8 +15,6 @@ import { actorOf } from '../audit/service';
 import { saleReceiptText } from './documents';
 import { listSales, readSale, saleInvoice } from './read';
 import { createSale } from './service';
-
-const SELLERS = ['cashier', 'pharmacist', 'branch_manager'] as const;
 
 export function saleRoutes(r: ApiRouter): void {
   r.route({

@@ -1,3 +1,4 @@
+import { SELLERS } from '@pharmacy/contracts/roles';
 import {
   CashSession,
   CloseSessionRequest,
@@ -19,7 +20,6 @@ import { currentSession, openSession, sessionHistory } from './service';
 import { declareTender, tenderHistory } from './tenders';
 import { endBreak, startBreak } from './breaks';
 
-const TILL = ['cashier', 'pharmacist', 'branch_manager'] as const;
 const NOTE =
   'Session status values: open, on_break, closed. Figures are in the base currency. payment_breakdown is a JSON string {method: "amount"} (cash net of change). expected_cash = opening_float + cash taken - change given - cash refunds.';
 
@@ -30,7 +30,7 @@ export function sessionRoutes(r: ApiRouter): void {
     tag: 'Sessions',
     summary: 'Open a cash session with an opening float',
     description: `Roles: admin, branch_manager, pharmacist, cashier. One session not closed per user (409 SESSION_ALREADY_OPEN). The session belongs to the caller's branch and this till's device. ${NOTE}`,
-    roles: TILL,
+    roles: SELLERS,
     body: OpenSessionRequest,
     responses: {
       201: { description: 'The open session', schema: CashSession },
@@ -78,7 +78,7 @@ export function sessionRoutes(r: ApiRouter): void {
       tag: 'Sessions',
       summary,
       description: `Roles: admin, branch_manager, pharmacist, cashier. Acts on the caller's session: 409 NO_OPEN_SESSION without one; starting a break while on one gives 409 SESSION_ON_BREAK, ending one when not on a break 409 NOT_ON_BREAK. Break minutes are rounded to the nearest minute. ${NOTE}`,
-      roles: TILL,
+      roles: SELLERS,
       responses: {
         200: { description: 'The session', schema: CashSession },
         409: { description: 'No open session or wrong break state' },
@@ -93,7 +93,7 @@ export function sessionRoutes(r: ApiRouter): void {
     tag: 'Sessions',
     summary: "Close the caller's session with the counted cash",
     description: `Roles: admin, branch_manager, pharmacist, cashier. Ends a running break, freezes expected_cash, counted_cash and variance (counted - expected), and assigns the next Z number of the branch. The count is one amount per currency the drawer holds (counted_by_currency): the base currency, the branch's drawer currencies and any other currency the session took in cash; counted_cash alone is enough when that is the base currency only (400 COUNT_EACH_CURRENCY otherwise). Each currency's count converts to the base currency as its expected base amount plus its variance at the session's rate for it (a drawer currency the session took no cash in: at the rate in force at the close; 409 NO_EXCHANGE_RATE when none is filed and the count is not 0); counted_cash is their sum. 409 NO_OPEN_SESSION without a session. ${NOTE}`,
-    roles: TILL,
+    roles: SELLERS,
     body: CloseSessionRequest,
     responses: {
       200: { description: 'The closed session', schema: CashSession },
@@ -110,7 +110,7 @@ export function sessionRoutes(r: ApiRouter): void {
     summary: 'Declare counted cash (by amount or by denomination)',
     description:
       "Roles: admin, branch_manager, pharmacist, cashier. Needs the caller's open session (409 NO_OPEN_SESSION). Give amount, or denominations [{value, count}] (amount = sum of value x count); when both are given they must agree (400). Declarations are kept as history; closing still takes its own counted_cash.",
-    roles: TILL,
+    roles: SELLERS,
     body: TenderRequest,
     responses: {
       201: { description: 'The declaration', schema: TenderDeclaration },
