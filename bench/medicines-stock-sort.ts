@@ -6,8 +6,9 @@ import { benchAdminToken, median, spawnTs } from './lib';
 /**
  * Issue 30.6: the Medicines table sorted by the branch's stock, `GET /medicines?sort=stock_quantity`, one
  * request at a time (a person clicking the column), each page asked once so none is served from the server's
- * page cache: pages 1-3, 10 and 40 and four deep pages, both orders, all medicines (is_active=all), and with a
- * search typed (a short prefix matching thousands). Target: every request <= 150 ms over 100,000 medicines.
+ * page cache: pages 1-3, 10 and 40 and four deep pages, both orders, all medicines (is_active=all), with a
+ * search typed (a short prefix matching thousands), and with each stock filter (low_stock, out_of_stock: first,
+ * middle and last pages). Target: every request <= 150 ms over 100,000 medicines.
  *
  * Runs inside `npm run bench` on the catalogue bench's generated data (100,000 medicines, SQLite); alone:
  *   BENCH_DATA_DIR=./data tsx bench/medicines-stock-sort.ts            (a seeded SQLite data folder)
@@ -47,6 +48,13 @@ export async function runStockSortBench(
     for (const order of ['desc', 'asc'])
       for (const page of [1, 3])
         queries.push(`order=${order}&page=${page}&search=${encodeURIComponent(search)}`);
+  // The stock filters with the stock sort: first pages, the middle and the last.
+  for (const filter of ['low_stock=true', 'low_stock=false', 'out_of_stock=true', 'out_of_stock=false']) {
+    const last = Math.max(1, Math.ceil((await get(`order=desc&page=9999&${filter}`)).total / 50));
+    for (const order of ['desc', 'asc'])
+      for (const page of new Set([1, 2, Math.ceil(last / 2), last]))
+        queries.push(`order=${order}&page=${page}&${filter}`);
+  }
   const rows: Array<{ name: string; ms: number }> = [];
   for (const q of queries) rows.push({ name: q, ms: Math.round((await get(q)).ms * 10) / 10 });
   const times = rows.map((r) => r.ms);

@@ -49,19 +49,28 @@ afterAll(() => t?.close());
  */
 async function keptAndExpected(on: TestServer = t) {
   const kept = await on.query<Record<string, unknown>>(
-    'SELECT branch_id, medicine_id, qty, name, is_active FROM medicine_stock ORDER BY branch_id, medicine_id',
+    `SELECT branch_id, medicine_id, qty, name, is_active, low_stock_threshold FROM medicine_stock
+      ORDER BY branch_id, medicine_id`,
   );
   const expected = await on.query<Record<string, unknown>>(
     `SELECT b.branch_id, b.medicine_id, sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
-        FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) AS qty, m.name, m.is_active
+        FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) AS qty, m.name, m.is_active,
+        m.low_stock_threshold
       FROM batches b JOIN medicines m ON m.id = b.medicine_id WHERE b.regulator_status = 'active'
         AND b.expiry_date >= coalesce((SELECT d.day FROM medicine_stock_days d WHERE d.branch_id = b.branch_id), '')
-      GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active
+      GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active, m.low_stock_threshold
       HAVING sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
         FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) <> 0
       ORDER BY b.branch_id, b.medicine_id`,
   );
-  type Kept = { branch_id: string; medicine_id: string; qty: number; name: string; is_active: number };
+  type Kept = {
+    branch_id: string;
+    medicine_id: string;
+    qty: number;
+    name: string;
+    is_active: number;
+    low_stock_threshold: number;
+  };
   const norm = (rows: Record<string, unknown>[]): Kept[] =>
     rows.map((r) => ({
       branch_id: String(r.branch_id),
@@ -69,12 +78,13 @@ async function keptAndExpected(on: TestServer = t) {
       qty: Number(r.qty),
       name: String(r.name),
       is_active: Number(r.is_active),
+      low_stock_threshold: Number(r.low_stock_threshold),
     }));
   return { kept: norm(kept), expected: norm(expected) };
 }
 
 describe('medicine_stock (migration 0028)', () => {
-  it('equals the active batches less held units after receipts, a sale, a will-call hold and its return, write-offs, quarantine, renames and raw updates', async () => {
+  it('equals the active batches less held units after receipts, a sale, a will-call hold and its return, write-offs, quarantine, renames, a new threshold and raw updates', async () => {
     const cashier = (await t.userWithRole('cashier')).token;
     const pharmacist = (await t.userWithRole('pharmacist')).token;
     const north = await t.createBranch('KEPT2');
@@ -120,7 +130,7 @@ describe('medicine_stock (migration 0028)', () => {
     state = await keptAndExpected();
     expect(state.kept).toEqual(state.expected);
     await setStatus(t, b1.id, 'active');
-    await t.put(`/api/v1/medicines/${b.id}`, { name: 'Kept Beta renamed' }, admin);
+    await t.put(`/api/v1/medicines/${b.id}`, { name: 'Kept Beta renamed', low_stock_threshold: 4 }, admin);
     expect((await t.delete(`/api/v1/medicines/${a.id}`, admin)).status).toBe(204);
     await setOnHand(t, a1.id, -2);
     state = await keptAndExpected();
@@ -128,6 +138,7 @@ describe('medicine_stock (migration 0028)', () => {
     expect(state.kept.find((r) => r.medicine_id === b.id)).toMatchObject({
       name: 'Kept Beta renamed',
       qty: 5,
+      low_stock_threshold: 4,
     });
     expect(state.kept.find((r) => r.medicine_id === a.id)).toMatchObject({ is_active: 0, qty: 3 });
     // Down to nothing: the row goes (a medicine without a row holds none).
@@ -445,6 +456,61 @@ describe('GET /medicines?sort=stock_quantity', () => {
     }
   }, 120_000);
 
+  it('pages through exactly a full sort of what each stock filter keeps (low stock against each threshold, out of stock, both), both ways, with its total', async () => {
+    // Thresholds of their own: one above its stock (low), one below (not low), one at it (low), one of zero.
+    const all = await everything('&is_active=all');
+    const byName = (name: string) => all.find((m) => m.name === name)!;
+    for (const [name, threshold] of [
+      ['Srt 00 X0', 3],
+      ['Srt 05 X12', 12],
+      ['Srt 02 x9', 40],
+      ['Tie Same', 0],
+    ] as const)
+      expect(
+        (await t.put(`/api/v1/medicines/${byName(name).id}`, { low_stock_threshold: threshold }, admin))
+          .status,
+      ).toBe(200);
+    type Listed = Item & { low_stock_threshold: number };
+    for (const scope of ['', '&is_active=all']) {
+      const listed = (await everything(scope)) as Listed[];
+      const filters: Array<[string, (m: Listed) => boolean]> = [
+        ['low_stock=true', (m) => m.stock_quantity <= m.low_stock_threshold],
+        ['low_stock=false', (m) => m.stock_quantity > m.low_stock_threshold],
+        ['out_of_stock=true', (m) => m.stock_quantity <= 0],
+        ['out_of_stock=false', (m) => m.stock_quantity > 0],
+        [
+          'low_stock=true&out_of_stock=false',
+          (m) => m.stock_quantity > 0 && m.stock_quantity <= m.low_stock_threshold,
+        ],
+        ['low_stock=false&out_of_stock=true', () => false],
+      ];
+      for (const [filter, keeps] of filters) {
+        const kept = listed.filter(keeps);
+        for (const order of ['asc', 'desc'] as const)
+          for (const size of [1, 4, 50]) {
+            const got: string[] = [];
+            for (let page = 1; page <= Math.ceil(kept.length / size) + 1; page++) {
+              const p = (
+                await t.get<Page>(
+                  `/api/v1/medicines?sort=stock_quantity&order=${order}&page=${page}&page_size=${size}&${filter}${scope}`,
+                  admin,
+                )
+              ).body;
+              expect(p.total, `${filter}${scope} total`).toBe(kept.length);
+              got.push(...p.items.map((m) => `${m.name}:${m.stock_quantity}`));
+            }
+            expect(got, `${filter}${scope} ${order} by ${size}`).toEqual(fullSort(kept, order));
+          }
+        // Another order, the same total.
+        const byNameTotal = await t.get<Page>(
+          `/api/v1/medicines?sort=name&page_size=1&${filter}${scope}`,
+          admin,
+        );
+        expect(byNameTotal.body.total, `${filter}${scope} sorted by name`).toBe(kept.length);
+      }
+    }
+  }, 120_000);
+
   it('sorts a search by stock too, every page, both ways', async () => {
     for (const search of ['srt', 'tie', 'srt expired']) {
       const all = (
@@ -494,10 +560,13 @@ describe('GET /medicines?sort=stock_quantity', () => {
         const expected = fullSort(items, order);
         const conditions = catalogueConditions({});
         if (search) conditions.push(store.searchCondition(search, 'm')!);
-        for (const [walkLimit, size] of [
-          [0, 1],
-          [3, 4],
-          [2000, 3],
+        // Walked, counted, and read from the nearer end of the zero segment.
+        for (const [walkLimit, size, near] of [
+          [0, 1, 100],
+          [3, 4, 100],
+          [2000, 3, 100],
+          [2000, 2, 0],
+          [0, 3, 2],
         ] as const) {
           const got: string[] = [];
           for (let offset = 0; offset < items.length; offset += size) {
@@ -514,13 +583,15 @@ describe('GET /medicines?sort=stock_quantity', () => {
               rowsTable: (r) => store.rowsTable(r),
               merged: (query) => store.merged(query),
               walkLimit,
+              near,
               settle: false,
             });
             got.push(...rows.map((r) => `${names.get(r.id)}:${r.stock}`));
           }
-          expect(got, `settled to ${settledTo}, ${order} by ${size}, counting past ${walkLimit}`).toEqual(
-            expected,
-          );
+          expect(
+            got,
+            `settled to ${settledTo}, ${order} by ${size}, counting past ${walkLimit}, from the nearer end past ${near}`,
+          ).toEqual(expected);
         }
       }
     }

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import { indexedBy } from '../../db/dialect';
 import type { StockRow } from './list-types';
 
 /**
@@ -26,19 +27,38 @@ export interface StockSortInput {
   desc: boolean;
   limit: number;
   offset: number;
-  /** How many medicines the filter lets through. */
+  /** How many medicines the filter lets through (the stock filter aside). */
   total: () => Promise<number>;
+  /** low_stock, out_of_stock: only the medicines whose stock passes them (compared as medicine_stock holds it). */
+  stockFilter?: StockFilter;
   /** The store's derived table `(id, stock)` of the given rows. */
   rowsTable: (rows: readonly StockRow[]) => RawBuilder<unknown>;
-  /** The store's way to run the zero segment's anti join as a merge of two name-ordered indexes (MedicineStore.merged). */
-  merged: <R>(query: RawBuilder<R>) => Promise<R[]>;
+  /** The store's way to read the zero segment by merging two name-ordered indexes (MedicineStore.merged). */
+  merged: <R>(query: ZeroQuery<R>) => Promise<R[]>;
   /** Past this many rows into the zero segment a page's start is found by counting (zeroRowsFar): 2000. */
   walkLimit?: number;
+  /** Past this many rows into the zero segment a page is read from its nearer end (NEAR): 100. */
+  near?: number;
   /** false: read medicine_stock as settled, correcting for the day, without settling it to `day` first. */
   settle?: boolean;
 }
 
 type Sign = '>' | '=' | '<';
+
+/** The list's stock filters: at or below each medicine's low-stock threshold, holding none (or short). */
+export interface StockFilter {
+  low_stock?: boolean | undefined;
+  out_of_stock?: boolean | undefined;
+}
+
+/**
+ * A stretch of the zero segment (the medicines holding none) written twice, for the store to run the one its
+ * engine merges: a compound EXCEPT of the catalogue's and medicine_stock's name-ordered reads, and an anti join.
+ */
+export interface ZeroQuery<R> {
+  except: RawBuilder<R>;
+  antiJoin: RawBuilder<R>;
+}
 
 const flag = (on: boolean) => sql.lit(on ? 1 : 0);
 
@@ -151,6 +171,12 @@ const signOf = (stock: number): Sign => (stock > 0 ? '>' : stock < 0 ? '<' : '='
 const WALK_LIMIT = 2000;
 /** Counting stops once the page starts at most this many rows of the zero segment further on: those are walked. */
 const WALK_REST = 200;
+/**
+ * A page starting this far into the zero segment is read from whichever end of it is nearer (its size counted
+ * first): where nearly every medicine has stock, its few are spread over the whole catalogue, and a page near
+ * its far end was a walk through all of it.
+ */
+const NEAR = 100;
 
 type Key = { id: string; name: string };
 
@@ -160,23 +186,53 @@ const text = (value: string) => sql`CAST(${value} AS TEXT) COLLATE NOCASE`;
 const id = (value: string) => sql`CAST(${value} AS TEXT)`;
 
 /**
+ * A stretch of the order: the medicines holding none ('='), or medicine_stock's rows of a sign, or a part of
+ * those above zero (units above `above`, up to `upTo`) whose units a low-stock filter compares with each
+ * medicine's threshold (`low`: at or below it, or above it).
+ */
+interface Segment {
+  sign: Sign;
+  above?: number;
+  upTo?: number | null;
+  low?: boolean;
+}
+
+const segmentKey = (g: Segment) => `${g.sign}${g.above ?? ''}:${g.upTo ?? ''}:${g.low ?? ''}`;
+
+/**
+ * The segments a page walks, in ascending order: below zero, zero, above zero, as the stock filters keep them.
+ * A threshold is never below zero, so a medicine holding none or short is low and one above the highest
+ * threshold `top` is not: a low-stock filter compares units with thresholds only in the part above zero up
+ * to `top` (one range of the index), the rest of that segment passing or failing whole.
+ */
+function segmentsOf(filter: StockFilter, top: number): Segment[] {
+  const out: Segment[] = [];
+  const { low_stock: low, out_of_stock: out_ } = filter;
+  if (low !== false && out_ !== false) out.push({ sign: '<' }, { sign: '=' });
+  if (out_ === true) return out;
+  if (low === undefined) out.push({ sign: '>' });
+  else if (low) {
+    if (top > 0) out.push({ sign: '>', above: 0, upTo: top, low: true });
+  } else out.push({ sign: '>', above: 0, upTo: top, low: false }, { sign: '>', above: top, upTo: null });
+  return out;
+}
+
+/**
  * Reads a page sorted by stock: each segment's rows from the indexes, merged with the corrected medicines. A
  * medicine whose corrected stock is zero joins the zero segment's rows (in name order, like the rest); the
  * others are merged into the segment of their sign.
  */
 class StockPager {
   readonly #q: StockSortInput;
-  readonly #d: RawBuilder<unknown>;
   /** Corrected to zero: read with the zero segment. */
   readonly #none: readonly Correction[];
   /** Corrected to some stock or a shortage: merged into those segments. */
   readonly #some: readonly Correction[];
   readonly #all: readonly Correction[];
-  readonly #sizes = new Map<Sign, number>();
+  readonly #sizes = new Map<string, number>();
 
   constructor(q: StockSortInput, corrected: readonly Correction[]) {
     this.#q = q;
-    this.#d = sql.raw(q.desc ? 'DESC' : 'ASC');
     this.#all = corrected;
     this.#none = corrected.filter((c) => c.stock === 0);
     this.#some = corrected.filter((c) => c.stock !== 0);
@@ -198,57 +254,111 @@ class StockPager {
     return sql`FROM medicines m WHERE 1 = 1 ${and([activeCondition('m', q.active), ...q.conditions])}`;
   }
 
-  /** medicine_stock's rows of the branch passing the filter (with the medicines row only when the filter needs it). */
-  #stocked() {
+  /** medicine_stock's rows of the branch passing the filter (with the medicines row only when the filter needs it), in `g` when given. */
+  #stocked(g?: Segment) {
     const q = this.#q;
     const joined = q.conditions.length
       ? sql`CROSS JOIN medicines m WHERE m.id = s.medicine_id ${and(q.conditions)} AND`
       : sql`WHERE`;
-    return sql`FROM medicine_stock s ${joined} s.branch_id = ${q.branchId} ${and([activeCondition('s', q.active)])}`;
+    // The medicine's threshold, carried in the row (migration 0030) at the end of medicine_stock_order.
+    const low =
+      g?.low === undefined
+        ? sql``
+        : g.low
+          ? sql`AND s.qty <= s.low_stock_threshold`
+          : sql`AND s.qty > s.low_stock_threshold`;
+    const range = !g
+      ? sql``
+      : g.above === undefined
+        ? sql`AND s.qty ${sql.raw(g.sign)} 0`
+        : g.upTo === null || g.upTo === undefined
+          ? sql`AND s.qty > ${g.above}`
+          : sql`AND s.qty > ${g.above} AND s.qty <= ${g.upTo}`;
+    return sql`FROM medicine_stock s ${joined} s.branch_id = ${q.branchId} ${and([activeCondition('s', q.active)])} ${range} ${low}`;
   }
 
   /**
-   * FROM … WHERE … of a segment's rows. Above or below zero: medicine_stock's rows of that sign, less the
-   * corrected medicines. Zero: the catalogue less the medicines with a row (matched on name and id as well, so
-   * PostgreSQL merges the two name-ordered indexes, a merge anti join, instead of probing once per medicine),
-   * with the ones corrected to zero, without the ones corrected to some.
+   * FROM … WHERE … of a segment's rows but the zero segment's: medicine_stock's rows of that sign (and part),
+   * less the corrected medicines.
    */
-  #from(sign: Sign) {
-    const q = this.#q;
-    if (sign !== '=')
-      return sql`${this.#stocked()} AND s.qty ${sql.raw(sign)} 0 ${this.#notIn('s.medicine_id', this.#all)}`;
-    const none = sql`NOT EXISTS (SELECT 1 FROM medicine_stock s WHERE s.branch_id = ${q.branchId}
-      AND s.name COLLATE NOCASE = m.name COLLATE NOCASE AND s.medicine_id = m.id)`;
-    return sql`${this.#catalogue()} ${this.#notIn('m.id', this.#some)}
-      AND ${this.#none.length ? sql`(${none} OR ${this.#in('m.id', this.#none)})` : none}`;
+  #from(g: Segment) {
+    return sql`${this.#stocked(g)} ${this.#notIn('s.medicine_id', this.#all)}`;
   }
 
-  #order(sign: Sign) {
-    const d = this.#d;
-    return sign === '='
+  /**
+   * A stretch of the zero segment, `limit` rows from `offset` in the given direction (from `key` on when given):
+   * the catalogue less the medicines with a row, with the ones corrected to zero, without the ones corrected to
+   * some. Written both ways for the store (MedicineStore.merged): as a compound EXCEPT of the two name-ordered
+   * reads, which SQLite answers by merging them (medicine_stock's read named, as SQLite writes it: the
+   * (branch, units) index also covers it, and a planner without its statistics sorted that), and as an anti join (matched on name and id as well, so
+   * PostgreSQL merges the two indexes, a merge anti join, instead of probing once per medicine).
+   */
+  async #zeroStretch(desc: boolean, offset: number, limit: number, key?: Key): Promise<StockRow[]> {
+    const q = this.#q;
+    const d = sql.raw(desc ? 'DESC' : 'ASC');
+    const fromKey = (alias: 'm' | 's') => (key ? sql`AND ${this.#side(alias, key, 'from', desc)}` : sql``);
+    const someOut = this.#notIn('m.id', this.#some);
+    const except = sql<StockRow>`SELECT m.name COLLATE NOCASE AS name, m.id AS id ${this.#catalogue()} ${someOut} ${fromKey('m')}
+      EXCEPT SELECT s.name COLLATE NOCASE, s.medicine_id FROM medicine_stock s ${sql.raw(indexedBy('medicine_stock_names'))}
+        WHERE s.branch_id = ${q.branchId}
+        ${this.#notIn('s.medicine_id', this.#none)} ${fromKey('s')}
+      ORDER BY 1 ${d}, 2 ${d} LIMIT ${limit} OFFSET ${offset}`;
+    const none = sql`NOT EXISTS (SELECT 1 FROM medicine_stock s WHERE s.branch_id = ${q.branchId}
+      AND s.name COLLATE NOCASE = m.name COLLATE NOCASE AND s.medicine_id = m.id)`;
+    const antiJoin = sql<StockRow>`SELECT m.id AS id ${this.#catalogue()} ${someOut}
+      AND ${this.#none.length ? sql`(${none} OR ${this.#in('m.id', this.#none)})` : none} ${fromKey('m')}
+      ORDER BY m.name COLLATE NOCASE ${d}, m.id ${d} LIMIT ${limit} OFFSET ${offset}`;
+    const rows = await q.merged({ except, antiJoin });
+    return rows.map((r) => ({ id: r.id, stock: 0 }));
+  }
+
+  #order(g: Segment) {
+    const d = sql.raw(this.#q.desc ? 'DESC' : 'ASC');
+    return g.sign === '='
       ? sql`m.name COLLATE NOCASE ${d}, m.id ${d}`
       : sql`s.qty ${d}, s.name COLLATE NOCASE ${d}, s.medicine_id ${d}`;
   }
 
   /** `limit` rows of a segment's index from `offset` (the corrected medicines left out). */
-  async #indexRows(sign: Sign, offset: number, limit: number): Promise<StockRow[]> {
-    const q = this.#q;
-    if (sign === '=' && offset > (q.walkLimit ?? WALK_LIMIT)) return this.#zeroRowsFar(offset, limit);
-    const columns = sign === '=' ? sql`m.id AS id, 0 AS stock` : sql`s.medicine_id AS id, s.qty AS stock`;
-    const query = sql<StockRow>`SELECT ${columns} ${this.#from(sign)}
-      ORDER BY ${this.#order(sign)} LIMIT ${limit} OFFSET ${offset}`;
-    const rows = sign === '=' ? await q.merged(query) : (await query.execute(q.db)).rows;
+  async #indexRows(g: Segment, offset: number, limit: number): Promise<StockRow[]> {
+    if (g.sign === '=') return this.#zeroRows(offset, limit);
+    const query = sql<StockRow>`SELECT s.medicine_id AS id, s.qty AS stock ${this.#from(g)}
+      ORDER BY ${this.#order(g)} LIMIT ${limit} OFFSET ${offset}`;
+    const { rows } = await query.execute(this.#q.db);
     return rows.map((r) => ({ id: r.id, stock: Number(r.stock) }));
   }
 
   /**
-   * `alias`'s name and id sort at or after `key` in the page's order (`before`: strictly before it), as a range
-   * of a name index and a test of the id among equal names.
+   * `limit` rows of the zero segment from `offset`: walked from its start, or, from NEAR rows in, from whichever
+   * end is nearer (read backwards, then turned round); far into it, from a key found by counting.
    */
-  #side(alias: 'm' | 's', key: Key, side: 'from' | 'before') {
+  async #zeroRows(offset: number, limit: number): Promise<StockRow[]> {
+    const desc = this.#q.desc;
+    if (offset > (this.#q.near ?? NEAR)) {
+      const size = await this.size({ sign: '=' });
+      if (offset >= size) return [];
+      const end = Math.min(size, offset + limit);
+      if (size - end < offset) {
+        // From the other end: the rows size - end .. size - offset of the reversed order, turned round.
+        return (await this.#zeroFrom(!desc, size - end, end - offset)).reverse();
+      }
+    }
+    return this.#zeroFrom(desc, offset, limit);
+  }
+
+  async #zeroFrom(desc: boolean, offset: number, limit: number): Promise<StockRow[]> {
+    if (offset > (this.#q.walkLimit ?? WALK_LIMIT)) return this.#zeroRowsFar(desc, offset, limit);
+    return this.#zeroStretch(desc, offset, limit);
+  }
+
+  /**
+   * `alias`'s name and id sort at or after `key` in the order `desc` gives (`before`: strictly before it), as a
+   * range of a name index and a test of the id among equal names.
+   */
+  #side(alias: 'm' | 's', key: Key, side: 'from' | 'before', desc: boolean) {
     const name = sql.ref(`${alias}.name`);
     const column = sql.ref(alias === 's' ? 's.medicine_id' : 'm.id');
-    const up = this.#q.desc === (side === 'before');
+    const up = desc === (side === 'before');
     const [range, excluded] = up
       ? ['>=', side === 'from' ? '<' : '<=']
       : ['<=', side === 'from' ? '>' : '>='];
@@ -262,32 +372,30 @@ class StockPager {
    * not in the segment (counted on medicine_stock's name index), so the search moves k on by what it fell short
    * (each round closes the gap by the share of medicines with stock) and walks the last stretch.
    */
-  async #zeroRowsFar(offset: number, limit: number): Promise<StockRow[]> {
+  async #zeroRowsFar(desc: boolean, offset: number, limit: number): Promise<StockRow[]> {
     const q = this.#q;
+    const d = sql.raw(desc ? 'DESC' : 'ASC');
     let k = offset;
     let key: Key | undefined;
     let before = 0;
     for (let round = 0; round < 12; round++) {
       const { rows } = await sql<Key>`SELECT m.id AS id, m.name AS name ${this.#catalogue()}
-        ORDER BY ${this.#order('=')} LIMIT 1 OFFSET ${k}`.execute(q.db);
+        ORDER BY m.name COLLATE NOCASE ${d}, m.id ${d} LIMIT 1 OFFSET ${k}`.execute(q.db);
       if (!rows[0]) break;
-      const n = await this.#notZeroBefore(rows[0]);
+      const n = await this.#notZeroBefore(rows[0], desc);
       key = rows[0];
       before = k - n; // rows of the zero segment before `key`
       if (offset - before <= Math.min(WALK_REST, q.walkLimit ?? WALK_REST)) break;
       k = offset + n;
     }
     if (!key) return [];
-    const rows = await q.merged(sql<StockRow>`SELECT m.id AS id, 0 AS stock ${this.#from('=')}
-      AND ${this.#side('m', key, 'from')}
-      ORDER BY ${this.#order('=')} LIMIT ${limit} OFFSET ${offset - before}`);
-    return rows.map((r) => ({ id: r.id, stock: 0 }));
+    return this.#zeroStretch(desc, offset - before, limit, key);
   }
 
   /** How many catalogue medicines passing the filter sort before `key` and are not in the zero segment. */
-  async #notZeroBefore(key: Key): Promise<number> {
+  async #notZeroBefore(key: Key, desc: boolean): Promise<number> {
     const q = this.#q;
-    const beforeKey = (alias: 'm' | 's') => this.#side(alias, key, 'before');
+    const beforeKey = (alias: 'm' | 's') => this.#side(alias, key, 'before', desc);
     const some = this.#some.filter((c) => !c.hasRow);
     const count = (rows: readonly StockRow[]) =>
       sql`(SELECT count(*) FROM ${q.rowsTable(rows)} c CROSS JOIN medicines m WHERE m.id = c.id AND ${beforeKey('m')})`;
@@ -299,35 +407,42 @@ class StockPager {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** How many medicines a segment holds (counted only when a page starts past its end). */
-  async size(sign: Sign): Promise<number> {
-    let size = this.#sizes.get(sign);
+  /** How many medicines a segment holds (counted only when a page starts past its end, or for the total). */
+  async size(g: Segment): Promise<number> {
+    const key = segmentKey(g);
+    let size = this.#sizes.get(key);
     if (size === undefined) {
-      if (sign === '=') size = (await this.#q.total()) - (await this.size('>')) - (await this.size('<'));
+      if (g.sign === '=')
+        size = (await this.#q.total()) - (await this.size({ sign: '>' })) - (await this.size({ sign: '<' }));
       else {
-        const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(sign)}`.execute(
-          this.#q.db,
-        );
-        size = Number(rows[0]?.n ?? 0) + this.#some.filter((c) => signOf(c.stock) === sign).length;
+        const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(g)}`.execute(this.#q.db);
+        size = Number(rows[0]?.n ?? 0) + this.#extra(g).length;
       }
-      this.#sizes.set(sign, size);
+      this.#sizes.set(key, size);
     }
     return size;
   }
 
+  /** The corrected medicines merged into a segment (a whole one: a stock filter reads medicine_stock settled). */
+  #extra(g: Segment) {
+    return g.sign === '=' || g.above !== undefined
+      ? []
+      : this.#some.filter((c) => signOf(c.stock) === g.sign);
+  }
+
   /** `limit` rows of a segment from `offset`: the index's rows merged with the segment's corrected ones. */
-  async rows(sign: Sign, offset: number, limit: number): Promise<StockRow[]> {
-    const extra = sign === '=' ? [] : this.#some.filter((c) => signOf(c.stock) === sign);
-    if (extra.length === 0) return this.#indexRows(sign, offset, limit);
+  async rows(g: Segment, offset: number, limit: number): Promise<StockRow[]> {
+    const extra = this.#extra(g);
+    if (extra.length === 0) return this.#indexRows(g, offset, limit);
     // The index's rows from `offset - extra.length` (no earlier one can land on this page), sorted by the
     // engine together with the corrected rows (its collation orders the names). Every corrected row sorted
     // before the window's first index row lies before the window, so from that row on, rows[j] stands at
     // start + j.
     const start = Math.max(0, offset - extra.length);
     const want = offset + limit - start;
-    const window = await this.#indexRows(sign, start, want);
+    const window = await this.#indexRows(g, start, want);
     if (start > 0 && window.length === 0) return []; // the segment ends before this page
-    const d = this.#d;
+    const d = sql.raw(this.#q.desc ? 'DESC' : 'ASC');
     const { rows } = await sql<StockRow>`SELECT c.id AS id, c.stock AS stock
       FROM ${this.#q.rowsTable([...window, ...extra])} c CROSS JOIN medicines m WHERE m.id = c.id
       ORDER BY c.stock ${d}, m.name COLLATE NOCASE ${d}, m.id ${d}`.execute(this.#q.db);
@@ -340,30 +455,53 @@ class StockPager {
   }
 }
 
-export async function stockSortedPage(q: StockSortInput): Promise<StockRow[]> {
+/** The highest low-stock threshold of the catalogue (an index's last entry): no medicine above it is low. */
+async function highestThreshold(db: Db): Promise<number> {
+  const { rows } = await sql<{
+    top: number | null;
+  }>`SELECT max(low_stock_threshold) AS top FROM medicines`.execute(db);
+  return Number(rows[0]?.top ?? 0);
+}
+
+/** A page sorted by stock, and how many medicines the filter and the stock filter let through when asked. */
+export async function stockSorted(
+  q: StockSortInput,
+  withTotal = false,
+): Promise<{ rows: StockRow[]; total: number | null }> {
+  const filter = q.stockFilter ?? {};
+  const filtered = filter.low_stock !== undefined || filter.out_of_stock !== undefined;
   let settled = await settledDay(q.db, q.branchId);
-  if (settled !== q.day && q.settle !== false) {
+  // A stock filter compares medicine_stock as settled: no corrections to test against thresholds.
+  if (settled !== q.day && (q.settle !== false || filtered)) {
     await settleStockDay(q.db, q.branchId, q.day);
     settled = q.day;
   }
   const pager = new StockPager(q, await corrections(q, settled));
-  const segments: Sign[] = q.desc ? ['>', '=', '<'] : ['<', '=', '>'];
+  const ascending = segmentsOf(filter, filter.low_stock === undefined ? 0 : await highestThreshold(q.db));
+  const segments = q.desc ? ascending.reverse() : ascending;
   const out: StockRow[] = [];
   let offset = q.offset;
-  for (const sign of segments) {
+  for (const g of segments) {
     const want = q.limit - out.length;
     if (want <= 0) break;
     // A page past the zero segment skips it by its size (two counts) rather than walk it: where nearly every
     // medicine has stock, its few are spread over the whole catalogue.
-    if (sign === '=' && offset > 0 && offset >= (await pager.size('='))) {
-      offset -= await pager.size('=');
+    if (g.sign === '=' && offset > 0 && offset >= (await pager.size(g))) {
+      offset -= await pager.size(g);
       continue;
     }
-    const got = await pager.rows(sign, offset, want);
+    const got = await pager.rows(g, offset, want);
     out.push(...got);
     if (out.length >= q.limit) break;
     // This segment ended inside the page (the next starts at its beginning) or before it (skip its size).
-    offset = got.length > 0 ? 0 : Math.max(0, offset - (await pager.size(sign)));
+    offset = got.length > 0 ? 0 : Math.max(0, offset - (await pager.size(g)));
   }
-  return out;
+  if (!withTotal) return { rows: out, total: null };
+  let total = 0;
+  for (const g of segments) total += await pager.size(g);
+  return { rows: out, total };
+}
+
+export async function stockSortedPage(q: StockSortInput): Promise<StockRow[]> {
+  return (await stockSorted(q)).rows;
 }
