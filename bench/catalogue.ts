@@ -164,7 +164,7 @@ export async function runCatalogueBench(
     // Issue 17: the back office's Medicines table read against the bare Express floor.
     await runMedicinesListBench(server.url, token, generated.branches[0]!, seconds);
     // Issue 30.6: the same table sorted by the branch's stock, one request at a time.
-    await runStockSortBench(server.url, token, generated.branches[0]!);
+    await runStockSortBench(server.url, token, generated.branches[0]!, server.child.pid);
     return rows;
   } finally {
     await server.stop();

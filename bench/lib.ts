@@ -7,6 +7,14 @@ import autocannon from 'autocannon';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
 /**
+ * A process's main-thread time on a CPU in microseconds (/proc/PID/schedstat, nanoseconds): JavaScript and
+ * SQLite run there. It hardly moves with what the other tenants of the machine do, where wall time does.
+ */
+export function mainThreadCpuMicros(pid: number): number {
+  return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+}
+
+/**
  * The admin of a bench server, seeded with a password of its own: a seeded default password must be changed
  * before the API answers anything but sign-in.
  */

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { benchAdminToken, benchApi, load, median, spawnTs, stockedMedicines, tempDataDir } from './lib';
+import {
+  benchAdminToken,
+  benchApi,
+  load,
+  mainThreadCpuMicros as cpuMicros,
+  median,
+  spawnTs,
+  stockedMedicines,
+  tempDataDir,
+} from './lib';
 
 /**
  * `npx tsx bench/sale-cpu.ts`: the server's main-thread CPU time (from /proc/PID/schedstat, in nanoseconds) per 200-line sale and per
@@ -10,11 +19,6 @@ import { benchAdminToken, benchApi, load, median, spawnTs, stockedMedicines, tem
  * saves where bench/selling.ts's single 200-line figure and its sales/s swing with the machine's load.
  * BENCH_PROF=DIR writes the server's CPU profile (--cpu-prof) there.
  */
-function cpuMicros(pid: number): number {
-  // The main thread's time on a CPU in nanoseconds (/proc/PID/schedstat): JavaScript and SQLite run there.
-  return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
-}
-
 const dataDir = tempDataDir('sale-cpu');
 const server = await spawnTs('apps/central/src/main.ts', { DATA_DIR: dataDir });
 try {

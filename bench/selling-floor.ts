@@ -43,13 +43,14 @@ const s = {
   cursor: db.prepare("SELECT value FROM sync_meta WHERE key = 'cursor'"),
   // modules/stock/medicine-stock.ts
   stock: db.prepare(
-    `INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active)
-    SELECT b.branch_id, b.medicine_id, sum(d.delta), coalesce(m.name, ''), coalesce(m.is_active, 1)
+    `INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active, low_stock_threshold)
+    SELECT b.branch_id, b.medicine_id, sum(d.delta), coalesce(m.name, ''), coalesce(m.is_active, 1),
+      coalesce(m.low_stock_threshold, 0)
     FROM (SELECT value ->> 0 AS batch_id, value ->> 1 AS delta FROM json_each(?)) AS d CROSS JOIN batches b
       LEFT JOIN medicines m ON m.id = b.medicine_id
     WHERE b.id = d.batch_id AND b.regulator_status = 'active'
       AND b.expiry_date >= coalesce((SELECT s.day FROM medicine_stock_days s WHERE s.branch_id = b.branch_id), '')
-    GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active HAVING sum(d.delta) <> 0 ORDER BY b.branch_id, b.medicine_id
+    GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active, m.low_stock_threshold HAVING sum(d.delta) <> 0 ORDER BY b.branch_id, b.medicine_id
     ON CONFLICT (branch_id, medicine_id) DO UPDATE SET qty = medicine_stock.qty + excluded.qty
     RETURNING branch_id, medicine_id, qty`,
   ),

@@ -11,8 +11,16 @@ const held = (id: string) =>
  * the medicine's own trigger fills them in then), and dropped when its units come to zero, so a medicine
  * without a row holds none. `from` names a table the branch and medicine are read from (a reservation's batch).
  * No UPSERT: an outer upsert (the sync write path) overrides a trigger's conflict clause (as in 0014).
+ * `threshold`: the row also carries the medicine's low-stock threshold (migration 0030 remakes these triggers so).
  */
-function addUnits(branch: string, medicine: string, delta: string, from = '', when = '1'): string {
+function addUnits(
+  branch: string,
+  medicine: string,
+  delta: string,
+  from = '',
+  when = '1',
+  threshold = false,
+): string {
   const source = from ? `FROM ${from} WHERE ${when}` : `WHERE ${when}`;
   const key = `branch_id = ${branch} AND medicine_id = ${medicine}`;
   // The row to change: the key itself, or the key read from `from` (the batch of a reservation).
@@ -20,9 +28,14 @@ function addUnits(branch: string, medicine: string, delta: string, from = '', wh
     ? `(branch_id, medicine_id) IN (SELECT ${branch}, ${medicine} ${source})`
     : `branch_id = ${branch} AND medicine_id = ${medicine} AND ${when}`;
   return `
-  INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active)
+  INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active${threshold ? ', low_stock_threshold' : ''})
     SELECT ${branch}, ${medicine}, 0, coalesce((SELECT name FROM medicines WHERE id = ${medicine}), ''),
-      coalesce((SELECT is_active FROM medicines WHERE id = ${medicine}), 1)
+      coalesce((SELECT is_active FROM medicines WHERE id = ${medicine}), 1)${
+        threshold
+          ? `,
+      coalesce((SELECT low_stock_threshold FROM medicines WHERE id = ${medicine}), 0)`
+          : ''
+      }
     ${source} AND (${delta}) <> 0 AND NOT EXISTS (SELECT 1 FROM medicine_stock WHERE ${key});
   UPDATE medicine_stock SET qty = qty + (${delta}) WHERE ${row};
   DELETE FROM medicine_stock WHERE qty = 0 AND ${row};`;
@@ -38,10 +51,71 @@ const counts = (alias: string) =>
 /** A reservation's batch while it counts (a held reservation of another batch takes nothing sellable). */
 const countedBatch = (batch: string) => ['batches b', `b.id = ${batch} AND ${counts('b')}`];
 
-const SQLITE_TRIGGERS: Statement[] = [
-  `CREATE TRIGGER medicine_stock_batch_insert AFTER INSERT ON batches BEGIN
-    ${addUnits('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`, '', counts('NEW'))}
+/**
+ * The triggers that make, change and drop a row when a batch is inserted, deleted, quarantined, released or
+ * re-dated, or a reservation held or let go (`threshold`: with the medicine's low-stock threshold, 0030).
+ */
+export function rowTriggers(threshold: boolean): Array<{ name: string; text: string }> {
+  const add = (branch: string, medicine: string, delta: string, from = '', when = '1') =>
+    addUnits(branch, medicine, delta, from, when, threshold);
+  const [batch, batchWhen] = countedBatch('NEW.batch_id');
+  const [oldBatch, oldBatchWhen] = countedBatch('OLD.batch_id');
+  return [
+    {
+      name: 'medicine_stock_batch_insert',
+      text: `CREATE TRIGGER medicine_stock_batch_insert AFTER INSERT ON batches BEGIN
+    ${add('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`, '', counts('NEW'))}
   END`,
+    },
+    // Quarantined, released, recalled, its expiry corrected (or, never in practice, moved): the old contribution
+    // out, the new one in.
+    {
+      name: 'medicine_stock_batch_status',
+      text: `CREATE TRIGGER medicine_stock_batch_status AFTER UPDATE ON batches
+    WHEN NEW.regulator_status IS NOT OLD.regulator_status OR NEW.expiry_date IS NOT OLD.expiry_date
+      OR NEW.branch_id IS NOT OLD.branch_id OR NEW.medicine_id IS NOT OLD.medicine_id
+  BEGIN
+    ${add('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`, '', counts('OLD'))}
+    ${add('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`, '', counts('NEW'))}
+  END`,
+    },
+    {
+      name: 'medicine_stock_batch_delete',
+      text: `CREATE TRIGGER medicine_stock_batch_delete AFTER DELETE ON batches BEGIN
+    ${add('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`, '', counts('OLD'))}
+  END`,
+    },
+    {
+      name: 'medicine_stock_reservation_insert',
+      text: `CREATE TRIGGER medicine_stock_reservation_insert AFTER INSERT ON stock_reservations
+    WHEN NEW.status = 'held' BEGIN
+    ${add('b.branch_id', 'b.medicine_id', '-NEW.quantity', batch, batchWhen)}
+  END`,
+    },
+    {
+      name: 'medicine_stock_reservation_update',
+      text: `CREATE TRIGGER medicine_stock_reservation_update AFTER UPDATE ON stock_reservations
+    WHEN (OLD.status = 'held' OR NEW.status = 'held') AND (NEW.status IS NOT OLD.status
+      OR NEW.quantity IS NOT OLD.quantity OR NEW.batch_id IS NOT OLD.batch_id)
+  BEGIN
+    ${add('b.branch_id', 'b.medicine_id', "iif(OLD.status = 'held', OLD.quantity, 0)", oldBatch, oldBatchWhen)}
+    ${add('b.branch_id', 'b.medicine_id', "-iif(NEW.status = 'held', NEW.quantity, 0)", batch, batchWhen)}
+  END`,
+    },
+    {
+      name: 'medicine_stock_reservation_delete',
+      text: `CREATE TRIGGER medicine_stock_reservation_delete AFTER DELETE ON stock_reservations
+    WHEN OLD.status = 'held' BEGIN
+    ${add('b.branch_id', 'b.medicine_id', 'OLD.quantity', oldBatch, oldBatchWhen)}
+  END`,
+    },
+  ];
+}
+
+const [batchInsert, ...otherRowTriggers] = rowTriggers(false).map((t) => t.text);
+
+const SQLITE_TRIGGERS: Statement[] = [
+  batchInsert!,
   // The hot path (a sale, a receipt into an existing batch, a write-off): the units change, nothing else does.
   `CREATE TRIGGER medicine_stock_batch_units AFTER UPDATE OF qty_on_hand ON batches
     WHEN NEW.qty_on_hand IS NOT OLD.qty_on_hand AND NEW.regulator_status IS OLD.regulator_status
@@ -50,33 +124,7 @@ const SQLITE_TRIGGERS: Statement[] = [
   BEGIN
     ${addUnits('NEW.branch_id', 'NEW.medicine_id', 'NEW.qty_on_hand - OLD.qty_on_hand')}
   END`,
-  // Quarantined, released, recalled, its expiry corrected (or, never in practice, moved): the old contribution
-  // out, the new one in.
-  `CREATE TRIGGER medicine_stock_batch_status AFTER UPDATE ON batches
-    WHEN NEW.regulator_status IS NOT OLD.regulator_status OR NEW.expiry_date IS NOT OLD.expiry_date
-      OR NEW.branch_id IS NOT OLD.branch_id OR NEW.medicine_id IS NOT OLD.medicine_id
-  BEGIN
-    ${addUnits('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`, '', counts('OLD'))}
-    ${addUnits('NEW.branch_id', 'NEW.medicine_id', `NEW.qty_on_hand - ${held('NEW.id')}`, '', counts('NEW'))}
-  END`,
-  `CREATE TRIGGER medicine_stock_batch_delete AFTER DELETE ON batches BEGIN
-    ${addUnits('OLD.branch_id', 'OLD.medicine_id', `-(OLD.qty_on_hand - ${held('OLD.id')})`, '', counts('OLD'))}
-  END`,
-  `CREATE TRIGGER medicine_stock_reservation_insert AFTER INSERT ON stock_reservations
-    WHEN NEW.status = 'held' BEGIN
-    ${addUnits('b.branch_id', 'b.medicine_id', '-NEW.quantity', ...countedBatch('NEW.batch_id'))}
-  END`,
-  `CREATE TRIGGER medicine_stock_reservation_update AFTER UPDATE ON stock_reservations
-    WHEN (OLD.status = 'held' OR NEW.status = 'held') AND (NEW.status IS NOT OLD.status
-      OR NEW.quantity IS NOT OLD.quantity OR NEW.batch_id IS NOT OLD.batch_id)
-  BEGIN
-    ${addUnits('b.branch_id', 'b.medicine_id', "iif(OLD.status = 'held', OLD.quantity, 0)", ...countedBatch('OLD.batch_id'))}
-    ${addUnits('b.branch_id', 'b.medicine_id', "-iif(NEW.status = 'held', NEW.quantity, 0)", ...countedBatch('NEW.batch_id'))}
-  END`,
-  `CREATE TRIGGER medicine_stock_reservation_delete AFTER DELETE ON stock_reservations
-    WHEN OLD.status = 'held' BEGIN
-    ${addUnits('b.branch_id', 'b.medicine_id', 'OLD.quantity', ...countedBatch('OLD.batch_id'))}
-  END`,
+  ...otherRowTriggers,
   // The name and flag a page is sorted and filtered by, read from the index without the medicines row.
   `CREATE TRIGGER medicine_stock_medicine_insert AFTER INSERT ON medicines BEGIN
     UPDATE medicine_stock SET name = NEW.name, is_active = NEW.is_active WHERE medicine_id = NEW.id;

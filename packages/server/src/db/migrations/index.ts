@@ -27,6 +27,7 @@ import { deviceSignIns } from './0026_device_sign_ins';
 import { willCallReservations } from './0027_will_call_reservations';
 import { stockOnHandPerMedicine } from './0028_stock_on_hand_per_medicine';
 import { medicineStockUnitsKeptOncePerWrite } from './0029_medicine_stock_units_kept_once_per_write';
+import { medicineStockLowStockThreshold } from './0030_medicine_stock_low_stock_threshold';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -61,4 +62,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0027_will_call_reservations': willCallReservations,
   '0028_stock_on_hand_per_medicine': stockOnHandPerMedicine,
   '0029_medicine_stock_units_kept_once_per_write': medicineStockUnitsKeptOncePerWrite,
+  '0030_medicine_stock_low_stock_threshold': medicineStockLowStockThreshold,
 };

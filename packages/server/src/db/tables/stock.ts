@@ -54,6 +54,10 @@ export interface MedicineStockTable {
   branch_id: string;
   medicine_id: string;
   qty: number;
+  name: string;
+  is_active: number;
+  /** The medicine's low-stock threshold (migration 0030). */
+  low_stock_threshold: number;
 }
 
 export interface StockTables {

@@ -11,7 +11,8 @@ import type { JsonText } from '../../http/route';
 import { branchTimeZone } from '../branches/time-zone';
 import { localDate } from '@pharmacy/contracts/time';
 import { barcodeKey, toMedicine } from './service';
-import { activeCondition, catalogueConditions, settleStockFor, stockSortedPage } from './stock-sort';
+import { activeCondition, catalogueConditions } from './stock-pager';
+import { settleStockFor, stockSorted as stockSortedRows } from './stock-sort';
 import { medicineStore } from './store';
 
 /**
@@ -96,61 +97,97 @@ export async function listMedicines(
   if (f.barcode) conditions.push(sql<boolean>`m.barcode_key = ${barcodeKey(f.barcode)}`);
   // medicine_stock settled to the branch's day holds each medicine's sellable stock: one key seek per match.
   await settleStockFor(app.db, branchId, day);
+  const active = activeCondition('m', f.is_active);
+  const catalogue = [...conditions, ...(active ? [active] : [])].reduce(
+    (query, c) => query.where(c),
+    medicinesFrom(app.db),
+  );
+  const count = async (query: typeof catalogue) =>
+    Number(
+      (await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total,
+    );
   const stock = sql<number>`coalesce((SELECT s.qty FROM medicine_stock s
     WHERE s.branch_id = ${branchId} AND s.medicine_id = m.id), 0)`;
+  const stockConditions: RawBuilder<boolean>[] = [];
   if (f.low_stock !== undefined)
-    conditions.push(
+    stockConditions.push(
       f.low_stock
         ? sql<boolean>`${stock} <= m.low_stock_threshold`
         : sql<boolean>`${stock} > m.low_stock_threshold`,
     );
   if (f.out_of_stock !== undefined)
-    conditions.push(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
-  const active = activeCondition('m', f.is_active);
-  const q = [...conditions, ...(active ? [active] : [])].reduce(
-    (query, c) => query.where(c),
-    medicinesFrom(app.db),
-  );
-  const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    stockConditions.push(f.out_of_stock ? sql<boolean>`${stock} <= 0` : sql<boolean>`${stock} > 0`);
+  const q = stockConditions.reduce((query, c) => query.where(c), catalogue);
+  const searched = Boolean(f.search || f.barcode);
+  // Without a search, the stock filters' total is counted per segment of medicine_stock's index (stock-sort.ts)
+  // rather than by testing every medicine's stock.
+  const byStock = (catalogueTotal: number, withTotal: boolean) =>
+    stockSorted(app, branchId, day, conditions, catalogueTotal, f, withTotal);
   // Sorted by stock: the matches of a search or barcode, up to a few thousand, are sorted whole (where a search
   // matches few, walking the stock index to find them costs more); otherwise the page is read in segments from
-  // medicine_stock's index (stock-sort.ts), never sorting every match. A stock filter sorts its matches whole.
-  const matching = Boolean(f.search || f.barcode) && Number(total) <= SORT_WHOLE;
-  const ids =
-    f.sort === 'stock_quantity' && !stockFilters && !matching
-      ? (await stockSorted(app, branchId, day, conditions, Number(total), f)).map((r) => r.id)
-      : (await paginate(q, f, (q) => orderedIds(q, f, sorted, stock), { total: Number(total) })).items.map(
-          (r) => r.id,
-        );
-  const items = await hydrate(app, ids, branchId, day);
+  // medicine_stock's index (stock-sort.ts), never sorting every match, the stock filters keeping or cutting
+  // segments (and comparing units with thresholds in one range of the index).
+  const catalogueTotal = await count(catalogue);
+  const matching = searched && catalogueTotal <= SORT_WHOLE;
+  if (f.sort === 'stock_quantity' && !matching) {
+    const page = await byStock(catalogueTotal, stockFilters);
+    const items = await hydrate(
+      app,
+      page.rows.map((r) => r.id),
+      branchId,
+      day,
+    );
+    return pageAnswer(f, items, page.total ?? catalogueTotal);
+  }
+  const total = !stockFilters
+    ? catalogueTotal
+    : searched
+      ? await count(q)
+      : ((await byStock(catalogueTotal, true)).total ?? 0);
+  const { items: rows } = await paginate(q, f, (q) => orderedIds(q, f, sorted, stock), { total });
+  const items = await hydrate(
+    app,
+    rows.map((r) => r.id),
+    branchId,
+    day,
+  );
   return pageAnswer(f, items, total);
 }
 
 /** Up to this many matches a page sorted by stock sorts them all (the engine's top-N sort of key seeks). */
 const SORT_WHOLE = 5000;
 
-/** A page sorted by the branch's stock, in segments from medicine_stock (stock-sort.ts): no sort of every match. */
+/**
+ * A page sorted by the branch's stock, in segments from medicine_stock (stock-sort.ts): no sort of every match;
+ * with the filter's total when asked (`catalogueTotal`: the medicines it lets through, the stock filters aside).
+ */
 function stockSorted(
   app: AppContext,
   branchId: string,
   day: string,
   conditions: RawBuilder<boolean>[],
-  total: number,
+  catalogueTotal: number,
   f: MedicineListFilter,
+  withTotal: boolean,
 ) {
   const store = medicineStore(app);
-  return stockSortedPage({
-    db: app.db,
-    branchId,
-    day,
-    active: f.is_active,
-    conditions,
-    desc: f.order === 'desc',
-    ...pageWindow(f),
-    total: async () => total,
-    rowsTable: (rows) => store.rowsTable(rows),
-    merged: (query) => store.merged(query),
-  });
+  return stockSortedRows(
+    {
+      db: app.db,
+      branchId,
+      day,
+      active: f.is_active,
+      conditions,
+      stockFilter: { low_stock: f.low_stock, out_of_stock: f.out_of_stock },
+      desc: f.order === 'desc',
+      // A total alone: no rows.
+      ...(f.sort === 'stock_quantity' ? pageWindow(f) : { limit: 0, offset: 0 }),
+      total: async () => catalogueTotal,
+      rowsTable: (rows) => store.rowsTable(rows),
+      merged: (query) => store.merged(query),
+    },
+    withTotal,
+  );
 }
 
 const medicinesFrom = (db: Db) => db.selectFrom('medicines as m');

@@ -17,7 +17,8 @@ import { nowIso } from '../../lib/time';
 import { branchToday } from '../stock/ledger';
 import { registeredEntities } from '../sync/registry';
 import { TillStore } from '../sync/till-store';
-import { catalogueConditions, settleStockDay, stockSortedPage } from './stock-sort';
+import { catalogueConditions } from './stock-pager';
+import { settleStockDay, stockSortedPage } from './stock-sort';
 import { medicineStore } from './store';
 
 /**
@@ -49,19 +50,28 @@ afterAll(() => t?.close());
  */
 async function keptAndExpected(on: TestServer = t) {
   const kept = await on.query<Record<string, unknown>>(
-    'SELECT branch_id, medicine_id, qty, name, is_active FROM medicine_stock ORDER BY branch_id, medicine_id',
+    `SELECT branch_id, medicine_id, qty, name, is_active, low_stock_threshold FROM medicine_stock
+      ORDER BY branch_id, medicine_id`,
   );
   const expected = await on.query<Record<string, unknown>>(
     `SELECT b.branch_id, b.medicine_id, sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
-        FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) AS qty, m.name, m.is_active
+        FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) AS qty, m.name, m.is_active,
+        m.low_stock_threshold
       FROM batches b JOIN medicines m ON m.id = b.medicine_id WHERE b.regulator_status = 'active'
         AND b.expiry_date >= coalesce((SELECT d.day FROM medicine_stock_days d WHERE d.branch_id = b.branch_id), '')
-      GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active
+      GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active, m.low_stock_threshold
       HAVING sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
         FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) <> 0
       ORDER BY b.branch_id, b.medicine_id`,
   );
-  type Kept = { branch_id: string; medicine_id: string; qty: number; name: string; is_active: number };
+  type Kept = {
+    branch_id: string;
+    medicine_id: string;
+    qty: number;
+    name: string;
+    is_active: number;
+    low_stock_threshold: number;
+  };
   const norm = (rows: Record<string, unknown>[]): Kept[] =>
     rows.map((r) => ({
       branch_id: String(r.branch_id),
@@ -69,12 +79,13 @@ async function keptAndExpected(on: TestServer = t) {
       qty: Number(r.qty),
       name: String(r.name),
       is_active: Number(r.is_active),
+      low_stock_threshold: Number(r.low_stock_threshold),
     }));
   return { kept: norm(kept), expected: norm(expected) };
 }
 
 describe('medicine_stock (migration 0028)', () => {
-  it('equals the active batches less held units after receipts, a sale, a will-call hold and its return, write-offs, quarantine, renames and raw updates', async () => {
+  it('equals the active batches less held units after receipts, a sale, a will-call hold and its return, write-offs, quarantine, renames, a new threshold and raw updates', async () => {
     const cashier = (await t.userWithRole('cashier')).token;
     const pharmacist = (await t.userWithRole('pharmacist')).token;
     const north = await t.createBranch('KEPT2');
@@ -120,7 +131,7 @@ describe('medicine_stock (migration 0028)', () => {
     state = await keptAndExpected();
     expect(state.kept).toEqual(state.expected);
     await setStatus(t, b1.id, 'active');
-    await t.put(`/api/v1/medicines/${b.id}`, { name: 'Kept Beta renamed' }, admin);
+    await t.put(`/api/v1/medicines/${b.id}`, { name: 'Kept Beta renamed', low_stock_threshold: 4 }, admin);
     expect((await t.delete(`/api/v1/medicines/${a.id}`, admin)).status).toBe(204);
     await setOnHand(t, a1.id, -2);
     state = await keptAndExpected();
@@ -128,6 +139,7 @@ describe('medicine_stock (migration 0028)', () => {
     expect(state.kept.find((r) => r.medicine_id === b.id)).toMatchObject({
       name: 'Kept Beta renamed',
       qty: 5,
+      low_stock_threshold: 4,
     });
     expect(state.kept.find((r) => r.medicine_id === a.id)).toMatchObject({ is_active: 0, qty: 3 });
     // Down to nothing: the row goes (a medicine without a row holds none).
@@ -267,6 +279,20 @@ describe('medicine_stock kept by every write of units (migration 0029)', () => {
     expect(pushed.body.accepted, JSON.stringify(pushed.body)).toHaveLength(run.length);
     await holds(central, main, a.id, 4, 'pushed movements');
     await holds(central, main, b.id, 0, 'pushed movements (down to none: no row)');
+    // A new threshold while it holds none, then a receipt into its emptied batch: the units writer makes the row
+    // again, with the medicine's threshold as it is now.
+    expect((await central.put(`/api/v1/medicines/${b.id}`, { low_stock_threshold: 7 }, admin)).status).toBe(
+      200,
+    );
+    await receive(central, b.id, supplierId, {
+      qty_received: 2,
+      batch_number: bb.batch_number,
+      expiry_date: bb.expiry_date,
+    });
+    await holds(central, main, b.id, 2, 'receipt into an emptied batch after a new threshold');
+    expect(
+      (await keptAndExpected(central)).kept.find((r) => r.medicine_id === b.id)?.low_stock_threshold,
+    ).toBe(7);
 
     // A till bootstraps from central's rows (the swap inserts its batches) ...
     const lines: string[] = [];
@@ -445,6 +471,162 @@ describe('GET /medicines?sort=stock_quantity', () => {
     }
   }, 120_000);
 
+  it('pages through exactly a full sort of what each stock filter keeps (low stock against each threshold, out of stock, both), both ways, with its total', async () => {
+    // Thresholds of their own: one above its stock (low), one below (not low), one at it (low), one of zero.
+    const all = await everything('&is_active=all');
+    const byName = (name: string) => all.find((m) => m.name === name)!;
+    for (const [name, threshold] of [
+      ['Srt 00 X0', 3],
+      ['Srt 05 X12', 12],
+      ['Srt 02 x9', 40],
+      ['Tie Same', 0],
+    ] as const)
+      expect(
+        (await t.put(`/api/v1/medicines/${byName(name).id}`, { low_stock_threshold: threshold }, admin))
+          .status,
+      ).toBe(200);
+    type Listed = Item & { low_stock_threshold: number };
+    for (const scope of ['', '&is_active=all']) {
+      const listed = (await everything(scope)) as Listed[];
+      const filters: Array<[string, (m: Listed) => boolean]> = [
+        ['low_stock=true', (m) => m.stock_quantity <= m.low_stock_threshold],
+        ['low_stock=false', (m) => m.stock_quantity > m.low_stock_threshold],
+        ['out_of_stock=true', (m) => m.stock_quantity <= 0],
+        ['out_of_stock=false', (m) => m.stock_quantity > 0],
+        [
+          'low_stock=true&out_of_stock=false',
+          (m) => m.stock_quantity > 0 && m.stock_quantity <= m.low_stock_threshold,
+        ],
+        ['low_stock=false&out_of_stock=true', () => false],
+      ];
+      for (const [filter, keeps] of filters) {
+        const kept = listed.filter(keeps);
+        for (const order of ['asc', 'desc'] as const)
+          for (const size of [1, 4, 50]) {
+            const got: string[] = [];
+            for (let page = 1; page <= Math.ceil(kept.length / size) + 1; page++) {
+              const p = (
+                await t.get<Page>(
+                  `/api/v1/medicines?sort=stock_quantity&order=${order}&page=${page}&page_size=${size}&${filter}${scope}`,
+                  admin,
+                )
+              ).body;
+              expect(p.total, `${filter}${scope} total`).toBe(kept.length);
+              got.push(...p.items.map((m) => `${m.name}:${m.stock_quantity}`));
+            }
+            expect(got, `${filter}${scope} ${order} by ${size}`).toEqual(fullSort(kept, order));
+          }
+        // Another order, the same total.
+        const byNameTotal = await t.get<Page>(
+          `/api/v1/medicines?sort=name&page_size=1&${filter}${scope}`,
+          admin,
+        );
+        expect(byNameTotal.body.total, `${filter}${scope} sorted by name`).toBe(kept.length);
+      }
+    }
+  }, 120_000);
+
+  it('gives with low_stock and out_of_stock exactly the rows of a plain query over the batches and each threshold, both ways, again after a threshold change and after a sale', async () => {
+    const today = await branchToday(t.context.db, main);
+    /** The obvious query: every medicine's sellable stock summed from its batches, the filter as written. */
+    const plain = async (filter: string, scope: string) => {
+      const stock = `coalesce((SELECT sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
+          FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) FROM batches b
+        WHERE b.medicine_id = m.id AND b.branch_id = ? AND b.regulator_status = 'active' AND b.expiry_date >= ?), 0)`;
+      const where = filter
+        .split('&')
+        .map((f) => {
+          const [name, value] = f.split('=');
+          if (name === 'low_stock') return `${stock} ${value === 'true' ? '<=' : '>'} m.low_stock_threshold`;
+          return `${stock} ${value === 'true' ? '<=' : '>'} 0`;
+        })
+        .join(' AND ');
+      const binds = filter.split('&').flatMap(() => [main, today]);
+      const rows = await t.query<{ id: string; name: string; n: number; is_active: number }>(
+        `SELECT m.id, m.name, m.is_active, ${stock} AS n FROM medicines m
+          WHERE ${scope ? '1 = 1' : 'm.is_active = 1'} AND ${where}`,
+        main,
+        today,
+        ...binds,
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        stock_quantity: Number(r.n),
+        is_active: Boolean(r.is_active),
+      }));
+    };
+    const filters = [
+      'low_stock=true',
+      'low_stock=false',
+      'out_of_stock=true',
+      'out_of_stock=false',
+      'low_stock=true&out_of_stock=false',
+    ];
+    const agree = async (step: string) => {
+      for (const scope of ['', '&is_active=all'])
+        for (const filter of filters) {
+          const expected = await plain(filter, scope);
+          for (const order of ['asc', 'desc'] as const) {
+            const got: string[] = [];
+            for (let page = 1; page <= Math.ceil(expected.length / 3) + 1; page++) {
+              const p = (
+                await t.get<Page>(
+                  `/api/v1/medicines?sort=stock_quantity&order=${order}&page=${page}&page_size=3&${filter}${scope}`,
+                  admin,
+                )
+              ).body;
+              expect(p.total, `${step}: ${filter}${scope} total`).toBe(expected.length);
+              got.push(...p.items.map((m) => `${m.name}:${m.stock_quantity}`));
+            }
+            expect(got, `${step}: ${filter}${scope} ${order}`).toEqual(fullSort(expected, order));
+          }
+        }
+    };
+    await agree('as received');
+
+    // A medicine of 7 units leaves the low ones (its threshold now 6), one of 30 joins them (threshold 30).
+    const all = await everything('&is_active=all');
+    const named = (name: string) => all.find((m) => m.name === name)!;
+    const [seven, thirty, twelve, one] = ['Srt 05 X12', 'Srt 00 x7', 'Srt 02 X2', 'Srt 05 x5'].map(named);
+    expect([seven, thirty, twelve, one].map((m) => m!.stock_quantity)).toEqual([7, 30, 12, 1]);
+    for (const [m, threshold] of [
+      [seven!, 6],
+      [thirty!, 30],
+      [twelve!, 10],
+    ] as const)
+      expect(
+        (await t.put(`/api/v1/medicines/${m.id}`, { low_stock_threshold: threshold }, admin)).status,
+      ).toBe(200);
+    const lowNames = async () => (await plain('low_stock=true', '')).map((m) => m.name);
+    expect(await lowNames()).toContain('Srt 00 x7');
+    expect(await lowNames()).not.toContain('Srt 05 X12');
+    await agree('after a threshold change');
+
+    // A sale takes the 12 down to 3 (low now) and sells out a medicine of 1 (out of stock).
+    expect(await lowNames()).not.toContain('Srt 02 X2');
+    const cashier = (await t.userWithRole('cashier')).token;
+    // The cashier of the first test may still have its session open.
+    const opened = await t.post('/api/v1/sessions/open', { opening_float: 100 }, cashier);
+    expect([201, 409], JSON.stringify(opened.body)).toContain(opened.status);
+    const sale = await t.post(
+      '/api/v1/sales',
+      {
+        items: [
+          { medicine_id: twelve!.id, quantity: 9 },
+          { medicine_id: one!.id, quantity: 1 },
+        ],
+        payment_method: 'cash',
+        print_receipt: false,
+      },
+      cashier,
+    );
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    expect(await lowNames()).toContain('Srt 02 X2');
+    expect((await plain('out_of_stock=true', '')).map((m) => m.id)).toContain(one!.id);
+    await agree('after a sale');
+  }, 180_000);
+
   it('sorts a search by stock too, every page, both ways', async () => {
     for (const search of ['srt', 'tie', 'srt expired']) {
       const all = (
@@ -494,10 +676,13 @@ describe('GET /medicines?sort=stock_quantity', () => {
         const expected = fullSort(items, order);
         const conditions = catalogueConditions({});
         if (search) conditions.push(store.searchCondition(search, 'm')!);
-        for (const [walkLimit, size] of [
-          [0, 1],
-          [3, 4],
-          [2000, 3],
+        // Walked, counted, and read from the nearer end of the zero segment.
+        for (const [walkLimit, size, near] of [
+          [0, 1, 100],
+          [3, 4, 100],
+          [2000, 3, 100],
+          [2000, 2, 0],
+          [0, 3, 2],
         ] as const) {
           const got: string[] = [];
           for (let offset = 0; offset < items.length; offset += size) {
@@ -514,13 +699,15 @@ describe('GET /medicines?sort=stock_quantity', () => {
               rowsTable: (r) => store.rowsTable(r),
               merged: (query) => store.merged(query),
               walkLimit,
+              near,
               settle: false,
             });
             got.push(...rows.map((r) => `${names.get(r.id)}:${r.stock}`));
           }
-          expect(got, `settled to ${settledTo}, ${order} by ${size}, counting past ${walkLimit}`).toEqual(
-            expected,
-          );
+          expect(
+            got,
+            `settled to ${settledTo}, ${order} by ${size}, counting past ${walkLimit}, from the nearer end past ${near}`,
+          ).toEqual(expected);
         }
       }
     }

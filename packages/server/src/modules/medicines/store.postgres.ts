@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { medicineSearchCondition, tsPrefixQuery } from '../../db/dialect';
 import type { IdPage, MedicineWithStock, StockRow } from './list-types';
+import type { ZeroQuery } from './stock-pager';
 import { settleStockFor } from './stock-sort';
 
 /**
@@ -39,8 +40,8 @@ export class PostgresMedicineStore {
     return rows;
   }
 
-  /** In a read-only transaction without nested loops, so the planner merges the two indexes. */
-  merged<R>(query: RawBuilder<R>): Promise<R[]> {
+  /** The anti join, in a read-only transaction without nested loops, so the planner merges the two indexes. */
+  merged<R>({ antiJoin: query }: ZeroQuery<R>): Promise<R[]> {
     return this.#db
       .transaction()
       .setAccessMode('read only')

@@ -9,7 +9,8 @@ import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
 import { searchLargeActive } from './search-large.sqlite';
-import { catalogueConditions, settleStockDay, stockSortedPage } from './stock-sort';
+import { catalogueConditions, type ZeroQuery } from './stock-pager';
+import { settleStockDay, stockSortedPage } from './stock-sort';
 
 /**
  * The Medicines area on a till's SQLite (implements MedicineStore of store.ts, which picks it).
@@ -64,13 +65,18 @@ export class SqliteMedicineStore {
     ) as MedicineWithStock[];
   }
 
-  async merged<R>(query: RawBuilder<R>): Promise<R[]> {
-    return (await query.execute(this.#db)).rows;
+  merged<R>(query: ZeroQuery<R>): Promise<R[]> {
+    return mergedExcept(this.#db, query);
   }
 
   rowsTable(rows: readonly StockRow[]): RawBuilder<unknown> {
     return rowsTable(rows);
   }
+}
+
+/** The compound EXCEPT: SQLite merges its two name-ordered reads, stopping after the page. */
+async function mergedExcept<R>(db: Db, query: ZeroQuery<R>): Promise<R[]> {
+  return (await query.except.execute(db)).rows;
 }
 
 /** Rows bound as one JSON parameter: `[[id, stock], …]` read by json_each. */
@@ -372,7 +378,7 @@ async function buildPage(
           ...window,
           total: async () => total(sqlite, f, where, params),
           rowsTable,
-          merged: async (query) => (await query.execute(db)).rows,
+          merged: (query) => mergedExcept(db, query),
         })
       : pageIds(sqlite, version, f, text, params).map((id) => ({ id, stock: 0 }));
   const ids = page.map((r) => r.id);

@@ -4,6 +4,7 @@ import { type Db, requireSqlite } from '../../db/connection';
 import { dialectOf } from '../../db/dialect';
 import type { JsonText } from '../../http/route';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import type { ZeroQuery } from './stock-pager';
 import { PostgresMedicineStore } from './store.postgres';
 import { SqliteMedicineStore } from './store.sqlite';
 
@@ -41,11 +42,12 @@ export interface MedicineStore {
    */
   withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]>;
   /**
-   * Rows of a query whose anti join should merge two name-ordered indexes (stock-sort.ts, the medicines holding
-   * none): PostgreSQL is told to merge them, since under a LIMIT its planner probes one medicine at a time, a
-   * hundred times slower where nearly every medicine has stock; SQLite runs it as it is.
+   * Rows of a stretch of the medicines holding none (stock-sort.ts), read by merging the catalogue's and
+   * medicine_stock's name-ordered indexes rather than probing medicine_stock once per medicine, a hundred times
+   * slower where nearly every medicine has stock: SQLite runs the compound EXCEPT (its planner merges the two
+   * ordered reads of a compound SELECT), PostgreSQL the anti join, told to merge.
    */
-  merged<R>(query: RawBuilder<R>): Promise<R[]>;
+  merged<R>(query: ZeroQuery<R>): Promise<R[]>;
   /** A derived table `(id, stock)` of the given rows, to join or exclude in one statement whatever their number. */
   rowsTable(rows: readonly StockRow[]): RawBuilder<unknown>;
 }

@@ -24,7 +24,8 @@ const KEYS: readonly JsonColumn[] = [
  * Brings medicine_stock (migration 0028) and the branches' medicines-list versions up to date after batches'
  * qty_on_hand changed, in the writing transaction: each branch's medicine gets the sum of the deltas of its
  * batches that count (active, and not expired before the day its branch's rows were settled to), made when
- * missing and dropped when it comes to zero, as the triggers keep it on every other change. ONE statement for
+ * missing (with its medicine's name, flag and low-stock threshold, migration 0030, as every row maker copies them)
+ * and dropped when it comes to zero, as the triggers keep it on every other change. ONE statement for
  * any number of batches (and a second only when a row comes to zero): a sale of 200 lines updates each of its
  * medicines once, where a trigger per batch row ran three statements for each (migration 0029). Every path that
  * changes qty_on_hand alone calls it right after its UPDATE (the ledger, a receipt into an existing batch, an
@@ -44,12 +45,13 @@ export async function unitsMoved(trx: Db, moved: readonly UnitsMoved[]): Promise
 // Rows in key order: two writers' upserts of the same medicines take their row locks (PostgreSQL) in one order.
 const addUnits = preparedSql(
   (db, p: { deltas: string }) => sql<{ branch_id: string; medicine_id: string; qty: number | string }>`
-    INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active)
-    SELECT b.branch_id, b.medicine_id, sum(d.delta), coalesce(m.name, ''), coalesce(m.is_active, 1)
+    INSERT INTO medicine_stock (branch_id, medicine_id, qty, name, is_active, low_stock_threshold)
+    SELECT b.branch_id, b.medicine_id, sum(d.delta), coalesce(m.name, ''), coalesce(m.is_active, 1),
+      coalesce(m.low_stock_threshold, 0)
     FROM ${jsonRows(db, MOVED, p.deltas)} AS d CROSS JOIN batches b LEFT JOIN medicines m ON m.id = b.medicine_id
     WHERE b.id = d.batch_id AND b.regulator_status = 'active'
       AND b.expiry_date >= coalesce((SELECT s.day FROM medicine_stock_days s WHERE s.branch_id = b.branch_id), '')
-    GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active
+    GROUP BY b.branch_id, b.medicine_id, m.name, m.is_active, m.low_stock_threshold
     HAVING sum(d.delta) <> 0
     ORDER BY b.branch_id, b.medicine_id
     ON CONFLICT (branch_id, medicine_id) DO UPDATE SET qty = medicine_stock.qty + excluded.qty
