@@ -127,7 +127,7 @@ export function BooksScreen() {
         </p>
       </div>
       <search className="filters">
-        <TextField label="Day" type="date" value={date} onChange={setDate} />
+        <TextField label="Day" type="date" value={date || r?.day || ''} onChange={setDate} />
         {orgWide && r?.mode === 'central' && (
           <SelectField
             label="Branch"
