@@ -429,7 +429,8 @@ async function bulkPlan(server: PharmacyServer, o: GenerateOptions, newBatches: 
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const sales = o.sales >= (await count('sales'));
+  const stored = await count('sales');
+  const sales = o.sales >= stored;
   const stock = newBatches >= (await count('batches'));
   return {
     deferIndexes: [
@@ -437,6 +438,7 @@ async function bulkPlan(server: PharmacyServer, o: GenerateOptions, newBatches: 
       ...(stock ? ['batches', 'stock_movements'] : []),
     ],
     summariesAfter: sales,
+    deferKeys: stored === 0 ? ['sales', 'sale_lines', 'sale_payments'] : [],
   };
 }
 
