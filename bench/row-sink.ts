@@ -445,7 +445,7 @@ async function buildIndexes(clients: pg.Client[], monitor: pg.Client, pids: numb
   // A dropped index is no longer in pg_indexes: its table is the one after ON (ALTER TABLE) in its definition.
   const jobs: Array<{ name: string; kind: string; def: string; table: string; pages: number }> = [];
   for (const r of rows) {
-    const table = /^(?:ALTER TABLE|CREATE .*?ON) (?:ONLY )?([\w."]+)/.exec(r.def)?.[1] ?? '';
+    const table = /^(?:ALTER TABLE|CREATE .*?\bON) (?:ONLY )?([\w."]+)/.exec(r.def)?.[1] ?? '';
     const size = await monitor.query<{ pages: string }>(
       'SELECT greatest(coalesce(pg_relation_size(to_regclass($1)) / 8192, 0), 1) AS pages',
       [table],
@@ -514,13 +514,10 @@ async function buildIndexes(clients: pg.Client[], monitor: pg.Client, pids: numb
       }),
     );
   }
-  const counts = new Map<string, number>();
-  for (const j of jobs) counts.set(noun(j), (counts.get(noun(j)) ?? 0) + 1);
-  progress.end(
-    jobs.length === 0
-      ? '0 indexes'
-      : [...counts].map(([what, n]) => `${n} ${n === 1 ? what.replace(/(es|s)$/, '') : what}`).join(', '),
-  );
+  const counts = ['indexes', 'keys', 'foreign keys']
+    .map((what) => [what, jobs.filter((j) => noun(j) === what).length] as const)
+    .filter(([what, n]) => n > 0 || what === 'indexes');
+  progress.end(counts.map(([what, n]) => `${n} ${n === 1 ? what.replace(/(es|s)$/, '') : what}`).join(', '));
 }
 
 /** VACUUM (ANALYZE) of `tables` on every connection at once (the visibility map, so reports read indexes only). */
