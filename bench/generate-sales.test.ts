@@ -6,11 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { validate, version } from 'uuid';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase, query } from '../packages/server/src/db/local-postgres';
 import { REPORT_SUMMARY_SOURCES } from '../packages/server/src/db/migrations/0019_report_summaries';
 import { REPORT_SUMMARY_TOTALS } from '../packages/server/src/db/migrations/0020_report_summary_deltas';
 import { type GenerateOptions, generateSales, isoClock } from './generate-sales';
+import { bulkIds } from './bulk-ids';
 import { copyLine } from './row-sink';
 import { RunProgress } from './run-progress';
 
@@ -383,5 +385,21 @@ describe('rows as COPY text', () => {
       expect(iso(ms)).toBe(new Date(ms).toISOString());
     for (const ms of [0, Date.UTC(2025, 11, 31, 23, 59, 59, 999), Date.UTC(2026, 0, 1)])
       expect(iso(ms)).toBe(new Date(ms).toISOString());
+  });
+});
+
+describe('the generated rows’ ids', () => {
+  it('are UUIDv7 text as uuid writes it, distinct and in the order they were made', () => {
+    const next = bulkIds();
+    const made = Array.from({ length: 20_000 }, () => next());
+    for (const id of made.filter((_, i) => i % 997 === 0)) {
+      expect(validate(id)).toBe(true);
+      expect(version(id)).toBe(7);
+    }
+    expect(new Set(made).size).toBe(made.length);
+    expect([...made].sort()).toEqual(made);
+    // The first 48 bits are the time it was made, in milliseconds.
+    const ms = Number.parseInt(made.at(-1)!.replace(/-/g, '').slice(0, 12), 16);
+    expect(Math.abs(ms - Date.now())).toBeLessThan(60_000);
   });
 });
