@@ -6,11 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { validate, version } from 'uuid';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase, query } from '../packages/server/src/db/local-postgres';
 import { REPORT_SUMMARY_SOURCES } from '../packages/server/src/db/migrations/0019_report_summaries';
 import { REPORT_SUMMARY_TOTALS } from '../packages/server/src/db/migrations/0020_report_summary_deltas';
 import { type GenerateOptions, generateSales, isoClock } from './generate-sales';
+import { bulkIds } from './bulk-ids';
 import { copyLine } from './row-sink';
 import { RunProgress } from './run-progress';
 
@@ -24,19 +26,27 @@ import { RunProgress } from './run-progress';
 const onPostgres = process.env.PHARMACY_TEST_DB === 'postgres';
 const dir = mkdtempSync(path.join(tmpdir(), 'generate-sales-'));
 const database = `generate_sales_${process.pid}`;
-const databaseUrl = () => {
+/** A database loaded while empty, killed, then put back by the next run (the keys it drops). */
+const emptyDatabase = `${database}_empty`;
+const databaseUrl = (name = database) => {
   const url = new URL(inject('postgresAdminUrl'));
-  url.pathname = `/${database}`;
+  url.pathname = `/${name}`;
   return url.toString();
 };
 
 beforeAll(async () => {
-  if (onPostgres) await createTestDatabase(inject('postgresAdminUrl'), database);
+  if (onPostgres) {
+    await createTestDatabase(inject('postgresAdminUrl'), database);
+    await createTestDatabase(inject('postgresAdminUrl'), emptyDatabase);
+  }
 });
 
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
-  if (onPostgres) await dropTestDatabase(inject('postgresAdminUrl'), database);
+  if (onPostgres) {
+    await dropTestDatabase(inject('postgresAdminUrl'), database);
+    await dropTestDatabase(inject('postgresAdminUrl'), emptyDatabase);
+  }
 });
 
 const options = (o: Partial<GenerateOptions>): GenerateOptions => ({
@@ -65,21 +75,27 @@ async function held(): Promise<Held> {
 }
 
 /** What a load may change on PostgreSQL: the indexes, the summaries' INSERT triggers (and whether they fire always). */
-async function schema() {
+async function schema(url = databaseUrl()) {
   const indexes = await query<{ name: string }>(
-    databaseUrl(),
+    url,
     `SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'
       AND tablename IN ('sales', 'sale_lines', 'sale_payments', 'batches', 'stock_movements') ORDER BY 1`,
   );
   const triggers = await query<{ name: string; enabled: string }>(
-    databaseUrl(),
+    url,
     "SELECT tgname AS name, tgenabled AS enabled FROM pg_trigger WHERE tgname LIKE 'report\\_%' ORDER BY 1",
   );
-  const pending = await query<{ t: string | null }>(
-    databaseUrl(),
-    "SELECT to_regclass('generate_sales_pending') AS t",
+  // Keys of the sales tables and the foreign keys to them (a load into empty tables drops and re-adds them).
+  const constraints = await query<{ name: string; type: string; validated: boolean }>(
+    url,
+    `SELECT r.relname || '.' || k.conname AS name, k.contype AS type, k.convalidated AS validated
+       FROM pg_constraint k JOIN pg_class r ON r.oid = k.conrelid
+      WHERE r.relname IN ('sales', 'sale_lines', 'sale_payments')
+         OR k.confrelid IN (SELECT oid FROM pg_class WHERE relname IN ('sales', 'sale_lines', 'sale_payments'))
+      ORDER BY 1`,
   );
-  return { indexes: indexes.map((i) => i.name), triggers, pending: pending[0]!.t };
+  const pending = await query<{ t: string | null }>(url, "SELECT to_regclass('generate_sales_pending') AS t");
+  return { indexes: indexes.map((i) => i.name), constraints, triggers, pending: pending[0]!.t };
 }
 
 const sorted = (rows: object[]) => rows.map((r) => JSON.stringify(Object.values(r))).sort();
@@ -128,8 +144,8 @@ async function triggerSummaries(client: pg.Client) {
   }
 }
 
-async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl() });
+async function withClient<T>(work: (client: pg.Client) => Promise<T>, url = databaseUrl()): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -138,12 +154,44 @@ async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T
   }
 }
 
-async function expectSummariesExact() {
+async function expectSummariesExact(url = databaseUrl()) {
   await withClient(async (client) => {
     const stored = await storedSummaries(client);
     expect(Object.values(stored).flat().length).toBeGreaterThan(0);
     expect(stored).toEqual(await backfillSummaries(client));
+  }, url);
+}
+
+/** Runs generate:sales as its own process on `url` and kills it (SIGKILL) once its sales phase has begun. */
+async function killDuringSales(url: string): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/generate-sales.ts', '--database-url', url].concat([
+      '--sales',
+      '300000',
+      '--branches',
+      '2',
+      '--medicines',
+      '30',
+      '--years',
+      '1',
+      '--seed',
+      '11',
+    ]),
+    { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      // A progress line of the sales phase: indexes and triggers are gone, some batches stored.
+      if (/\] sales: [\d,]+\//.test(output)) resolve();
+    });
+    child.once('exit', () => reject(new Error(`generate:sales ended before its sales:\n${output}`)));
   });
+  child.kill('SIGKILL');
+  await exited;
 }
 
 describe('generate:sales', () => {
@@ -176,10 +224,15 @@ describe('generate:sales', () => {
     if (before) {
       expect(lines).toContainEqual(
         expect.stringMatching(
-          /plain indexes of sales, sale_lines, sale_payments, batches, stock_movements deferred/,
+          /20 plain indexes of sales, sale_lines, sale_payments, batches, stock_movements deferred to the end of the load; loaded empty, sales, sale_lines, sale_payments without their 6 keys and the 4 foreign keys to them until after it/,
         ),
       );
-      expect(lines).toContainEqual(expect.stringMatching(/^\[5\/7\] indexes: 19 indexes in /));
+      // 19 plain indexes and sales_device_icv (unique, no constraint); the keys built, the foreign keys validated.
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^\[5\/7\] indexes: 20 indexes, 6 keys, 4 foreign keys in /),
+      );
+      expect(before.constraints.length).toBeGreaterThan(10);
+      expect(before.constraints.every((c) => c.validated)).toBe(true);
       expect(lines).toContainEqual(expect.stringMatching(/^\[7\/7\] summaries: 5 summaries rebuilt/));
       expect(await schema()).toEqual(before);
       await expectSummariesExact();
@@ -246,34 +299,7 @@ describe('generate:sales', () => {
     'killed in the middle of its sales, leaves what the next run puts back before anything else',
     async () => {
       const before = await schema();
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'bench/generate-sales.ts', '--database-url', databaseUrl()].concat([
-          '--sales',
-          '300000',
-          '--branches',
-          '2',
-          '--medicines',
-          '30',
-          '--years',
-          '1',
-          '--seed',
-          '11',
-        ]),
-        { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          // A progress line of the sales phase: indexes and triggers are gone, some batches stored.
-          if (/\] sales: [\d,]+\//.test(output)) resolve();
-        });
-        child.once('exit', () => reject(new Error(`generate:sales ended before its sales:\n${output}`)));
-      });
-      child.kill('SIGKILL');
-      await exited;
+      await killDuringSales(databaseUrl());
       const killed = await schema();
       expect(killed.pending).toBe('generate_sales_pending');
       expect(killed.indexes.length).toBeLessThan(before.indexes.length);
@@ -284,6 +310,30 @@ describe('generate:sales', () => {
       expect(lines).toContainEqual(expect.stringMatching(/a stopped run left generate_sales_pending/));
       expect(await schema()).toEqual(before);
       await expectSummariesExact();
+    },
+    240_000,
+  );
+
+  it.skipIf(!onPostgres)(
+    'killed while loading an empty database without its keys, the next run builds the keys and validates the foreign keys',
+    async () => {
+      // The database of the tests above holds the same migrations: its schema is what a finished load leaves.
+      const expected = await schema();
+      const url = databaseUrl(emptyDatabase);
+      await killDuringSales(url);
+      const killed = await schema(url);
+      expect(killed.pending).toBe('generate_sales_pending');
+      const keys = (s: typeof killed) => s.constraints.filter((c) => c.type !== 'c').map((c) => c.name);
+      expect(keys(killed)).not.toContain('sales.sales_pkey');
+      expect(keys(killed)).not.toContain('sale_lines.sale_lines_sale_id_fkey');
+      expect(killed.indexes).not.toContain('sales_device_icv');
+
+      const lines: string[] = [];
+      await generateSales(options({ sales: 300, seed: 12, databaseUrl: url, log: (l) => lines.push(l) }));
+      expect(lines).toContainEqual(expect.stringMatching(/a stopped run left generate_sales_pending/));
+      expect(lines).toContainEqual(expect.stringMatching(/indexes: 20 indexes, 6 keys, 4 foreign keys in /));
+      expect(await schema(url)).toEqual(expected);
+      await expectSummariesExact(url);
     },
     240_000,
   );
@@ -335,5 +385,21 @@ describe('rows as COPY text', () => {
       expect(iso(ms)).toBe(new Date(ms).toISOString());
     for (const ms of [0, Date.UTC(2025, 11, 31, 23, 59, 59, 999), Date.UTC(2026, 0, 1)])
       expect(iso(ms)).toBe(new Date(ms).toISOString());
+  });
+});
+
+describe('the generated rows’ ids', () => {
+  it('are UUIDv7 text as uuid writes it, distinct and in the order they were made', () => {
+    const next = bulkIds();
+    const made = Array.from({ length: 20_000 }, () => next());
+    for (const id of made.filter((_, i) => i % 997 === 0)) {
+      expect(validate(id)).toBe(true);
+      expect(version(id)).toBe(7);
+    }
+    expect(new Set(made).size).toBe(made.length);
+    expect([...made].sort()).toEqual(made);
+    // The first 48 bits are the time it was made, in milliseconds.
+    const ms = Number.parseInt(made.at(-1)!.replace(/-/g, '').slice(0, 12), 16);
+    expect(Math.abs(ms - Date.now())).toBeLessThan(60_000);
   });
 });

@@ -31,6 +31,7 @@ import {
 } from '../packages/server/src/modules/reports/synthetic-sales';
 import { getSettings } from '../packages/server/src/modules/settings/service';
 import { createServer, type PharmacyServer } from '../packages/server/src/server';
+import { bulkIds } from './bulk-ids';
 import { type BulkLoad, postgresCopySink, type RowSink, sqliteSink } from './row-sink';
 import { RunProgress } from './run-progress';
 
@@ -332,6 +333,7 @@ async function addSales(
   const firstDay = Math.floor(now / 86_400_000) - days + 1;
   const popular = ref.medicines.slice(0, Math.max(1, Math.floor(ref.medicines.length / 5)));
   const iso = isoClock();
+  const ids = bulkIds();
   // The sales' rows go to COPY unescaped (addPlain): every text they take from outside the generator's own
   // formatting (ids, names, the currency) is checked once here.
   const texts = [currency, ...ref.branches, ...[...ref.users.values()].flat()].concat(
@@ -356,16 +358,19 @@ async function addSales(
       }
       const total = saleLines.reduce((a, l) => a + l.quantity * l.unitPrice, 0);
       const payments = paymentsOf(total, r.random());
-      const rows = syntheticSaleRows({
-        branchId: branch,
-        userId: r.pick(ref.users.get(branch)!),
-        deviceId: device.id,
-        icv: ++device.icv,
-        soldAt: iso(soldMs),
-        currency,
-        lines: saleLines,
-        payments,
-      });
+      const rows = syntheticSaleRows(
+        {
+          branchId: branch,
+          userId: r.pick(ref.users.get(branch)!),
+          deviceId: device.id,
+          icv: ++device.icv,
+          soldAt: iso(soldMs),
+          currency,
+          lines: saleLines,
+          payments,
+        },
+        ids,
+      );
       for (const table of SYNTHETIC_TABLES)
         for (const values of rows[table]) sink.addPlain(table, SYNTHETIC_COLUMNS[table], values);
       lines += saleLines.length;
@@ -429,7 +434,8 @@ async function bulkPlan(server: PharmacyServer, o: GenerateOptions, newBatches: 
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const sales = o.sales >= (await count('sales'));
+  const stored = await count('sales');
+  const sales = o.sales >= stored;
   const stock = newBatches >= (await count('batches'));
   return {
     deferIndexes: [
@@ -437,6 +443,7 @@ async function bulkPlan(server: PharmacyServer, o: GenerateOptions, newBatches: 
       ...(stock ? ['batches', 'stock_movements'] : []),
     ],
     summariesAfter: sales,
+    deferKeys: stored === 0 ? ['sales', 'sale_lines', 'sale_payments'] : [],
   };
 }
 

@@ -18,6 +18,14 @@ export interface BulkLoad {
    * rebuilt from the tables with migration 0019's backfill (what the triggers would have written).
    */
   summariesAfter: boolean;
+  /**
+   * Tables loaded while empty (a new database), whose keys are dropped too, as pg_restore adds them after the
+   * data: their primary keys and unique constraints and indexes (each a B-tree insert per row, the text keys
+   * compared by collation), with the foreign keys that reference those keys. Put back after the load as ALTER
+   * TABLE … ADD CONSTRAINT (CREATE UNIQUE INDEX for a unique index): every key is checked again by building
+   * its index, every foreign key by validating its rows.
+   */
+  deferKeys?: readonly string[];
 }
 
 /**
@@ -306,56 +314,83 @@ export async function postgresCopySink(
   };
 }
 
+/** One thing a load drops, with what puts it back (`def`, then `after`) and what drops it. */
+interface Deferred {
+  name: string;
+  def: string;
+  after: string;
+  drop: string;
+}
+
 /**
- * Drops `plan.deferIndexes`' plain indexes and (plan.summariesAfter) the summaries' INSERT triggers, recording
- * each one's definition in the pending table in the same transaction (all or nothing). The triggers are
- * dropped rather than disabled: PostgreSQL still builds the NEW TABLE of every statement for a disabled
- * trigger (a 20,000-sale batch spilled its lines to temporary files for nothing). Without the right (not the
- * tables' owner) it changes nothing and says so: the rows are then written with indexes and triggers in place.
+ * Drops `plan.deferIndexes`' plain indexes, (plan.summariesAfter) the summaries' INSERT triggers and
+ * (plan.deferKeys, tables loaded while empty) their keys with the foreign keys referencing them, recording each
+ * one's definition in the pending table in the same transaction (all or nothing). The triggers are dropped
+ * rather than disabled: PostgreSQL still builds the NEW TABLE of every statement for a disabled trigger (a
+ * 20,000-sale batch spilled its lines to temporary files for nothing). Without the right (not the tables'
+ * owner) it changes nothing and says so: the rows are then written with indexes and triggers in place.
  */
 async function deferForLoad(
   client: pg.Client,
   plan: BulkLoad,
   log: (line: string) => void,
 ): Promise<BulkLoad> {
-  const { rows: indexes } = await client.query<{ name: string; def: string; after: string; drop: string }>(
+  const keyTables = plan.deferKeys ?? [];
+  const schema = '(SELECT oid FROM pg_namespace WHERE nspname = current_schema())';
+  // Plain indexes; on a table loaded empty, unique indexes that back no constraint too (sales_device_icv).
+  const { rows: indexes } = await client.query<Deferred>(
     `SELECT i.indexname AS name, i.indexdef AS def, '' AS after, format('DROP INDEX %I', i.indexname) AS drop
        FROM pg_indexes i
-       JOIN pg_class c ON c.relname = i.indexname AND c.relkind = 'i'
-        AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+       JOIN pg_class c ON c.relname = i.indexname AND c.relkind = 'i' AND c.relnamespace = ${schema}
        JOIN pg_index x ON x.indexrelid = c.oid
-      WHERE i.schemaname = current_schema() AND i.tablename = ANY($1) AND NOT x.indisunique AND NOT x.indisprimary`,
-    [plan.deferIndexes],
+      WHERE i.schemaname = current_schema() AND i.tablename = ANY($1)
+        AND (NOT x.indisunique OR i.tablename = ANY($2))
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid AND k.contype IN ('p', 'u', 'x'))`,
+    [plan.deferIndexes, keyTables],
   );
   const { rows: triggers } = plan.summariesAfter
-    ? await client.query<{ name: string; def: string; after: string; drop: string }>(
+    ? await client.query<Deferred>(
         `SELECT t.tgname AS name, pg_get_triggerdef(t.oid) AS def,
             format('ALTER TABLE %I ENABLE %s TRIGGER %I', c.relname,
               CASE t.tgenabled WHEN 'A' THEN 'ALWAYS' WHEN 'R' THEN 'REPLICA' ELSE '' END, t.tgname) AS after,
             format('DROP TRIGGER %I ON %I', t.tgname, c.relname) AS drop
            FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-          WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-            AND t.tgname = ANY($1) AND t.tgenabled <> 'D'`,
+          WHERE c.relnamespace = ${schema} AND t.tgname = ANY($1) AND t.tgenabled <> 'D'`,
         [SUMMARY_INSERT_TRIGGERS.map((t) => t.trigger)],
       )
     : { rows: [] };
-  if (indexes.length === 0 && triggers.length === 0) return { deferIndexes: [], summariesAfter: false };
+  // Primary keys and unique constraints of the tables loaded empty, and every foreign key referencing them
+  // (dropped first: a key cannot go while one depends on it). Named table.constraint (names are per table).
+  const { rows: constraints } = await client.query<Deferred & { kind: 'key' | 'foreign key' }>(
+    `SELECT r.relname || '.' || k.conname AS name, CASE k.contype WHEN 'f' THEN 'foreign key' ELSE 'key' END AS kind,
+        format('ALTER TABLE %I ADD CONSTRAINT %I %s', r.relname, k.conname, pg_get_constraintdef(k.oid)) AS def,
+        '' AS after, format('ALTER TABLE %I DROP CONSTRAINT %I', r.relname, k.conname) AS drop
+       FROM pg_constraint k JOIN pg_class r ON r.oid = k.conrelid
+      WHERE r.relnamespace = ${schema} AND cardinality($1::text[]) > 0
+        AND ((k.contype IN ('p', 'u') AND r.relname = ANY($1))
+          OR (k.contype = 'f' AND k.confrelid IN (SELECT oid FROM pg_class WHERE relname = ANY($1) AND relnamespace = ${schema})))
+      ORDER BY k.contype = 'f' DESC, 1`,
+    [keyTables],
+  );
+  if (indexes.length === 0 && triggers.length === 0 && constraints.length === 0)
+    return { deferIndexes: [], summariesAfter: false, deferKeys: [] };
   await client.query('BEGIN');
   try {
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${PENDING} (name text PRIMARY KEY, kind text NOT NULL, def text NOT NULL, after text NOT NULL)`,
     );
-    for (const [kind, list] of [
-      ['index', indexes],
-      ['trigger', triggers],
-    ] as const)
-      for (const r of list) {
-        await client.query(
-          `INSERT INTO ${PENDING} (name, kind, def, after) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-          [r.name, kind, r.def, r.after],
-        );
-        await client.query(r.drop);
-      }
+    const all = [
+      ...constraints,
+      ...indexes.map((r) => ({ ...r, kind: 'index' })),
+      ...triggers.map((r) => ({ ...r, kind: 'trigger' })),
+    ];
+    for (const r of all) {
+      await client.query(
+        `INSERT INTO ${PENDING} (name, kind, def, after) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+        [r.name, r.kind, r.def, r.after],
+      );
+      await client.query(r.drop);
+    }
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -363,13 +398,22 @@ async function deferForLoad(
       `PostgreSQL: indexes and summary triggers kept (${err instanceof Error ? err.message : String(err)}); ` +
         'rows written with them in place',
     );
-    return { deferIndexes: [], summariesAfter: false };
+    return { deferIndexes: [], summariesAfter: false, deferKeys: [] };
   }
+  const keys = constraints.filter((c) => c.kind === 'key').length;
   log(
     `PostgreSQL: ${indexes.length} plain indexes of ${plan.deferIndexes.join(', ')} deferred to the end of the load` +
+      (constraints.length > 0
+        ? `; loaded empty, ${keyTables.join(', ')} without their ${keys} keys and the ` +
+          `${constraints.length - keys} foreign keys to them until after it (built and validated then)`
+        : '') +
       (triggers.length > 0 ? "; the summaries' INSERT triggers dropped, the summaries rebuilt after it" : ''),
   );
-  return { deferIndexes: indexes.length > 0 ? plan.deferIndexes : [], summariesAfter: triggers.length > 0 };
+  return {
+    deferIndexes: indexes.length > 0 ? plan.deferIndexes : [],
+    summariesAfter: triggers.length > 0,
+    deferKeys: constraints.length > 0 ? keyTables : [],
+  };
 }
 
 interface BuildProgress {
@@ -390,26 +434,27 @@ function buildFraction(p: BuildProgress): number {
 }
 
 /**
- * Builds the deferred indexes on every connection at once, the largest tables' first, each removed from the
- * pending table once built. Progress in table pages: an index counts its table's pages, the one being built
- * its share from pg_stat_progress_create_index.
+ * Builds the deferred indexes and keys on every connection at once, the largest tables' first, then adds the
+ * foreign keys (validating their rows), each removed from the pending table once done. Progress in table
+ * pages: a job counts its table's pages, an index being built its share from pg_stat_progress_create_index.
  */
 async function buildIndexes(clients: pg.Client[], monitor: pg.Client, pids: number[], progress: RunProgress) {
-  const { rows } = await clients[0]!.query<{ name: string; def: string }>(
-    `SELECT name, def FROM ${PENDING} WHERE kind = 'index'`,
+  const { rows } = await clients[0]!.query<{ name: string; kind: string; def: string }>(
+    `SELECT name, kind, def FROM ${PENDING} WHERE kind IN ('index', 'key', 'foreign key')`,
   );
-  // A dropped index is no longer in pg_indexes: its table is the one after ON in its definition.
-  const jobs: Array<{ name: string; def: string; pages: number }> = [];
+  // A dropped index is no longer in pg_indexes: its table is the one after ON (ALTER TABLE) in its definition.
+  const jobs: Array<{ name: string; kind: string; def: string; table: string; pages: number }> = [];
   for (const r of rows) {
-    const table = /\bON (?:ONLY )?([\w."]+)/.exec(r.def)?.[1] ?? '';
+    const table = /^(?:ALTER TABLE|CREATE .*?\bON) (?:ONLY )?([\w."]+)/.exec(r.def)?.[1] ?? '';
     const size = await monitor.query<{ pages: string }>(
       'SELECT greatest(coalesce(pg_relation_size(to_regclass($1)) / 8192, 0), 1) AS pages',
       [table],
     );
-    jobs.push({ ...r, pages: Number(size.rows[0]!.pages) });
+    jobs.push({ ...r, table, pages: Number(size.rows[0]!.pages) });
   }
   jobs.sort((a, b) => b.pages - a.pages || a.name.localeCompare(b.name));
   const total = jobs.reduce((a, j) => a + j.pages, 0);
+  const noun = (j: { kind: string }) => (j.kind === 'index' ? 'indexes' : `${j.kind}s`);
   let built = 0;
   let donePages = 0;
   const building = new Map<number, (typeof jobs)[number]>();
@@ -427,30 +472,52 @@ async function buildIndexes(clients: pg.Client[], monitor: pg.Client, pids: numb
       const names = [...building.values()].map((j) => j.name).join(', ');
       return {
         done: Math.min(total, donePages + Math.round(partial)),
-        detail: `${built}/${jobs.length} indexes built${names ? `, building ${names}` : ''}`,
+        detail: `${built}/${jobs.length} built${names ? `, building ${names}` : ''}`,
       };
     },
   });
-  const queue = [...jobs];
-  await Promise.all(
-    clients.map(async (client, i) => {
-      await client.query("SET maintenance_work_mem = '512MB'");
-      for (let job = queue.shift(); job; job = queue.shift()) {
-        building.set(pids[i]!, job);
-        const started = performance.now();
-        await client.query(job.def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
-        await client.query(`DELETE FROM ${PENDING} WHERE name = $1`, [job.name]);
-        building.delete(pids[i]!);
-        built++;
-        donePages += job.pages;
-        progress.tick(
-          donePages,
-          `${built}/${jobs.length} indexes built, ${job.name} in ${clock((performance.now() - started) / 1000)}`,
-        );
-      }
-    }),
-  );
-  progress.end(`${jobs.length} indexes`);
+  for (const c of clients) await c.query("SET maintenance_work_mem = '512MB'");
+  /** Runs a job unless what it makes is there (a stopped put-back, or a constraint added by hand). */
+  const run = async (client: pg.Client, job: (typeof jobs)[number]) => {
+    if (job.kind === 'index') {
+      await client.query(job.def.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
+      return;
+    }
+    const name = job.name.slice(job.name.indexOf('.') + 1);
+    const { rowCount } = await client.query(
+      'SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = $2',
+      [job.table, name],
+    );
+    if (rowCount === 0) await client.query(job.def);
+  };
+  // Keys before the foreign keys that reference them.
+  for (const stage of [
+    jobs.filter((j) => j.kind !== 'foreign key'),
+    jobs.filter((j) => j.kind === 'foreign key'),
+  ]) {
+    const queue = [...stage];
+    await Promise.all(
+      clients.map(async (client, i) => {
+        for (let job = queue.shift(); job; job = queue.shift()) {
+          building.set(pids[i]!, job);
+          const started = performance.now();
+          await run(client, job);
+          await client.query(`DELETE FROM ${PENDING} WHERE name = $1`, [job.name]);
+          building.delete(pids[i]!);
+          built++;
+          donePages += job.pages;
+          progress.tick(
+            donePages,
+            `${built}/${jobs.length} built, ${job.name} in ${clock((performance.now() - started) / 1000)}`,
+          );
+        }
+      }),
+    );
+  }
+  const counts = ['indexes', 'keys', 'foreign keys']
+    .map((what) => [what, jobs.filter((j) => noun(j) === what).length] as const)
+    .filter(([what, n]) => n > 0 || what === 'indexes');
+  progress.end(counts.map(([what, n]) => `${n} ${n === 1 ? what.replace(/(es|s)$/, '') : what}`).join(', '));
 }
 
 /** VACUUM (ANALYZE) of `tables` on every connection at once (the visibility map, so reports read indexes only). */
