@@ -2,10 +2,11 @@
  * `npm test` after the machine's set-up: every check, each step's log in .test-logs/<step>.log and
  * printed whole when the step ends, a line every minute saying what still runs, and each step's time at the end.
  *
- * Two lanes run side by side on the machine's two cores: the unit suites in one, the UI build, the end-to-end
- * run and the benchmark smoke in the other (the end-to-end run alone keeps about one core busy). The
- * end-to-end keyboard-wedge scans stamp their own key times (e2e/till.ts), so a starved CPU cannot split
- * them. Each step's CPU seconds are printed beside its time, to see what a lane costs.
+ * The steps run in one lane. Two lanes side by side (the unit suites beside the UI build, end-to-end run and
+ * bench smoke) were measured twice on this 2-core machine and gained nothing: the machine is CPU-bound (about
+ * 20 min of CPU in a run), the SQLite suite took 669 s beside Chromium against about 150 s alone, `npm test`
+ * 765 s against 740-785 s in one lane, and a start-up test timed out at load average 13. Each step's CPU
+ * seconds are printed beside its time, to see what a step costs.
  *
  *   npx tsx scripts/run-tests.ts [--only step,step]
  */
@@ -25,8 +26,6 @@ const LANES: Step[][] = [
     { name: 'typecheck', script: 'typecheck' },
     { name: 'unit (SQLite)', script: 'test:unit' },
     { name: 'unit (PostgreSQL 15)', script: 'test:pg15' },
-  ],
-  [
     { name: 'UI build', script: 'build:pos' },
     { name: 'end-to-end', script: 'e2e' },
     { name: 'benchmark smoke', script: 'bench:smoke' },

@@ -159,9 +159,10 @@ beforeAll(async () => {
   process.env.TILL_PORT = '0';
   process.env.LOG_LEVEL = 'silent';
   await import('./main');
-  await vi.waitFor(() => expect(state.windows[0]?.url).toBeTruthy(), { timeout: 15_000 });
+  // The server starts in its own process: on a loaded 2-core machine that has taken more than 15 s.
+  await vi.waitFor(() => expect(state.windows[0]?.url).toBeTruthy(), { timeout: 50_000 });
   origin = new URL(state.windows[0]?.url ?? '').origin;
-});
+}, 60_000);
 
 afterAll(async () => {
   delete process.env.TILL_PORT;
