@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { afterCommit } from './after-commit';
 import type { Db } from './connection';
 import { isPostgres } from './dialect';
 import { newId } from '../lib/ids';
@@ -52,9 +53,8 @@ type LocalChangeListener = () => void;
 const listeners = new Set<LocalChangeListener>();
 
 /**
- * Called (after a microtask) whenever a local change is recorded, so the till replicator can push soon. The
- * listener runs before the transaction commits; the replicator's read of the outbox queues behind it on the
- * single connection, so it always sees the committed row (or nothing, after a rollback).
+ * Called once a transaction that recorded a local change has committed (db/after-commit.ts), so the till
+ * replicator can push soon: its read of the outbox sees the change.
  */
 export function onLocalChange(listener: LocalChangeListener): () => void {
   listeners.add(listener);
@@ -257,7 +257,7 @@ export async function recordChanges(trx: Db, changes: readonly Change[]): Promis
   else if (rows.length === 1) await insertChange.run(trx, rows[0]!);
   else await insertChanges.run(trx, rows);
   if (!fromRemote && listeners.size > 0)
-    queueMicrotask(() => {
+    afterCommit(trx, () => {
       for (const l of listeners) l();
     });
 }

@@ -102,6 +102,8 @@ export function startCheckpointer(
   }
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // Plain CommonJS: none of the parent's loaders (tsx in development and tests), which cost each start.
+    execArgv: [],
     workerData: {
       file,
       shmFd,

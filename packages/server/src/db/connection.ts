@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely } from 'kysely';
+import { Kysely, type TransactionBuilder } from 'kysely';
+import { hookingCommits } from './after-commit';
 import { CHECKPOINT_FRAMES, type Checkpointer, startCheckpointer } from './checkpointer';
 import { GroupCommitDialect, registerDriver } from './group-commit';
 import { InlineLimitPlugin } from './inline-limit';
@@ -21,6 +22,13 @@ export interface SqliteConnection {
 
 /** A till's (or a small central's) SQLite file, or central's PostgreSQL (db/postgres.ts). */
 export type Connection = SqliteConnection | PostgresConnection;
+
+/** The till's Kysely: its transactions run their afterCommit hooks once their COMMIT is on disk. */
+class SqliteKysely extends Kysely<Database> {
+  override transaction(): TransactionBuilder<Database> {
+    return hookingCommits(super.transaction());
+  }
+}
 
 /**
  * Makes a SQLite file readable by its owner only (issue 26 L6: it holds password verifiers, sales, patients),
@@ -59,7 +67,7 @@ export function openDatabase(file: string): SqliteConnection {
   sqlite.pragma('cache_size = -32768');
   // Kysely's SQLite driver prepares every query afresh: its statements come from the connection's one cache.
   const dialect = new GroupCommitDialect({ sqlite, prepare: (text) => sqliteStatement(sqlite, text) });
-  const db = new Kysely<Database>({ dialect, plugins: [new InlineLimitPlugin()] });
+  const db = new SqliteKysely({ dialect, plugins: [new InlineLimitPlugin()] });
   registerDriver(db, dialect.driver);
   return { kind: 'sqlite', db, sqlite, file };
 }

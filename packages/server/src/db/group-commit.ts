@@ -10,6 +10,7 @@ import {
   sql,
   type Transaction,
 } from 'kysely';
+import { hookingCommits } from './after-commit';
 import { isPostgres } from './dialect';
 import type { Database } from './schema';
 import { WalSync } from './wal-sync';
@@ -363,7 +364,7 @@ export function ownTransaction<T>(
   return db.connection().execute(async (conn) => {
     // A statement before BEGIN marks the lease as a connection scope: its transaction is not a member.
     await sql`SELECT 1`.execute(conn);
-    return conn.transaction().execute(fn);
+    return hookingCommits(conn.transaction()).execute(fn);
   });
 }
 

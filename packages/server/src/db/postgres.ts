@@ -1,6 +1,7 @@
-import { Kysely, PostgresDialect, sql, type Transaction, TransactionBuilder } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction, type TransactionBuilder } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
+import { aroundExecute, type Callback, type Execute, withCommitHooks } from './after-commit';
 import type { Database } from './schema';
 
 /**
@@ -74,22 +75,11 @@ class ReadOnlyKysely extends Kysely<Database> {
   }
 }
 
-/** The builder with execute() retried on conflicts; its setters (a read-only snapshot, say) keep the wrapper. */
-function retrying(builder: TransactionBuilder<Database>): TransactionBuilder<Database> {
-  return new Proxy(builder, {
-    get(target, prop) {
-      if (prop === 'execute')
-        return <T>(callback: Parameters<TransactionBuilder<Database>['execute']>[0]) =>
-          retryConflicts(() => target.execute(callback) as Promise<T>);
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const result: unknown = value.apply(target, args);
-        return result instanceof TransactionBuilder ? retrying(result) : result;
-      };
-    },
-  });
-}
+/** The builder with execute() retried on conflicts, and afterCommit hooks run after the attempt that commits. */
+const retrying = (builder: TransactionBuilder<Database>): TransactionBuilder<Database> =>
+  aroundExecute(builder, <T>(execute: Execute<Database, T>, callback: Callback<Database, T>) =>
+    withCommitHooks<Database, T>((track) => retryConflicts(() => execute(track(callback)))),
+  );
 
 async function retryConflicts<T>(attempt: () => Promise<T>): Promise<T> {
   for (let n = 1; ; n++) {
@@ -121,7 +111,9 @@ export function serializableInTurn<T>(
     db.connection().execute(async (conn) => {
       await sql`SELECT pg_advisory_lock(${key})`.execute(conn);
       try {
-        return await retryConflicts(() => conn.transaction().setIsolationLevel('serializable').execute(fn));
+        return await withCommitHooks<Database, T>((track) =>
+          retryConflicts(() => conn.transaction().setIsolationLevel('serializable').execute(track(fn))),
+        );
       } finally {
         // A connection that died took its session lock with it; the pool drops it.
         await sql`SELECT pg_advisory_unlock(${key})`.execute(conn).catch(() => undefined);

@@ -10,6 +10,7 @@ import {
   type ReprintRequest,
 } from '@pharmacy/contracts';
 import type { AppContext } from '../../app-context';
+import { afterCommit } from '../../db/after-commit';
 import type { Db } from '../../db/connection';
 import { type AuthUser, assertBranchAccess, scopeBranch } from '../../http/auth';
 import { Conflict, Invalid, NotFound } from '../../lib/errors';
@@ -37,14 +38,10 @@ export function onPrintJobQueued(wake: Wake): () => void {
   return () => wakers.delete(wake);
 }
 
-/**
- * Wakes the workers after the current synchronous work. The enqueueing transaction still holds the single
- * SQLite connection then, so the worker's first read queues behind its COMMIT and sees the job (or, after a
- * rollback, nothing): an in-process notify after commit without a commit hook.
- */
-function wakeWorkers(): void {
+/** Wakes the workers once the enqueueing transaction has committed (a rolled-back job wakes nobody). */
+function wakeWorkersAfterCommit(trx: Db): void {
   if (wakers.size === 0) return;
-  queueMicrotask(() => {
+  afterCommit(trx, () => {
     for (const wake of wakers) wake();
   });
 }
@@ -134,7 +131,7 @@ export async function enqueuePrintJob(trx: Db, input: EnqueuePrintJobInput): Pro
     updated_at: at,
   };
   await trx.insertInto('print_jobs').values(row).execute();
-  if (status === 'queued') wakeWorkers();
+  if (status === 'queued') wakeWorkersAfterCommit(trx);
   return toPrintJob(row);
 }
 
