@@ -162,16 +162,19 @@ describe('structure', () => {
     expect(hooks.filter((name, i) => hooks.indexOf(name) !== i)).toEqual([]);
   });
 
-  it('names its role sets: at most 44 role-array literals outside contracts/roles.ts, tests included (179 before issue 30)', () => {
+  it('names its role sets: none in production files and at most 9 role-array literals in tests outside contracts/roles.ts (179 before issue 30, 44 before 30.3)', () => {
     expect(
       roleLiterals(
         "roles: ['branch_manager', 'auditor'], x: [\n  'cashier',\n  'pharmacist',\n], y: ['other']",
       ),
     ).toBe(2);
-    const total = [...graph.edges.keys()]
+    const holding = [...graph.edges.keys()]
       .filter((f) => !ROLE_SET_HOMES.includes(f))
-      .reduce((sum, f) => sum + roleLiterals(fs.readFileSync(path.join(ROOT, f), 'utf8')), 0);
-    expect(total).toBeLessThanOrEqual(44);
+      .map((f) => ({ f, n: roleLiterals(fs.readFileSync(path.join(ROOT, f), 'utf8')) }))
+      .filter((x) => x.n > 0);
+    // Production files name every set; a test may list the roles it tries one by one.
+    expect(holding.filter((x) => !/\.test\.tsx?$/.test(x.f)).map((x) => x.f)).toEqual([]);
+    expect(holding.reduce((sum, x) => sum + x.n, 0)).toBeLessThanOrEqual(9);
   });
 
   it("forces no type past the checker: no production file holds 'as unknown as' (10 before issue 30's last clean-up)", () => {
