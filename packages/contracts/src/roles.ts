@@ -24,7 +24,7 @@ export const PHARMACIST_ROLES: readonly Role[] = ['admin', 'pharmacist'];
 export const BRANCH_BOUND_ROLES: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'];
 
 /**
- * Who reads every branch's records and chooses which branch to look at (approvals, reports, books, the
+ * Who reads every branch's records and chooses which branch to look at (approvals, reports, books, users, the
  * dashboard): the auditor (admin always may). Everyone else sees their own branch or their own requests.
  */
 export const ORGANISATION_READERS = ['auditor'] as const satisfies readonly Role[];
