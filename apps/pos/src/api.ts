@@ -1,5 +1,5 @@
 import { type ApiError, createApiClient } from '@pharmacy/contracts/client';
-import { currentToken } from './session/token-store';
+import { currentToken } from './token-store';
 
 type UnauthorizedListener = (error: ApiError) => void;
 const listeners = new Set<UnauthorizedListener>();

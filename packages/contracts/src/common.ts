@@ -1,24 +1,9 @@
 import { z } from 'zod';
+import { ROLES } from './roles';
 
-export const ROLES = [
-  'admin',
-  'pharmacist',
-  'cashier',
-  'branch_manager',
-  'inventory_manager',
-  'auditor',
-] as const;
+/** A role's name (the list and the named sets of roles are in roles.ts). */
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
-
-/**
- * Pharmacist and above: who sells controlled medicines, makes an emergency supply of a prescription-only one,
- * and witnesses a controlled medicine's count discrepancy.
- */
-export const PHARMACIST_ROLES: readonly Role[] = ['admin', 'pharmacist'];
-
-/** Roles that belong to one branch and only ever see that branch. */
-export const BRANCH_BOUND_ROLES: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager'];
 
 export const MAX_PAGE_SIZE = 200;
 

@@ -1,3 +1,4 @@
+import { allows, APPROVAL_DECIDERS, ORGANISATION_READERS } from '@pharmacy/contracts/roles';
 import { BranchFilter } from '../branch/BranchFilter';
 import type { Approval } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -33,7 +34,7 @@ export function ApprovalsScreen() {
     null,
   );
   const branches = useBranches();
-  const orgWide = me.role === 'admin' || me.role === 'auditor';
+  const orgWide = allows(ORGANISATION_READERS, me.role);
   const query = { status, branch_id: branchId || undefined, page, page_size: PAGE_SIZE };
   const list = useQuery({
     queryKey: ['approvals', query],
@@ -45,7 +46,7 @@ export function ApprovalsScreen() {
   const lookups = useApprovalLookups(list.data?.items);
   const when = useOrgDateTime();
   // Deciding is for the branch's manager (admin too); an auditor reads.
-  const canDecide = me.role === 'admin' || me.role === 'branch_manager';
+  const canDecide = allows(APPROVAL_DECIDERS, me.role);
   const branchName = (id: string) => branches.data?.items.find((b) => b.id === id)?.name ?? '—';
 
   return (

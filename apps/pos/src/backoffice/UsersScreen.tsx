@@ -1,3 +1,4 @@
+import { allows, BRANCH_MANAGERS, ORGANISATION_READERS } from '@pharmacy/contracts/roles';
 import { BranchFilter } from '../branch/BranchFilter';
 import type { Role, User } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
@@ -31,7 +32,7 @@ export function UsersScreen() {
       }),
     placeholderData: keepPreviousData,
   });
-  const canManage = me.role === 'admin' || me.role === 'branch_manager';
+  const canManage = allows(BRANCH_MANAGERS, me.role);
   // Lets a user locked out by wrong passwords (429 at sign-in) sign in again before the window ends.
   const unlock = useMutation({ mutationFn: (u: User) => api.users.unlock(u.id) });
 
@@ -68,7 +69,7 @@ export function UsersScreen() {
             ...ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] })),
           ]}
         />
-        {me.role === 'admin' || me.role === 'auditor' ? (
+        {allows(ORGANISATION_READERS, me.role) ? (
           <BranchFilter
             value={branchId}
             onChange={(v) => {

@@ -1,3 +1,4 @@
+import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import type { Coupon } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
@@ -33,7 +34,7 @@ export function CouponsScreen() {
   });
   const money = useFormatMoney();
   const day = useOrgDateTime(true);
-  const canManage = me.role === 'admin' || me.role === 'branch_manager';
+  const canManage = allows(BRANCH_MANAGERS, me.role);
   // A percent coupon's cap is part of its value: "10.00 %, at most 5.00".
   const value = (c: Coupon) =>
     c.discount_type === 'percent'

@@ -1,3 +1,4 @@
+import { allows, ORGANISATION_READERS } from '@pharmacy/contracts/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { api } from '../api';
@@ -17,7 +18,7 @@ import { useDashboard } from './useDashboard';
 
 export function DashboardScreen() {
   const me = useUser();
-  const orgWide = me.role === 'admin' || me.role === 'auditor';
+  const orgWide = allows(ORGANISATION_READERS, me.role);
   const [branchId, setBranchId] = useState('');
   const branches = useBranches();
   const { summary, month, comparison } = useDashboard(orgWide ? branchId : '');

@@ -1,3 +1,4 @@
+import { allows, ORGANISATION_READERS } from '@pharmacy/contracts/roles';
 import type { BookKind, BookKindComparison, BooksComparison } from '@pharmacy/contracts';
 import { formatMinor } from '@pharmacy/contracts/money';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -94,7 +95,7 @@ function Comparison({ c, money }: { c: BooksComparison; money: (minor: number) =
  */
 export function BooksScreen() {
   const me = useUser();
-  const orgWide = me.role === 'admin' || me.role === 'auditor';
+  const orgWide = allows(ORGANISATION_READERS, me.role);
   const [date, setDate] = useState('');
   const [branchId, setBranchId] = useState('');
   const branches = useBranches();

@@ -1,3 +1,4 @@
+import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import type { ConflictAction, SyncConflict } from '@pharmacy/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -63,7 +64,7 @@ function ReviewItem({ item }: { item: SyncConflict }) {
       queryClient.invalidateQueries({ queryKey: ['books'] });
     },
   });
-  const canResolve = me.role === 'admin' || me.role === 'branch_manager';
+  const canResolve = allows(BRANCH_MANAGERS, me.role);
   const titleId = `review-${item.id}`;
   return (
     <li className="card" aria-labelledby={titleId}>

@@ -1,3 +1,4 @@
+import { allows, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import { DevicesList } from '../devices/DevicesScreen';
@@ -33,7 +34,7 @@ export function HeadOfficeScreen() {
         </section>
       )}
       {s?.mode === 'till' && (s.configured ? <TillStatusPanel status={s} /> : <ConnectForm />)}
-      {s && (me.role === 'admin' || me.role === 'branch_manager') && <ConflictsPanel />}
+      {s && allows(BRANCH_MANAGERS, me.role) && <ConflictsPanel />}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { allows, CATALOGUE_EDITORS } from '@pharmacy/contracts/roles';
 import type { Medicine, MedicineSort } from '@pharmacy/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useRef, useState } from 'react';
@@ -19,7 +20,7 @@ type Editing = { kind: 'create' } | { kind: 'edit'; medicine: Medicine } | { kin
 /** The catalogue with this branch's stock: searchable, sorted and paged by the server. */
 export function MedicinesScreen() {
   const me = useUser();
-  const canEdit = me.role === 'admin' || me.role === 'inventory_manager';
+  const canEdit = allows(CATALOGUE_EDITORS, me.role);
   const { branchId } = useWorkingBranch();
   const [search, setSearch] = useState('');
   const [active, setActive] = useState<'true' | 'false' | 'all'>('true');

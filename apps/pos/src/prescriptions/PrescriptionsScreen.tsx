@@ -1,5 +1,5 @@
-import { type Medicine, PHARMACIST_ROLES, type PrescriptionStatus } from '@pharmacy/contracts';
-import { allows, BOOK_READERS } from '@pharmacy/contracts/roles';
+import type { Medicine, PrescriptionStatus } from '@pharmacy/contracts';
+import { allows, BOOK_READERS, DISPENSERS } from '@pharmacy/contracts/roles';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
@@ -88,7 +88,7 @@ function PrescriptionList() {
     <section aria-labelledby="screen-title">
       <div className="screen-header">
         <h1 id="screen-title">Prescriptions</h1>
-        {PHARMACIST_ROLES.includes(user.role) && (
+        {allows(DISPENSERS, user.role) && (
           <button type="button" className="primary" onClick={() => setCreating(true)}>
             New prescription
           </button>
@@ -328,7 +328,7 @@ function PrescriptionDialog({ id, onClose }: { id: string; onClose: () => void }
   });
   const p = rx.data;
   const canDispense =
-    PHARMACIST_ROLES.includes(user.role) &&
+    allows(DISPENSERS, user.role) &&
     !!p &&
     (p.status === 'active' || p.status === 'partially_dispensed' || p.status === 'dispensed');
   const submit = (e: FormEvent) => {
@@ -386,7 +386,7 @@ function PrescriptionDialog({ id, onClose }: { id: string; onClose: () => void }
               </button>
             </form>
           )}
-          {PHARMACIST_ROLES.includes(user.role) && (
+          {allows(DISPENSERS, user.role) && (
             <p className="hint">
               Dispensing prepares the bag for the will-call shelf; nothing is handed over here. To hand it
               over, use <Link href="/sell">Sell</Link>: a hand-over is a sale (Pick up for a bag on the shelf,

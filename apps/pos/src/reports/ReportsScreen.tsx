@@ -1,3 +1,4 @@
+import { allows, ORGANISATION_READERS } from '@pharmacy/contracts/roles';
 import { BranchFilter } from '../branch/BranchFilter';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -33,7 +34,7 @@ export function ReportsScreen() {
   useEffect(() => {
     if (zone) setFilters((f) => ({ ...defaultWindow(zone), branch_id: f.branch_id }));
   }, [zone]);
-  const orgWide = me.role === 'admin' || me.role === 'auditor';
+  const orgWide = allows(ORGANISATION_READERS, me.role);
   const tab = TABS.find((t) => location === t.path || location.startsWith(`${t.path}/`));
   const set = (key: keyof ReportFilters) => (value: string) => setFilters((f) => ({ ...f, [key]: value }));
 

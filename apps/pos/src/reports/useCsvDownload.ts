@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { currentToken } from '../session/token-store';
+import { currentToken } from '../token-store';
 import { csvFileName } from './csv';
 
 export type DownloadState =

@@ -12,7 +12,7 @@ import {
 } from '../auth/marks';
 import { useCashSession } from '../cash/useCashSession';
 import { useUser } from '../session/SessionProvider';
-import { useShortcuts } from '../shell/useShortcuts';
+import { useShortcuts } from '../ui/useShortcuts';
 import { describeError } from '../ui/ErrorNotice';
 import { type Cart, type CartAction, cartReducer, estimateCart, newMutationId, type TaxPolicy } from './cart';
 import { loadCart, saveCart } from './cart-storage';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { currentToken } from '../session/token-store';
+import { currentToken } from '../token-store';
 import { parseServerSentEvents } from './server-sent-events';
 
 const RECONNECT_MS = 3_000;

@@ -2,7 +2,7 @@ import type { User } from '@pharmacy/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { api, onUnauthorized } from '../api';
-import { clearToken, loadToken, refreshDelay, saveToken, tokenFromResponse } from './token-store';
+import { clearToken, loadToken, refreshDelay, saveToken, tokenFromResponse } from '../token-store';
 
 export type SessionState =
   | { status: 'restoring' }

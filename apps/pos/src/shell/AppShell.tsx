@@ -4,7 +4,7 @@ import { useAmountFieldScanGuard } from '../sell/scan-guard';
 import { useSession, useUser } from '../session/SessionProvider';
 import { visibleNav } from './nav';
 import { StatusBar } from './StatusBar';
-import { useShortcuts } from './useShortcuts';
+import { useShortcuts } from '../ui/useShortcuts';
 
 /** F1 always leaves the cursor in Sell's search box, whether Sell was open or is being opened. */
 function focusSellSearch(frames = 20): void {

@@ -1,5 +1,5 @@
 import type { Role } from '@pharmacy/contracts';
-import { maySell, SELLERS } from '@pharmacy/contracts/roles';
+import { BACK_OFFICE_USERS, maySell, SELLERS } from '@pharmacy/contracts/roles';
 
 export interface NavItem {
   path: string;
@@ -12,15 +12,6 @@ export interface NavItem {
   roles?: readonly Role[];
 }
 
-/** Pharmacists reach the back office for stock counts only (sections.ts decides what each role sees). */
-export const BACK_OFFICE_ROLES: readonly Role[] = [
-  'admin',
-  'branch_manager',
-  'inventory_manager',
-  'auditor',
-  'pharmacist',
-];
-
 /** The till's screens; selling, returns and the cash drawer only for those who sell (the server's rule). */
 export const NAV: readonly NavItem[] = [
   { path: '/sell', label: 'Sell', short: 'Sell', key: 'F1', roles: SELLERS },
@@ -28,7 +19,7 @@ export const NAV: readonly NavItem[] = [
   { path: '/customers', label: 'Customers', short: 'Customers', key: 'F3' },
   { path: '/prescriptions', label: 'Prescriptions', short: 'Rx', key: 'F4' },
   { path: '/cash', label: 'Cash session', short: 'Cash', key: 'F6', roles: SELLERS },
-  { path: '/back-office', label: 'Back office', short: 'Office', key: 'F9', roles: BACK_OFFICE_ROLES },
+  { path: '/back-office', label: 'Back office', short: 'Office', key: 'F9', roles: BACK_OFFICE_USERS },
 ];
 
 export function visibleNav(role: Role): NavItem[] {

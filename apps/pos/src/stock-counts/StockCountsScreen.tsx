@@ -1,3 +1,4 @@
+import { allows, APPROVAL_DECIDERS } from '@pharmacy/contracts/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api';
@@ -31,7 +32,7 @@ export function StockCountsScreen() {
       <div className="screen-header">
         <h1 id="counts-title">Stock counts</h1>
       </div>
-      {(me.role === 'admin' || me.role === 'branch_manager') && <ApprovalsWaiting />}
+      {allows(APPROVAL_DECIDERS, me.role) && <ApprovalsWaiting />}
       {started ? (
         <CountSheet {...started} onClose={() => setStarted(null)} />
       ) : (

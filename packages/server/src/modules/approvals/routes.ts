@@ -16,7 +16,7 @@ import {
   overrideApproval,
   requestApproval,
 } from './service';
-import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
+import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from '@pharmacy/contracts/roles';
 
 const TAG = 'Ops';
 

@@ -21,16 +21,13 @@ import { recordedBounds } from './bounds';
 import { type ApprovalOperation, assertApprovalCovers } from './covers';
 import type { ApprovalsTable } from '../../db/tables/approvals';
 import { checkCredentials } from '../auth/service';
-import { APPROVAL_DECIDERS } from './roles';
+import { APPROVAL_DECIDERS, allows, ORGANISATION_READERS } from '@pharmacy/contracts/roles';
 import { recordSignInAtTill } from './sign-ins';
 import { paginate } from '../../db/paginate';
 
 /** A request must be decided, and an approval used, within this many minutes. */
 export const APPROVAL_TTL_MINUTES = 15;
 const ttlFrom = (iso: string) => new Date(Date.parse(iso) + APPROVAL_TTL_MINUTES * 60_000).toISOString();
-
-/** Roles that see every branch's approvals (read-only for the auditor). */
-const ORGANISATION_READERS = new Set(['admin', 'auditor']);
 
 function approvalQuery(db: Db) {
   return db
@@ -114,7 +111,7 @@ export async function listApprovals(
 ) {
   const now = nowIso();
   let q = approvalQuery(app.db);
-  if (ORGANISATION_READERS.has(user.role)) {
+  if (allows(ORGANISATION_READERS, user.role)) {
     if (f.branch_id) q = q.where('a.branch_id', '=', f.branch_id);
   } else if (user.role === 'branch_manager') {
     q = q.where('a.branch_id', '=', user.branchId);

@@ -5,7 +5,7 @@ import { assertNamedUserMay, PushForbidden } from '../sync/push-actors';
 import type { DeviceSignInsTable } from '../../db/tables/approvals';
 import { defineEntity, type EntityRegistration, type PushedChange, type Pusher } from '../sync/registry';
 import { insertRowIfAbsent } from '../sync/row-writes';
-import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from './roles';
+import { APPROVAL_DECIDERS, APPROVAL_REQUESTERS } from '@pharmacy/contracts/roles';
 import { assertSignedInAtDevice } from './sign-ins';
 
 /**

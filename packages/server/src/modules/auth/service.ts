@@ -11,7 +11,7 @@ import { HASH_NOT_SERVED } from '../sync/served';
 import type { CentralAnswer } from '@pharmacy/sync';
 import { keepCentralSession } from '../sync/central-session';
 import { changedAtCentral, signedInAtCentral } from './at-central';
-import { LoginAttempt } from './throttle';
+import { LoginAttempt } from '../../http/sign-in-throttle';
 
 /**
  * Checks an email and password as sign-in does (counted by the sign-in throttle, a failure audited as

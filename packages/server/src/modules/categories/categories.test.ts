@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/harness';
-import { slugify } from './slug';
 import { makeMedicine } from '../../testing/factory';
 
 let t: TestServer;
@@ -10,15 +9,6 @@ beforeAll(async () => {
   admin = await t.adminToken();
 });
 afterAll(() => t.close());
-
-describe('slugify', () => {
-  it('lowercases, drops accents and joins words with dashes', () => {
-    expect(slugify('  Pain & Fever Relief ')).toBe('pain-fever-relief');
-    expect(slugify('Antibiótico Élite')).toBe('antibiotico-elite');
-    expect(slugify('!!!')).toBe('');
-    expect(slugify('维生素')).toBe('');
-  });
-});
 
 describe('categories', () => {
   it('creates with a derived slug, lists with medicine_count, and refuses duplicates with 409', async () => {

@@ -9,7 +9,7 @@ import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { countMedicinesInCategory, touchMedicinesOfCategory } from '../medicines/service';
 import type { CategoriesTable } from '../../db/tables/categories';
-import { slugify } from './slug';
+import { slugify } from '../../lib/slug';
 
 function requireSlug(text: string, field: 'slug' | 'name'): string {
   const slug = slugify(text);

@@ -1,4 +1,4 @@
-import { BOOK_READERS } from '@pharmacy/contracts/roles';
+import { BOOK_READERS, FISCAL_READERS } from '@pharmacy/contracts/roles';
 import {
   BookWindowQuery,
   ClassifiedBookEntry,
@@ -83,7 +83,7 @@ export function complianceRoutes(r: ApiRouter): void {
     summary: 'Fiscal-authority payload of a sale',
     description:
       "Cashier, pharmacist, branch manager or auditor (and admin); branch-bound roles only for sales of their own branch (403). Shows the sale's invoice identity (invoice number, UUID, device counter ICV), the fiscal status, the chained hash and the invoice XML exactly as stored by the selling module; nothing is recomputed or sent. Inventory managers are refused: the payload carries prices and customers.",
-    roles: ['cashier', 'pharmacist', 'branch_manager', 'auditor'],
+    roles: FISCAL_READERS,
     params: FiscalPreviewParams,
     responses: {
       200: { description: 'The fiscal payload', schema: FiscalPreview },

@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import { type ApiRouter, created } from '../../http/route';
 import { actorOf } from '../audit/service';
-import { CUSTOMER_COUNTER } from './roles';
+import { CUSTOMER_COUNTER } from '@pharmacy/contracts/roles';
 import {
   createCustomer,
   customerLedger,

@@ -22,7 +22,7 @@ import { type Actor, writeAudit } from '../audit/service';
 import { baseExponent } from '../currency/service';
 import { getLocalDeviceId } from '../fiscal/device';
 import { findActiveSession, takingSession } from '../sessions/service';
-import { CREDIT_GRANTERS } from './roles';
+import { mayChangeCreditTerms } from '@pharmacy/contracts/roles';
 import { recordSignInAtTill } from '../approvals/sign-ins';
 import type { CustomerLedgerTable, CustomersTable } from '../../db/tables/customers';
 
@@ -122,12 +122,11 @@ export async function possibleDuplicates(
   return rows.map((r) => toCustomer(r, exp));
 }
 
-const CREDIT_ROLES: readonly string[] = ['admin', ...CREDIT_GRANTERS];
 const grantsCredit = (fields: { credit_limit?: number; is_credit_allowed?: boolean }) =>
   (fields.credit_limit !== undefined && fields.credit_limit > 0) || fields.is_credit_allowed === true;
 
 function assertCreditTerms(user: AuthUser, fields: { credit_limit?: number; is_credit_allowed?: boolean }) {
-  if (grantsCredit(fields) && !CREDIT_ROLES.includes(user.role))
+  if (grantsCredit(fields) && !mayChangeCreditTerms(user.role))
     throw new Forbidden(
       'Granting credit (credit_limit above 0 or is_credit_allowed) needs a branch manager or an admin.',
       'CREDIT_TERMS_NEED_MANAGER',
@@ -188,7 +187,7 @@ export async function updateCustomer(
   patch: z.output<typeof UpdateCustomerRequest>,
 ): Promise<Customer> {
   if (patch.credit_limit !== undefined || patch.is_credit_allowed !== undefined) {
-    if (!CREDIT_ROLES.includes(user.role))
+    if (!mayChangeCreditTerms(user.role))
       throw new Forbidden(
         'Changing credit terms needs a branch manager or an admin.',
         'CREDIT_TERMS_NEED_MANAGER',

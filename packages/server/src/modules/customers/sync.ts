@@ -13,7 +13,7 @@ import {
   type Pusher,
 } from '../sync/registry';
 import { insertRowIfAbsent, upsertRow } from '../sync/row-writes';
-import { CREDIT_GRANTERS, CUSTOMER_COUNTER } from './roles';
+import { CREDIT_GRANTERS, CUSTOMER_COUNTER } from '@pharmacy/contracts/roles';
 import { assertSignedInAtDevice } from '../approvals/sign-ins';
 
 /**

@@ -1,6 +1,6 @@
 import type { Sqlite } from '../../db/connection';
 import { randomBytes } from 'node:crypto';
-import { slugify } from '../categories/slug';
+import { slugify } from '../../lib/slug';
 import { barcodeKey } from '../medicines/service';
 import { addDays } from '@pharmacy/contracts/time';
 

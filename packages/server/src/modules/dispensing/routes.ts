@@ -1,3 +1,4 @@
+import { CUSTOMER_COUNTER, DISPENSERS, WILL_CALL_HANDLERS } from '@pharmacy/contracts/roles';
 import {
   CreateRefillReminderRequest,
   CreateWillCallRequest,
@@ -54,7 +55,7 @@ export function dispensingRoutes(r: ApiRouter): void {
     summary: 'Put a prepared prescription on the will-call shelf',
     description:
       'Pharmacist (and admin), in the prescription’s branch. Takes every dispensing made through POST /prescriptions/{id}/dispense that has not been handed over; the prescription becomes ready. 409 NOTHING_PREPARED when nothing is prepared, ALREADY_ON_WILL_CALL when it is already on the shelf, PRESCRIPTION_NOT_VALID when cancelled. One waiting entry per prescription.',
-    roles: ['pharmacist'],
+    roles: DISPENSERS,
     body: CreateWillCallRequest,
     responses: {
       201: { description: 'The will-call entry', schema: WillCall },
@@ -74,7 +75,7 @@ export function dispensingRoutes(r: ApiRouter): void {
     summary: 'Record a will-call pickup (replaced by a sale)',
     description:
       'Pharmacist or cashier (and admin), in the entry’s branch. A pickup is a sale since issue 27.1: POST /sales with will_call_id and collected_by takes the payment, the units reserved at dispensing and the collector in one transaction. This route answers 409 PICKUP_NEEDS_SALE (ALREADY_PICKED_UP when already collected) and changes nothing.',
-    roles: ['pharmacist', 'cashier'],
+    roles: WILL_CALL_HANDLERS,
     params: WillCallParams,
     body: PickupRequest,
     responses: {
@@ -98,7 +99,7 @@ export function dispensingRoutes(r: ApiRouter): void {
     summary: 'Return a will-call entry to stock (not collected)',
     description:
       'Pharmacist (and admin), in the entry’s branch, with a reason. Releases the units reserved for it (they are available to sell again), marks its prescription book rows reversed and restores the prescription’s remaining quantities, so it can be dispensed again. 409 WILL_CALL_NOT_WAITING unless it waits on the shelf.',
-    roles: ['pharmacist'],
+    roles: DISPENSERS,
     params: WillCallParams,
     body: ReturnWillCallRequest,
     responses: {
@@ -157,7 +158,7 @@ export function dispensingRoutes(r: ApiRouter): void {
     summary: 'Create a refill reminder',
     description:
       'Pharmacist, cashier or branch manager (and admin), in their branch (or the prescription’s branch when prescription_id is given). due_date must be today or later (branch time zone). customer_id is checked against customers once that module exists.',
-    roles: ['pharmacist', 'cashier', 'branch_manager'],
+    roles: CUSTOMER_COUNTER,
     body: CreateRefillReminderRequest,
     responses: {
       201: { description: 'The reminder', schema: RefillReminder },

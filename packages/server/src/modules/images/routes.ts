@@ -18,7 +18,13 @@ import type { ApiRouter } from '../../http/route';
 import { actorOf } from '../audit/service';
 import { getMedicine, getMedicineRow, setMedicineImage } from '../medicines/service';
 import { attachableKey, getBrandingLogo, issueUploadUrl, setBrandingLogo } from './service';
-import { CONTENT_TYPES, LocalImageStorage, requireStorage, sniffImageType, uploadUrlUsed } from './storage';
+import {
+  CONTENT_TYPES,
+  LocalImageStorage,
+  requireStorage,
+  sniffImageType,
+  uploadUrlUsed,
+} from '../../storage/image-storage';
 
 const MEDIA_WRITERS = STOCK_MANAGERS;
 

@@ -11,7 +11,7 @@ import {
   KEY_PATTERN,
   requireStorage,
   UPLOAD_URL_TTL_SECONDS,
-} from './storage';
+} from '../../storage/image-storage';
 
 /** A fresh key under the prefix and the URLs to upload and later read it. */
 export async function issueUploadUrl(

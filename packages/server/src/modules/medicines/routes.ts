@@ -1,4 +1,4 @@
-import { CATALOGUE_EDITORS } from '@pharmacy/contracts/roles';
+import { CATALOGUE_EDITORS, CONTROLLED_REGISTRY_READERS } from '@pharmacy/contracts/roles';
 import {
   BarcodeParams,
   BranchStockQuery,
@@ -98,7 +98,7 @@ export function medicineRoutes(r: ApiRouter): void {
     summary: 'Controlled-drugs registry: movements with a running balance per medicine and branch',
     description:
       'Every controlled medicine with movements, per branch, paged by medicine and branch: opening balance before `from`, each movement with balance_after, the closing balance, the quantity on hand in batches and whether they agree. Branch-bound roles see their own branch only. Cashiers are refused (403): the book is for pharmacists, managers and auditors.',
-    roles: ['pharmacist', 'branch_manager', 'inventory_manager', 'auditor'],
+    roles: CONTROLLED_REGISTRY_READERS,
     query: ControlledRegistryQuery,
     responses: {
       200: { description: 'A page of registry entries', schema: pageOf(ControlledRegistryEntry) },

@@ -6,7 +6,7 @@ import { ftsPrefixQuery, indexedBy, inJsonArray, medicineSearchCondition } from 
 import { pageWindow } from '../../db/paginate';
 import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
-import { imageReadUrl } from '../images/storage';
+import { imageReadUrl } from '../../storage/image-storage';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
 import { searchLargeActive } from './search-large.sqlite';
 import { catalogueConditions, type ZeroQuery } from './stock-pager';

@@ -1,3 +1,4 @@
+import { DISPENSERS, PRESCRIPTION_CANCELLERS } from '@pharmacy/contracts/roles';
 import {
   CancelPrescriptionRequest,
   CreatePrescriptionRequest,
@@ -27,7 +28,7 @@ export function prescriptionRoutes(r: ApiRouter): void {
     tag: 'Prescriptions',
     summary: 'Register a prescription',
     description: `Pharmacist (and admin). The patient is given by name, ID number and phone, optionally with customer_id (checked against customers once the customers module exists; kept as text before). issue_date must not be in the future (branch time zone). valid_until defaults to issue_date + 30 days, + 14 days when any item is a controlled medicine; at most 365 days (controlled: 30) after issue, and not already past. Each medicine appears once; items of controlled medicines cannot have refills. Branch-bound roles register in their own branch only (403). ${STATES}`,
-    roles: ['pharmacist'],
+    roles: DISPENSERS,
     body: CreatePrescriptionRequest,
     responses: {
       201: { description: 'The prescription with its items', schema: PrescriptionDetail },
@@ -83,7 +84,7 @@ export function prescriptionRoutes(r: ApiRouter): void {
     tag: 'Prescriptions',
     summary: 'Prepare a prescription for the will-call shelf (no hand-over: that is a sale)',
     description: `Pharmacist (and admin), in the prescription's branch. Without items: everything that remains in the current fills, or, when everything is dispensed, a refill of every item with refills left. With items: each from its current fill (409 beyond what remains) or, when that fill is complete, as the item's next refill (409 beyond the prescribed quantity or with no refills left). The goods are prepared for the will-call shelf: their units are reserved first-expiry-first-out in sellable batches (stock leaves when the pickup's sale is paid, or the reservation is released when the entry goes back to stock); never beyond what is on hand whatever the negative-stock policy (409 INSUFFICIENT_STOCK, nothing written). Nothing is handed over here: a hand-over is a sale. Sell with prescription_id dispenses and hands over in the sale; a will-call entry is picked up by POST /sales with will_call_id and collected_by. A body with collected_by is refused 409 HANDOVER_NEEDS_SALE ("Hand over through Sell: a hand-over is a sale (the prescription is linked to it)") and nothing is written; a till's push of a will-call entry picked up without a sale, or of a dispensing handing one over, is refused with the same code. 409 PRESCRIPTION_NOT_VALID when cancelled, expired, waiting on the will-call shelf or nothing is left. ${STATES}`,
-    roles: ['pharmacist'],
+    roles: DISPENSERS,
     params: PrescriptionParams,
     body: DispenseRequest,
     responses: {
@@ -104,7 +105,7 @@ export function prescriptionRoutes(r: ApiRouter): void {
     summary: 'Cancel a prescription',
     description:
       "Pharmacist or branch manager (and admin), in the prescription's branch. While nothing has been dispensed a reason is optional; once anything has been dispensed (a partial fill, or a complete fill with refills left) a reason is required (400 REASON_REQUIRED) and the cancellation closes what remains; the dispensings stay in the books. 409 PRESCRIPTION_NOT_VALID when already cancelled, waiting on the will-call shelf (pick up first), or fully dispensed with no refills left. Expired prescriptions may be cancelled.",
-    roles: ['pharmacist', 'branch_manager'],
+    roles: PRESCRIPTION_CANCELLERS,
     params: PrescriptionParams,
     body: CancelPrescriptionRequest,
     responses: {

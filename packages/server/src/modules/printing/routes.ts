@@ -22,7 +22,7 @@ import {
 import { z } from 'zod';
 import { type ApiRouter, created, noContent } from '../../http/route';
 import { actorOf } from '../audit/service';
-import { PRINT_JOB_ROLES } from './roles';
+import { PRINT_JOB_ROLES } from '@pharmacy/contracts/roles';
 import {
   cancelPrintJob,
   createPrintJob,

@@ -9,7 +9,7 @@ import { Forbidden, Invalid, NotFound } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
-import { findCategorySlug } from '../categories/slug';
+import { findCategorySlug } from '../medicines/category';
 import { requireActiveBranch } from '../branches/active-branch';
 import { getSettings } from '../settings/service';
 import { consumeApproval } from '../approvals/service';

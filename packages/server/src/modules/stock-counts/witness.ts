@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import type { AuthUser } from '../../http/auth';
 import { Forbidden } from '../../lib/errors';
 import { burnVerify, verifyPassword } from '../../lib/passwords';
-import { LoginAttempt } from '../auth/throttle';
+import { LoginAttempt } from '../../http/sign-in-throttle';
 import { getSettings } from '../settings/service';
 
 export interface Witness {

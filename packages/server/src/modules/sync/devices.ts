@@ -147,15 +147,13 @@ export async function setDeviceStatus(
   return getDevice(app.db, id);
 }
 
-/** Who is calling a sync route: the device itself (X-Device-Token) or a signed-in admin/cashier. */
+/** Who is calling a sync route: the device itself (X-Device-Token) or a signed-in user of the route's roles. */
 export interface SyncCaller {
   kind: 'device' | 'user';
   user: AuthUser | null;
   /** The device the token identifies (device callers). */
   tokenDeviceId: string | null;
 }
-
-export const SYNC_ROLES: readonly Role[] = ['cashier'];
 
 /**
  * Authenticates a sync call. A device token alone is enough (the replicator runs unattended); otherwise a
@@ -164,7 +162,7 @@ export const SYNC_ROLES: readonly Role[] = ['cashier'];
 export async function authenticateSync(
   app: AppContext,
   req: Request,
-  roles: readonly Role[] = SYNC_ROLES,
+  roles: readonly Role[],
 ): Promise<SyncCaller> {
   const token = req.headers[DEVICE_TOKEN_HEADER];
   if (typeof token === 'string' && token.length > 0) {

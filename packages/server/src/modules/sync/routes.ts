@@ -1,4 +1,4 @@
-import { BRANCH_MANAGERS, OVERSEERS, SELLERS } from '@pharmacy/contracts/roles';
+import { BRANCH_MANAGERS, OVERSEERS, SELLERS, SYNC_PUSHERS } from '@pharmacy/contracts/roles';
 import type { Request, Response } from 'express';
 import {
   ConflictListQuery,
@@ -44,11 +44,6 @@ import { connectRoutes } from './connect-routes';
 
 const DeviceParams = z.object({ deviceId: Id });
 
-/**
- * Whose bearer token may push (besides a device credential): every role that works at a till. The gate holds a
- * person to what their role may do through REST and to their own name in every *_by field (gate.ts).
- */
-const PUSH_ROLES: readonly Role[] = ['cashier', 'pharmacist', 'branch_manager', 'inventory_manager'];
 const ConflictParams = z.object({ id: Id });
 
 const deviceAuth = (roles: readonly Role[]) =>
@@ -156,7 +151,7 @@ function replicationRoutes(r: ApiRouter, appOf: () => AppContext): void {
     description:
       "Replays a till's queued changes in order. Each change stands alone: a failing change is rolled back and refused by itself (each in its own savepoint; on a PostgreSQL central a run of sales and stock movements is applied together and, should one fail, again one by one), and its result is stored under (device_id, client_mutation_id) in the same transaction as its effect: a replay answers the stored result unchanged (exactly once); the same id with a different payload is rejected with MUTATION_ID_REUSED. A permanent failure is a rejected item {client_mutation_id, code, message, conflict_id} and a sync_conflicts row, and never blocks the rest of the batch; codes: VALIDATION (a payload the REST body's rules refuse: control characters, lengths, enums, numbers; nested deeper than 16 levels), UNKNOWN_ENTITY, CENTRAL_ONLY (head office's data: catalogue, prices, coupons, suppliers, supplier finance, announcements, users, settings, currencies; refused whoever pushes it), OTHER_BRANCH (a row of another branch than the device's, named or already stored), FORBIDDEN_ROLE (a record a till may change through REST, such as an approval decision, a purchase order or a batch, naming someone who could not have made the change there: unknown, inactive, another branch or a role the route does not allow; a person's bearer token pushes as that person: a role the entity's REST routes allow, and only their own name in every *_by field; a ledger row, coupon redemption or regulator status that no document or decision of the branch backs), ENTITY_ID_MISMATCH (entity_id is not the payload's key), BAD_BASE_REVISION (a base_revision ahead of central, for any entity), CONFLICT (a central-owned row changed since the till's base_revision), IMMUTABLE, CONSTRAINT, MUTATION_ID_REUSED, APPLY_FAILED or the entity's own code. A temporary failure (database busy) stops the batch: the answer lists what was applied and retry_from names the first change to resend. Accepted items carry the central revision covering them and, for fiscal documents, invoice_number and icv. Error bodies are problem+json with detail. 400 without device_id or a changes array.",
     body: SyncPushRequest,
-    roles: PUSH_ROLES,
+    roles: SYNC_PUSHERS,
     responses: {
       200: { description: 'Per-change results', schema: SyncPushResponse },
       404: { description: 'Unknown device' },

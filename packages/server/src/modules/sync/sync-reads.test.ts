@@ -1,3 +1,4 @@
+import { BRANCH_BOUND_ROLES, type Role } from '@pharmacy/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startTestServer, type TestServer, USER_PASSWORD } from '../../testing/harness';
 import { tillReplicator } from './runtime';
@@ -89,7 +90,7 @@ describe('H1: pull and snapshot serve a device of the branch and an admin, hashe
 
   it("H1: a device receives verifiers only for its branch's staff; an admin's read carries none", async () => {
     const isStaffOfA = (u: Record<string, unknown>) =>
-      ['cashier', 'pharmacist', 'branch_manager'].includes(String(u.role)) && u.branch_id === branchA;
+      BRANCH_BOUND_ROLES.includes(u.role as Role) && u.branch_id === branchA;
     for (const read of [snapshot, pull]) {
       const byDevice = await read(device());
       expect(byDevice.status).toBe(200);

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { assertBranchAccess, scopeBranch } from '../../http/auth';
 import { created, type ApiRouter } from '../../http/route';
 import { actorOf, writeAudit } from '../audit/service';
-import { unlockAccount } from '../auth/throttle';
+import { unlockAccount } from '../../http/sign-in-throttle';
 import { assertMayUnlock, createUser, getUser, listUsers, setPassword, updateUser } from './service';
 
 const UserParams = z.object({ userId: Id });

@@ -1,3 +1,4 @@
+import { APPROVAL_DECIDERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
 /** Who may call each approvals route (the authorisation table in src/authz.test.ts). */
@@ -8,7 +9,7 @@ export const approvalsAuthz: AuthzRow[] = [
     method: 'PUT',
     path: '/approvals/{approvalId}',
     body: { status: 'approved', reason: 'ok' },
-    expect: only(['branch_manager'], 404),
+    expect: only(APPROVAL_DECIDERS, 404),
   },
   {
     method: 'POST',

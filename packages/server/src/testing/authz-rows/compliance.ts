@@ -1,4 +1,4 @@
-import { BOOK_READERS, BRANCH_MANAGERS } from '@pharmacy/contracts/roles';
+import { BOOK_READERS, BRANCH_MANAGERS, FISCAL_READERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, only } from '../authz';
 
 /** Who may call each compliance route (the authorisation table in src/authz.test.ts). */
@@ -16,7 +16,7 @@ export const complianceAuthz: AuthzRow[] = [
   {
     method: 'GET',
     path: '/compliance/fiscal-preview/{saleId}',
-    expect: only(['cashier', 'pharmacist', 'branch_manager', 'auditor'], 404),
+    expect: only(FISCAL_READERS, 404),
   },
   { method: 'GET', path: '/compliance/devices', expect: only(BRANCH_MANAGERS, 200) },
   { method: 'POST', path: '/compliance/devices/{deviceId}/revoke', expect: only(BRANCH_MANAGERS, 404) },

@@ -1,5 +1,5 @@
 import { testingOnPostgres } from '../harness';
-import { BRANCH_MANAGERS, OVERSEERS } from '@pharmacy/contracts/roles';
+import { BRANCH_MANAGERS, OVERSEERS, SYNC_PUSHERS } from '@pharmacy/contracts/roles';
 import { type AuthzRow, anyRole, only } from '../authz';
 
 const tillAnswer = testingOnPostgres() ? 409 : 200;
@@ -11,7 +11,7 @@ export const syncAuthz: AuthzRow[] = [
     method: 'POST',
     path: '/sync/push',
     body: {},
-    expect: only(['cashier', 'pharmacist', 'branch_manager', 'inventory_manager'], 400),
+    expect: only(SYNC_PUSHERS, 400),
   },
   { method: 'GET', path: '/sync/pull', expect: only([], 400) },
   { method: 'GET', path: '/sync/snapshot', expect: only([], 400) },

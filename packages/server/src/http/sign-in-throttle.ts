@@ -1,6 +1,12 @@
-import type { AppContext } from '../../app-context';
-import { TooManyRequests } from '../../lib/errors';
-import { type SlidingWindow, slidingWindowOf } from '../../lib/sliding-window';
+import type { AppContext } from '../app-context';
+import { TooManyRequests } from '../lib/errors';
+import { type SlidingWindow, slidingWindowOf } from '../lib/sliding-window';
+
+/**
+ * The sign-in throttle: failed passwords counted per account (and, on central, per client address). Below the
+ * areas, beside the bearer-token check: sign-in (auth), a witness's sign-in at a count (stock-counts) and a
+ * manager's unlock (users) all use it.
+ */
 
 interface Limits {
   max_failures_per_account: number;

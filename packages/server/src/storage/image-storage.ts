@@ -9,8 +9,8 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { AppContext } from '../../app-context';
-import { AppError, Conflict } from '../../lib/errors';
+import type { AppContext } from '../app-context';
+import { AppError, Conflict } from '../lib/errors';
 
 /** Where medicine photos and branding images live; the server hands out signed URLs, clients move the bytes. */
 export interface ImageStorage {
