@@ -275,6 +275,55 @@ export function freePort(): Promise<number> {
 
 export const tempClusterDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-pg-'));
 
+/** Free space a RAM filesystem must have to hold the test run's cluster (each test server's database is 11 MB). */
+const RAM_CLUSTER_MIN_FREE = 2 * 1024 ** 3;
+
+/**
+ * A throwaway test cluster's folder, in RAM (/dev/shm) where the machine has room for it: on this project's
+ * virtual disk a CREATE DATABASE of the 11 MB template took 0.3-0.7 s of CPU and its DROP 0.4 s more, flushing
+ * the copy to disk; in RAM about 0.03 s (a PostgreSQL test server cost 0.74 s of CPU, now 0.29 s; the whole
+ * PostgreSQL suite 448 -> 317 s of CPU). SQLite's test files and the benches stay on disk, whose fsyncs they
+ * measure.
+ */
+export function testClusterDir(): string {
+  const ram = '/dev/shm';
+  try {
+    removeAbandonedClusters(ram);
+    const free = fs.statfsSync(ram);
+    if (free.bavail * free.bsize >= RAM_CLUSTER_MIN_FREE)
+      return fs.mkdtempSync(path.join(ram, 'pharmacy-pg-'));
+  } catch {
+    // No RAM filesystem here: the disk it is.
+  }
+  return tempClusterDir();
+}
+
+/**
+ * Test clusters a killed run left in RAM: older than ten minutes (one being made has no postmaster.pid yet)
+ * with no live postmaster.
+ */
+function removeAbandonedClusters(parent: string): void {
+  for (const name of fs.readdirSync(parent)) {
+    if (!name.startsWith('pharmacy-pg-')) continue;
+    const dir = path.join(parent, name);
+    if (Date.now() - fs.statSync(dir).mtimeMs < 10 * 60_000 || postmasterAlive(dir)) continue;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function postmasterAlive(dir: string): boolean {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, run by the postgres user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Rows of one statement on its own connection. */
 export async function query<R = Record<string, unknown>>(
   url: string,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addStock, makeMedicine, makeMedicineId, openSessionFor } from '../testing/factory';
 import { startTestServer, type TestServer, testingOnPostgres } from '../testing/harness';
-import { query, tempClusterDir } from './local-postgres';
+import { query, testClusterDir } from './local-postgres';
 import { type ReplicaPair, startReplicaPair, waitForReplay } from './local-replica';
 import { openPostgres } from './postgres';
 import { publishSafeRevision } from './revision-order';
@@ -76,7 +76,7 @@ describe.skipIf(!testingOnPostgres())(
     };
 
     beforeAll(async () => {
-      pair = await startReplicaPair(tempClusterDir());
+      pair = await startReplicaPair(testClusterDir());
       await query(pair.primary.adminUrl, 'CREATE DATABASE pharmacy');
       t = await startTestServer({
         mode: 'central',

