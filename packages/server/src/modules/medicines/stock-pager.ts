@@ -32,6 +32,11 @@ export interface StockSortInput {
   near?: number;
   /** false: read medicine_stock as settled, correcting for the day, without settling it to `day` first. */
   settle?: boolean;
+  /**
+   * The conditions include a search, one matching many (a search matching few is sorted whole): the zero segment
+   * walks the catalogue's name index testing each medicine against the matches, not sorting them all first.
+   */
+  searched?: boolean;
 }
 
 export type Sign = '>' | '=' | '<';
@@ -43,11 +48,15 @@ export interface StockFilter {
 }
 
 /**
- * A stretch of the zero segment (the medicines holding none) written twice, for the store to run the one its
- * engine merges: a compound EXCEPT of the catalogue's and medicine_stock's name-ordered reads, and an anti join.
+ * A stretch of the zero segment (the medicines holding none) written for each way an engine reads it, for the
+ * store to run the one its engine does best: a compound EXCEPT of the catalogue's and medicine_stock's
+ * name-ordered reads (SQLite merges them); `merge`, the same as a join of the two name-ordered indexes, both
+ * read in the page's direction (null where the list has conditions of its own, so the catalogue's side is not
+ * one range of a name index); and `antiJoin`, a probe of medicine_stock's key per medicine.
  */
 export interface ZeroQuery<R> {
   except: RawBuilder<R>;
+  merge: RawBuilder<R> | null;
   antiJoin: RawBuilder<R>;
 }
 
@@ -79,9 +88,13 @@ export const and = (conditions: Array<RawBuilder<boolean> | null>) => {
   return present.length ? sql`AND ${sql.join(present, sql` AND `)}` : sql``;
 };
 
-/** A medicine whose stock medicine_stock does not hold for this day: its sellable stock, and whether it has a row. */
+/**
+ * A medicine whose stock medicine_stock does not hold for this day: its sellable stock, whether it has a row,
+ * and the units of that row (0: none).
+ */
 export interface Correction extends StockRow {
   hasRow: boolean;
+  kept: number;
 }
 
 const signOf = (stock: number): Sign => (stock > 0 ? '>' : stock < 0 ? '<' : '=');
@@ -131,6 +144,7 @@ export class StockPager {
   readonly #some: readonly Correction[];
   readonly #all: readonly Correction[];
   readonly #sizes = new Map<string, number>();
+  #kept: Promise<Record<'>' | '<', number>> | undefined;
 
   constructor(q: StockSortInput, corrected: readonly Correction[]) {
     this.#q = q;
@@ -189,42 +203,69 @@ export class StockPager {
   /**
    * A stretch of the zero segment, `limit` rows from `offset` in the given direction (from `key` on when given):
    * the catalogue less the medicines with a row, with the ones corrected to zero, without the ones corrected to
-   * some. Written both ways for the store (MedicineStore.merged): as a compound EXCEPT of the two name-ordered
-   * reads, which SQLite answers by merging them (medicine_stock's read named, as SQLite writes it: the
-   * (branch, units) index also covers it, and a planner without its statistics sorted that), and as an anti join (matched on name and id as well, so
-   * PostgreSQL merges the two indexes, a merge anti join, instead of probing once per medicine).
+   * some. Written for each engine's way (MedicineStore.merged, ZeroQuery): a compound EXCEPT of the two
+   * name-ordered reads, which SQLite answers by merging them (both indexes named, as SQLite writes it: the
+   * (branch, units) index also covers medicine_stock's side, and a planner without its statistics sorted
+   * that); a join matched on name and id as well, medicine_stock's side an ordered read of its own, which
+   * PostgreSQL merges reading both name indexes in the page's direction (an anti join of the same, read
+   * descending, had its planner sort the branch's rows); and an anti join on the key.
    */
   async #zeroStretch(desc: boolean, offset: number, limit: number, key?: Key): Promise<StockRow[]> {
     const q = this.#q;
     const d = sql.raw(desc ? 'DESC' : 'ASC');
     const fromKey = (alias: 'm' | 's') => (key ? sql`AND ${this.#side(alias, key, 'from', desc)}` : sql``);
     const someOut = this.#notIn('m.id', this.#some);
-    const except = sql<StockRow>`SELECT m.name COLLATE NOCASE AS name, m.id AS id ${this.#catalogue()} ${someOut} ${fromKey('m')}
+    // In name order from its index, a search's matches tested one by one rather than all sorted by name first.
+    const catalogueIndex =
+      q.conditions.length && !q.searched
+        ? sql``
+        : sql.raw(indexedBy(q.active === 'all' ? 'medicines_name_id' : 'medicines_active_name_id'));
+    const except = sql<StockRow>`SELECT m.name COLLATE NOCASE AS name, m.id AS id FROM medicines m ${catalogueIndex}
+        WHERE 1 = 1 ${and([activeCondition('m', q.active), ...q.conditions])} ${someOut} ${fromKey('m')}
       EXCEPT SELECT s.name COLLATE NOCASE, s.medicine_id FROM medicine_stock s ${sql.raw(indexedBy('medicine_stock_names'))}
         WHERE s.branch_id = ${q.branchId}
         ${this.#notIn('s.medicine_id', this.#none)} ${fromKey('s')}
       ORDER BY 1 ${d}, 2 ${d} LIMIT ${limit} OFFSET ${offset}`;
+    const orderAndPage = sql`ORDER BY m.name COLLATE NOCASE ${d}, m.id ${d} LIMIT ${limit} OFFSET ${offset}`;
+    const zeroToo = (none: RawBuilder<unknown>) =>
+      this.#none.length ? sql`(${none} OR ${this.#in('m.id', this.#none)})` : none;
+    const merge = q.conditions.length
+      ? null
+      : sql<StockRow>`SELECT m.id AS id FROM medicines m LEFT JOIN (SELECT s.name, s.medicine_id
+          FROM medicine_stock s WHERE s.branch_id = ${q.branchId} ${fromKey('s')}
+          ORDER BY s.name COLLATE NOCASE ${d}, s.medicine_id ${d}) s
+        ON s.name COLLATE NOCASE = m.name COLLATE NOCASE AND s.medicine_id = m.id
+        WHERE 1 = 1 ${and([activeCondition('m', q.active)])} ${someOut}
+        AND ${zeroToo(sql`s.medicine_id IS NULL`)} ${fromKey('m')} ${orderAndPage}`;
     const none = sql`NOT EXISTS (SELECT 1 FROM medicine_stock s WHERE s.branch_id = ${q.branchId}
-      AND s.name COLLATE NOCASE = m.name COLLATE NOCASE AND s.medicine_id = m.id)`;
+      AND s.medicine_id = m.id)`;
     const antiJoin = sql<StockRow>`SELECT m.id AS id ${this.#catalogue()} ${someOut}
-      AND ${this.#none.length ? sql`(${none} OR ${this.#in('m.id', this.#none)})` : none} ${fromKey('m')}
-      ORDER BY m.name COLLATE NOCASE ${d}, m.id ${d} LIMIT ${limit} OFFSET ${offset}`;
-    const rows = await q.merged({ except, antiJoin });
+      AND ${zeroToo(none)} ${fromKey('m')} ${orderAndPage}`;
+    const rows = await q.merged({ except, merge, antiJoin });
     return rows.map((r) => ({ id: r.id, stock: 0 }));
   }
 
-  #order(g: Segment) {
-    const d = sql.raw(this.#q.desc ? 'DESC' : 'ASC');
-    return g.sign === '='
-      ? sql`m.name COLLATE NOCASE ${d}, m.id ${d}`
-      : sql`s.qty ${d}, s.name COLLATE NOCASE ${d}, s.medicine_id ${d}`;
-  }
-
-  /** `limit` rows of a segment's index from `offset` (the corrected medicines left out). */
+  /**
+   * `limit` rows of a segment's index from `offset` (the corrected medicines left out); from NEAR rows in, read
+   * from the segment's nearer end when its size is kept (sizeIfKept), as the zero segment's are.
+   */
   async #indexRows(g: Segment, offset: number, limit: number): Promise<StockRow[]> {
     if (g.sign === '=') return this.#zeroRows(offset, limit);
+    const desc = this.#q.desc;
+    const size = offset > (this.#q.near ?? NEAR) ? await this.sizeIfKept(g) : null;
+    if (size !== null) {
+      const n = size - this.#extra(g).length;
+      if (offset >= n) return [];
+      const end = Math.min(n, offset + limit);
+      if (n - end < offset) return (await this.#indexRead(g, !desc, n - end, end - offset)).reverse();
+    }
+    return this.#indexRead(g, desc, offset, limit);
+  }
+
+  async #indexRead(g: Segment, desc: boolean, offset: number, limit: number): Promise<StockRow[]> {
+    const d = sql.raw(desc ? 'DESC' : 'ASC');
     const query = sql<StockRow>`SELECT s.medicine_id AS id, s.qty AS stock ${this.#from(g)}
-      ORDER BY ${this.#order(g)} LIMIT ${limit} OFFSET ${offset}`;
+      ORDER BY s.qty ${d}, s.name COLLATE NOCASE ${d}, s.medicine_id ${d} LIMIT ${limit} OFFSET ${offset}`;
     const { rows } = await query.execute(this.#q.db);
     return rows.map((r) => ({ id: r.id, stock: Number(r.stock) }));
   }
@@ -308,20 +349,60 @@ export class StockPager {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** How many medicines a segment holds (counted only when a page starts past its end, or for the total). */
+  /** How many medicines a segment holds (asked only when a page starts past its end, or for the total). */
   async size(g: Segment): Promise<number> {
     const key = segmentKey(g);
     let size = this.#sizes.get(key);
     if (size === undefined) {
-      if (g.sign === '=')
-        size = (await this.#q.total()) - (await this.size({ sign: '>' })) - (await this.size({ sign: '<' }));
-      else {
-        const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(g)}`.execute(this.#q.db);
-        size = Number(rows[0]?.n ?? 0) + this.#extra(g).length;
-      }
+      size =
+        g.sign === '='
+          ? (await this.#q.total()) - (await this.size({ sign: '>' })) - (await this.size({ sign: '<' }))
+          : (await this.#counted(g)) + this.#extra(g).length;
       this.#sizes.set(key, size);
     }
     return size;
+  }
+
+  /**
+   * A segment's size when it costs no count of medicine_stock's index: a whole segment of a sign (or the zero
+   * segment) of a list without conditions of its own, read from medicine_stock_counts, or one the branch has
+   * no rows for at all; null otherwise.
+   */
+  async sizeIfKept(g: Segment): Promise<number | null> {
+    const plain = this.#q.conditions.length === 0;
+    if (this.#sizes.has(segmentKey(g)) || (g.sign === '=' && plain)) return this.size(g);
+    if (g.sign === '=' || g.above !== undefined) return null;
+    return plain || (await this.#keptOf(g.sign)) === 0 ? this.size(g) : null;
+  }
+
+  /** The branch's rows of a sign under the list's flag, as medicine_stock_counts keeps them (migration 0031). */
+  async #keptOf(sign: '>' | '<'): Promise<number> {
+    const q = this.#q;
+    this.#kept ??= sql<{ positive: number | string | null; negative: number | string | null }>`SELECT
+        sum(c.positive) AS positive, sum(c.negative) AS negative FROM medicine_stock_counts c
+      WHERE c.branch_id = ${q.branchId} ${and([activeCondition('c', q.active)])}`
+      .execute(q.db)
+      .then(({ rows }) => ({ '>': Number(rows[0]?.positive ?? 0), '<': Number(rows[0]?.negative ?? 0) }));
+    return (await this.#kept)[sign];
+  }
+
+  /**
+   * How many of medicine_stock's rows a segment holds, the corrected medicines left out: from the kept counts
+   * for a whole segment of a sign (or its part above a threshold: the whole less the part up to it) where the
+   * list has no conditions of its own or the branch has no row of that sign; counted on the index otherwise.
+   */
+  async #counted(g: Segment): Promise<number> {
+    if (g.sign !== '=' && (g.upTo === undefined || g.upTo === null) && g.low === undefined) {
+      const kept = await this.#keptOf(g.sign);
+      if (kept === 0) return 0;
+      if (this.#q.conditions.length === 0) {
+        const whole = kept - this.#all.filter((c) => c.hasRow && signOf(c.kept) === g.sign).length;
+        if (g.above === undefined) return whole;
+        return whole - (await this.#counted({ sign: '>', above: 0, upTo: g.above }));
+      }
+    }
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(g)}`.execute(this.#q.db);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** The corrected medicines merged into a segment (a whole one: a stock filter reads medicine_stock settled). */

@@ -8,7 +8,7 @@ import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
-import { searchLargeActive } from './search-large.sqlite';
+import { searchLargeActive, searchTotal } from './search-large.sqlite';
 import { catalogueConditions, type ZeroQuery } from './stock-pager';
 import { settleStockDay, stockSortedPage } from './stock-sort';
 
@@ -50,6 +50,10 @@ export class SqliteMedicineStore {
 
   searchLargeActive(text: string, page: number, pageSize: number): IdPage | null {
     return searchLargeActive(this.#sqlite, text, page, pageSize);
+  }
+
+  searchTotal(text: string, active: 'true' | 'false' | 'all'): number {
+    return searchTotal(this.#sqlite, text, active);
   }
 
   /** FTS5: `alias`.rowid among the index's prefix matches. */

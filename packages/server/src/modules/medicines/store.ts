@@ -34,6 +34,11 @@ export interface MedicineStore {
    * without sorting every match; null where the general query is the cheaper plan.
    */
   searchLargeActive(text: string, page: number, pageSize: number): IdPage | null;
+  /**
+   * How many medicines of the flag match search-as-you-type `text` when the search is the list's only condition,
+   * without reading every match; null where counting the matches is the cheaper way.
+   */
+  searchTotal(text: string, active: 'true' | 'false' | 'all'): number | null;
   /** Medicines `alias` whose name, generic name or barcode has a word beginning with each word of `text`; null: no words. */
   searchCondition(text: string, alias: string): RawBuilder<boolean> | null;
   /**
@@ -43,9 +48,10 @@ export interface MedicineStore {
   withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]>;
   /**
    * Rows of a stretch of the medicines holding none (stock-sort.ts), read by merging the catalogue's and
-   * medicine_stock's name-ordered indexes rather than probing medicine_stock once per medicine, a hundred times
+   * medicine_stock's name-ordered indexes rather than probing medicine_stock once per medicine, many times
    * slower where nearly every medicine has stock: SQLite runs the compound EXCEPT (its planner merges the two
-   * ordered reads of a compound SELECT), PostgreSQL the anti join, told to merge.
+   * ordered reads of a compound SELECT), PostgreSQL the join of the two ordered reads, told to merge (with a
+   * search or filter of the list's own, the anti join on the key).
    */
   merged<R>(query: ZeroQuery<R>): Promise<R[]>;
   /** A derived table `(id, stock)` of the given rows, to join or exclude in one statement whatever their number. */
