@@ -11,7 +11,7 @@ import type { JsonText } from '../../http/route';
 import { branchTimeZone } from '../branches/time-zone';
 import { localDate } from '@pharmacy/contracts/time';
 import { barcodeKey, toMedicine } from './service';
-import { activeCondition, catalogueConditions } from './stock-pager';
+import { activeCondition, catalogueConditions } from './list-conditions';
 import { settleStockFor, stockSorted as stockSortedRows } from './stock-sort';
 import { medicineStore } from './store';
 

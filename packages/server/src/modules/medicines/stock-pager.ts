@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { indexedBy } from '../../db/dialect';
+import { activeCondition, and } from './list-conditions';
 import type { StockRow } from './list-types';
 
 /**
@@ -60,38 +61,7 @@ export interface ZeroQuery<R> {
   antiJoin: RawBuilder<R>;
 }
 
-const flag = (on: boolean) => sql.lit(on ? 1 : 0);
-
-/** `alias`.is_active as the filter asks (a literal, as partial indexes name it); null: every medicine. */
-export function activeCondition(alias: string, active: 'true' | 'false' | 'all'): RawBuilder<boolean> | null {
-  return active === 'all'
-    ? null
-    : sql<boolean>`${sql.ref(`${alias}.is_active`)} = ${flag(active === 'true')}`;
-}
-
-/** The list filters on the catalogue's own columns but is_active, as conditions on medicines `m`. */
-export function catalogueConditions(f: {
-  category?: string | undefined;
-  requires_prescription?: boolean | undefined;
-  is_controlled?: boolean | undefined;
-}): RawBuilder<boolean>[] {
-  const out: RawBuilder<boolean>[] = [];
-  if (f.category !== undefined) out.push(sql<boolean>`m.category = ${f.category}`);
-  if (f.requires_prescription !== undefined)
-    out.push(sql<boolean>`m.requires_prescription = ${flag(f.requires_prescription)}`);
-  if (f.is_controlled !== undefined) out.push(sql<boolean>`m.is_controlled = ${flag(f.is_controlled)}`);
-  return out;
-}
-
-export const and = (conditions: Array<RawBuilder<boolean> | null>) => {
-  const present = conditions.filter((c): c is RawBuilder<boolean> => c !== null);
-  return present.length ? sql`AND ${sql.join(present, sql` AND `)}` : sql``;
-};
-
-/**
- * A medicine whose stock medicine_stock does not hold for this day: its sellable stock, whether it has a row,
- * and the units of that row (0: none).
- */
+/** A medicine whose stock medicine_stock does not hold for this day: its stock, its row and that row's units. */
 export interface Correction extends StockRow {
   hasRow: boolean;
   kept: number;
@@ -104,9 +74,8 @@ const WALK_LIMIT = 2000;
 /** Counting stops once the page starts at most this many rows of the zero segment further on: those are walked. */
 const WALK_REST = 200;
 /**
- * A page starting this far into the zero segment is read from whichever end of it is nearer (its size counted
- * first): where nearly every medicine has stock, its few are spread over the whole catalogue, and a page near
- * its far end was a walk through all of it.
+ * A page starting this far into a segment is read from its nearer end (its size known first): where nearly every
+ * medicine has stock, the zero segment's few are spread over the catalogue, its far end a walk through it all.
  */
 const NEAR = 100;
 
@@ -145,6 +114,7 @@ export class StockPager {
   readonly #all: readonly Correction[];
   readonly #sizes = new Map<string, number>();
   #kept: Promise<Record<'>' | '<', number>> | undefined;
+  #total: Promise<number> | undefined;
 
   constructor(q: StockSortInput, corrected: readonly Correction[]) {
     this.#q = q;
@@ -170,11 +140,14 @@ export class StockPager {
   }
 
   /** medicine_stock's rows of the branch passing the filter (with the medicines row only when the filter needs it), in `g` when given. */
-  #stocked(g?: Segment) {
+  #stocked(g?: Segment, byCatalogue = false) {
     const q = this.#q;
-    const joined = q.conditions.length
-      ? sql`CROSS JOIN medicines m WHERE m.id = s.medicine_id ${and(q.conditions)} AND`
-      : sql`WHERE`;
+    // `byCatalogue`: the list's medicines probing medicine_stock (a search matching fewer than the rows).
+    const joined = !q.conditions.length
+      ? sql`FROM medicine_stock s WHERE`
+      : byCatalogue
+        ? sql`FROM medicines m CROSS JOIN medicine_stock s WHERE s.medicine_id = m.id ${and(q.conditions)} AND`
+        : sql`FROM medicine_stock s CROSS JOIN medicines m WHERE m.id = s.medicine_id ${and(q.conditions)} AND`;
     // The medicine's threshold, carried in the row (migration 0030) at the end of medicine_stock_order.
     const low =
       g?.low === undefined
@@ -189,26 +162,25 @@ export class StockPager {
         : g.upTo === null || g.upTo === undefined
           ? sql`AND s.qty > ${g.above}`
           : sql`AND s.qty > ${g.above} AND s.qty <= ${g.upTo}`;
-    return sql`FROM medicine_stock s ${joined} s.branch_id = ${q.branchId} ${and([activeCondition('s', q.active)])} ${range} ${low}`;
+    return sql`${joined} s.branch_id = ${q.branchId} ${and([activeCondition('s', q.active)])} ${range} ${low}`;
   }
 
   /**
    * FROM … WHERE … of a segment's rows but the zero segment's: medicine_stock's rows of that sign (and part),
    * less the corrected medicines.
    */
-  #from(g: Segment) {
-    return sql`${this.#stocked(g)} ${this.#notIn('s.medicine_id', this.#all)}`;
+  #from(g: Segment, byCatalogue = false) {
+    return sql`${this.#stocked(g, byCatalogue)} ${this.#notIn('s.medicine_id', this.#all)}`;
   }
 
   /**
    * A stretch of the zero segment, `limit` rows from `offset` in the given direction (from `key` on when given):
    * the catalogue less the medicines with a row, with the ones corrected to zero, without the ones corrected to
    * some. Written for each engine's way (MedicineStore.merged, ZeroQuery): a compound EXCEPT of the two
-   * name-ordered reads, which SQLite answers by merging them (both indexes named, as SQLite writes it: the
-   * (branch, units) index also covers medicine_stock's side, and a planner without its statistics sorted
-   * that); a join matched on name and id as well, medicine_stock's side an ordered read of its own, which
-   * PostgreSQL merges reading both name indexes in the page's direction (an anti join of the same, read
-   * descending, had its planner sort the branch's rows); and an anti join on the key.
+   * name-ordered reads, which SQLite merges (both indexes named: the (branch, units) index also covers
+   * medicine_stock's side, and a planner without statistics sorted that); a join on name and id, medicine_stock's
+   * side an ordered read of its own, which PostgreSQL merges reading both name indexes in the page's direction
+   * (as an anti join, read descending, its planner sorted the branch's rows); and an anti join on the key.
    */
   async #zeroStretch(desc: boolean, offset: number, limit: number, key?: Key): Promise<StockRow[]> {
     const q = this.#q;
@@ -356,7 +328,7 @@ export class StockPager {
     if (size === undefined) {
       size =
         g.sign === '='
-          ? (await this.#q.total()) - (await this.size({ sign: '>' })) - (await this.size({ sign: '<' }))
+          ? (await this.#listTotal()) - (await this.size({ sign: '>' })) - (await this.size({ sign: '<' }))
           : (await this.#counted(g)) + this.#extra(g).length;
       this.#sizes.set(key, size);
     }
@@ -373,6 +345,20 @@ export class StockPager {
     if (this.#sizes.has(segmentKey(g)) || (g.sign === '=' && plain)) return this.size(g);
     if (g.sign === '=' || g.above !== undefined) return null;
     return plain || (await this.#keptOf(g.sign)) === 0 ? this.size(g) : null;
+  }
+
+  /**
+   * At least how many medicines the zero segment holds, from the kept counts alone: the list's medicines less
+   * every row of the branch above and below zero (and the medicines corrected to some stock).
+   */
+  async zeroAtLeast(): Promise<number> {
+    const kept = (await this.#keptOf('>')) + (await this.#keptOf('<'));
+    return (await this.#listTotal()) - kept - this.#some.length;
+  }
+
+  #listTotal(): Promise<number> {
+    this.#total ??= this.#q.total();
+    return this.#total;
   }
 
   /** The branch's rows of a sign under the list's flag, as medicine_stock_counts keeps them (migration 0031). */
@@ -401,7 +387,14 @@ export class StockPager {
         return whole - (await this.#counted({ sign: '>', above: 0, upTo: g.above }));
       }
     }
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(g)}`.execute(this.#q.db);
+    // Fewer medicines in the list than rows of this sign: counted from the list's side.
+    const fewer =
+      this.#q.conditions.length > 0 &&
+      g.sign !== '=' &&
+      (await this.#listTotal()) < (await this.#keptOf(g.sign));
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(g, fewer)}`.execute(
+      this.#q.db,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 

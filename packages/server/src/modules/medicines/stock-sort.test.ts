@@ -17,7 +17,7 @@ import { nowIso } from '../../lib/time';
 import { branchToday } from '../stock/ledger';
 import { registeredEntities } from '../sync/registry';
 import { TillStore } from '../sync/till-store';
-import { catalogueConditions } from './stock-pager';
+import { catalogueConditions } from './list-conditions';
 import { settleStockDay, stockSortedPage } from './stock-sort';
 import { medicineStore } from './store';
 

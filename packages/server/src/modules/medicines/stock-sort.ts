@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import { activeCondition, and } from './list-conditions';
 import type { StockRow } from './list-types';
 import {
-  activeCondition,
-  and,
   type Correction,
   type Segment,
   type StockFilter,
@@ -150,8 +149,11 @@ export async function stockSorted(
     if (want <= 0) break;
     // A page past a segment skips it by its size where that is kept (no count; an empty one is not read), and
     // past the zero segment always, rather than walk it: where nearly every medicine has stock, its few are
-    // spread over the whole catalogue.
-    const size = g.sign === '=' && offset > 0 ? await pager.size(g) : await pager.sizeIfKept(g);
+    // spread over the whole catalogue. A page surely inside the zero segment does not count it.
+    const size =
+      g.sign === '=' && offset > 0 && offset >= (await pager.zeroAtLeast())
+        ? await pager.size(g)
+        : await pager.sizeIfKept(g);
     if (size !== null && offset >= size) {
       offset -= size;
       continue;

@@ -46,7 +46,8 @@ export class PostgresMedicineStore {
 
   /**
    * A stretch of the zero segment, in a read-only transaction without parallel workers (2 of them only share
-   * the cores). Without conditions of its own, the merge of the two name indexes read in the page's direction,
+   * the cores), READ COMMITTED as a statement outside a transaction is (serializable's predicate locks on every
+   * index page read cost half as much again). Without conditions of its own, the merge of the two name indexes read in the page's direction,
    * stopping after the page: nested loops (a probe per medicine, where nearly every one is stocked), hashes
    * and sorts (of the branch's whole rows: a hash on names costs 0.3-0.5 s over 100,000) turned off, as its
    * planner chose them for some offsets and directions. With a search or filter, the anti join on the key,
@@ -55,6 +56,7 @@ export class PostgresMedicineStore {
   merged<R>({ merge, antiJoin }: ZeroQuery<R>): Promise<R[]> {
     return this.#db
       .transaction()
+      .setIsolationLevel('read committed')
       .setAccessMode('read only')
       .execute(async (trx) => {
         const off = merge ? ['enable_nestloop', 'enable_hashjoin', 'enable_sort'] : [];

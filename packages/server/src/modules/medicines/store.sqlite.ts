@@ -9,7 +9,8 @@ import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
 import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
 import { searchLargeActive, searchTotal } from './search-large.sqlite';
-import { catalogueConditions, type ZeroQuery } from './stock-pager';
+import { catalogueConditions } from './list-conditions';
+import type { ZeroQuery } from './stock-pager';
 import { settleStockDay, stockSortedPage } from './stock-sort';
 
 /**
