@@ -127,14 +127,7 @@ export async function listMedicines(
   // matches few, walking the stock index to find them costs more); otherwise the page is read in segments from
   // medicine_stock's index (stock-sort.ts), never sorting every match, the stock filters keeping or cutting
   // segments (and comparing units with thresholds in one range of the index).
-  const searchOnly =
-    f.search &&
-    !f.barcode &&
-    f.category === undefined &&
-    f.requires_prescription === undefined &&
-    f.is_controlled === undefined;
-  const catalogueTotal =
-    (searchOnly ? store.searchTotal(f.search ?? '', f.is_active) : null) ?? (await count(catalogue));
+  const catalogueTotal = store.catalogueTotal(f) ?? (await count(catalogue));
   const matching = searched && catalogueTotal <= SORT_WHOLE;
   if (f.sort === 'stock_quantity' && !matching) {
     const page = await byStock(catalogueTotal, stockFilters);

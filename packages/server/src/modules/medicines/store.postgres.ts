@@ -26,7 +26,7 @@ export class PostgresMedicineStore {
     return null;
   }
 
-  searchTotal(): null {
+  catalogueTotal(): null {
     return null;
   }
 

@@ -7,7 +7,7 @@ import { pageWindow } from '../../db/paginate';
 import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../images/storage';
-import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import type { BrowseFilter, CatalogueFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
 import { searchLargeActive, searchTotal } from './search-large.sqlite';
 import { catalogueConditions } from './list-conditions';
 import type { ZeroQuery } from './stock-pager';
@@ -53,8 +53,11 @@ export class SqliteMedicineStore {
     return searchLargeActive(this.#sqlite, text, page, pageSize);
   }
 
-  searchTotal(text: string, active: 'true' | 'false' | 'all'): number {
-    return searchTotal(this.#sqlite, text, active);
+  catalogueTotal(f: CatalogueFilter): number | null {
+    const other = f.category !== undefined || f.requires_prescription !== undefined;
+    if (f.barcode || other || f.is_controlled !== undefined) return null;
+    if (f.search) return searchTotal(this.#sqlite, f.search, f.is_active);
+    return total(this.#sqlite, { ...f, page: 1, page_size: 1, sort: 'name', order: 'asc' }, '', {});
   }
 
   /** FTS5: `alias`.rowid among the index's prefix matches. */

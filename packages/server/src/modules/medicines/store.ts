@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import { type Db, requireSqlite } from '../../db/connection';
 import { dialectOf } from '../../db/dialect';
 import type { JsonText } from '../../http/route';
-import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import type { BrowseFilter, CatalogueFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
 import type { ZeroQuery } from './stock-pager';
 import { PostgresMedicineStore } from './store.postgres';
 import { SqliteMedicineStore } from './store.sqlite';
@@ -35,10 +35,11 @@ export interface MedicineStore {
    */
   searchLargeActive(text: string, page: number, pageSize: number): IdPage | null;
   /**
-   * How many medicines of the flag match search-as-you-type `text` when the search is the list's only condition,
-   * without reading every match; null where counting the matches is the cheaper way.
+   * How many medicines the list's conditions let through, from kept counts where there are any (SQLite: the
+   * flag's count in medicine_counts; a search with no other condition, the FTS index's count of its matches);
+   * null where counting the medicines is the way.
    */
-  searchTotal(text: string, active: 'true' | 'false' | 'all'): number | null;
+  catalogueTotal(f: CatalogueFilter): number | null;
   /** Medicines `alias` whose name, generic name or barcode has a word beginning with each word of `text`; null: no words. */
   searchCondition(text: string, alias: string): RawBuilder<boolean> | null;
   /**
