@@ -14,12 +14,12 @@ const MOVED = `(OLD.qty > 0) IS NOT (NEW.qty > 0) OR (OLD.qty < 0) IS NOT (NEW.q
  * UPSERT: an outer upsert (the units writer's) overrides a trigger's conflict clause (as in 0014 and 0028).
  */
 const sqliteCount = (alias: string, sign: '+' | '-') => `
-    INSERT INTO medicine_stock_counts (branch_id, is_active, positive, negative)
-      SELECT ${alias}.branch_id, ${alias}.is_active, 0, 0 WHERE NOT EXISTS (SELECT 1 FROM medicine_stock_counts c
-        WHERE c.branch_id = ${alias}.branch_id AND c.is_active = ${alias}.is_active);
+    INSERT INTO medicine_stock_counts (branch_id, is_active, shard, positive, negative)
+      SELECT ${alias}.branch_id, ${alias}.is_active, 0, 0, 0 WHERE NOT EXISTS (SELECT 1 FROM medicine_stock_counts c
+        WHERE c.branch_id = ${alias}.branch_id AND c.is_active = ${alias}.is_active AND c.shard = 0);
     UPDATE medicine_stock_counts SET positive = positive ${sign} ${positive(alias)},
       negative = negative ${sign} ${negative(alias)}
-      WHERE branch_id = ${alias}.branch_id AND is_active = ${alias}.is_active;`;
+      WHERE branch_id = ${alias}.branch_id AND is_active = ${alias}.is_active AND shard = 0;`;
 
 const SQLITE: Statement[] = [
   `CREATE TRIGGER medicine_stock_counts_insert AFTER INSERT ON medicine_stock WHEN NEW.qty <> 0 BEGIN
@@ -35,18 +35,26 @@ const SQLITE: Statement[] = [
   END`,
 ].map((text) => ({ sqlite: text, postgres: null }));
 
+/**
+ * PostgreSQL adds a row's change to the shard of the writing connection (its backend's pid modulo SHARDS), so
+ * concurrent writers of a branch (tills' pushes, a delivery, two COPY connections of generate:sales) do not
+ * queue on one row until each other's commit; a shard's numbers may go below zero, their sums are the counts.
+ */
+const SHARDS = 16;
+const pgCount = (alias: string, sign: '' | '-') => `
+      INSERT INTO medicine_stock_counts (branch_id, is_active, shard, positive, negative)
+        VALUES (${alias}.branch_id, ${alias}.is_active, pg_backend_pid() % ${SHARDS}, ${sign}${positive(alias)},
+          ${sign}${negative(alias)})
+      ON CONFLICT (branch_id, is_active, shard) DO UPDATE SET
+        positive = medicine_stock_counts.positive + EXCLUDED.positive,
+        negative = medicine_stock_counts.negative + EXCLUDED.negative;`;
+
 const POSTGRES = [
   `CREATE FUNCTION medicine_stock_count() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN
-      UPDATE medicine_stock_counts SET positive = positive - ${positive('OLD')}, negative = negative - ${negative('OLD')}
-        WHERE branch_id = OLD.branch_id AND is_active = OLD.is_active;
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN${pgCount('OLD', '-')}
     END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-      INSERT INTO medicine_stock_counts (branch_id, is_active, positive, negative)
-        VALUES (NEW.branch_id, NEW.is_active, ${positive('NEW')}, ${negative('NEW')})
-      ON CONFLICT (branch_id, is_active) DO UPDATE SET positive = medicine_stock_counts.positive + EXCLUDED.positive,
-        negative = medicine_stock_counts.negative + EXCLUDED.negative;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN${pgCount('NEW', '')}
     END IF;
     RETURN NULL;
   END $$`,
@@ -61,8 +69,8 @@ const POSTGRES = [
 /**
  * Issue 30.6: the Medicines list sorted by stock with a stock filter counted the branch's medicine_stock rows
  * above zero on every request (100,000 index entries where nearly every medicine is stocked: 70-140 ms on
- * PostgreSQL), to size its segments and its total. `medicine_stock_counts` holds, per branch and flag, how many
- * rows are above zero and below it, kept by medicine_stock's own triggers (a row made, dropped, or moved across
+ * PostgreSQL), to size its segments and its total. `medicine_stock_counts` holds, per branch and flag (on
+ * PostgreSQL, per writer's shard too), how many rows are above zero and below it, kept by medicine_stock's own triggers (a row made, dropped, or moved across
  * zero, to another flag or branch: a sale that leaves a medicine above zero fires nothing), so every writer of
  * medicine_stock keeps it (the units writer, 0028's triggers, the day's settling, the medicines' triggers).
  * modules/medicines/stock-pager.ts reads a segment's size from it where the list has no other condition.
@@ -73,12 +81,13 @@ export const medicineStockCountsKept: Migration = {
       `CREATE TABLE medicine_stock_counts (
         branch_id TEXT NOT NULL,
         is_active INTEGER NOT NULL,
+        shard INTEGER NOT NULL,
         positive INTEGER NOT NULL,
         negative INTEGER NOT NULL,
-        PRIMARY KEY (branch_id, is_active)
+        PRIMARY KEY (branch_id, is_active, shard)
       ) STRICT, WITHOUT ROWID`,
-      `INSERT INTO medicine_stock_counts (branch_id, is_active, positive, negative)
-        SELECT branch_id, is_active, sum(${positive('s')}), sum(${negative('s')}) FROM medicine_stock s
+      `INSERT INTO medicine_stock_counts (branch_id, is_active, shard, positive, negative)
+        SELECT branch_id, is_active, 0, sum(${positive('s')}), sum(${negative('s')}) FROM medicine_stock s
         GROUP BY branch_id, is_active`,
       ...SQLITE,
       { sqlite: null, postgres: POSTGRES },

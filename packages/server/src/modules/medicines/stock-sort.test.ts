@@ -64,9 +64,11 @@ async function keptAndExpected(on: TestServer = t) {
         FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) <> 0
       ORDER BY b.branch_id, b.medicine_id`,
   );
-  // medicine_stock_counts (migration 0031) holds how many of each branch's rows are above and below zero.
-  const counts = `SELECT branch_id, is_active, positive, negative FROM medicine_stock_counts
-    WHERE positive <> 0 OR negative <> 0 ORDER BY branch_id, is_active`;
+  // medicine_stock_counts (migration 0031) holds how many of each branch's rows are above and below zero
+  // (summed over the writers' shards).
+  const counts = `SELECT branch_id, is_active, sum(positive) AS positive, sum(negative) AS negative
+    FROM medicine_stock_counts GROUP BY branch_id, is_active HAVING sum(positive) <> 0 OR sum(negative) <> 0
+    ORDER BY branch_id, is_active`;
   const counted = `SELECT branch_id, is_active, sum(CASE WHEN qty > 0 THEN 1 ELSE 0 END) AS positive,
       sum(CASE WHEN qty < 0 THEN 1 ELSE 0 END) AS negative FROM medicine_stock
     GROUP BY branch_id, is_active ORDER BY branch_id, is_active`;
