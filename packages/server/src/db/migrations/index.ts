@@ -28,6 +28,7 @@ import { willCallReservations } from './0027_will_call_reservations';
 import { stockOnHandPerMedicine } from './0028_stock_on_hand_per_medicine';
 import { medicineStockUnitsKeptOncePerWrite } from './0029_medicine_stock_units_kept_once_per_write';
 import { medicineStockLowStockThreshold } from './0030_medicine_stock_low_stock_threshold';
+import { medicineStockCountsKept } from './0031_medicine_stock_counts_kept';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -63,4 +64,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0028_stock_on_hand_per_medicine': stockOnHandPerMedicine,
   '0029_medicine_stock_units_kept_once_per_write': medicineStockUnitsKeptOncePerWrite,
   '0030_medicine_stock_low_stock_threshold': medicineStockLowStockThreshold,
+  '0031_medicine_stock_counts_kept': medicineStockCountsKept,
 };

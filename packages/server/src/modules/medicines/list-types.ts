@@ -27,3 +27,13 @@ export interface StockRow {
   id: string;
   stock: number;
 }
+
+/** The list's conditions on the catalogue itself (its total, the stock filters aside). */
+export interface CatalogueFilter {
+  search?: string;
+  barcode?: string;
+  category?: string;
+  is_active: 'true' | 'false' | 'all';
+  requires_prescription?: boolean;
+  is_controlled?: boolean;
+}

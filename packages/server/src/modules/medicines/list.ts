@@ -11,7 +11,7 @@ import type { JsonText } from '../../http/route';
 import { branchTimeZone } from '../branches/time-zone';
 import { localDate } from '@pharmacy/contracts/time';
 import { barcodeKey, toMedicine } from './service';
-import { activeCondition, catalogueConditions } from './stock-pager';
+import { activeCondition, catalogueConditions } from './list-conditions';
 import { settleStockFor, stockSorted as stockSortedRows } from './stock-sort';
 import { medicineStore } from './store';
 
@@ -127,7 +127,7 @@ export async function listMedicines(
   // matches few, walking the stock index to find them costs more); otherwise the page is read in segments from
   // medicine_stock's index (stock-sort.ts), never sorting every match, the stock filters keeping or cutting
   // segments (and comparing units with thresholds in one range of the index).
-  const catalogueTotal = await count(catalogue);
+  const catalogueTotal = store.catalogueTotal(f) ?? (await count(catalogue));
   const matching = searched && catalogueTotal <= SORT_WHOLE;
   if (f.sort === 'stock_quantity' && !matching) {
     const page = await byStock(catalogueTotal, stockFilters);
@@ -185,6 +185,7 @@ function stockSorted(
       total: async () => catalogueTotal,
       rowsTable: (rows) => store.rowsTable(rows),
       merged: (query) => store.merged(query),
+      searched: Boolean(f.search),
     },
     withTotal,
   );

@@ -30,6 +30,19 @@ const REST_PAGE_SCAN = `SELECT id FROM medicines INDEXED BY medicines_active_nam
 const REST_PAGE_SORT = `SELECT id FROM medicines WHERE ${REST_WHERE} ORDER BY name COLLATE NOCASE, rowid LIMIT ? OFFSET ?`;
 
 /**
+ * How many medicines of the flag match `text` (a search with no other condition): the FTS index's count of its
+ * matches, less (or only) the inactive ones, found on the (is_active, name) index; never a lookup of every match.
+ */
+export function searchTotal(sqlite: Sqlite, text: string, active: 'true' | 'false' | 'all'): number {
+  const query = ftsPrefixQuery(text);
+  if (query === null) return 0;
+  const count = (statement: string) => (sqliteStatement(sqlite, statement).get(query) as { n: number }).n;
+  if (active === 'all') return count(MATCH_COUNT);
+  const inactive = count(INACTIVE_MATCHES);
+  return active === 'false' ? inactive : count(MATCH_COUNT) - inactive;
+}
+
+/**
  * The page of active medicine ids matching `text`, with the total, when the match set is large; null when
  * the ordinary query (sort all matches) is the cheaper plan.
  */

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/connection';
 import { indexedBy } from '../../db/dialect';
+import { activeCondition, and } from './list-conditions';
 import type { StockRow } from './list-types';
 
 /**
@@ -32,6 +33,11 @@ export interface StockSortInput {
   near?: number;
   /** false: read medicine_stock as settled, correcting for the day, without settling it to `day` first. */
   settle?: boolean;
+  /**
+   * The conditions include a search, one matching many (a search matching few is sorted whole): the zero segment
+   * walks the catalogue's name index testing each medicine against the matches, not sorting them all first.
+   */
+  searched?: boolean;
 }
 
 export type Sign = '>' | '=' | '<';
@@ -43,45 +49,22 @@ export interface StockFilter {
 }
 
 /**
- * A stretch of the zero segment (the medicines holding none) written twice, for the store to run the one its
- * engine merges: a compound EXCEPT of the catalogue's and medicine_stock's name-ordered reads, and an anti join.
+ * A stretch of the zero segment (the medicines holding none) written for each way an engine reads it, for the
+ * store to run the one its engine does best: a compound EXCEPT of the catalogue's and medicine_stock's
+ * name-ordered reads (SQLite merges them); `merge`, the same as a join of the two name-ordered indexes, both
+ * read in the page's direction (null where the list has conditions of its own, so the catalogue's side is not
+ * one range of a name index); and `antiJoin`, a probe of medicine_stock's key per medicine.
  */
 export interface ZeroQuery<R> {
   except: RawBuilder<R>;
+  merge: RawBuilder<R> | null;
   antiJoin: RawBuilder<R>;
 }
 
-const flag = (on: boolean) => sql.lit(on ? 1 : 0);
-
-/** `alias`.is_active as the filter asks (a literal, as partial indexes name it); null: every medicine. */
-export function activeCondition(alias: string, active: 'true' | 'false' | 'all'): RawBuilder<boolean> | null {
-  return active === 'all'
-    ? null
-    : sql<boolean>`${sql.ref(`${alias}.is_active`)} = ${flag(active === 'true')}`;
-}
-
-/** The list filters on the catalogue's own columns but is_active, as conditions on medicines `m`. */
-export function catalogueConditions(f: {
-  category?: string | undefined;
-  requires_prescription?: boolean | undefined;
-  is_controlled?: boolean | undefined;
-}): RawBuilder<boolean>[] {
-  const out: RawBuilder<boolean>[] = [];
-  if (f.category !== undefined) out.push(sql<boolean>`m.category = ${f.category}`);
-  if (f.requires_prescription !== undefined)
-    out.push(sql<boolean>`m.requires_prescription = ${flag(f.requires_prescription)}`);
-  if (f.is_controlled !== undefined) out.push(sql<boolean>`m.is_controlled = ${flag(f.is_controlled)}`);
-  return out;
-}
-
-export const and = (conditions: Array<RawBuilder<boolean> | null>) => {
-  const present = conditions.filter((c): c is RawBuilder<boolean> => c !== null);
-  return present.length ? sql`AND ${sql.join(present, sql` AND `)}` : sql``;
-};
-
-/** A medicine whose stock medicine_stock does not hold for this day: its sellable stock, and whether it has a row. */
+/** A medicine whose stock medicine_stock does not hold for this day: its stock, its row and that row's units. */
 export interface Correction extends StockRow {
   hasRow: boolean;
+  kept: number;
 }
 
 const signOf = (stock: number): Sign => (stock > 0 ? '>' : stock < 0 ? '<' : '=');
@@ -91,9 +74,8 @@ const WALK_LIMIT = 2000;
 /** Counting stops once the page starts at most this many rows of the zero segment further on: those are walked. */
 const WALK_REST = 200;
 /**
- * A page starting this far into the zero segment is read from whichever end of it is nearer (its size counted
- * first): where nearly every medicine has stock, its few are spread over the whole catalogue, and a page near
- * its far end was a walk through all of it.
+ * A page starting this far into a segment is read from its nearer end (its size known first): where nearly every
+ * medicine has stock, the zero segment's few are spread over the catalogue, its far end a walk through it all.
  */
 const NEAR = 100;
 
@@ -131,6 +113,8 @@ export class StockPager {
   readonly #some: readonly Correction[];
   readonly #all: readonly Correction[];
   readonly #sizes = new Map<string, number>();
+  #kept: Promise<Record<'>' | '<', number>> | undefined;
+  #total: Promise<number> | undefined;
 
   constructor(q: StockSortInput, corrected: readonly Correction[]) {
     this.#q = q;
@@ -156,11 +140,14 @@ export class StockPager {
   }
 
   /** medicine_stock's rows of the branch passing the filter (with the medicines row only when the filter needs it), in `g` when given. */
-  #stocked(g?: Segment) {
+  #stocked(g?: Segment, byCatalogue = false) {
     const q = this.#q;
-    const joined = q.conditions.length
-      ? sql`CROSS JOIN medicines m WHERE m.id = s.medicine_id ${and(q.conditions)} AND`
-      : sql`WHERE`;
+    // `byCatalogue`: the list's medicines probing medicine_stock (a search matching fewer than the rows).
+    const joined = !q.conditions.length
+      ? sql`FROM medicine_stock s WHERE`
+      : byCatalogue
+        ? sql`FROM medicines m CROSS JOIN medicine_stock s WHERE s.medicine_id = m.id ${and(q.conditions)} AND`
+        : sql`FROM medicine_stock s CROSS JOIN medicines m WHERE m.id = s.medicine_id ${and(q.conditions)} AND`;
     // The medicine's threshold, carried in the row (migration 0030) at the end of medicine_stock_order.
     const low =
       g?.low === undefined
@@ -175,56 +162,82 @@ export class StockPager {
         : g.upTo === null || g.upTo === undefined
           ? sql`AND s.qty > ${g.above}`
           : sql`AND s.qty > ${g.above} AND s.qty <= ${g.upTo}`;
-    return sql`FROM medicine_stock s ${joined} s.branch_id = ${q.branchId} ${and([activeCondition('s', q.active)])} ${range} ${low}`;
+    return sql`${joined} s.branch_id = ${q.branchId} ${and([activeCondition('s', q.active)])} ${range} ${low}`;
   }
 
   /**
    * FROM … WHERE … of a segment's rows but the zero segment's: medicine_stock's rows of that sign (and part),
    * less the corrected medicines.
    */
-  #from(g: Segment) {
-    return sql`${this.#stocked(g)} ${this.#notIn('s.medicine_id', this.#all)}`;
+  #from(g: Segment, byCatalogue = false) {
+    return sql`${this.#stocked(g, byCatalogue)} ${this.#notIn('s.medicine_id', this.#all)}`;
   }
 
   /**
    * A stretch of the zero segment, `limit` rows from `offset` in the given direction (from `key` on when given):
    * the catalogue less the medicines with a row, with the ones corrected to zero, without the ones corrected to
-   * some. Written both ways for the store (MedicineStore.merged): as a compound EXCEPT of the two name-ordered
-   * reads, which SQLite answers by merging them (medicine_stock's read named, as SQLite writes it: the
-   * (branch, units) index also covers it, and a planner without its statistics sorted that), and as an anti join (matched on name and id as well, so
-   * PostgreSQL merges the two indexes, a merge anti join, instead of probing once per medicine).
+   * some. Written for each engine's way (MedicineStore.merged, ZeroQuery): a compound EXCEPT of the two
+   * name-ordered reads, which SQLite merges (both indexes named: the (branch, units) index also covers
+   * medicine_stock's side, and a planner without statistics sorted that); a join on name and id, medicine_stock's
+   * side an ordered read of its own, which PostgreSQL merges reading both name indexes in the page's direction
+   * (as an anti join, read descending, its planner sorted the branch's rows); and an anti join on the key.
    */
   async #zeroStretch(desc: boolean, offset: number, limit: number, key?: Key): Promise<StockRow[]> {
     const q = this.#q;
     const d = sql.raw(desc ? 'DESC' : 'ASC');
     const fromKey = (alias: 'm' | 's') => (key ? sql`AND ${this.#side(alias, key, 'from', desc)}` : sql``);
     const someOut = this.#notIn('m.id', this.#some);
-    const except = sql<StockRow>`SELECT m.name COLLATE NOCASE AS name, m.id AS id ${this.#catalogue()} ${someOut} ${fromKey('m')}
+    // In name order from its index, a search's matches tested one by one rather than all sorted by name first.
+    const catalogueIndex =
+      q.conditions.length && !q.searched
+        ? sql``
+        : sql.raw(indexedBy(q.active === 'all' ? 'medicines_name_id' : 'medicines_active_name_id'));
+    const except = sql<StockRow>`SELECT m.name COLLATE NOCASE AS name, m.id AS id FROM medicines m ${catalogueIndex}
+        WHERE 1 = 1 ${and([activeCondition('m', q.active), ...q.conditions])} ${someOut} ${fromKey('m')}
       EXCEPT SELECT s.name COLLATE NOCASE, s.medicine_id FROM medicine_stock s ${sql.raw(indexedBy('medicine_stock_names'))}
         WHERE s.branch_id = ${q.branchId}
         ${this.#notIn('s.medicine_id', this.#none)} ${fromKey('s')}
       ORDER BY 1 ${d}, 2 ${d} LIMIT ${limit} OFFSET ${offset}`;
+    const orderAndPage = sql`ORDER BY m.name COLLATE NOCASE ${d}, m.id ${d} LIMIT ${limit} OFFSET ${offset}`;
+    const zeroToo = (none: RawBuilder<unknown>) =>
+      this.#none.length ? sql`(${none} OR ${this.#in('m.id', this.#none)})` : none;
+    const merge = q.conditions.length
+      ? null
+      : sql<StockRow>`SELECT m.id AS id FROM medicines m LEFT JOIN (SELECT s.name, s.medicine_id
+          FROM medicine_stock s WHERE s.branch_id = ${q.branchId} ${fromKey('s')}
+          ORDER BY s.name COLLATE NOCASE ${d}, s.medicine_id ${d}) s
+        ON s.name COLLATE NOCASE = m.name COLLATE NOCASE AND s.medicine_id = m.id
+        WHERE 1 = 1 ${and([activeCondition('m', q.active)])} ${someOut}
+        AND ${zeroToo(sql`s.medicine_id IS NULL`)} ${fromKey('m')} ${orderAndPage}`;
     const none = sql`NOT EXISTS (SELECT 1 FROM medicine_stock s WHERE s.branch_id = ${q.branchId}
-      AND s.name COLLATE NOCASE = m.name COLLATE NOCASE AND s.medicine_id = m.id)`;
+      AND s.medicine_id = m.id)`;
     const antiJoin = sql<StockRow>`SELECT m.id AS id ${this.#catalogue()} ${someOut}
-      AND ${this.#none.length ? sql`(${none} OR ${this.#in('m.id', this.#none)})` : none} ${fromKey('m')}
-      ORDER BY m.name COLLATE NOCASE ${d}, m.id ${d} LIMIT ${limit} OFFSET ${offset}`;
-    const rows = await q.merged({ except, antiJoin });
+      AND ${zeroToo(none)} ${fromKey('m')} ${orderAndPage}`;
+    const rows = await q.merged({ except, merge, antiJoin });
     return rows.map((r) => ({ id: r.id, stock: 0 }));
   }
 
-  #order(g: Segment) {
-    const d = sql.raw(this.#q.desc ? 'DESC' : 'ASC');
-    return g.sign === '='
-      ? sql`m.name COLLATE NOCASE ${d}, m.id ${d}`
-      : sql`s.qty ${d}, s.name COLLATE NOCASE ${d}, s.medicine_id ${d}`;
-  }
-
-  /** `limit` rows of a segment's index from `offset` (the corrected medicines left out). */
+  /**
+   * `limit` rows of a segment's index from `offset` (the corrected medicines left out); from NEAR rows in, read
+   * from the segment's nearer end when its size is kept (sizeIfKept), as the zero segment's are.
+   */
   async #indexRows(g: Segment, offset: number, limit: number): Promise<StockRow[]> {
     if (g.sign === '=') return this.#zeroRows(offset, limit);
+    const desc = this.#q.desc;
+    const size = offset > (this.#q.near ?? NEAR) ? await this.sizeIfKept(g) : null;
+    if (size !== null) {
+      const n = size - this.#extra(g).length;
+      if (offset >= n) return [];
+      const end = Math.min(n, offset + limit);
+      if (n - end < offset) return (await this.#indexRead(g, !desc, n - end, end - offset)).reverse();
+    }
+    return this.#indexRead(g, desc, offset, limit);
+  }
+
+  async #indexRead(g: Segment, desc: boolean, offset: number, limit: number): Promise<StockRow[]> {
+    const d = sql.raw(desc ? 'DESC' : 'ASC');
     const query = sql<StockRow>`SELECT s.medicine_id AS id, s.qty AS stock ${this.#from(g)}
-      ORDER BY ${this.#order(g)} LIMIT ${limit} OFFSET ${offset}`;
+      ORDER BY s.qty ${d}, s.name COLLATE NOCASE ${d}, s.medicine_id ${d} LIMIT ${limit} OFFSET ${offset}`;
     const { rows } = await query.execute(this.#q.db);
     return rows.map((r) => ({ id: r.id, stock: Number(r.stock) }));
   }
@@ -308,20 +321,81 @@ export class StockPager {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** How many medicines a segment holds (counted only when a page starts past its end, or for the total). */
+  /** How many medicines a segment holds (asked only when a page starts past its end, or for the total). */
   async size(g: Segment): Promise<number> {
     const key = segmentKey(g);
     let size = this.#sizes.get(key);
     if (size === undefined) {
-      if (g.sign === '=')
-        size = (await this.#q.total()) - (await this.size({ sign: '>' })) - (await this.size({ sign: '<' }));
-      else {
-        const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(g)}`.execute(this.#q.db);
-        size = Number(rows[0]?.n ?? 0) + this.#extra(g).length;
-      }
+      size =
+        g.sign === '='
+          ? (await this.#listTotal()) - (await this.size({ sign: '>' })) - (await this.size({ sign: '<' }))
+          : (await this.#counted(g)) + this.#extra(g).length;
       this.#sizes.set(key, size);
     }
     return size;
+  }
+
+  /**
+   * A segment's size when it costs no count of medicine_stock's index: a whole segment of a sign (or the zero
+   * segment) of a list without conditions of its own, read from medicine_stock_counts, or one the branch has
+   * no rows for at all; null otherwise.
+   */
+  async sizeIfKept(g: Segment): Promise<number | null> {
+    const plain = this.#q.conditions.length === 0;
+    if (this.#sizes.has(segmentKey(g)) || (g.sign === '=' && plain)) return this.size(g);
+    if (g.sign === '=' || g.above !== undefined) return null;
+    return plain || (await this.#keptOf(g.sign)) === 0 ? this.size(g) : null;
+  }
+
+  /**
+   * At least how many medicines the zero segment holds, from the kept counts alone: the list's medicines less
+   * every row of the branch above and below zero (and the medicines corrected to some stock).
+   */
+  async zeroAtLeast(): Promise<number> {
+    const kept = (await this.#keptOf('>')) + (await this.#keptOf('<'));
+    return (await this.#listTotal()) - kept - this.#some.length;
+  }
+
+  #listTotal(): Promise<number> {
+    this.#total ??= this.#q.total();
+    return this.#total;
+  }
+
+  /** The branch's rows of a sign under the list's flag, as medicine_stock_counts keeps them (migration 0031). */
+  async #keptOf(sign: '>' | '<'): Promise<number> {
+    const q = this.#q;
+    this.#kept ??= sql<{ positive: number | string | null; negative: number | string | null }>`SELECT
+        sum(c.positive) AS positive, sum(c.negative) AS negative FROM medicine_stock_counts c
+      WHERE c.branch_id = ${q.branchId} ${and([activeCondition('c', q.active)])}`
+      .execute(q.db)
+      .then(({ rows }) => ({ '>': Number(rows[0]?.positive ?? 0), '<': Number(rows[0]?.negative ?? 0) }));
+    return (await this.#kept)[sign];
+  }
+
+  /**
+   * How many of medicine_stock's rows a segment holds, the corrected medicines left out: from the kept counts
+   * for a whole segment of a sign (or its part above a threshold: the whole less the part up to it) where the
+   * list has no conditions of its own or the branch has no row of that sign; counted on the index otherwise.
+   */
+  async #counted(g: Segment): Promise<number> {
+    if (g.sign !== '=' && (g.upTo === undefined || g.upTo === null) && g.low === undefined) {
+      const kept = await this.#keptOf(g.sign);
+      if (kept === 0) return 0;
+      if (this.#q.conditions.length === 0) {
+        const whole = kept - this.#all.filter((c) => c.hasRow && signOf(c.kept) === g.sign).length;
+        if (g.above === undefined) return whole;
+        return whole - (await this.#counted({ sign: '>', above: 0, upTo: g.above }));
+      }
+    }
+    // Fewer medicines in the list than rows of this sign: counted from the list's side.
+    const fewer =
+      this.#q.conditions.length > 0 &&
+      g.sign !== '=' &&
+      (await this.#listTotal()) < (await this.#keptOf(g.sign));
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n ${this.#from(g, fewer)}`.execute(
+      this.#q.db,
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 
   /** The corrected medicines merged into a segment (a whole one: a stock filter reads medicine_stock settled). */

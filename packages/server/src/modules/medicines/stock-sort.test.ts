@@ -17,7 +17,7 @@ import { nowIso } from '../../lib/time';
 import { branchToday } from '../stock/ledger';
 import { registeredEntities } from '../sync/registry';
 import { TillStore } from '../sync/till-store';
-import { catalogueConditions } from './stock-pager';
+import { catalogueConditions } from './list-conditions';
 import { settleStockDay, stockSortedPage } from './stock-sort';
 import { medicineStore } from './store';
 
@@ -63,6 +63,24 @@ async function keptAndExpected(on: TestServer = t) {
       HAVING sum(b.qty_on_hand - (SELECT coalesce(sum(r.quantity), 0)
         FROM stock_reservations r WHERE r.batch_id = b.id AND r.status = 'held')) <> 0
       ORDER BY b.branch_id, b.medicine_id`,
+  );
+  // medicine_stock_counts (migration 0031) holds how many of each branch's rows are above and below zero
+  // (summed over the writers' shards).
+  const counts = `SELECT branch_id, is_active, sum(positive) AS positive, sum(negative) AS negative
+    FROM medicine_stock_counts GROUP BY branch_id, is_active HAVING sum(positive) <> 0 OR sum(negative) <> 0
+    ORDER BY branch_id, is_active`;
+  const counted = `SELECT branch_id, is_active, sum(CASE WHEN qty > 0 THEN 1 ELSE 0 END) AS positive,
+      sum(CASE WHEN qty < 0 THEN 1 ELSE 0 END) AS negative FROM medicine_stock
+    GROUP BY branch_id, is_active ORDER BY branch_id, is_active`;
+  const asNumbers = (rows: Record<string, unknown>[]) =>
+    rows.map((r) => ({
+      branch_id: String(r.branch_id),
+      is_active: Number(r.is_active),
+      positive: Number(r.positive),
+      negative: Number(r.negative),
+    }));
+  expect(asNumbers(await on.query(counts)), 'medicine_stock_counts').toEqual(
+    asNumbers(await on.query(counted)),
   );
   type Kept = {
     branch_id: string;
@@ -627,29 +645,35 @@ describe('GET /medicines?sort=stock_quantity', () => {
     await agree('after a sale');
   }, 180_000);
 
-  it('sorts a search by stock too, every page, both ways', async () => {
-    for (const search of ['srt', 'tie', 'srt expired']) {
+  it('sorts a search by stock too, every page, both ways, active, inactive or all, with its total', async () => {
+    for (const [search, scope] of [
+      ['srt', ''],
+      ['tie', ''],
+      ['srt expired', ''],
+      ['srt', '&is_active=all'],
+      ['srt', '&is_active=false'],
+    ] as const) {
       const all = (
         await t.get<Page>(
-          `/api/v1/medicines?page_size=200&search=${encodeURIComponent(search)}&sort=name`,
+          `/api/v1/medicines?page_size=200&search=${encodeURIComponent(search)}&sort=name${scope}`,
           admin,
         )
       ).body.items;
-      expect(all.length, search).toBeGreaterThan(2);
+      expect(all.length, search).toBeGreaterThan(scope.endsWith('false') ? 0 : 2);
       for (const order of ['asc', 'desc'] as const) {
         for (const size of [2, 5]) {
           const got: string[] = [];
           for (let page = 1; page <= Math.ceil(all.length / size); page++) {
             const p = (
               await t.get<Page>(
-                `/api/v1/medicines?search=${encodeURIComponent(search)}&sort=stock_quantity&order=${order}&page=${page}&page_size=${size}`,
+                `/api/v1/medicines?search=${encodeURIComponent(search)}&sort=stock_quantity&order=${order}&page=${page}&page_size=${size}${scope}`,
                 admin,
               )
             ).body;
-            expect(p.total).toBe(all.length);
+            expect(p.total, `${search}${scope} total`).toBe(all.length);
             got.push(...p.items.map((m) => `${m.name}:${m.stock_quantity}`));
           }
-          expect(got, `${search} ${order} by ${size}`).toEqual(fullSort(all, order));
+          expect(got, `${search}${scope} ${order} by ${size}`).toEqual(fullSort(all, order));
         }
       }
     }
@@ -667,10 +691,13 @@ describe('GET /medicines?sort=stock_quantity', () => {
       await settleStockDay(t.context.db, main, settledTo);
       const state = await keptAndExpected();
       expect(state.kept, `settled to ${settledTo}`).toEqual(state.expected);
-      for (const [order, search] of [
-        ['asc', null],
-        ['desc', null],
-        ['desc', 'srt'],
+      // A search as one matching many reads the catalogue's name index, testing each medicine (`searched`).
+      for (const [order, search, manyMatches] of [
+        ['asc', null, false],
+        ['desc', null, false],
+        ['desc', 'srt', false],
+        ['asc', 'srt', true],
+        ['desc', 'srt', true],
       ] as const) {
         const items = search ? searched : all;
         const expected = fullSort(items, order);
@@ -701,12 +728,13 @@ describe('GET /medicines?sort=stock_quantity', () => {
               walkLimit,
               near,
               settle: false,
+              searched: manyMatches,
             });
             got.push(...rows.map((r) => `${names.get(r.id)}:${r.stock}`));
           }
           expect(
             got,
-            `settled to ${settledTo}, ${order} by ${size}, counting past ${walkLimit}, from the nearer end past ${near}`,
+            `settled to ${settledTo}, ${order}${manyMatches ? ' searched' : ''} by ${size}, counting past ${walkLimit}, from the nearer end past ${near}`,
           ).toEqual(expected);
         }
       }

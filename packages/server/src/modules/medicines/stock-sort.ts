@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import { activeCondition, and } from './list-conditions';
 import type { StockRow } from './list-types';
 import {
-  activeCondition,
-  and,
   type Correction,
   type Segment,
   type StockFilter,
@@ -97,6 +96,7 @@ async function corrections(q: StockSortInput, settled: string): Promise<Correcti
     id: r.id,
     stock: Number(r.qty ?? 0) - (units.get(r.id) ?? 0),
     hasRow: r.qty !== null,
+    kept: Number(r.qty ?? 0),
   }));
 }
 
@@ -147,17 +147,22 @@ export async function stockSorted(
   for (const g of segments) {
     const want = q.limit - out.length;
     if (want <= 0) break;
-    // A page past the zero segment skips it by its size (two counts) rather than walk it: where nearly every
-    // medicine has stock, its few are spread over the whole catalogue.
-    if (g.sign === '=' && offset > 0 && offset >= (await pager.size(g))) {
-      offset -= await pager.size(g);
+    // A page past a segment skips it by its size where that is kept (no count; an empty one is not read), and
+    // past the zero segment always, rather than walk it: where nearly every medicine has stock, its few are
+    // spread over the whole catalogue. A page surely inside the zero segment does not count it.
+    const size =
+      g.sign === '=' && offset > 0 && offset >= (await pager.zeroAtLeast())
+        ? await pager.size(g)
+        : await pager.sizeIfKept(g);
+    if (size !== null && offset >= size) {
+      offset -= size;
       continue;
     }
     const got = await pager.rows(g, offset, want);
     out.push(...got);
     if (out.length >= q.limit) break;
     // This segment ended inside the page (the next starts at its beginning) or before it (skip its size).
-    offset = got.length > 0 ? 0 : Math.max(0, offset - (await pager.size(g)));
+    offset = got.length > 0 || offset === 0 ? 0 : Math.max(0, offset - (await pager.size(g)));
   }
   if (!withTotal) return { rows: out, total: null };
   let total = 0;

@@ -26,6 +26,10 @@ export class PostgresMedicineStore {
     return null;
   }
 
+  catalogueTotal(): null {
+    return null;
+  }
+
   /** The GIN-indexed tsvector of name, generic name and barcode against a prefix tsquery. */
   searchCondition(text: string, alias: string): RawBuilder<boolean> | null {
     return tsPrefixQuery(text) === null ? null : medicineSearchCondition('postgres', text, alias);
@@ -40,14 +44,28 @@ export class PostgresMedicineStore {
     return rows;
   }
 
-  /** The anti join, in a read-only transaction without nested loops, so the planner merges the two indexes. */
-  merged<R>({ antiJoin: query }: ZeroQuery<R>): Promise<R[]> {
+  /**
+   * A stretch of the zero segment, in a read-only transaction without parallel workers (2 of them only share
+   * the cores), READ COMMITTED as a statement outside a transaction is (serializable's predicate locks on every
+   * index page read cost half as much again). Without conditions of its own, the merge of the two name indexes read in the page's direction,
+   * stopping after the page: nested loops (a probe per medicine, where nearly every one is stocked), hashes
+   * and sorts (of the branch's whole rows: a hash on names costs 0.3-0.5 s over 100,000) turned off, as its
+   * planner chose them for some offsets and directions. With a search or filter, the anti join on the key,
+   * as the planner likes (the matches' few thousand probes, or a hash of ids).
+   */
+  merged<R>({ merge, antiJoin }: ZeroQuery<R>): Promise<R[]> {
     return this.#db
       .transaction()
+      .setIsolationLevel('read committed')
       .setAccessMode('read only')
       .execute(async (trx) => {
-        await sql`SET LOCAL enable_nestloop = off`.execute(trx);
-        return (await query.execute(trx)).rows;
+        const off = merge ? ['enable_nestloop', 'enable_hashjoin', 'enable_sort'] : [];
+        await sql`SELECT set_config('max_parallel_workers_per_gather', '0', true)
+          ${sql.join(
+            off.map((name) => sql`, set_config(${name}, 'off', true)`),
+            sql``,
+          )}`.execute(trx);
+        return (await (merge ?? antiJoin).execute(trx)).rows;
       });
   }
 

@@ -7,9 +7,10 @@ import { pageWindow } from '../../db/paginate';
 import { sqliteStatement } from '../../db/prepared';
 import { JsonText } from '../../http/route';
 import { imageReadUrl } from '../../storage/image-storage';
-import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
-import { searchLargeActive } from './search-large.sqlite';
-import { catalogueConditions, type ZeroQuery } from './stock-pager';
+import type { BrowseFilter, CatalogueFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import { searchLargeActive, searchTotal } from './search-large.sqlite';
+import { catalogueConditions } from './list-conditions';
+import type { ZeroQuery } from './stock-pager';
 import { settleStockDay, stockSortedPage } from './stock-sort';
 
 /**
@@ -50,6 +51,13 @@ export class SqliteMedicineStore {
 
   searchLargeActive(text: string, page: number, pageSize: number): IdPage | null {
     return searchLargeActive(this.#sqlite, text, page, pageSize);
+  }
+
+  catalogueTotal(f: CatalogueFilter): number | null {
+    const other = f.category !== undefined || f.requires_prescription !== undefined;
+    if (f.barcode || other || f.is_controlled !== undefined) return null;
+    if (f.search) return searchTotal(this.#sqlite, f.search, f.is_active);
+    return total(this.#sqlite, { ...f, page: 1, page_size: 1, sort: 'name', order: 'asc' }, '', {});
   }
 
   /** FTS5: `alias`.rowid among the index's prefix matches. */

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context';
 import { type Db, requireSqlite } from '../../db/connection';
 import { dialectOf } from '../../db/dialect';
 import type { JsonText } from '../../http/route';
-import type { BrowseFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
+import type { BrowseFilter, CatalogueFilter, IdPage, MedicineWithStock, StockRow } from './list-types';
 import type { ZeroQuery } from './stock-pager';
 import { PostgresMedicineStore } from './store.postgres';
 import { SqliteMedicineStore } from './store.sqlite';
@@ -34,6 +34,12 @@ export interface MedicineStore {
    * without sorting every match; null where the general query is the cheaper plan.
    */
   searchLargeActive(text: string, page: number, pageSize: number): IdPage | null;
+  /**
+   * How many medicines the list's conditions let through, from kept counts where there are any (SQLite: the
+   * flag's count in medicine_counts; a search with no other condition, the FTS index's count of its matches);
+   * null where counting the medicines is the way.
+   */
+  catalogueTotal(f: CatalogueFilter): number | null;
   /** Medicines `alias` whose name, generic name or barcode has a word beginning with each word of `text`; null: no words. */
   searchCondition(text: string, alias: string): RawBuilder<boolean> | null;
   /**
@@ -43,9 +49,10 @@ export interface MedicineStore {
   withStock(ids: readonly string[], branchId: string, day: string): Promise<MedicineWithStock[]>;
   /**
    * Rows of a stretch of the medicines holding none (stock-sort.ts), read by merging the catalogue's and
-   * medicine_stock's name-ordered indexes rather than probing medicine_stock once per medicine, a hundred times
+   * medicine_stock's name-ordered indexes rather than probing medicine_stock once per medicine, many times
    * slower where nearly every medicine has stock: SQLite runs the compound EXCEPT (its planner merges the two
-   * ordered reads of a compound SELECT), PostgreSQL the anti join, told to merge.
+   * ordered reads of a compound SELECT), PostgreSQL the join of the two ordered reads, told to merge (with a
+   * search or filter of the list's own, the anti join on the key).
    */
   merged<R>(query: ZeroQuery<R>): Promise<R[]>;
   /** A derived table `(id, stock)` of the given rows, to join or exclude in one statement whatever their number. */
