@@ -162,6 +162,16 @@ test('27.1: a will-call pickup is a sale: Sell → Pick up puts the bag in the c
   await signIn(page, CASHIER);
   const heading = page.getByRole('heading', { name: 'Sell', level: 1 });
   await expect(heading).toBeVisible();
+  // The shelf is the cashier's to hand over from, not to empty: only a pharmacist returns a bag to stock.
+  await page.goto('/prescriptions/will-call');
+  const shelfRow = page
+    .getByRole('table', { name: 'Waiting for pickup' })
+    .getByRole('row', { name: /Mwanaidi Hassan/ });
+  await expect(shelfRow.getByRole('button', { name: 'Return to stock for Mwanaidi Hassan' })).toBeDisabled();
+  await expect(shelfRow).toContainText('Only a pharmacist or an admin can return a bag to stock.');
+  await page.screenshot({ path: shot('03b-will-call-cashier') });
+  await page.goto('/sell');
+  await expect(heading).toBeVisible();
   await page.getByRole('button', { name: 'Pick up', exact: true }).click();
   const pick = page.getByRole('dialog', { name: 'Pick up a will-call' });
   await pick.getByRole('button', { name: 'Pick up for Mwanaidi Hassan' }).click();

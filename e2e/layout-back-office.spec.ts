@@ -76,6 +76,8 @@ test('every back-office section fits 1024×600 and 1366×768: no control or cell
   await expect(page.getByRole('heading', { name: 'Sell', level: 1 })).toBeVisible();
   await page.goto('/back-office');
   const nav = page.getByRole('navigation', { name: 'Back office' });
+  // allTextContents does not wait: the section list renders with the screen, after the navigation.
+  await expect(nav.getByRole('link', { name: 'Audit log' })).toBeVisible();
   const labels = await nav.getByRole('link').allTextContents();
   expect(labels.length).toBeGreaterThan(15);
   const problems: string[] = [];

@@ -1,4 +1,5 @@
 import type { WillCall } from '@pharmacy/contracts';
+import { DISPENSERS } from '@pharmacy/contracts/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -6,6 +7,7 @@ import { api } from '../api';
 import { ErrorNotice } from '../ui/ErrorNotice';
 import { TextField } from '../ui/fields';
 import { FormDialog } from '../ui/FormDialog';
+import { RoleButton } from '../ui/RoleButton';
 import { useForm } from '../ui/useForm';
 import { formatDateTime } from '../ui/format';
 import { useSaveThenClose } from '../ui/useSaveThenClose';
@@ -88,13 +90,14 @@ export function WillCallQueue() {
                     <Link href="/sell" aria-label={`Pick up for ${w.patient_name} at the till`}>
                       Pick up at the till
                     </Link>{' '}
-                    <button
-                      type="button"
+                    <RoleButton
+                      roles={DISPENSERS}
+                      action="return a bag to stock"
                       onClick={() => setReturning(w)}
                       aria-label={`Return to stock for ${w.patient_name}`}
                     >
                       Return to stock
-                    </button>
+                    </RoleButton>
                   </>
                 )}
               </td>
