@@ -15,9 +15,11 @@ import { SYSTEM } from '../audit/service';
 import { createMedicine } from '../medicines/service';
 import { enqueuePrintJob, registerDocumentSource } from './service';
 
-// Short backoff and few attempts, so retries and the final `failed` happen within the test.
-process.env.PRINT_RETRY_BASE_MS = '20';
-process.env.PRINT_RETRY_MAX_MS = '40';
+// Short backoff and few attempts, so retries and the final `failed` happen within the test; long enough
+// (75-150 ms, then 150-300 ms with jitter) that polling sees a retry in between on a loaded machine (at 20 and
+// 40 ms the three attempts once fitted between two polls).
+process.env.PRINT_RETRY_BASE_MS = '150';
+process.env.PRINT_RETRY_MAX_MS = '300';
 process.env.PRINT_MAX_ATTEMPTS = '3';
 process.env.PRINT_POLL_MS = '100';
 process.env.PRINT_STATUS_TIMEOUT_MS = '400';
