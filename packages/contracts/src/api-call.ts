@@ -8,6 +8,9 @@ import type { paths } from './api-paths';
  * Types only, but for the template filling below.
  */
 
+/** One page of a list answer. */
+export type Page<T> = { items: T[]; total: number; page: number; page_size: number };
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 type Prefixed<P extends string> = `/api/v1${P}`;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Call, Query } from './api-call';
+import type { Call, Page, Query } from './api-call';
 import type {
   Batch,
   Category,
@@ -26,8 +26,6 @@ import type {
   UpdatePurchaseOrderStatusRequest,
   UpdateSupplierRequest,
 } from './index';
-
-type Page<T> = { items: T[]; total: number; page: number; page_size: number };
 
 /**
  * The calls of the purchasing screens (purchase orders, transfers, stock counts, suppliers and their
