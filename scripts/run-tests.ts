@@ -4,7 +4,8 @@
  *
  * The steps run in one lane. Two lanes side by side (the unit suites beside the UI build, end-to-end run and
  * bench smoke) were measured twice on this 2-core machine and gained nothing: the machine is CPU-bound (about
- * 20 min of CPU in a run), the SQLite suite took 669 s beside Chromium against about 150 s alone, `npm test`
+ * 24 min of CPU in a run, counted by cgroup), the SQLite suite took 669 s beside Chromium against about 150 s
+ * alone, `npm test`
  * 765 s against 740-785 s in one lane, and a start-up test timed out at load average 13. Each step's CPU
  * seconds are printed beside its time, to see what a step costs.
  *
