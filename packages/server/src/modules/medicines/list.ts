@@ -12,6 +12,7 @@ import { branchTimeZone } from '../branches/time-zone';
 import { localDate } from '@pharmacy/contracts/time';
 import { barcodeKey, toMedicine } from './service';
 import { activeCondition, catalogueConditions } from './list-conditions';
+import type { CatalogueFilter } from './list-types';
 import { settleStockFor, stockSorted as stockSortedRows } from './stock-sort';
 import { medicineStore } from './store';
 
@@ -20,15 +21,9 @@ import { medicineStore } from './store';
  * them comes from the area's store (store.ts): the back office's page built by the engine where it can, the
  * search condition, a list bound as one parameter.
  */
-export interface MedicineListFilter {
+export interface MedicineListFilter extends CatalogueFilter {
   page: number;
   page_size: number;
-  search?: string;
-  barcode?: string;
-  category?: string;
-  is_active: 'true' | 'false' | 'all';
-  requires_prescription?: boolean;
-  is_controlled?: boolean;
   low_stock?: boolean;
   out_of_stock?: boolean;
   sort: MedicineSort;

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { sql } from 'kysely';
 import { classifyScan, type ScanClassification, SerialScanner } from '@pharmacy/hardware';
+import type { ScannerState } from '@pharmacy/contracts/client';
 import type { AppContext } from '../../app-context';
 
 export interface ScannerConfig {
@@ -13,14 +14,6 @@ export interface ScanEvent {
   scanner: string;
   at: string;
   classification: ScanClassification;
-}
-
-export interface ScannerState {
-  path: string;
-  baud_rate: number;
-  open: boolean;
-  last_error: string | null;
-  last_scan_at: string | null;
 }
 
 const REOPEN_MS = 3_000;
