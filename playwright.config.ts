@@ -5,8 +5,13 @@ import { defineConfig } from '@playwright/test';
 /**
  * End-to-end tests of the till UI in Debian's Chromium (`npx playwright install` cannot run
  * here); every test gets its own server on its own copy of a freshly seeded data folder, see e2e/fixtures.ts.
+ *
+ * Debian's `chromium-headless-shell` first, as Playwright's own headless runs use: the same Chromium without
+ * the browser's UI layer, about a quarter less CPU on this 2-core machine (e2e/counter.spec.ts, every process
+ * counted in a cgroup: 57.6-61.3 s against 72.8-86.3 s with the full `chromium`). The full one is the fallback.
  */
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUMS = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+const chromium = process.env.CHROMIUM_PATH ?? CHROMIUMS.find((file) => fs.existsSync(file));
 
 export default defineConfig({
   testDir: 'e2e',
@@ -29,7 +34,7 @@ export default defineConfig({
     // end-to-end run's CPU, and CI keeps no files): rerun a failing spec alone for its trace.
     trace: process.env.E2E_TRACE === 'off' ? 'off' : 'retain-on-failure',
     launchOptions: {
-      executablePath: fs.existsSync(chromium) ? chromium : undefined,
+      executablePath: chromium && fs.existsSync(chromium) ? chromium : undefined,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     },
   },

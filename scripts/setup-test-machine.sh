@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What `npm test` needs beyond node_modules, on a Debian machine: Debian's chromium (the end-to-end tests),
+# What `npm test` needs beyond node_modules, on a Debian machine: Debian's chromium-headless-shell (the
+# end-to-end tests: Chromium without the browser's UI layer, as Playwright's headless runs use),
 # socat (the serial scanner and printer tests on a pty), udev (udevadm: device discovery) and postgresql-15
 # (the PostgreSQL suite runs on the oldest PostgreSQL central supports). Installs what is missing, skips what
 # is there; `npm test` and .ci/run both start with it.
@@ -7,7 +8,7 @@ set -euo pipefail
 
 PG_BIN=/usr/lib/postgresql/15/bin
 missing=()
-command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 command -v socat >/dev/null 2>&1 || missing+=(socat)
 command -v udevadm >/dev/null 2>&1 || [ -x /usr/bin/udevadm ] || [ -x /sbin/udevadm ] || missing+=(udev)
 [ -x "$PG_BIN/postgres" ] && [ -x "$PG_BIN/initdb" ] || missing+=(postgresql-15)
