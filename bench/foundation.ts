@@ -76,7 +76,7 @@ export async function runFoundationBench(
     await again.stop();
     const serverMs = /in (\d+) ms/.exec(again.readyLine)?.[1];
     console.log(
-      `restart on an existing database: server ready in ${serverMs} ms (createServer to listening; target < 1 s); ${wall} ms wall clock including Node and tsx start`,
+      `restart on an existing database: server ready in ${serverMs} ms (createServer to listening; target < 1 s); ${wall} ms wall clock including Node loading the bundle`,
     );
     return rows;
   } finally {
