@@ -6,6 +6,7 @@ import { CASHIER, MANAGER } from './manager-api';
 /**
  * Every back-office section at the two counter sizes (issue 29): no control or table cell outside the window
  * horizontally, none covered by another element. Tables hold rows, with long names, so their actions show.
+ * A section's "New …" or "Add …" dialog, opened, shows every field inside its box without scrolling sideways.
  */
 const SIZES = [
   { width: 1024, height: 600 },
@@ -43,7 +44,51 @@ function hiddenControls(page: Page) {
   });
 }
 
-test('every back-office section fits 1024×600 and 1366×768: no control or cell cut off or covered', async ({
+/** What a section's dialog shows outside its own box, or a dialog that scrolls sideways. */
+function dialogCutOff(page: Page) {
+  return page.getByRole('dialog').evaluate((dialog) => {
+    const box = dialog.getBoundingClientRect();
+    const out: string[] = [];
+    if (dialog.scrollWidth > dialog.clientWidth + 1)
+      out.push(`dialog scrolls sideways: ${dialog.scrollWidth}px of ${dialog.clientWidth}`);
+    for (const el of dialog.querySelectorAll('button, input, select, textarea, label')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      if (r.right > box.right + 1 || r.left < box.left - 1) {
+        const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 30);
+        out.push(
+          `${el.tagName.toLowerCase()} "${name}" spans ${Math.round(r.left)}-${Math.round(r.right)}px`,
+        );
+      }
+    }
+    return out.slice(0, 8);
+  });
+}
+
+/**
+ * Opens the section's "New …" or "Add …" dialog, when it has one, and lists what it cuts off; closes it.
+ * Null when the section opens none.
+ */
+async function newDialogProblems(page: Page): Promise<string[] | null> {
+  const opener = page
+    .locator('main')
+    .getByRole('button', { name: /^(New|Add) / })
+    .first();
+  if (!(await opener.isVisible())) return null;
+  await opener.click();
+  const dialog = page.getByRole('dialog');
+  const opened = await dialog.waitFor({ state: 'visible', timeout: 3_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!opened) return null;
+  const problems = await dialogCutOff(page);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  return problems;
+}
+
+test('every back-office section and its New dialog fit 1024×600 and 1366×768: no control or cell cut off or covered', async ({
   page,
   till,
 }) => {
@@ -81,6 +126,7 @@ test('every back-office section fits 1024×600 and 1366×768: no control or cell
   const labels = await nav.getByRole('link').allTextContents();
   expect(labels.length).toBeGreaterThan(15);
   const problems: string[] = [];
+  const dialogs = new Set<string>();
   for (const size of SIZES) {
     await page.setViewportSize(size);
     for (const label of labels) {
@@ -92,7 +138,21 @@ test('every back-office section fits 1024×600 and 1366×768: no control or cell
       await page.screenshot({
         path: `e2e/screenshots/layout-${size.width}-back-office-${label.toLowerCase().replaceAll(' ', '-')}.png`,
       });
+      const dialog = await newDialogProblems(page);
+      if (dialog) dialogs.add(label);
+      for (const p of dialog ?? []) problems.push(`${label}'s dialog at ${size.width}: ${p}`);
     }
   }
   expect(problems).toEqual([]);
+  // The sections whose New dialog was opened and measured: a renamed button would drop one silently.
+  expect([...dialogs].sort()).toEqual([
+    'Announcements',
+    'Branches',
+    'Coupons',
+    'Currencies',
+    'Medicines',
+    'Printers',
+    'Suppliers',
+    'Users',
+  ]);
 });
