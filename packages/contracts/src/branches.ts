@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import { BoolQuery, OptionalText, PageQuery, Text, Timestamp } from './common';
+import { isTimeZone } from './time';
 
 export const TimeZone = z
   .string()
   .max(64)
-  .refine(
-    (tz) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: 'must be an IANA time zone such as Africa/Dar_es_Salaam' },
-  );
+  .refine(isTimeZone, { message: 'must be an IANA time zone such as Africa/Dar_es_Salaam' });
 
 export const CurrencyCode = z
   .string()

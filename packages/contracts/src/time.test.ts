@@ -4,6 +4,7 @@ import {
   addDays,
   dayWindow,
   daysBetween,
+  isTimeZone,
   localDate,
   startOfLocalDay,
   startOfLocalDayMs,
@@ -135,5 +136,21 @@ describe('contracts/time: local days across daylight-saving changes', () => {
     expect(localDate('Not/AZone', at('2026-03-01T23:30:00Z'))).toBe('2026-03-01');
     expect(startOfLocalDay('2026-03-01', 'Not/AZone')).toBe('2026-03-01T00:00:00.000Z');
     expect(daysBetween('2026-02-27', addDays('2026-02-27', 3))).toBe(3);
+  });
+});
+
+describe('contracts/time: isTimeZone', () => {
+  it('knows IANA zones and refuses other names, the same answer when asked again', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(['Africa/Dar_es_Salaam', 'Europe/London', 'America/New_York', 'UTC'].map(isTimeZone)).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(
+        ['Mars/Olympus_Mons', 'constructor', '__proto__', '', 'Africa/Dar es Salaam'].map(isTimeZone),
+      ).toEqual([false, false, false, false, false]);
+    }
   });
 });

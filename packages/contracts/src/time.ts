@@ -12,6 +12,28 @@ const DAY = 24 * HOUR;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** Answers kept per zone name; bounded, since the names come from requests. */
+const zoneAnswers = new Map<string, boolean>();
+const ZONE_ANSWERS_KEPT = 1000;
+
+/**
+ * Whether Intl knows the zone (an IANA name such as Africa/Dar_es_Salaam). Remembered per name: every branch
+ * a response carries is checked, and building a formatter to ask cost about 50 ms of a server's start.
+ */
+export function isTimeZone(name: string): boolean {
+  let known = zoneAnswers.get(name);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: name });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (zoneAnswers.size < ZONE_ANSWERS_KEPT) zoneAnswers.set(name, known);
+  }
+  return known;
+}
+
 function dayFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
   const key = timeZone ?? 'UTC';
   let f = formatters.get(key);
