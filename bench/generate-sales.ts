@@ -403,7 +403,7 @@ function paymentsOf(total: number, r: number): Array<{ method: string; amount: n
 /** Opens the database and applies its pending migrations, one progress tick each, then closes it. */
 async function migrateWithProgress(o: GenerateOptions, progress: RunProgress): Promise<number> {
   const conn = o.databaseUrl
-    ? openPostgres(o.databaseUrl, { poolSize: 1 })
+    ? await openPostgres(o.databaseUrl, { poolSize: 1 })
     : openDatabase(path.join(o.dataDir, 'pharmacy.db'));
   try {
     const { applied } = await migrate(conn, undefined, (name, index, pending) => {

@@ -46,7 +46,7 @@ export interface PharmacyServer {
 export async function createServer(config: Config): Promise<PharmacyServer> {
   const log = createLogger(config.logLevel);
   const conn: Connection = config.databaseUrl
-    ? openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize })
+    ? await openPostgres(config.databaseUrl, { poolSize: config.databasePoolSize })
     : openDatabase(path.join(config.dataDir, 'pharmacy.db'));
   const { applied, backup } = await migrate(conn).catch(async (err: unknown) => {
     await conn.db.destroy();
@@ -54,7 +54,9 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   });
   if (applied.length > 0) log.info({ applied, backup }, 'database migrated');
   // Opened lazily like any pool: central starts and writes whether or not its replica answers.
-  const replica = openReadReplica(conn, config.databaseReplicaUrl, { poolSize: config.databasePoolSize });
+  const replica = await openReadReplica(conn, config.databaseReplicaUrl, {
+    poolSize: config.databasePoolSize,
+  });
   if (replica) log.info('reports, the dashboard and sync pulls and snapshots read from DATABASE_REPLICA_URL');
 
   const context: AppContext = {

@@ -83,11 +83,11 @@ export const sqliteOf = (conn: Connection): Sqlite | null => (conn.kind === 'sql
  * Central's read replica (DATABASE_REPLICA_URL), opened lazily like any pool, read-only: PostgreSQL only. A
  * SQLite server has none (undefined), nor one whose url is unset.
  */
-export function openReadReplica(
+export async function openReadReplica(
   conn: Connection,
   url: string | undefined,
   options: Omit<PostgresOptions, 'readOnly'> = {},
-): PostgresConnection | undefined {
+): Promise<PostgresConnection | undefined> {
   return conn.kind === 'postgres' && url ? openPostgres(url, { ...options, readOnly: true }) : undefined;
 }
 

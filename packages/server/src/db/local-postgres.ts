@@ -224,7 +224,7 @@ const TEMPLATE = 'pharmacy_template';
 export async function prepareTemplate(local: LocalPostgres): Promise<void> {
   await adminQuery(local.adminUrl, `DROP DATABASE IF EXISTS ${TEMPLATE}`);
   await adminQuery(local.adminUrl, `CREATE DATABASE ${TEMPLATE}`);
-  const conn = openPostgres(local.urlOf(TEMPLATE), { poolSize: 1 });
+  const conn = await openPostgres(local.urlOf(TEMPLATE), { poolSize: 1 });
   try {
     await migrate(conn);
   } finally {

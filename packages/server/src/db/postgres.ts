@@ -1,6 +1,5 @@
 import { Kysely, PostgresDialect, sql, type Transaction, type TransactionBuilder } from 'kysely';
-import pg from 'pg';
-import Cursor from 'pg-cursor';
+import type pg from 'pg';
 import { aroundExecute, type Callback, type Execute, withCommitHooks } from './after-commit';
 import type { Database } from './schema';
 
@@ -44,13 +43,24 @@ export function isRetryableConflict(err: unknown): boolean {
  * are NUMERIC; both arrive from pg as strings. The schema's values are integers well below 2^53, so they are
  * read as numbers, as better-sqlite3 reads them on a till.
  */
-const types = {
+const typesOf = (driver: typeof pg) => ({
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return toNumber;
-    return pg.types.getTypeParser(oid, format);
+    if (oid === driver.types.builtins.INT8 || oid === driver.types.builtins.NUMERIC) return toNumber;
+    return driver.types.getTypeParser(oid, format);
   },
-};
+});
 const toNumber = (value: string): number => Number(value);
+
+/**
+ * The driver, loaded when central first opens PostgreSQL: a till never does, and evaluating `pg` cost about
+ * 90 ms of CPU at each till's start (its first look at `navigator` makes Node 20 load its fetch client).
+ */
+let driver: Promise<{ pg: typeof pg; Cursor: typeof import('pg-cursor') }> | undefined;
+const loadDriver = () =>
+  (driver ??= Promise.all([import('pg'), import('pg-cursor')]).then(([pgModule, cursor]) => ({
+    pg: pgModule.default,
+    Cursor: cursor.default,
+  })));
 
 /**
  * Every transaction runs SERIALIZABLE and is retried when PostgreSQL aborts it for a conflict, so concurrent
@@ -158,7 +168,8 @@ export interface PostgresOptions {
 
 const REPLICA_CONNECT_TIMEOUT_MS = 3_000;
 
-export function openPostgres(url: string, options: PostgresOptions = {}): PostgresConnection {
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<PostgresConnection> {
+  const { pg, Cursor } = await loadDriver();
   const max = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
@@ -167,7 +178,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
     // password exchange, a server process and its cold catalogue caches, and the dashboard, which refreshes
     // every minute and reads five queries side by side, paid that on every refresh (bench/dashboard.ts).
     min: max,
-    types,
+    types: typesOf(pg),
     application_name: options.readOnly ? 'pharmacy-central-reads' : 'pharmacy-central',
     ...(options.readOnly && {
       options: '-c default_transaction_read_only=on',

@@ -169,7 +169,7 @@ describe.skipIf(!testingOnPostgres())(
     });
 
     it('the replica is read-only even when its URL names a writable server', async () => {
-      const conn = openPostgres(pair.primary.urlOf('pharmacy'), { poolSize: 1, readOnly: true });
+      const conn = await openPostgres(pair.primary.urlOf('pharmacy'), { poolSize: 1, readOnly: true });
       try {
         await expect(
           conn.db.updateTable('settings').set({ updated_at: 'x' }).execute(),
