@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Api } from './api';
-import { ADMIN, expect, NEW_ADMIN_PASSWORD, signIn, startTill, stopTill, test } from './fixtures';
+import {
+  ADMIN,
+  expect,
+  NEW_ADMIN_PASSWORD,
+  signIn,
+  startTill,
+  stopTill,
+  testOwnServers as test,
+} from './fixtures';
 
 const CENTRAL_ADMIN = { email: ADMIN.email, password: NEW_ADMIN_PASSWORD };
 

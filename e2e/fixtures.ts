@@ -136,6 +136,17 @@ export const test = base.extend<{ till: Till }, { nextTill: NextTill }>({
   },
 });
 
+/**
+ * For a test that starts every server it uses itself (startTill): no till of the fixture's own is started for
+ * it (the page's base URL would ask for one), and page.goto takes whole URLs.
+ */
+export const testOwnServers = test.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+  baseURL: async ({}, use) => {
+    await use(undefined);
+  },
+});
+
 export { expect };
 
 export async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {

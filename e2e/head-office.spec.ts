@@ -9,6 +9,7 @@ import {
   startTill,
   type Till,
   test,
+  testOwnServers,
 } from './fixtures';
 import { scan } from './till';
 
@@ -131,31 +132,32 @@ test('connect a fresh till from the Head office screen, watch it load, sell, and
   }
 });
 
-test('head office lists its registered tills with their branch, with revoke and restore', async ({
-  page,
-}) => {
-  const { central, hq, stop } = await startCentral();
-  try {
-    await hq.call('POST', '/sync/devices/register', { name: 'Back till' });
-    await page.goto(central.url);
-    await signIn(page, CENTRAL_ADMIN);
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-    await page.goto(`${central.url}/back-office/head-office`);
-    // The Devices section's list (one component serves both screens).
-    const table = page.getByRole('table', { name: 'Registered tills' });
-    const row = table.getByRole('row', { name: /Back till/ });
-    await expect(row).toContainText('Main Branch');
-    await row.getByRole('button', { name: 'Revoke Back till' }).click();
-    await expect(row).toContainText('Revoked');
-    await page.screenshot({ path: 'e2e/screenshots/head-office-06-central-devices.png', fullPage: true });
-    await row.getByRole('button', { name: 'Restore Back till' }).click();
-    await expect(row).toContainText('Active');
-    const devices = await hq.call<{ items: { status: string }[] }>('GET', '/compliance/devices');
-    expect(devices.items[0]?.status).toBe('active');
-  } finally {
-    await stop();
-  }
-});
+testOwnServers(
+  'head office lists its registered tills with their branch, with revoke and restore',
+  async ({ page }) => {
+    const { central, hq, stop } = await startCentral();
+    try {
+      await hq.call('POST', '/sync/devices/register', { name: 'Back till' });
+      await page.goto(central.url);
+      await signIn(page, CENTRAL_ADMIN);
+      await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+      await page.goto(`${central.url}/back-office/head-office`);
+      // The Devices section's list (one component serves both screens).
+      const table = page.getByRole('table', { name: 'Registered tills' });
+      const row = table.getByRole('row', { name: /Back till/ });
+      await expect(row).toContainText('Main Branch');
+      await row.getByRole('button', { name: 'Revoke Back till' }).click();
+      await expect(row).toContainText('Revoked');
+      await page.screenshot({ path: 'e2e/screenshots/head-office-06-central-devices.png', fullPage: true });
+      await row.getByRole('button', { name: 'Restore Back till' }).click();
+      await expect(row).toContainText('Active');
+      const devices = await hq.call<{ items: { status: string }[] }>('GET', '/compliance/devices');
+      expect(devices.items[0]?.status).toBe('active');
+    } finally {
+      await stop();
+    }
+  },
+);
 
 test('disconnect a till with nothing pending: it asks first, forgets head office and offers to connect again', async ({
   page,

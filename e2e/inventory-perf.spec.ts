@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { Api } from './api';
-import { expect, NEW_ADMIN_PASSWORD, signIn, startTill, test } from './fixtures';
+import { expect, NEW_ADMIN_PASSWORD, signIn, startTill, testOwnServers as test } from './fixtures';
 
 /**
  * Issue 17's figure: a page of the Medicines table renders in under 200 ms with the large demo catalogue.
