@@ -4,6 +4,7 @@
  *   npm run generate:sales -- --sales 1000000 --branches 20 --years 2 --data-dir ./data-bench
  *   npm run generate:sales -- --sales 10000000 --branches 200 --database-url postgres://…   (or DATABASE_URL=…)
  *   npm run generate:sales -- --sales 10000000 --branches 200 --local-pg ./data-central/pg
+ *   (--workers N: threads making the sales for PostgreSQL, 2; --progress-every-ms: 2,000)
  *
  * Opens the database as the server does (migrating and seeding when new; an existing one grows), adds branches,
  * sellers, categories, suppliers, medicines, batches with their purchase movements, then `--sales` finished
@@ -15,6 +16,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { setImmediate as ioTurn } from 'node:timers/promises';
 import { parseConfig } from '../packages/server/src/config';
 import { openDatabase, requireSqlite } from '../packages/server/src/db/connection';
@@ -297,7 +300,7 @@ const TRIGGERED_BATCH = 1_000;
  * Sales, oldest first (sequential index inserts), during 08:00-21:00 local time, `batch` sales per transaction
  * (a whole number of blocks); returns the line count. Made in blocks (sales-maker.ts), the same for one seed
  * whoever makes them: into PostgreSQL by `o.workers` worker threads (sales-worker.ts) as COPY text the main
- * thread only passes on; into SQLite, or with no workers, on this thread.
+ * thread only passes on; into SQLite, with no workers, or for a single batch, on this thread.
  */
 async function addSales(
   server: PharmacyServer,
@@ -337,8 +340,12 @@ async function addSales(
   const icv = Int32Array.from(ref.branches, (b) => devices.get(b)!.icv);
   const perBatch = Math.max(1, Math.floor(batch / BLOCK));
   const blocks = blockCount(plan);
+  // Workers for PostgreSQL when there are two batches or more (a batch is made by one thread: one alone is
+  // made here, sparing the workers' start).
+  const batches = Math.ceil(blocks / perBatch);
+  const threads = copy && batches > 1 ? Math.min(o.workers ?? WORKERS, batches) : 0;
   let lines = 0;
-  if (copy && (o.workers ?? WORKERS) > 0) {
+  if (copy && threads > 0) {
     // Each batch's counters start past the batches before it: the skeleton streams alone tell (two draws a sale).
     const tasks: Array<{ firstBlock: number; blocks: number; icv: Int32Array }> = [];
     for (let first = 0; first < blocks; first += perBatch) {
@@ -347,7 +354,7 @@ async function addSales(
       for (let b = first; b < first + n; b++) countBlock(plan, b, icv);
     }
     lines = await makeInWorkers(plan, {
-      workers: o.workers ?? WORKERS,
+      workers: threads,
       tasks,
       signal: o.signal,
       progress: (done) => progress.tick(done),
@@ -526,6 +533,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     years: num('years', 2),
     medicines: num('medicines', 500),
     seed: num('seed', 42),
+    progressEveryMs: num('progress-every-ms', 2000),
     workers: args.has('workers') ? num('workers', 0, 0) : WORKERS,
     dataDir,
     databaseUrl,
@@ -577,8 +585,18 @@ async function main(o: CliOptions): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  await main(parseArgs(process.argv.slice(2), process.env)).catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
+/**
+ * This file, run as TypeScript (tsx) or bundled (the PostgreSQL tests start it as a CommonJS bundle, where
+ * import.meta is empty): the command runs when this file is the process's script, never in a sales worker.
+ */
+const self = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+if (isMainThread && path.resolve(process.argv[1] ?? '') === self)
+  // Not awaited at the top level: CommonJS (the bundle) has no top-level await; the process waits for it anyway.
+  void (async () => {
+    try {
+      await main(parseArgs(process.argv.slice(2), process.env));
+    } catch (err) {
+      console.error(err);
+      process.exitCode = 1;
+    }
+  })();

@@ -1,8 +1,10 @@
 /**
  * generate:sales' row making on worker threads (node:worker_threads): each worker makes whole batches of sales
  * (bench/sales-maker.ts' blocks) as COPY text in transferable buffers, and the main thread only hands them to
- * PostgreSQL in order. This file is both the pool (main thread) and the worker's entry (started on itself).
+ * PostgreSQL in order. This file is both the pool (main thread) and the worker's entry (started on itself; in
+ * a bundle, on the bundle).
  */
+import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { SYNTHETIC_COLUMNS, SYNTHETIC_TABLES, type SyntheticTable } from '../packages/server/src/modules/reports/synthetic-sales';
 import { bulkIds } from './bulk-ids';
@@ -64,7 +66,8 @@ if (!isMainThread && (workerData as { salesPlan?: SalesPlan } | undefined)?.sale
  * apply the main thread's `--import tsx` to a worker's own imports.
  */
 function startWorker(data: { salesPlan: SalesPlan }): Worker {
-  const self = import.meta.url;
+  // Bundled as CommonJS (the PostgreSQL tests' generator), import.meta is empty: the bundle starts itself.
+  const self = typeof __filename === 'string' ? pathToFileURL(__filename).href : import.meta.url;
   if (!self.endsWith('.ts')) return new Worker(new URL(self), { workerData: data });
   const api = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const code = `import(${api}).then(({ register }) => { register(); return import(${JSON.stringify(self)}); })`;
