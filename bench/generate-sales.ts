@@ -9,9 +9,11 @@
  * Opens the database as the server does (migrating and seeding when new; an existing one grows), adds branches,
  * sellers, categories, suppliers, medicines, batches with their purchase movements, then `--sales` finished
  * sales (1-5 lines, cash / card / mobile money payments) spread over the last `--years` years during opening
- * hours. Deterministic for a given --seed: the same values whatever the target, since every row is computed
- * once and only its writer differs (bench/row-sink.ts: SQLite prepared statements in large transactions, or
- * PostgreSQL COPY). `--local-pg <dir>` starts (creating it if needed) the persistent local cluster that
+ * hours. Deterministic for a given --seed (but the ids, made from the clock): the same values whatever the
+ * target and however many threads make them, since every row is computed once, in blocks of 250 sales each
+ * drawn from streams seeded by (seed, block) (bench/sales-maker.ts), and only its writer differs
+ * (bench/row-sink.ts: SQLite prepared statements in large transactions, or PostgreSQL COPY, the sales' COPY
+ * text made by worker threads, bench/sales-worker.ts). `--local-pg <dir>` starts (creating it if needed) the persistent local cluster that
  * `npm run central:pg` serves from DATA_DIR/pg, on --pg-port (54329), and fills its `pharmacy` database.
  */
 import { randomBytes } from 'node:crypto';

@@ -28,7 +28,8 @@ function fmix(h: number): number {
 }
 
 /** The seed of one stream of one block: a function of the run's seed, the block's number and the stream's. */
-const seedOf = (seed: number, block: number, stream: number) => fmix((fmix(fmix(seed) ^ block) + stream) >>> 0);
+const seedOf = (seed: number, block: number, stream: number) =>
+  fmix((fmix(fmix(seed) ^ block) + stream) >>> 0);
 
 const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
 const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));

@@ -6,7 +6,11 @@
  */
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { SYNTHETIC_COLUMNS, SYNTHETIC_TABLES, type SyntheticTable } from '../packages/server/src/modules/reports/synthetic-sales';
+import {
+  SYNTHETIC_COLUMNS,
+  SYNTHETIC_TABLES,
+  type SyntheticTable,
+} from '../packages/server/src/modules/reports/synthetic-sales';
 import { bulkIds } from './bulk-ids';
 import { CopyText, plainLine } from './copy-text';
 import { blockSales, isoClock, makeBlock, type SalesPlan } from './sales-maker';
@@ -27,9 +31,7 @@ export interface MadeBatch {
   tables: Array<{ table: SyntheticTable; chunks: Uint8Array[] }>;
 }
 
-type WorkerMessage =
-  | { type: 'progress'; task: number; made: number }
-  | ({ type: 'done' } & MadeBatch);
+type WorkerMessage = { type: 'progress'; task: number; made: number } | ({ type: 'done' } & MadeBatch);
 
 /** The worker: makes each task it is sent, saying how far it is after every block. */
 function serve(plan: SalesPlan): void {
