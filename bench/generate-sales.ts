@@ -13,8 +13,9 @@
  * target and however many threads make them, since every row is computed once, in blocks of 250 sales each
  * drawn from streams seeded by (seed, block) (bench/sales-maker.ts), and only its writer differs
  * (bench/row-sink.ts: SQLite prepared statements in large transactions, or PostgreSQL COPY, the sales' COPY
- * text made by worker threads, bench/sales-worker.ts). `--local-pg <dir>` starts (creating it if needed) the persistent local cluster that
- * `npm run central:pg` serves from DATA_DIR/pg, on --pg-port (54329), and fills its `pharmacy` database.
+ * text made by worker threads, bench/sales-worker.ts). `--local-pg <dir>` starts (creating it if needed) the
+ * persistent local cluster that `npm run central:pg` serves from DATA_DIR/pg, on --pg-port (54329), and fills
+ * its `pharmacy` database.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
