@@ -403,7 +403,8 @@ describe('rows as COPY text', () => {
   });
 });
 
-describe('the sales made in worker threads', () => {
+// No database: run once, in the SQLite run.
+describe.skipIf(onPostgres)('the sales made in worker threads', () => {
   const plan: SalesPlan = {
     seed: 5,
     sales: 7_300,
