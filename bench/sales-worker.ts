@@ -7,6 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import {
+  type RowValues,
   SYNTHETIC_COLUMNS,
   SYNTHETIC_TABLES,
   type SyntheticTable,
@@ -42,8 +43,7 @@ function serve(plan: SalesPlan): void {
     const texts = new Map<SyntheticTable, CopyText>(
       SYNTHETIC_TABLES.map((table) => [table, new CopyText(SYNTHETIC_COLUMNS[table])]),
     );
-    const emit = (table: SyntheticTable, values: Parameters<typeof plainLine>[0]) =>
-      texts.get(table)!.add(plainLine(values));
+    const emit = (table: SyntheticTable, values: RowValues) => texts.get(table)!.add(plainLine(values));
     let lines = 0;
     let made = 0;
     for (let b = t.firstBlock; b < t.firstBlock + t.blocks; b++) {
