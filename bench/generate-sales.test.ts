@@ -11,10 +11,19 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, dropTestDatabase, query } from '../packages/server/src/db/local-postgres';
 import { REPORT_SUMMARY_SOURCES } from '../packages/server/src/db/migrations/0019_report_summaries';
 import { REPORT_SUMMARY_TOTALS } from '../packages/server/src/db/migrations/0020_report_summary_deltas';
-import { type GenerateOptions, generateSales, isoClock } from './generate-sales';
+import {
+  SYNTHETIC_COLUMNS,
+  SYNTHETIC_TABLES,
+  type SyntheticTable,
+} from '../packages/server/src/modules/reports/synthetic-sales';
+import { type GenerateOptions, generateSales } from './generate-sales';
 import { bulkIds } from './bulk-ids';
+import { plainLine } from './copy-text';
 import { copyLine } from './row-sink';
+import { bundleEntry } from '../packages/server/src/testing/server-bundle';
 import { RunProgress } from './run-progress';
+import { blockCount, isoClock, makeBlock, type SalesPlan } from './sales-maker';
+import { makeInWorkers } from './sales-worker';
 
 /**
  * generate:sales on the run's dialect: SQLite by default, a database of the run's cluster by COPY on the
@@ -162,22 +171,24 @@ async function expectSummariesExact(url = databaseUrl()) {
   }, url);
 }
 
-/** Runs generate:sales as its own process on `url` and kills it (SIGKILL) once its sales phase has begun. */
+/**
+ * generate:sales as a process: its CommonJS bundle (bundleEntry, rebuilt when a source changed, else reused),
+ * which starts on a fraction of the CPU tsx takes to compile the server again in every process.
+ */
+let generator: string | undefined;
+
+/**
+ * Runs generate:sales as its own process on `url` and kills it (SIGKILL) in its sales phase, once a progress
+ * line counts a whole batch (20,000 sales) handed to the database.
+ */
 async function killDuringSales(url: string): Promise<void> {
+  generator ??= await bundleEntry('generate-sales', 'bench/generate-sales.ts');
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bench/generate-sales.ts', '--database-url', url].concat([
-      '--sales',
-      '300000',
-      '--branches',
-      '2',
-      '--medicines',
-      '30',
-      '--years',
-      '1',
-      '--seed',
-      '11',
-    ]),
+    [generator, '--database-url', url].concat(
+      ['--sales', '300000', '--branches', '2', '--medicines', '30', '--years', '1', '--seed', '11'],
+      ['--progress-every-ms', '100'],
+    ),
     { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -185,8 +196,9 @@ async function killDuringSales(url: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      // A progress line of the sales phase: indexes and triggers are gone, some batches stored.
-      if (/\] sales: [\d,]+\//.test(output)) resolve();
+      // A progress line of the sales phase past its first batch: indexes and triggers are gone, rows stored.
+      const made = [...output.matchAll(/\] sales: ([\d,]+)\//g)].map((m) => Number(m[1]!.replace(/,/g, '')));
+      if (made.some((n) => n >= 20_000)) resolve();
     });
     child.once('exit', () => reject(new Error(`generate:sales ended before its sales:\n${output}`)));
   });
@@ -279,7 +291,10 @@ describe('generate:sales', () => {
         signal: stop.signal,
         log: (l) => {
           lines.push(l);
-          if (/^\[4\/\d\] sales: 25,000\//.test(l)) stop.abort(new Error('stopped by the test'));
+          // Counted in order (the batches stored, then the part of the next one made): past 25,000, one batch was
+          // handed to the database and the second is not complete (made by the main thread, or by two workers).
+          const made = /^\[4\/\d\] sales: ([\d,]+)\//.exec(l)?.[1];
+          if (made && Number(made.replace(/,/g, '')) >= 25_000) stop.abort(new Error('stopped by the test'));
         },
       }),
     );
@@ -386,6 +401,104 @@ describe('rows as COPY text', () => {
     for (const ms of [0, Date.UTC(2025, 11, 31, 23, 59, 59, 999), Date.UTC(2026, 0, 1)])
       expect(iso(ms)).toBe(new Date(ms).toISOString());
   });
+});
+
+// No database: run once, in the SQLite run.
+describe.skipIf(onPostgres)('the sales made in worker threads', () => {
+  const plan: SalesPlan = {
+    seed: 5,
+    sales: 7_300,
+    now: Date.UTC(2026, 5, 1, 12),
+    days: 30,
+    firstDay: Math.floor(Date.UTC(2026, 5, 1) / 86_400_000) - 29,
+    currency: 'TZS',
+    branches: ['branch-a', 'branch-b', 'branch-c'],
+    devices: ['till-a', 'till-b', 'till-c'],
+    users: [['ua1', 'ua2'], ['ub1'], ['uc1', 'uc2', 'uc3']],
+    medicines: Array.from({ length: 12 }, (_, i) => ({
+      medicineId: `med-${i}`,
+      name: `Medicine ${i}`,
+      quantity: 1,
+      unitPrice: 100 * (i + 1),
+      vatRate: i % 3 === 0 ? 0 : 18,
+      vatCategory: i % 3 === 0 ? 'exempt' : 'standard',
+      unitCost: 60 * (i + 1),
+    })),
+    popular: 3,
+  };
+  /** The generator's own ids (UUIDv7) and the hashes made of them differ from run to run: the rest may not. */
+  const withoutIds = (text: string) =>
+    text
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID')
+      .replace(/\b[0-9a-f]{64}\b/g, 'HASH');
+  const decode = new TextDecoder();
+
+  it('are the sales the main thread makes for the seed, row for row but the ids, with every till counting 1, 2, 3 … without a gap', async () => {
+    const perTask = 4; // 1,000 sales a batch, the last one short (7,300)
+    const onMain: Record<SyntheticTable, string[]> = { sales: [], sale_lines: [], sale_payments: [] };
+    const icv = new Int32Array(plan.branches.length).fill(40);
+    const tasks: Array<{ firstBlock: number; blocks: number; icv: Int32Array }> = [];
+    const ids = bulkIds();
+    const iso = isoClock();
+    for (let first = 0; first < blockCount(plan); first += perTask) {
+      const n = Math.min(perTask, blockCount(plan) - first);
+      tasks.push({ firstBlock: first, blocks: n, icv: icv.slice() });
+      for (let b = first; b < first + n; b++)
+        makeBlock(plan, b, icv, ids, iso, (table, values) => onMain[table].push(plainLine(values)));
+    }
+    const inWorkers: Record<SyntheticTable, string[]> = { sales: [], sale_lines: [], sale_payments: [] };
+    const progress: number[] = [];
+    const lines = await makeInWorkers(plan, {
+      workers: 2,
+      tasks,
+      progress: (done) => progress.push(done),
+      async store(batch) {
+        for (const { table, chunks } of batch.tables)
+          inWorkers[table].push(chunks.map((c) => decode.decode(c)).join(''));
+      },
+    });
+    expect(tasks.length).toBe(8);
+    for (const table of SYNTHETIC_TABLES) {
+      expect(withoutIds(inWorkers[table].join(''))).toBe(withoutIds(onMain[table].join('')));
+    }
+    expect(lines).toBe(onMain.sale_lines.length);
+    expect(progress.at(-1)).toBe(plan.sales);
+    // Counted in order: never backwards.
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    const counters = new Map<string, number[]>();
+    for (const line of inWorkers.sales.join('').trimEnd().split('\n')) {
+      const v = line.split('\t');
+      const till = v[SYNTHETIC_COLUMNS.sales.indexOf('device_id')]!;
+      counters.set(till, [...(counters.get(till) ?? []), Number(v[SYNTHETIC_COLUMNS.sales.indexOf('icv')])]);
+    }
+    expect([...counters.keys()].sort()).toEqual([...plan.devices]);
+    for (const [till, n] of counters) {
+      expect(n, till).toEqual(n.map((_, i) => 41 + i));
+    }
+  }, 60_000);
+
+  it('stop when asked, after the batch being stored, and end their threads', async () => {
+    const stop = new AbortController();
+    const stored: number[] = [];
+    const tasks = Array.from({ length: 8 }, (_, t) => ({
+      firstBlock: 2 * t,
+      blocks: 2,
+      icv: new Int32Array(plan.branches.length),
+    }));
+    const run = makeInWorkers(plan, {
+      workers: 2,
+      tasks,
+      signal: stop.signal,
+      progress: (done) => {
+        if (done >= 600) stop.abort(new Error('stopped by the test'));
+      },
+      async store(batch) {
+        stored.push(batch.task);
+      },
+    });
+    await expect(run).rejects.toThrow('stopped by the test');
+    expect(stored).toEqual([0]);
+  }, 60_000);
 });
 
 describe('the generated rows’ ids', () => {

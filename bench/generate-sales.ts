@@ -4,17 +4,23 @@
  *   npm run generate:sales -- --sales 1000000 --branches 20 --years 2 --data-dir ./data-bench
  *   npm run generate:sales -- --sales 10000000 --branches 200 --database-url postgres://…   (or DATABASE_URL=…)
  *   npm run generate:sales -- --sales 10000000 --branches 200 --local-pg ./data-central/pg
+ *   (--workers N: threads making the sales for PostgreSQL, 2; --progress-every-ms: 2,000)
  *
  * Opens the database as the server does (migrating and seeding when new; an existing one grows), adds branches,
  * sellers, categories, suppliers, medicines, batches with their purchase movements, then `--sales` finished
  * sales (1-5 lines, cash / card / mobile money payments) spread over the last `--years` years during opening
- * hours. Deterministic for a given --seed: the same values whatever the target, since every row is computed
- * once and only its writer differs (bench/row-sink.ts: SQLite prepared statements in large transactions, or
- * PostgreSQL COPY). `--local-pg <dir>` starts (creating it if needed) the persistent local cluster that
- * `npm run central:pg` serves from DATA_DIR/pg, on --pg-port (54329), and fills its `pharmacy` database.
+ * hours. Deterministic for a given --seed (but the ids, made from the clock): the same values whatever the
+ * target and however many threads make them, since every row is computed once, in blocks of 250 sales each
+ * drawn from streams seeded by (seed, block) (bench/sales-maker.ts), and only its writer differs
+ * (bench/row-sink.ts: SQLite prepared statements in large transactions, or PostgreSQL COPY, the sales' COPY
+ * text made by worker threads, bench/sales-worker.ts). `--local-pg <dir>` starts (creating it if needed) the
+ * persistent local cluster that `npm run central:pg` serves from DATA_DIR/pg, on --pg-port (54329), and fills
+ * its `pharmacy` database.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { setImmediate as ioTurn } from 'node:timers/promises';
 import { parseConfig } from '../packages/server/src/config';
 import { openDatabase, requireSqlite } from '../packages/server/src/db/connection';
@@ -23,17 +29,27 @@ import { migrate } from '../packages/server/src/db/migrate';
 import { openPostgres } from '../packages/server/src/db/postgres';
 import { newId } from '../packages/server/src/lib/ids';
 import {
-  SYNTHETIC_COLUMNS,
-  SYNTHETIC_TABLES,
   type RowValues,
+  SYNTHETIC_COLUMNS,
   type SyntheticLine,
-  syntheticSaleRows,
+  type SyntheticTable,
 } from '../packages/server/src/modules/reports/synthetic-sales';
 import { getSettings } from '../packages/server/src/modules/settings/service';
 import { createServer, type PharmacyServer } from '../packages/server/src/server';
 import { bulkIds } from './bulk-ids';
-import { type BulkLoad, postgresCopySink, type RowSink, sqliteSink } from './row-sink';
+import { type BulkLoad, type CopySink, postgresCopySink, type RowSink, sqliteSink } from './row-sink';
 import { RunProgress } from './run-progress';
+import {
+  BLOCK,
+  blockCount,
+  blockSales,
+  countBlock,
+  isoClock,
+  makeBlock,
+  rng,
+  type SalesPlan,
+} from './sales-maker';
+import { makeInWorkers } from './sales-worker';
 
 export interface GenerateOptions {
   sales: number;
@@ -44,6 +60,11 @@ export interface GenerateOptions {
   databaseUrl?: string;
   medicines: number;
   seed: number;
+  /**
+   * Worker threads making the sales' rows for PostgreSQL (WORKERS, 2); 0 makes them on the main thread. SQLite's
+   * rows are always made on the main thread, which also stores them.
+   */
+  workers?: number;
   log?: (line: string) => void;
   /** Milliseconds between progress lines (2,000). */
   progressEveryMs?: number;
@@ -52,18 +73,6 @@ export interface GenerateOptions {
    * (indexes built, summaries rebuilt, triggers back), and the run fails with the signal's reason.
    */
   signal?: AbortSignal;
-}
-
-/** mulberry32: a small seeded generator, so two runs with one seed give the same history. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Random = ReturnType<typeof randomTools>;
@@ -90,7 +99,6 @@ const CATEGORIES = [
 ];
 const FORMS = ['tablet', 'capsule', 'syrup', 'cream', 'injection'];
 const ZONE = 'Africa/Dar_es_Salaam';
-const ZONE_OFFSET_HOURS = 3;
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 type Medicine = SyntheticLine & { supplier: string };
@@ -279,28 +287,8 @@ async function devicesOf(server: PharmacyServer, branches: string[]) {
   return devices;
 }
 
-const TWO = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-const THREE = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-
-/** toISOString of whole milliseconds, the day's part made once a day (a Date per sale was a tenth of its CPU). */
-export function isoClock() {
-  let day = Number.NaN;
-  let prefix = '';
-  return (ms: number): string => {
-    const d = Math.floor(ms / 86_400_000);
-    if (d !== day) {
-      day = d;
-      prefix = new Date(d * 86_400_000).toISOString().slice(0, 11);
-    }
-    const t = ms - d * 86_400_000;
-    const h = Math.floor(t / 3_600_000);
-    const m = Math.floor(t / 60_000) % 60;
-    return `${prefix}${TWO[h]}:${TWO[m]}:${TWO[Math.floor(t / 1000) % 60]}.${THREE[t % 1000]}Z`;
-  };
-}
-
-/** Sales made between two turns of the event loop. */
-const IO_TURN = 250;
+/** Threads making the sales for COPY: with both cores' PostgreSQL backends, one thread was the bound. */
+const WORKERS = 2;
 
 /** Sales written in one COPY batch: 20,000 in a bulk load; 1,000 with the summaries' triggers on (below). */
 const BULK_BATCH = 20_000;
@@ -312,15 +300,17 @@ const BULK_BATCH = 20_000;
 const TRIGGERED_BATCH = 1_000;
 
 /**
- * Sales, oldest first (sequential index inserts), during 08:00-21:00 local time, `batch` sales per transaction;
- * returns the line count.
+ * Sales, oldest first (sequential index inserts), during 08:00-21:00 local time, `batch` sales per transaction
+ * (a whole number of blocks); returns the line count. Made in blocks (sales-maker.ts), the same for one seed
+ * whoever makes them: into PostgreSQL by `o.workers` worker threads (sales-worker.ts) as COPY text the main
+ * thread only passes on; into SQLite, with no workers, or for a single batch, on this thread.
  */
 async function addSales(
   server: PharmacyServer,
   sink: RowSink,
+  copy: CopySink | undefined,
   o: GenerateOptions,
   ref: Reference,
-  r: Random,
   progress: RunProgress,
   batch: number,
 ) {
@@ -328,56 +318,64 @@ async function addSales(
   const devices = await devicesOf(server, ref.branches);
   const spanMs = o.years * 365 * 86_400_000;
   const now = Date.now();
-  const openMs = 13 * 3_600_000;
   const days = Math.max(1, Math.round(spanMs / 86_400_000));
-  const firstDay = Math.floor(now / 86_400_000) - days + 1;
-  const popular = ref.medicines.slice(0, Math.max(1, Math.floor(ref.medicines.length / 5)));
-  const iso = isoClock();
-  const ids = bulkIds();
+  const plan: SalesPlan = {
+    seed: o.seed,
+    sales: o.sales,
+    now,
+    days,
+    firstDay: Math.floor(now / 86_400_000) - days + 1,
+    currency,
+    branches: ref.branches,
+    devices: ref.branches.map((b) => devices.get(b)!.id),
+    users: ref.branches.map((b) => ref.users.get(b)!),
+    medicines: ref.medicines.map(({ supplier: _, ...line }) => line),
+    popular: Math.max(1, Math.floor(ref.medicines.length / 5)),
+  };
   // The sales' rows go to COPY unescaped (addPlain): every text they take from outside the generator's own
   // formatting (ids, names, the currency) is checked once here.
-  const texts = [currency, ...ref.branches, ...[...ref.users.values()].flat()].concat(
+  const texts = [currency, ...ref.branches, ...plan.devices, ...plan.users.flat()].concat(
     ref.medicines.flatMap((m) => [m.medicineId, m.name, m.vatCategory]),
   );
   const unplain = texts.find((t) => /[\\\t\n\r]/.test(t));
   if (unplain !== undefined)
     throw new Error(`generate:sales: ${JSON.stringify(unplain)} holds a COPY separator`);
+  const icv = Int32Array.from(ref.branches, (b) => devices.get(b)!.icv);
+  const perBatch = Math.max(1, Math.floor(batch / BLOCK));
+  const blocks = blockCount(plan);
+  // Workers for PostgreSQL when there are two batches or more (a batch is made by one thread: one alone is
+  // made here, sparing the workers' start).
+  const batches = Math.ceil(blocks / perBatch);
+  const threads = copy && batches > 1 ? Math.min(o.workers ?? WORKERS, batches) : 0;
   let lines = 0;
-  for (let k = 0; k < o.sales; k++) {
-    const day = firstDay + Math.floor((k * days) / o.sales);
-    const soldMs = day * 86_400_000 + (8 - ZONE_OFFSET_HOURS) * 3_600_000 + Math.floor(r.random() * openMs);
-    if (soldMs <= now) {
-      const branch = r.pick(ref.branches);
-      const device = devices.get(branch)!;
-      const count = r.int(1, 5);
-      const saleLines: SyntheticLine[] = [];
-      for (let j = 0; j < count; j++) {
-        const m = r.random() < 0.6 ? r.pick(popular) : r.pick(ref.medicines);
-        if (saleLines.some((l) => l.medicineId === m.medicineId)) continue;
-        saleLines.push({ ...m, quantity: r.random() < 0.7 ? 1 : r.int(2, 6) });
-      }
-      const total = saleLines.reduce((a, l) => a + l.quantity * l.unitPrice, 0);
-      const payments = paymentsOf(total, r.random());
-      const rows = syntheticSaleRows(
-        {
-          branchId: branch,
-          userId: r.pick(ref.users.get(branch)!),
-          deviceId: device.id,
-          icv: ++device.icv,
-          soldAt: iso(soldMs),
-          currency,
-          lines: saleLines,
-          payments,
-        },
-        ids,
-      );
-      for (const table of SYNTHETIC_TABLES)
-        for (const values of rows[table]) sink.addPlain(table, SYNTHETIC_COLUMNS[table], values);
-      lines += saleLines.length;
+  if (copy && threads > 0) {
+    // Each batch's counters start past the batches before it: the skeleton streams alone tell (two draws a sale).
+    const tasks: Array<{ firstBlock: number; blocks: number; icv: Int32Array }> = [];
+    for (let first = 0; first < blocks; first += perBatch) {
+      const n = Math.min(perBatch, blocks - first);
+      tasks.push({ firstBlock: first, blocks: n, icv: icv.slice() });
+      for (let b = first; b < first + n; b++) countBlock(plan, b, icv);
     }
-    const done = k + 1;
-    if (done % batch === 0 || done === o.sales) await sink.flush();
-    if (done % IO_TURN === 0) {
+    lines = await makeInWorkers(plan, {
+      workers: threads,
+      tasks,
+      signal: o.signal,
+      progress: (done) => progress.tick(done),
+      async store(made) {
+        for (const { table, chunks } of made.tables) copy.addCopy(table, SYNTHETIC_COLUMNS[table], chunks);
+        await copy.flush();
+      },
+    });
+  } else {
+    const ids = bulkIds();
+    const iso = isoClock();
+    const emit = (table: SyntheticTable, values: RowValues) =>
+      sink.addPlain(table, SYNTHETIC_COLUMNS[table], values);
+    let done = 0;
+    for (let b = 0; b < blocks; b++) {
+      lines += makeBlock(plan, b, icv, ids, iso, emit);
+      done += blockSales(plan, b);
+      if ((b + 1) % perBatch === 0 || b === blocks - 1) await sink.flush();
       o.signal?.throwIfAborted();
       progress.tick(done);
       // Lets the connections send the batches being stored (and read their answers) while this one is built.
@@ -387,17 +385,6 @@ async function addSales(
   await sink.settle();
   progress.tick(o.sales);
   return lines;
-}
-
-function paymentsOf(total: number, r: number): Array<{ method: string; amount: number }> {
-  if (r < 0.65) return [{ method: 'cash', amount: Math.ceil(total / 1000) * 1000 }];
-  if (r < 0.85) return [{ method: 'card', amount: total }];
-  if (r < 0.95) return [{ method: 'mobile_money', amount: total }];
-  const half = Math.floor(total / 2);
-  return [
-    { method: 'card', amount: half },
-    { method: 'cash', amount: total - half },
-  ];
 }
 
 /** Opens the database and applies its pending migrations, one progress tick each, then closes it. */
@@ -495,7 +482,7 @@ export async function generateSales(
     await sink.skipForeignKeys();
     progress.begin('sales', { total: o.sales, unit: 'sales' });
     const batch = plan.summariesAfter || !o.databaseUrl ? BULK_BATCH : TRIGGERED_BATCH;
-    const lines = await addSales(server, sink, o, ref, r, progress, batch);
+    const lines = await addSales(server, sink, postgres, o, ref, progress, batch);
     progress.end();
     await sink.finish(['sales', 'sale_lines', 'sale_payments', 'batches', 'stock_movements'], progress);
     const seconds = Math.round(progress.runSeconds() * 10) / 10;
@@ -530,9 +517,10 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     if (!key.startsWith('--')) throw new Error(`unexpected argument ${key}`);
     args.set(key.slice(2), argv[++i] ?? '');
   }
-  const num = (name: string, fallback: number) => {
+  const num = (name: string, fallback: number, least = 1) => {
     const v = args.has(name) ? Number(args.get(name)) : fallback;
-    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`--${name} must be a positive whole number`);
+    if (!Number.isSafeInteger(v) || v < least)
+      throw new Error(`--${name} must be a whole number of at least ${least}`);
     return v;
   };
   const localPg = args.get('local-pg');
@@ -548,6 +536,8 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     years: num('years', 2),
     medicines: num('medicines', 500),
     seed: num('seed', 42),
+    progressEveryMs: num('progress-every-ms', 2000),
+    workers: args.has('workers') ? num('workers', 0, 0) : WORKERS,
     dataDir,
     databaseUrl,
     localPg,
@@ -598,8 +588,18 @@ async function main(o: CliOptions): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  await main(parseArgs(process.argv.slice(2), process.env)).catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
+/**
+ * This file, run as TypeScript (tsx) or bundled (the PostgreSQL tests start it as a CommonJS bundle, where
+ * import.meta is empty): the command runs when this file is the process's script, never in a sales worker.
+ */
+const self = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+if (isMainThread && path.resolve(process.argv[1] ?? '') === self)
+  // Not awaited at the top level: CommonJS (the bundle) has no top-level await; the process waits for it anyway.
+  void (async () => {
+    try {
+      await main(parseArgs(process.argv.slice(2), process.env));
+    } catch (err) {
+      console.error(err);
+      process.exitCode = 1;
+    }
+  })();

@@ -7,6 +7,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { SUMMARY_INSERT_TRIGGERS } from '../packages/server/src/db/migrations/0019_report_summaries';
 import { REPORT_SUMMARY_REBUILD } from '../packages/server/src/db/migrations/0020_report_summary_deltas';
 import type { RowValues } from '../packages/server/src/modules/reports/synthetic-sales';
+import { CopyText, plainLine } from './copy-text';
 import { clock, type RunProgress } from './run-progress';
 
 /** How the bulk of the rows (the sales) is written; what a PostgreSQL sink could arrange is in `bulk`. */
@@ -116,8 +117,6 @@ const escaped = (v: string) =>
 const copyText = (v: string | number | null) =>
   v === null ? '\\N' : typeof v === 'number' ? String(v) : escaped(v);
 
-const nullAsN = (v: string | number | null) => (v === null ? '\\N' : v);
-
 const SPECIAL = /[\\\n\r\t]/;
 
 /** One row as a line of COPY text: tab-separated, \N for NULL, backslash escapes where a value needs them. */
@@ -125,36 +124,12 @@ export function copyLine(values: RowValues): string {
   return `${values.map((v) => (typeof v === 'string' && !SPECIAL.test(v) ? v : copyText(v))).join('\t')}\n`;
 }
 
-const CHUNK = 256 * 1024;
-
-/**
- * A table's rows of a batch as COPY text, written line by line into buffers of 256 KiB (one CopyData message
- * each). Outside the JavaScript heap: a batch held as strings (tens of MB, alive until stored) was promoted and
- * traced by every major collection, and collecting took more of the generator's CPU than making the rows.
- */
-class Pending {
-  readonly chunks: Buffer[] = [];
-  private buffer = Buffer.allocUnsafe(CHUNK);
-  private used = 0;
-
-  constructor(readonly columns: readonly string[]) {}
-
-  add(line: string): void {
-    // At most 3 bytes a UTF-16 unit: a line that might not fit starts the next buffer.
-    if (this.used + 3 * line.length > CHUNK) {
-      this.chunks.push(this.buffer.subarray(0, this.used));
-      this.buffer = Buffer.allocUnsafe(Math.max(CHUNK, 3 * line.length));
-      this.used = 0;
-    }
-    this.used += this.buffer.write(line, this.used);
-  }
-
-  /** Every chunk, the last one included. */
-  close(): Buffer[] {
-    if (this.used > 0) this.chunks.push(this.buffer.subarray(0, this.used));
-    this.used = 0;
-    return this.chunks;
-  }
+/** A PostgreSQL sink: rows, or COPY text made elsewhere (generate:sales' workers), stored by COPY. */
+export interface CopySink extends RowSink {
+  /** Adds a table's rows as COPY text already made (lines of `columns`, ending in newlines). */
+  addCopy(table: string, columns: readonly string[], chunks: readonly Uint8Array[]): void;
+  /** Puts back what a stopped run left (its pending table) before anything else. */
+  recover(progress: RunProgress): Promise<void>;
 }
 
 /**
@@ -179,7 +154,7 @@ export async function postgresCopySink(
   url: string,
   log: (line: string) => void,
   connections = 2,
-): Promise<RowSink & { recover(progress: RunProgress): Promise<void> }> {
+): Promise<CopySink> {
   const connect = async () => {
     const client = new pg.Client({ connectionString: url, application_name: 'generate-sales' });
     await client.connect();
@@ -197,17 +172,19 @@ export async function postgresCopySink(
   ).map((r) => r.rows[0]!.pid);
   const superuser = (await clients[0]!.query<{ su: string }>("SELECT current_setting('is_superuser') AS su"))
     .rows[0]!.su;
-  let batch = new Map<string, Pending>();
+  let batch = new Map<string, CopyText>();
   /** The batch each connection is storing, in the order they started. */
   const inFlight: Array<Promise<void>> = [];
   let next = 0;
 
-  async function store(client: pg.Client, tables: Map<string, Pending>): Promise<void> {
+  async function store(client: pg.Client, tables: Map<string, CopyText>): Promise<void> {
     await client.query('BEGIN');
     try {
       for (const [table, pending] of tables) {
         const copy = client.query(copyFrom(`COPY ${table} (${pending.columns.join(', ')}) FROM STDIN`));
-        await pipeline(Readable.from(pending.close()), copy);
+        // A worker's buffers arrive as Uint8Array: viewed as Buffers (no copy) for the COPY stream.
+        const chunks = pending.close().map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+        await pipeline(Readable.from(chunks), copy);
       }
       await client.query('COMMIT');
     } catch (err) {
@@ -216,10 +193,10 @@ export async function postgresCopySink(
     }
   }
 
-  function pendingOf(table: string, columns: readonly string[]): Pending {
+  function pendingOf(table: string, columns: readonly string[]): CopyText {
     let pending = batch.get(table);
     if (!pending) {
-      pending = new Pending(columns);
+      pending = new CopyText(columns);
       batch.set(table, pending);
     }
     return pending;
@@ -274,7 +251,10 @@ export async function postgresCopySink(
       pendingOf(table, columns).add(copyLine(values));
     },
     addPlain(table, columns, values) {
-      pendingOf(table, columns).add(`${(values.includes(null) ? values.map(nullAsN) : values).join('\t')}\n`);
+      pendingOf(table, columns).add(plainLine(values));
+    },
+    addCopy(table, columns, chunks) {
+      pendingOf(table, columns).append(chunks);
     },
     flush,
     settle,
