@@ -30,6 +30,7 @@ export const DIALECT_FREE = [
   'packages/server/src/lib/ids.test.ts',
   'packages/server/src/lib/money.test.ts',
   'packages/server/src/lib/passwords.test.ts',
+  'packages/server/src/lib/random.test.ts',
   'packages/server/src/lib/slug.test.ts',
   'packages/server/src/lib/time.test.ts',
   'packages/server/src/modules/reports/window.test.ts',

@@ -4,18 +4,10 @@ import {
   type SyntheticTable,
   syntheticSaleRows,
 } from '../packages/server/src/modules/reports/synthetic-sales';
+import { mulberry32 } from '../packages/server/src/lib/random';
 
-/** mulberry32: a small seeded generator, so two runs with one seed give the same history. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The generator every stream draws from: the same numbers from one seed on any thread. */
+export const rng = mulberry32;
 
 /** murmur3's finaliser: spreads a 32-bit value over all 32 bits. */
 function fmix(h: number): number {

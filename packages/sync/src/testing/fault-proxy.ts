@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type net from 'node:net';
+import { mulberry32 } from '@pharmacy/server/random';
 
 /**
  * A fault-injecting HTTP proxy on loopback, put between tills and central (a till's CENTRAL_URL points at it).
@@ -33,18 +34,6 @@ const DEFAULT_WEIGHTS: Record<FaultAction, number> = {
   stale: 8,
 };
 
-/** mulberry32: a small, seedable PRNG (the proxy's decisions are reproducible from the seed). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 interface Forwarded {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -72,7 +61,7 @@ export class FaultProxy {
   private readonly target: URL;
 
   constructor(readonly opts: FaultProxyOptions) {
-    this.random = prng(opts.seed);
+    this.random = mulberry32(opts.seed); // the proxy's decisions are reproducible from the seed
     this.target = new URL(opts.target);
     this.weights = Object.entries({ ...DEFAULT_WEIGHTS, ...opts.weights }) as Array<[FaultAction, number]>;
   }

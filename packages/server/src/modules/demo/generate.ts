@@ -1,5 +1,6 @@
 import type { Sqlite } from '../../db/connection';
 import { randomBytes } from 'node:crypto';
+import { mulberry32 } from '../../lib/random';
 import { slugify } from '../../lib/slug';
 import { barcodeKey } from '../medicines/service';
 import { addDays } from '@pharmacy/contracts/time';
@@ -86,18 +87,6 @@ export const DEMO_SYLLABLES = [
   'sol',
 ];
 const SUFFIXES = ['in', 'ol', 'ex', 'an', 'ix', 'ium', 'ene', 'ora', 'id', 'ate'];
-
-/** Deterministic pseudo-random numbers (mulberry32), so a seed always gives the same catalogue. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A valid EAN-13 from 12 digits. */
 export function ean13(body: string): string {
@@ -313,7 +302,7 @@ function demoBatches(
 
 export function generateDemoCatalogue(sqlite: Sqlite, size: DemoSize): DemoResult {
   const started = performance.now();
-  const rand = rng(size.seed);
+  const rand = mulberry32(size.seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const at = new Date().toISOString();
   const today = at.slice(0, 10);
