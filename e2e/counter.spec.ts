@@ -103,11 +103,26 @@ test('29: payment dialog focus lands on the tender amount and Enter completes an
   await expect(pay.getByLabel('Cash received')).toBeFocused();
   await expect(pay.getByRole('button', { name: 'Close' })).not.toBeFocused();
   await page.screenshot({ path: 'e2e/screenshots/counter-29-payment-focus.png' });
+  // The receipt is held back until the dialog has been measured: New sale must not move when it arrives
+  // (a click aimed at it while the receipt loaded once landed on the receipt, and the sale stayed on screen).
+  let releaseReceipt = () => {};
+  const receiptHeld = new Promise<void>((resolve) => {
+    releaseReceipt = resolve;
+  });
+  await page.route('**/api/v1/sales/*/receipt', async (route) => {
+    await receiptHeld;
+    await route.continue();
+  });
   await page.keyboard.type('1.50');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('dialog', { name: /^Sale / })).toBeVisible();
+  const newSale = page.getByRole('button', { name: 'New sale' });
+  await expect(page.getByRole('figure', { name: 'Receipt preview' })).toContainText('Loading the receipt');
+  const whileLoading = await newSale.boundingBox();
+  releaseReceipt();
   await expect(page.getByRole('figure', { name: 'Receipt preview' })).toContainText(/VAT \d+%/);
-  await expect(page.getByRole('button', { name: 'New sale' })).toBeFocused();
+  expect(await newSale.boundingBox()).toEqual(whileLoading);
+  await expect(newSale).toBeFocused();
   await page.screenshot({ path: 'e2e/screenshots/counter-29-paid-by-enter.png' });
   expect((await sales(cashier))[0]?.payment_lines).toEqual([{ method: 'cash', amount: 1.5 }]);
 });

@@ -29,7 +29,7 @@ const LANES: Step[][] = [
     { name: 'unit (SQLite)', script: 'test:unit' },
     { name: 'unit (PostgreSQL 15)', script: 'test:pg15' },
     { name: 'UI build', script: 'build:pos' },
-    { name: 'end-to-end', script: 'e2e', env: { E2E_TRACE: 'off' } },
+    { name: 'end-to-end', script: 'e2e', env: { E2E_TRACE: 'off', E2E_RETRIES: '1' } },
     { name: 'benchmark smoke', script: 'bench:smoke' },
   ],
 ];
