@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { dialectChecks, doubleCasts, mayAskDialect, ROLE_SET_HOMES, roleLiterals } from './code-rules';
 import { functionLengths, longFunctions } from './function-length';
 import { areaOf, circles, importGraph, importsBackUp, mutualAreas } from './import-graph';
+import { contractsRunByUi, valueImports } from './ui-imports';
 
 /**
  * The structure rules of docs/ARCHITECTURE.md, checked on every run (madge 8 needs TypeScript 5's compiler
@@ -152,6 +153,30 @@ describe('structure', () => {
     expect(server.filter(([file, targets]) => isTest(file) && intoTesting(targets)).length).toBeGreaterThan(
       20,
     );
+  });
+
+  it('keeps zod out of the till UI: what apps/pos/src runs of @pharmacy/contracts builds no schema (the root index built every one: about 0.25 s of CPU a page load, 190 KB of the bundle)', () => {
+    const run = contractsRunByUi(ROOT);
+    expect(run).toContain('packages/contracts/src/roles.ts');
+    const withSchemas = run.filter((file) =>
+      valueImports(fs.readFileSync(path.join(ROOT, file), 'utf8')).includes('zod'),
+    );
+    expect(withSchemas).toEqual([]);
+  });
+
+  it('reads which imports run: type-only ones are erased, re-exports and side-effect imports run', () => {
+    const source = [
+      "import type { A } from './a';",
+      "import { type B, type C } from './b';",
+      "import { type D, e } from './d';",
+      "export * from './f';",
+      "export type { G } from './g';",
+      "import './h';",
+      'import {',
+      '  i,',
+      "} from 'zod';",
+    ].join('\n');
+    expect(valueImports(source)).toEqual(['./d', './f', './h', 'zod']);
   });
 
   it('keeps one copy of each UI hook: no two use*.ts(x) files in apps/pos/src share a name', () => {

@@ -1,4 +1,4 @@
-import { BRANCH_BOUND_ROLES } from '@pharmacy/contracts';
+import { BRANCH_BOUND_ROLES } from '@pharmacy/contracts/roles';
 import { useSyncExternalStore } from 'react';
 import { useUser } from '../session/SessionProvider';
 import { SelectField } from '../ui/fields';

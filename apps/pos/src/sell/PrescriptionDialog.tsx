@@ -1,4 +1,4 @@
-import { PHARMACIST_ROLES } from '@pharmacy/contracts';
+import { PHARMACIST_ROLES } from '@pharmacy/contracts/roles';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';

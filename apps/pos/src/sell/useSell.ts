@@ -1,4 +1,5 @@
-import { type Medicine, PHARMACIST_ROLES, type Role, type SaleDetail } from '@pharmacy/contracts';
+import type { Medicine, Role, SaleDetail } from '@pharmacy/contracts';
+import { PHARMACIST_ROLES } from '@pharmacy/contracts/roles';
 import { ApiError } from '@pharmacy/contracts/client';
 import { couponTermsOf } from '@pharmacy/contracts/pricing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
