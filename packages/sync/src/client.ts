@@ -6,7 +6,7 @@ import {
   type SyncPushResponse,
 } from '@pharmacy/contracts';
 import { AddressRefused, checkedLookup, hostProblem } from '@pharmacy/contracts/net-address';
-import { Agent, fetch, type RequestInit, type Response } from 'undici';
+import type { Agent, fetch as undiciFetch, RequestInit, Response } from 'undici';
 
 /** Central answered with an error status (problem+json code when it gave one). */
 export class SyncHttpError extends Error {
@@ -35,9 +35,15 @@ export interface CentralClientOptions {
 /**
  * Connections to head office go only where a person may point the connect form (contracts/net-address.ts,
  * issue 26 M3): every new connection resolves and checks the host again, so a name that later resolves to a
- * link-local or metadata address is refused like a typed one.
+ * link-local or metadata address is refused like a typed one. undici is loaded on the first call to head
+ * office: evaluating it cost about 40 ms of CPU at every server's start, central's and unconnected tills' too.
  */
-const toHeadOffice = new Agent({ connect: { lookup: checkedLookup } });
+let toHeadOffice: Promise<{ fetch: typeof undiciFetch; dispatcher: Agent }> | undefined;
+const headOffice = () =>
+  (toHeadOffice ??= import('undici').then(({ Agent, fetch }) => ({
+    fetch,
+    dispatcher: new Agent({ connect: { lookup: checkedLookup } }),
+  })));
 
 /** The till's HTTP face to central's sync API, authenticated by the device credential. */
 export class CentralClient {
@@ -60,8 +66,9 @@ export class CentralClient {
     const url = new URL(`/api/v1${path}`, this.opts.centralUrl);
     const refused = hostProblem(url.hostname);
     if (refused) throw new SyncNetworkError(`central unreachable: ${new AddressRefused(refused).message}`);
+    const { fetch, dispatcher } = await headOffice();
     try {
-      res = await fetch(url, { ...init, dispatcher: toHeadOffice, signal: AbortSignal.timeout(timeoutMs) });
+      res = await fetch(url, { ...init, dispatcher, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       throw new SyncNetworkError(`central unreachable: ${(err as Error).cause ?? (err as Error).message}`);
     }
