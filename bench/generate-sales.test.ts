@@ -20,7 +20,7 @@ import { type GenerateOptions, generateSales } from './generate-sales';
 import { bulkIds } from './bulk-ids';
 import { plainLine } from './copy-text';
 import { copyLine } from './row-sink';
-import { bundleEntry } from '../packages/server/src/testing/server-bundle';
+import { bundleEntry, CACHED_BUNDLE } from '../packages/server/src/testing/server-bundle';
 import { RunProgress } from './run-progress';
 import { blockCount, isoClock, makeBlock, type SalesPlan } from './sales-maker';
 import { makeInWorkers } from './sales-worker';
@@ -179,15 +179,19 @@ let generator: string | undefined;
 
 /**
  * Runs generate:sales as its own process on `url` and kills it (SIGKILL) in its sales phase, once a progress
- * line counts a whole batch (20,000 sales) handed to the database.
+ * line counts past its first batch (so that batch was handed to the database). Batches of 2,000 sales rather
+ * than the load's 20,000: the kill needs one stored and the run far from its end, which 60,000 planned leaves
+ * it (the workers make at most four batches ahead), not the 40,000 rows or more a 20,000-sale batch had the
+ * workers make and the next run index and summarise again. `workers`: the threads making the sales (0: the
+ * main thread), each of which starts on the whole bundle (about a second of CPU).
  */
-async function killDuringSales(url: string): Promise<void> {
+async function killDuringSales(url: string, workers: number): Promise<void> {
   generator ??= await bundleEntry('generate-sales', 'bench/generate-sales.ts');
   const child = spawn(
     process.execPath,
-    [generator, '--database-url', url].concat(
-      ['--sales', '300000', '--branches', '2', '--medicines', '30', '--years', '1', '--seed', '11'],
-      ['--progress-every-ms', '100'],
+    [CACHED_BUNDLE, generator, '--database-url', url].concat(
+      ['--sales', '60000', '--branches', '2', '--medicines', '30', '--years', '1', '--seed', '11'],
+      ['--batch-sales', '2000', '--workers', String(workers), '--progress-every-ms', '100'],
     ),
     { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -198,7 +202,7 @@ async function killDuringSales(url: string): Promise<void> {
       output += chunk.toString();
       // A progress line of the sales phase past its first batch: indexes and triggers are gone, rows stored.
       const made = [...output.matchAll(/\] sales: ([\d,]+)\//g)].map((m) => Number(m[1]!.replace(/,/g, '')));
-      if (made.some((n) => n >= 20_000)) resolve();
+      if (made.some((n) => n > 2_000)) resolve();
     });
     child.once('exit', () => reject(new Error(`generate:sales ended before its sales:\n${output}`)));
   });
@@ -210,8 +214,9 @@ describe('generate:sales', () => {
   it('says what every phase does from its first second, ends each one, and stores the rows it reports', async () => {
     const before = onPostgres ? await schema() : undefined;
     const lines: string[] = [];
-    const done = await generateSales(options({ sales: 3000, progressEveryMs: 0, log: (l) => lines.push(l) }));
-    expect(lines[0]).toMatch(/^generating 3,000 sales over 1 year\(s\) into /);
+    // 1,000 sales: four blocks of 250, each a progress line; the history the tests below grow starts small.
+    const done = await generateSales(options({ sales: 1000, progressEveryMs: 0, log: (l) => lines.push(l) }));
+    expect(lines[0]).toMatch(/^generating 1,000 sales over 1 year\(s\) into /);
     const phases = onPostgres
       ? ['migrations', 'catalogue', 'batches', 'sales', 'indexes', 'VACUUM ANALYZE', 'summaries']
       : ['migrations', 'catalogue', 'batches', 'sales', 'ANALYZE'];
@@ -225,14 +230,15 @@ describe('generate:sales', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\[3\/\d\] batches: 120\/120 \(100\.0 %\)/));
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^\[4\/\d\] sales: 3,000\/3,000 \(100\.0 %\), [\d,]+ sales\/s, .*, 0 s left; run /,
+        /^\[4\/\d\] sales: 1,000\/1,000 \(100\.0 %\), [\d,]+ sales\/s, .*, 0 s left; run /,
       ),
     );
-    expect(lines.at(-1)).toMatch(/^done: 3,000 sales, [\d,]+ lines in [\d.]+ s \([\d,]+ sales\/s overall/);
+    expect(lines.at(-1)).toMatch(/^done: 1,000 sales, [\d,]+ lines in [\d.]+ s \([\d,]+ sales\/s overall/);
     const after = await held();
     expect(after.lines).toBe(done.lines);
-    expect(after.n).toBeGreaterThan(2900);
-    expect(after.n).toBeLessThanOrEqual(3000);
+    // The newest sales may fall after now (today's later hours) and are left out.
+    expect(after.n).toBeGreaterThan(950);
+    expect(after.n).toBeLessThanOrEqual(1000);
     if (before) {
       expect(lines).toContainEqual(
         expect.stringMatching(
@@ -256,12 +262,12 @@ describe('generate:sales', () => {
     async () => {
       const before = await schema();
       const bulk: string[] = [];
-      // 4,000 sales are at least as many as are stored (3,000 from the test above): a bulk load over that history.
-      await generateSales(options({ sales: 4000, seed: 8, log: (l) => bulk.push(l) }));
+      // 1,500 sales are at least as many as are stored (1,000 from the test above): a bulk load over that history.
+      await generateSales(options({ sales: 1500, seed: 8, log: (l) => bulk.push(l) }));
       expect(bulk).toContainEqual(
         expect.stringMatching(/INSERT triggers dropped, the summaries rebuilt after it/),
       );
-      // 500 onto 4,000 or more: the sales written with their indexes and the summaries' triggers in place.
+      // 500 onto 2,500 or more: the sales written with their indexes and the summaries' triggers in place.
       const small: string[] = [];
       await generateSales(options({ sales: 500, seed: 9, log: (l) => small.push(l) }));
       expect(small).not.toContainEqual(
@@ -285,25 +291,28 @@ describe('generate:sales', () => {
     const lines: string[] = [];
     const run = generateSales(
       options({
-        sales: 200_000,
+        // Batches of 2,000 (the load's are 20,000): one stored and the next under way is the point, and the
+        // index builds, summaries and checks after it cost what was stored.
+        sales: 20_000,
+        batchSales: 2000,
         seed: 10,
         progressEveryMs: 0,
         signal: stop.signal,
         log: (l) => {
           lines.push(l);
-          // Counted in order (the batches stored, then the part of the next one made): past 25,000, one batch was
+          // Counted in order (the batches stored, then the part of the next one made): past 2,500, one batch was
           // handed to the database and the second is not complete (made by the main thread, or by two workers).
           const made = /^\[4\/\d\] sales: ([\d,]+)\//.exec(l)?.[1];
-          if (made && Number(made.replace(/,/g, '')) >= 25_000) stop.abort(new Error('stopped by the test'));
+          if (made && Number(made.replace(/,/g, '')) >= 2_500) stop.abort(new Error('stopped by the test'));
         },
       }),
     );
     await expect(run).rejects.toThrow('stopped by the test');
     expect(lines).toContainEqual(expect.stringMatching(/^failed: stopped by the test; putting back/));
     const after = await held();
-    // The first 20,000-sale batch was stored before the stop; the one being made was not.
-    expect(after.n - stored.n).toBeGreaterThan(19_000);
-    expect(after.n - stored.n).toBeLessThanOrEqual(20_000);
+    // The first 2,000-sale batch was stored before the stop; the one being made was not.
+    expect(after.n - stored.n).toBeGreaterThan(1_900);
+    expect(after.n - stored.n).toBeLessThanOrEqual(2_000);
     if (before) {
       expect(await schema()).toEqual(before);
       await expectSummariesExact();
@@ -314,7 +323,8 @@ describe('generate:sales', () => {
     'killed in the middle of its sales, leaves what the next run puts back before anything else',
     async () => {
       const before = await schema();
-      await killDuringSales(databaseUrl());
+      // With its two worker threads, as a load runs (started on the bundle, they are tested nowhere else).
+      await killDuringSales(databaseUrl(), 2);
       const killed = await schema();
       expect(killed.pending).toBe('generate_sales_pending');
       expect(killed.indexes.length).toBeLessThan(before.indexes.length);
@@ -335,7 +345,8 @@ describe('generate:sales', () => {
       // The database of the tests above holds the same migrations: its schema is what a finished load leaves.
       const expected = await schema();
       const url = databaseUrl(emptyDatabase);
-      await killDuringSales(url);
+      // The sales made on the main thread: what this test holds is the keys, and the threads cost their start.
+      await killDuringSales(url, 0);
       const killed = await schema(url);
       expect(killed.pending).toBe('generate_sales_pending');
       const keys = (s: typeof killed) => s.constraints.filter((c) => c.type !== 'c').map((c) => c.name);

@@ -4,7 +4,7 @@
  *   npm run generate:sales -- --sales 1000000 --branches 20 --years 2 --data-dir ./data-bench
  *   npm run generate:sales -- --sales 10000000 --branches 200 --database-url postgres://…   (or DATABASE_URL=…)
  *   npm run generate:sales -- --sales 10000000 --branches 200 --local-pg ./data-central/pg
- *   (--workers N: threads making the sales for PostgreSQL, 2; --progress-every-ms: 2,000)
+ *   (--workers N: threads making the sales for PostgreSQL, 2; --progress-every-ms: 2,000; --batch-sales: 20,000)
  *
  * Opens the database as the server does (migrating and seeding when new; an existing one grows), adds branches,
  * sellers, categories, suppliers, medicines, batches with their purchase movements, then `--sales` finished
@@ -68,6 +68,11 @@ export interface GenerateOptions {
   log?: (line: string) => void;
   /** Milliseconds between progress lines (2,000). */
   progressEveryMs?: number;
+  /**
+   * Sales per transaction of a bulk load (BULK_BATCH, 20,000; a whole number of 250-sale blocks). The tests that
+   * stop or kill a load take smaller ones: a stop needs one batch stored and the next one under way, not 20,000.
+   */
+  batchSales?: number;
   /**
    * Stops making rows (Ctrl-C; within 250 sales): the batches stored stay, what the load changed is put back
    * (indexes built, summaries rebuilt, triggers back), and the run fails with the signal's reason.
@@ -481,7 +486,7 @@ export async function generateSales(
     progress.end();
     await sink.skipForeignKeys();
     progress.begin('sales', { total: o.sales, unit: 'sales' });
-    const batch = plan.summariesAfter || !o.databaseUrl ? BULK_BATCH : TRIGGERED_BATCH;
+    const batch = plan.summariesAfter || !o.databaseUrl ? (o.batchSales ?? BULK_BATCH) : TRIGGERED_BATCH;
     const lines = await addSales(server, sink, postgres, o, ref, progress, batch);
     progress.end();
     await sink.finish(['sales', 'sale_lines', 'sale_payments', 'batches', 'stock_movements'], progress);
@@ -537,6 +542,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     medicines: num('medicines', 500),
     seed: num('seed', 42),
     progressEveryMs: num('progress-every-ms', 2000),
+    batchSales: num('batch-sales', BULK_BATCH),
     workers: args.has('workers') ? num('workers', 0, 0) : WORKERS,
     dataDir,
     databaseUrl,

@@ -45,13 +45,18 @@ function wrongType(schema: JsonSchema): unknown {
   }
 }
 
-function hostileBodies(schema: JsonSchema | undefined): unknown[] {
+/** A hostile body as sent: its JSON, made once (a route's bodies may be sent up to three times). */
+interface Hostile {
+  json: string;
+}
+
+function hostileBodies(schema: JsonSchema | undefined): Hostile[] {
   const bodies: unknown[] = [[], 'text', 0];
   for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
     bodies.push({ [name]: wrongType(prop) });
     for (const value of HOSTILE_VALUES) bodies.push({ [name]: value });
   }
-  return bodies;
+  return bodies.map((body) => ({ json: JSON.stringify(body) }));
 }
 
 let t: TestServer;
@@ -80,11 +85,12 @@ async function send(
   method: string,
   url: string,
   path: string,
-  body: unknown,
+  body: Hostile,
   failures: Set<string>,
 ): Promise<Sent> {
-  const res = await t.request(method, url, { token: admin, body });
-  const label = `${method} ${path} ${JSON.stringify(body).slice(0, 60)} -> ${res.status}`;
+  // The JSON as it was made (the same bytes `body:` would send), not stringified again per send.
+  const res = await t.request(method, url, { token: admin, raw: body.json });
+  const label = `${method} ${path} ${body.json.slice(0, 60)} -> ${res.status}`;
   if (res.status >= 500) failures.add(label);
   else if (res.status >= 400 && !String((res.body as { detail?: string }).detail ?? '').trim())
     failures.add(`${label} (no detail)`);
@@ -121,13 +127,14 @@ describe('hostile input on every route with a body', () => {
       if (changed && !mayWrite)
         wrote(before, after, `${method} ${path} (its ${bodies.length} refusals)`, failures);
       before = after;
-      if (!mayWrite && !changed) continue;
+      // A route whose refusals are meant to write has nothing for a second round to tell apart.
+      const refusalsWrite = WRITES_ON_REFUSAL.has(`${method} ${path}`);
+      if ((!mayWrite && !changed) || refusalsWrite) continue;
       // Sent again in runs: each body the first round accepted alone, the tables counted after it; the bodies it
       // refused between two of those together, the tables counted once after them. A run of refusals that
       // changed the tables is a failure; a run in which a body was accepted this time is sent once more one body
       // at a time, the tables counted after each.
-      const refusalsWrite = WRITES_ON_REFUSAL.has(`${method} ${path}`);
-      const runs: Array<{ accepted: boolean; bodies: unknown[] }> = [];
+      const runs: Array<{ accepted: boolean; bodies: Hostile[] }> = [];
       for (const [i, body] of bodies.entries()) {
         const accepted = sent[i]!.status < 400;
         const last = runs.at(-1);
@@ -141,7 +148,7 @@ describe('hostile input on every route with a body', () => {
         const allRefused = answers.every((r) => r.status >= 400);
         const prior = before;
         before = counted;
-        if (refusalsWrite || (run.accepted && !allRefused)) continue;
+        if (run.accepted && !allRefused) continue;
         if (allRefused) {
           const label = run.accepted
             ? answers[0]!.label
