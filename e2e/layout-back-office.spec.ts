@@ -13,7 +13,11 @@ const SIZES = [
   { width: 1366, height: 768 },
 ];
 
-/** Controls and cells that stick out past the right edge, or that another element covers at their centre. */
+/**
+ * Controls and cells that stick out past the right edge, or that another element covers at their centre. Then
+ * scrolls the section back to its top for its screenshot (in the same round trip), whichever scrolls: main at
+ * 1024×600, the page where the sections list is taller than the window.
+ */
 function hiddenControls(page: Page) {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
@@ -40,6 +44,8 @@ function hiddenControls(page: Page) {
       if (hit && hit !== el && !el.contains(hit) && !hit.contains(el))
         out.push(`${nameOf(el)} is covered by ${nameOf(hit)}`);
     }
+    document.querySelector('main')!.scrollTo(0, 0);
+    document.scrollingElement?.scrollTo(0, 0);
     return out.slice(0, 8);
   });
 }
@@ -159,11 +165,6 @@ test('every back-office section and its New dialog fit 1024×600 and 1366×768: 
     for (const size of sizes) {
       await resize(page, size);
       for (const p of await hiddenControls(page)) problems.push(`${label} at ${size.width}: ${p}`);
-      // The section from its top, whichever scrolls: main at 1024×600, the page where the sections list is taller.
-      await page.locator('main').evaluate((main) => {
-        main.scrollTo(0, 0);
-        document.scrollingElement?.scrollTo(0, 0);
-      });
       await page.screenshot({
         path: `e2e/screenshots/layout-${size.width}-back-office-${label.toLowerCase().replaceAll(' ', '-')}.png`,
       });
