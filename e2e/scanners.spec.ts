@@ -35,6 +35,12 @@ test('a serial scanner set up on the Scanners screen shows parsed scans and fill
     await admin.medicine(supplier, { name: 'Scannol 5 mg', barcode: BARCODE, price: 2, stock: 5 });
     await admin.call('POST', '/sessions/open', { opening_float: 20 });
     await adminSignedIn(page, till.url);
+    // The screen's "Last scans" listens from its first render: the test scan waits for that stream, not a clock
+    // (the stream of this page, not of the Sell screen it replaces).
+    const listening = page.waitForResponse(
+      (res) =>
+        res.url().includes('/api/v1/scanners/events') && res.frame().url().endsWith('/back-office/scanners'),
+    );
     await page.goto(`${till.url}/back-office/scanners`);
     await expect(page.getByRole('heading', { name: 'Scanners', level: 1 })).toBeVisible();
 
@@ -52,7 +58,7 @@ test('a serial scanner set up on the Scanners screen shows parsed scans and fill
     await expect(row).toContainText('Open');
 
     // Test scan: a GS1 DataMatrix code written at the far end shows with its fields.
-    await page.waitForTimeout(500);
+    await listening;
     fs.writeFileSync(pty.b, `${GS1}\r\n`);
     const scans = page.getByRole('list', { name: 'Last scans' });
     await expect(scans).toContainText(GS1);

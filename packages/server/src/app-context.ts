@@ -29,4 +29,9 @@ export interface AppContext {
   tillBranch: () => string | null;
   /** Functions run by close(), newest first (workers, timers). */
   closers: Array<() => Promise<void> | void>;
+  /**
+   * Aborted as close() begins: answers that never finish by themselves (the scanner event stream) end on it,
+   * so a till with a Sell screen open stops at once instead of after the close grace.
+   */
+  closing: AbortSignal;
 }

@@ -39,3 +39,22 @@ it('closes while a client keeps asking on its kept-alive connection', async () =
   expect(toldToClose).toBe(true);
   expect(answers).toBeGreaterThanOrEqual(1);
 }, 30_000);
+
+/**
+ * The scanner event stream never ends by itself: a till with a Sell screen open took the whole close grace
+ * (10 s) to stop, a restart or an update waiting on it. Closing ends the stream at once.
+ */
+it('closes at once while a screen listens on the scanner event stream', async () => {
+  const t = await startTestServer();
+  const res = await fetch(`${t.baseUrl}/api/v1/scanners/events`, {
+    headers: { authorization: `Bearer ${await t.adminToken()}` },
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  await reader.read(); // the stream's opening comment: the server is serving it
+  const closing = t.close();
+  const stuck = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 5_000).unref());
+  expect(await Promise.race([closing.then(() => 'closed' as const), stuck])).toBe('closed');
+  // The stream ended, it was not cut: the screen reads its end and reconnects later.
+  expect((await reader.read()).done).toBe(true);
+}, 30_000);

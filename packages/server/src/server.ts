@@ -59,6 +59,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
   });
   if (replica) log.info('reports, the dashboard and sync pulls and snapshots read from DATABASE_REPLICA_URL');
 
+  const closing = new AbortController();
   const context: AppContext = {
     db: conn.db,
     readDb: replica?.db ?? conn.db,
@@ -70,6 +71,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     cache: new Map(),
     tillBranch: () => tillBranch(context),
     closers: [],
+    closing: closing.signal,
   };
   const checkpointer = startWalCheckpointer(conn, (message) =>
     log.warn({ message }, 'WAL checkpoint failed; the next one retries'),
@@ -134,6 +136,7 @@ export async function createServer(config: Config): Promise<PharmacyServer> {
     },
     close() {
       closed ??= (async () => {
+        closing.abort();
         await Promise.all(servers.map(stopServing));
         for (const closer of [...context.closers].reverse()) await closer();
         await replica?.db.destroy();

@@ -129,7 +129,7 @@ export function scannerRoutes(r: ApiRouter): void {
     tag: 'Printing',
     summary: 'Scans from the serial scanners, as server-sent events',
     description:
-      'text/event-stream: one `scan` event per code, data {code, scanner, at, classification} where classification is the GS1/EAN parse (gtin, batch, expiry for a GS1 DataMatrix). A comment line every 25 s keeps proxies from closing the stream. Send the bearer token in the Authorization header (read the stream with fetch).',
+      'text/event-stream: one `scan` event per code, data {code, scanner, at, classification} where classification is the GS1/EAN parse (gtin, batch, expiry for a GS1 DataMatrix). A comment line every 25 s keeps proxies from closing the stream; the server ends it when it stops (reconnect). Send the bearer token in the Authorization header (read the stream with fetch).',
     roles: 'any',
     responses: { 200: { description: 'Event stream', contentType: 'text/event-stream', schema: z.string() } },
     handler: ({ app, req, res }) => {
@@ -145,10 +145,15 @@ export function scannerRoutes(r: ApiRouter): void {
       const onScan = (event: unknown) => res.write(`event: scan\ndata: ${JSON.stringify(event)}\n\n`);
       hub?.on('scan', onScan);
       const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      // The stream never ends by itself: a closing server ends it (the screen reconnects to the next start).
+      const end = () => res.end();
+      app.closing.addEventListener('abort', end, { once: true });
+      if (app.closing.aborted) end();
       return new Promise<void>((resolve) => {
         req.on('close', () => {
           clearInterval(keepAlive);
           hub?.off('scan', onScan);
+          app.closing.removeEventListener('abort', end);
           resolve();
         });
       });
