@@ -51,6 +51,18 @@ describe('bootTill', () => {
     expect((await fetch(`${till.origin}/health`)).status).toBe(200);
   });
 
+  it("gives the till's print worker the PRINT_* variables of its process, as any server reads them", async () => {
+    const saved = process.env.PRINT_MAX_ATTEMPTS;
+    process.env.PRINT_MAX_ATTEMPTS = '4';
+    cleanups.push(() => {
+      if (saved === undefined) delete process.env.PRINT_MAX_ATTEMPTS;
+      else process.env.PRINT_MAX_ATTEMPTS = saved;
+    });
+    const till = await boot({ ...tempDirs(), port: 0 });
+    const { printing } = till.server.context.config;
+    expect(printing.ok && printing.options.maxAttempts).toBe(4);
+  });
+
   it('refuses to start without a built UI', async () => {
     const { dataDir } = tempDirs();
     await expect(bootTill({ dataDir, staticDir: path.join(dataDir, 'missing') })).rejects.toThrow(

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createServer, type PharmacyServer, parseConfig } from '@pharmacy/server';
+import { createServer, type PharmacyServer, parseConfig, printingFromEnv } from '@pharmacy/server';
 import { DEFAULT_TILL_PORT, type TillConfig } from './server-protocol';
 
 export interface BootedTill {
@@ -36,6 +36,8 @@ export async function bootTill(config: TillConfig): Promise<BootedTill> {
       logLevel: config.logLevel ?? 'info',
       // Only `npm start` asks for the demo catalogue; a real till bootstraps its catalogue from central.
       demoCatalogue: process.env.PHARMACY_DEMO_CATALOGUE === 'true' ? 'true' : 'false',
+      // The print worker's tuning, PRINT_* as on any server (README).
+      printing: printingFromEnv(process.env),
       seed: {},
     }),
   );

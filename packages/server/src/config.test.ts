@@ -77,4 +77,51 @@ describe('configuration from the environment', () => {
     const pty = configFromEnv({ SCANNER_PORTS: '/dev/pts/4', PRINTER_DEVICE_ALLOW: '/dev/pts/*' });
     expect(pty.scannerPorts).toBe('/dev/pts/4');
   });
+
+  it("reads the print worker's settings from the PRINT_* variables, each unset one at its default", () => {
+    expect(configFromEnv({}).printing).toEqual({
+      ok: true,
+      options: {
+        worker: true,
+        maxAttempts: 8,
+        retryBaseMs: 2_000,
+        retryMaxMs: 300_000,
+        pollMs: 2_000,
+        transportTimeoutMs: 5_000,
+        statusTimeoutMs: 1_500,
+      },
+    });
+    const set = configFromEnv({
+      PRINT_WORKER: 'off',
+      PRINT_MAX_ATTEMPTS: '3',
+      PRINT_RETRY_BASE_MS: '150',
+      PRINT_RETRY_MAX_MS: '100',
+      PRINT_POLL_MS: '',
+      PRINT_TIMEOUT_MS: '1000',
+      PRINT_STATUS_TIMEOUT_MS: '400',
+    });
+    expect(set.printing).toEqual({
+      ok: true,
+      // The cap is never below the base; an empty variable is an unset one.
+      options: {
+        worker: false,
+        maxAttempts: 3,
+        retryBaseMs: 150,
+        retryMaxMs: 150,
+        pollMs: 2_000,
+        transportTimeoutMs: 1_000,
+        statusTimeoutMs: 400,
+      },
+    });
+  });
+
+  it('an invalid PRINT_* value is named in printing.problem and does not fail the configuration', () => {
+    const config = configFromEnv({ PRINT_TIMEOUT_MS: '10', PRINT_WORKER: 'maybe', PORT: '9002' });
+    expect(config.port).toBe(9002);
+    expect(config.printing.ok).toBe(false);
+    const problem = config.printing.ok ? '' : config.printing.problem;
+    expect(problem).toMatch(/^Invalid printing configuration:/);
+    expect(problem).toMatch(/PRINT_TIMEOUT_MS: /);
+    expect(problem).toMatch(/PRINT_WORKER: /);
+  });
 });

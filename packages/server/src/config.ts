@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { deviceGlobProblem, devicePathProblem } from '@pharmacy/hardware';
 import { z } from 'zod';
+import { PrintingInput, printingConfig, printingFromEnv } from './printing-config';
 
 const Port = z.coerce.number().int().min(0).max(65535);
 
@@ -110,6 +111,12 @@ const ConfigFields = z.object({
   syncTombstoneRetentionDays: z.coerce.number().int().min(1).max(3650).default(180),
   // Central on PostgreSQL folds the report summaries' deltas into the summaries this often (reports/summaries.ts).
   reportFoldIntervalMs: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /**
+   * The print worker's tuning (PRINT_WORKER, PRINT_MAX_ATTEMPTS, PRINT_RETRY_BASE_MS..., printing-config.ts):
+   * checked here, but an invalid value does not stop the server, it only keeps the print worker from starting
+   * (config.printing.ok false, with the problem naming the variable).
+   */
+  printing: PrintingInput.prefault({}).transform((given) => printingConfig(given)),
 });
 
 /** Each scanner port must be a serial device node, or match the operator's PRINTER_DEVICE_ALLOW. */
@@ -236,5 +243,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     syncBackoffMaxMs: pick('SYNC_BACKOFF_MAX_MS'),
     syncTombstoneRetentionDays: pick('SYNC_TOMBSTONE_RETENTION_DAYS'),
     reportFoldIntervalMs: pick('REPORT_FOLD_INTERVAL_MS'),
+    printing: printingFromEnv(env),
   });
 }

@@ -5,3 +5,4 @@ export { isDatabaseUnavailable, UnsupportedPostgresError } from './db/postgres';
 export { createServer, type PharmacyServer } from './server';
 export { VERSION } from './version';
 export { discoverDevices } from './modules/printing/transport';
+export { printingFromEnv } from './printing-config';

@@ -5,15 +5,17 @@ import { decodeEscPos } from '@pharmacy/hardware/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@pharmacy/sync/testing';
 import { startTestServer, type TestServer } from '../../testing/harness';
+import type { PrintingInput } from '../../printing-config';
 import { registerDocumentSource } from './service';
+import type { DocumentSource } from './sources';
 
 /**
  * Test print and Open drawer go through the print worker's lane of their printer, like receipts: a real TCP
  * printer that is slow to answer the worker's status check (DLE EOT) holds a receipt in flight while they are
  * asked for, and every document still arrives whole, one connection after the other, in the order asked.
+ * The test servers' print worker polls often, and its status read waits out the slow answers.
  */
-process.env.PRINT_POLL_MS = '100';
-process.env.PRINT_STATUS_TIMEOUT_MS = '3000';
+const PRINTING: PrintingInput = { pollMs: 100, statusTimeoutMs: 3000 };
 
 const isStatusOnly = (b: Buffer) => b.length % 3 === 0 && b.length > 0 && b[0] === 0x10 && b[1] === 0x04;
 
@@ -59,17 +61,43 @@ async function slowStatusPrinter(statusDelayMs: () => number) {
 
 const textOf = (b: Buffer) => decodeEscPos(b).lines.join('\n');
 
-let t: TestServer;
-let admin: string;
-let printer: Awaited<ReturnType<typeof slowStatusPrinter>>;
-let counter: Printer;
-let statusDelay = 500;
-let undoSource: () => void;
+/** A test server with the slow printer as its branch's default printer (Counter). */
+interface Lane {
+  t: TestServer;
+  admin: string;
+  counter: Printer;
+}
 
-beforeAll(async () => {
-  t = await startTestServer();
-  admin = await t.adminToken();
-  printer = await slowStatusPrinter(() => statusDelay);
+let lane: Lane;
+let printer: Awaited<ReturnType<typeof slowStatusPrinter>>;
+let statusDelay = 500;
+const servers: TestServer[] = [];
+const undoSources: Array<() => void> = [];
+
+/** The receipt of a job: a sale that exists only here. */
+const laneReceipt: DocumentSource = (_app, job) =>
+  buildSaleReceipt(
+    {
+      organization_name: 'Lane Pharmacy',
+      invoice_number: job.reference_id,
+      sold_at: '2024-05-01T11:03:00Z',
+      currency_code: 'USD',
+      subtotal_amount: '10.00',
+      vat_amount: '0.00',
+      total_amount: '10.00',
+      vat_breakdown: [],
+      payment_lines: [{ method: 'card', amount: '10.00' }],
+      items: [
+        { name: 'Ibuprofen 200 mg', quantity: 1, unit_price: '10.00', line_total: '10.00', vat_rate: '0' },
+      ],
+    },
+    { timeZone: 'UTC', qrFormat: 'simple' },
+  );
+
+async function laneServer(printing: PrintingInput): Promise<Lane> {
+  const t = await startTestServer({ printing });
+  servers.push(t);
+  const admin = await t.adminToken();
   await t.put('/api/v1/settings', { printer_extra_ports: [printer.port] }, admin);
   const res = await t.post<Printer>(
     '/api/v1/printing/printers',
@@ -77,35 +105,24 @@ beforeAll(async () => {
     admin,
   );
   expect(res.status).toBe(201);
-  counter = res.body;
-  undoSource = registerDocumentSource('receipt', (_app, job) =>
-    buildSaleReceipt(
-      {
-        organization_name: 'Lane Pharmacy',
-        invoice_number: job.reference_id,
-        sold_at: '2024-05-01T11:03:00Z',
-        currency_code: 'USD',
-        subtotal_amount: '10.00',
-        vat_amount: '0.00',
-        total_amount: '10.00',
-        vat_breakdown: [],
-        payment_lines: [{ method: 'card', amount: '10.00' }],
-        items: [
-          { name: 'Ibuprofen 200 mg', quantity: 1, unit_price: '10.00', line_total: '10.00', vat_rate: '0' },
-        ],
-      },
-      { timeZone: 'UTC', qrFormat: 'simple' },
-    ),
-  );
+  // Last: a server's start and the first answer checked in a test process register every area's own
+  // document sources (process-wide), the sales area's receipt among them.
+  undoSources.push(registerDocumentSource('receipt', laneReceipt));
+  return { t, admin, counter: res.body };
+}
+
+beforeAll(async () => {
+  printer = await slowStatusPrinter(() => statusDelay);
+  lane = await laneServer(PRINTING);
 });
 
 afterAll(async () => {
-  undoSource();
-  await t.close();
+  for (const undo of undoSources.reverse()) undo();
+  for (const t of servers) await t.close();
   await printer.close();
 });
 
-async function waitForJob(id: string, status: PrintJob['status']): Promise<PrintJob> {
+async function waitForJob({ t, admin }: Lane, id: string, status: PrintJob['status']): Promise<PrintJob> {
   let job: PrintJob | undefined;
   return eventually(
     () => `job ${id} to be ${status} (stuck: ${JSON.stringify(job)})`,
@@ -120,6 +137,7 @@ async function waitForJob(id: string, status: PrintJob['status']): Promise<Print
 
 describe('test print and drawer kick on the print lane', () => {
   it('wait for the receipt in flight, then print whole, one connection after the other', async () => {
+    const { t, admin, counter } = lane;
     statusDelay = 500;
     const asked = printer.statusQuery();
     const queued = await t.post<PrintJob>(
@@ -137,7 +155,7 @@ describe('test print and drawer kick on the print lane', () => {
     ]);
     expect(test.body).toMatchObject({ outcome: 'printed', error: null });
     expect(drawer.body).toMatchObject({ outcome: 'printed', error: null });
-    await waitForJob(queued.body.id, 'completed');
+    await waitForJob(lane, queued.body.id, 'completed');
 
     const documents = printer.closed.filter((c) => !isStatusOnly(c.bytes));
     expect(documents).toHaveLength(3);
@@ -162,30 +180,29 @@ describe('test print and drawer kick on the print lane', () => {
   });
 
   it('gives up without sending when the printer stays busy past the wait (BUSY)', async () => {
-    statusDelay = 1_500;
-    process.env.PRINT_TIMEOUT_MS = '200'; // the set-up action waits three print timeouts: 600 ms
-    try {
-      const before = printer.closed.length;
-      const asked = printer.statusQuery();
-      const queued = await t.post<PrintJob>(
-        '/api/v1/printing/print-jobs',
-        { document_type: 'receipt', reference_id: 'INV-LANE-2', printer_id: counter.id },
-        admin,
-      );
-      await asked;
-      const drawer = await t.post<PrinterActionResult>(
-        `/api/v1/printing/printers/${counter.id}/drawer`,
-        {},
-        admin,
-      );
-      expect(drawer.body).toMatchObject({ outcome: 'failed', bytes_written: 0, error: { code: 'BUSY' } });
-      await waitForJob(queued.body.id, 'completed');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      // The drawer never opens late: only the status check and the receipt reached the printer.
-      const after = printer.closed.slice(before).filter((c) => !isStatusOnly(c.bytes));
-      expect(after.map((c) => textOf(c.bytes).includes('INV-LANE-2'))).toEqual([true]);
-    } finally {
-      delete process.env.PRINT_TIMEOUT_MS;
-    }
+    // A server of its own whose print timeout is short: the set-up action waits three print timeouts, 900 ms,
+    // while the worker holds the lane for the printer's 1.8 s status answer.
+    const busy = await laneServer({ ...PRINTING, transportTimeoutMs: 300 });
+    const { t, admin, counter } = busy;
+    statusDelay = 1_800;
+    const before = printer.closed.length;
+    const asked = printer.statusQuery();
+    const queued = await t.post<PrintJob>(
+      '/api/v1/printing/print-jobs',
+      { document_type: 'receipt', reference_id: 'INV-LANE-2', printer_id: counter.id },
+      admin,
+    );
+    await asked;
+    const drawer = await t.post<PrinterActionResult>(
+      `/api/v1/printing/printers/${counter.id}/drawer`,
+      {},
+      admin,
+    );
+    expect(drawer.body).toMatchObject({ outcome: 'failed', bytes_written: 0, error: { code: 'BUSY' } });
+    await waitForJob(busy, queued.body.id, 'completed');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The drawer never opens late: only the status check and the receipt reached the printer.
+    const after = printer.closed.slice(before).filter((c) => !isStatusOnly(c.bytes));
+    expect(after.map((c) => textOf(c.bytes).includes('INV-LANE-2'))).toEqual([true]);
   });
 });

@@ -31,7 +31,7 @@ import {
   reprintJob,
   toPrintJob,
 } from './jobs';
-import { printingOptions } from './options';
+import { timeoutsOf } from '../../printing-config';
 import { createPrinter, deletePrinter, getPrinterFor, listPrinters, updatePrinter } from './printers';
 import { openCashDrawer, previewTemplate, printTestPage, updateReceiptTemplate } from './setup';
 import { createReceiptTemplate, listReceiptTemplates } from './templates';
@@ -47,14 +47,6 @@ const TemplateParams = z.object({ templateId: PathId });
 const JOB_FIELDS =
   'status is one of queued, printing, completed, failed, cancelled; the legacy printed is accepted and stored and read back as completed. ' +
   'document_type is one of receipt, invoice, credit_note, label, report. attempts, last_error ("CODE: message", e.g. OFFLINE, PAPER_OUT, COVER_OPEN, TIMEOUT, NO_PRINTER), next_attempt_at and printed_at show why a job waits.';
-
-const statusTimeoutMs = (): number => {
-  try {
-    return printingOptions().statusTimeoutMs;
-  } catch {
-    return 1_500;
-  }
-};
 
 export function printingRoutes(r: ApiRouter): void {
   printerRoutes(r);
@@ -152,7 +144,11 @@ function printerRoutes(r: ApiRouter): void {
     },
     handler: async ({ app, user, params }) => {
       const printer = await getPrinterFor(app, user, params.printerId);
-      return readPrinterStatus(printer, statusTimeoutMs(), await transportAllowances(app));
+      return readPrinterStatus(
+        printer,
+        timeoutsOf(app.config.printing).statusTimeoutMs,
+        await transportAllowances(app),
+      );
     },
   });
 

@@ -33,24 +33,16 @@ import { Forbidden, NotFound } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { type Actor, writeAudit } from '../audit/service';
 import { getSettings } from '../settings/service';
-import { printingOptions } from './options';
+import { timeoutsOf } from '../../printing-config';
 import type { PrintersTable, ReceiptTemplatesTable } from '../../db/tables/printing';
 import { applyTemplate, clearDefault, toReceiptTemplate } from './templates';
 import { deadline, transportAllowances, transportConfig } from './transport';
 import { printWorkerOf } from './worker';
 
-const transportTimeoutMs = (): number => {
-  try {
-    return printingOptions().transportTimeoutMs;
-  } catch {
-    return 5_000;
-  }
-};
-
 /** Sends bytes to a printer and reports what happened; never throws for the printer. */
 async function sendNow(app: AppContext, printer: PrintersTable, bytes: Buffer): Promise<PrinterActionResult> {
   const started = Date.now();
-  const timeoutMs = transportTimeoutMs();
+  const timeoutMs = timeoutsOf(app.config.printing).transportTimeoutMs;
   const allow = await transportAllowances(app);
   try {
     const result = await deadline(
@@ -90,7 +82,7 @@ async function sendOnLane(
   const worker = printWorkerOf(app);
   if (!worker) return sendNow(app, printer, bytes);
   const started = Date.now();
-  const waitMs = transportTimeoutMs() * 3;
+  const waitMs = timeoutsOf(app.config.printing).transportTimeoutMs * 3;
   const outcome = await worker.runOnPrinter(printer.id, () => sendNow(app, printer, bytes), waitMs);
   if (outcome.ran) return { ...outcome.value, elapsed_ms: Date.now() - started };
   const message =

@@ -16,8 +16,6 @@ import { registerDocumentSource } from './service';
  * Receipt templates per paper width: a printer prints with its width's default template, else the
  * both-widths one (every template saved before widths existed), and one default per scope, type and width.
  */
-process.env.PRINT_POLL_MS = '100';
-
 const TEMPLATES = '/api/v1/printing/receipt-templates';
 let t: TestServer;
 let admin: string;
@@ -29,7 +27,8 @@ let undoSource: () => void;
 const isStatusQuery = (b: Buffer) => b.length % 3 === 0 && b.length > 0 && b[0] === 0x10 && b[1] === 0x04;
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // A worker that polls often: the printed receipts are awaited.
+  t = await startTestServer({ printing: { pollMs: 100 } });
   admin = await t.adminToken();
   main = await t.mainBranchId();
   virtual.push(await startVirtualPrinter(), await startVirtualPrinter());

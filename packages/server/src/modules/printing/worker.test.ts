@@ -14,16 +14,19 @@ import { startTestServer, type TestServer } from '../../testing/harness';
 import { SYSTEM } from '../audit/service';
 import { createMedicine } from '../medicines/service';
 import { enqueuePrintJob, registerDocumentSource } from './service';
+import { printWorkerOf } from './worker';
 
-// Short backoff and few attempts, so retries and the final `failed` happen within the test; long enough
-// (75-150 ms, then 150-300 ms with jitter) that polling sees a retry in between on a loaded machine (at 20 and
-// 40 ms the three attempts once fitted between two polls).
-process.env.PRINT_RETRY_BASE_MS = '150';
-process.env.PRINT_RETRY_MAX_MS = '300';
-process.env.PRINT_MAX_ATTEMPTS = '3';
-process.env.PRINT_POLL_MS = '100';
-process.env.PRINT_STATUS_TIMEOUT_MS = '400';
-process.env.PRINT_TIMEOUT_MS = '1000';
+// The test server's print worker: short backoff and few attempts, so retries and the final `failed` happen
+// within the test; long enough (75-150 ms, then 150-300 ms with jitter) that polling sees a retry in between on
+// a loaded machine (at 20 and 40 ms the three attempts once fitted between two polls).
+const PRINTING = {
+  retryBaseMs: 150,
+  retryMaxMs: 300,
+  maxAttempts: 3,
+  pollMs: 100,
+  statusTimeoutMs: 400,
+  transportTimeoutMs: 1000,
+};
 
 const HEALTHY = { online: true, coverOpen: false, paperOut: false, paperNearEnd: false };
 const JOBS = '/api/v1/printing/print-jobs';
@@ -119,7 +122,7 @@ async function waitForJob(
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
+  t = await startTestServer({ printing: PRINTING });
   admin = await t.adminToken();
   main = await t.mainBranchId();
   adminId = (await t.get<{ id: string }>('/api/v1/auth/me', admin)).body.id;
@@ -419,5 +422,31 @@ describe('documents', () => {
     expect(text).toContain('Thank you from the template');
     expect(text).not.toContain('Jane Customer');
     expect(decoded.commands.some((c) => c.type === 'qr')).toBe(false);
+  });
+});
+
+describe("the print worker's settings come from its server's configuration", () => {
+  it('runs with the settings its server was started with', () => {
+    expect(printWorkerOf(t.context)?.options).toEqual({ worker: true, ...PRINTING });
+  });
+
+  it('a server with invalid settings or PRINT_WORKER off starts without a worker; jobs stay queued', async () => {
+    for (const printing of [{ pollMs: 5 }, { worker: 'off' }]) {
+      const other = await startTestServer({ printing });
+      try {
+        expect(other.context.config.printing.ok).toBe(printing.pollMs === undefined);
+        expect(printWorkerOf(other.context)).toBeUndefined();
+        const token = await other.adminToken();
+        const res = await other.post<PrintJob>(
+          JOBS,
+          { document_type: 'receipt', reference_id: 'INV-Q' },
+          token,
+        );
+        expect(res.status).toBe(201);
+        expect(res.body).toMatchObject({ status: 'queued', attempts: 0 });
+      } finally {
+        await other.close();
+      }
+    }
   });
 });

@@ -17,7 +17,7 @@ import type { AppContext } from '../../app-context';
 import { AppError } from '../../lib/errors';
 import { nowIso } from '../../lib/time';
 import { onPrintJobQueued, toPrintJob } from './jobs';
-import { type PrintingOptions, printingOptions } from './options';
+import type { PrintingOptions } from '../../printing-config';
 import { documentSourceFor } from './sources';
 import type { PrintJobsTable, PrintersTable } from '../../db/tables/printing';
 import { applyTemplate, effectiveTemplate } from './templates';
@@ -407,14 +407,13 @@ export const printWorkerOf = (app: AppContext): PrintWorker | undefined => worke
 export function startPrintWorker(app: AppContext): PrintWorker | undefined {
   const existing = workers.get(app);
   if (existing) return existing;
-  let options: PrintingOptions;
-  try {
-    options = printingOptions();
-  } catch (error) {
+  const printing = app.config.printing;
+  if (!printing.ok) {
     // Printing must never stop the till from selling: jobs stay queued (and visible) until this is fixed.
-    app.log.error({ err: error }, 'print worker not started');
+    app.log.error({ err: new Error(printing.problem) }, 'print worker not started');
     return undefined;
   }
+  const { options } = printing;
   if (!options.worker) return undefined;
   const worker = new PrintWorker(app, options);
   workers.set(app, worker);
