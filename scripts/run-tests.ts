@@ -2,11 +2,12 @@
  * `npm test` after the machine's set-up: every check, each step's log in .test-logs/<step>.log and
  * printed whole when the step ends, a line every minute saying what still runs, and each step's time at the end.
  *
- * The steps run in phases, one after another. In the first, lint, type-check and the UI build run beside the
- * SQLite suite, which leaves about a fifth of the two cores idle (its start-up, files waiting on sockets and
- * disk); every later phase is one step. Wider lanes were measured on this 2-core machine and gained nothing:
- * the SQLite suite beside Chromium took 669 s against about 150 s alone, and a start-up test timed out at load
- * average 13. Each step's CPU seconds are printed beside its time, to see what a step costs.
+ * The steps run in one lane. Two lanes side by side (the unit suites beside the UI build, end-to-end run and
+ * bench smoke) were measured twice on this 2-core machine and gained nothing: the machine is CPU-bound (about
+ * 24 min of CPU in a run, counted by cgroup), the SQLite suite took 669 s beside Chromium against about 150 s
+ * alone, `npm test`
+ * 765 s against 740-785 s in one lane, and a start-up test timed out at load average 13. Each step's CPU
+ * seconds are printed beside its time, to see what a step costs.
  *
  *   npx tsx scripts/run-tests.ts [--only step,step]
  */
@@ -21,19 +22,16 @@ interface Step {
   env?: Record<string, string>;
 }
 
-/** Phases in order; the lanes of a phase side by side, each lane's steps in turn. */
-const PHASES: Step[][][] = [
+const LANES: Step[][] = [
   [
-    [{ name: 'unit (SQLite)', script: 'test:unit' }],
-    [
-      { name: 'lint', script: 'lint' },
-      { name: 'typecheck', script: 'typecheck' },
-      { name: 'UI build', script: 'build:pos' },
-    ],
+    { name: 'lint', script: 'lint' },
+    { name: 'typecheck', script: 'typecheck' },
+    { name: 'unit (SQLite)', script: 'test:unit' },
+    { name: 'unit (PostgreSQL 15)', script: 'test:pg15' },
+    { name: 'UI build', script: 'build:pos' },
+    { name: 'end-to-end', script: 'e2e', env: { E2E_TRACE: 'off', E2E_RETRIES: '1' } },
+    { name: 'benchmark smoke', script: 'bench:smoke' },
   ],
-  [[{ name: 'unit (PostgreSQL 15)', script: 'test:pg15' }]],
-  [[{ name: 'end-to-end', script: 'e2e', env: { E2E_TRACE: 'off', E2E_RETRIES: '1' } }]],
-  [[{ name: 'benchmark smoke', script: 'bench:smoke' }]],
 ];
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -160,13 +158,9 @@ async function main(): Promise<number> {
   const chosen = only();
   const pick = (steps: Step[]) => steps.filter((s) => !chosen || chosen.has(s.script));
   const timer = setInterval(heartbeat, HEARTBEAT_MS);
-  const outcomes: Outcome[] = [];
-  for (const phase of PHASES) {
-    outcomes.push(...(await Promise.all(phase.map((lane) => runLane(pick(lane))))).flat());
-    if (!outcomes.every((o) => o.ok)) break;
-  }
+  const outcomes = (await Promise.all(LANES.map((lane) => runLane(pick(lane))))).flat();
   clearInterval(timer);
-  const planned = PHASES.flat(2).length;
+  const planned = LANES.flat().length;
   process.stdout.write(`\nnpm test: ${elapsed(started).toFixed(0)} s in all\n`);
   for (const o of outcomes)
     process.stdout.write(
