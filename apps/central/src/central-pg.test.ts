@@ -8,9 +8,19 @@ import { entryArgs } from '../../../packages/server/src/testing/bundles';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const children: ChildProcess[] = [];
+const dataDirs: string[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
+  // A killed server may still be writing for a moment: rmSync retries a folder that is not yet empty.
+  for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
+
+/** A data folder for a spawned server, removed after the test (once the server is killed). */
+function tempDataDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dataDirs.push(dir);
+  return dir;
+}
 
 /** An entry as a real process: node and its arguments (entryArgs: the bundle built once per run). */
 function spawnEntry(args: string[], env: Record<string, string>) {
@@ -99,7 +109,7 @@ describe('central on PostgreSQL, as a process', () => {
       PHARMACY_MODE: 'central',
       DATABASE_URL: `postgres://central:secret@127.0.0.1:${pgPort}/pharmacy`,
       PORT: String(port),
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-central-down-')),
+      DATA_DIR: tempDataDir('pharmacy-central-down-'),
     });
     const [line] = await waitFor(/PostgreSQL at \S+ is not answering.*attempt 2/);
     expect(line).not.toContain('secret');
@@ -111,7 +121,7 @@ describe('central on PostgreSQL, as a process', () => {
   it('a till refuses PostgreSQL with a message that says why', async () => {
     const { waitFor } = spawnEntry(entryArgs('server'), {
       DATABASE_URL: 'postgres://u:p@127.0.0.1:1/x',
-      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-till-pg-')),
+      DATA_DIR: tempDataDir('pharmacy-till-pg-'),
     });
     await expect(waitFor(/never/, 30_000)).rejects.toThrow(
       /exited 1: .*DATABASE_URL: a till keeps its data in SQLite/s,

@@ -339,11 +339,18 @@ export class TestServer {
     await this.server.close();
     await this.countsClient?.end();
     fs.rmSync(this.dataDir, { recursive: true, force: true });
+    unclosed.delete(this.dataDir);
     await this.onClose?.();
   }
 
   onClose?: () => Promise<void>;
 }
+
+/** Data folders of servers their test never closed: removed as the test process exits, not left in the temp dir. */
+const unclosed = new Set<string>();
+process.once('exit', () => {
+  for (const dir of unclosed) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * A test server. In the PostgreSQL run (PHARMACY_TEST_DB=postgres, see postgres-global-setup.ts) a server is
@@ -352,6 +359,7 @@ export class TestServer {
  */
 export async function startTestServer(overrides: Partial<ConfigInput> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
+  unclosed.add(dataDir);
   const postgres = await testPostgresDatabase(overrides);
   // A SQLite server starts from a copy of the migrated template (a test naming its own data folder keeps it).
   if (!postgres && !overrides.databaseUrl && overrides.dataDir === undefined)

@@ -213,9 +213,12 @@ describe('customer balance', () => {
 describe('a sale pulled onto another till of the branch', () => {
   let tillA: TestServer;
   let tillB: TestServer;
+  /** Till B's data folder, the test's own (the harness removes only folders it made). */
+  let dirB: string | undefined;
   afterAll(async () => {
     await tillA?.close();
     await tillB?.close();
+    if (dirB) fs.rmSync(dirB, { recursive: true, force: true });
   });
 
   it('keeps stock equal to its movements and can be looked up and returned there', async () => {
@@ -227,7 +230,7 @@ describe('a sale pulled onto another till of the branch', () => {
     const sellerA = await tillA.userWithRole('cashier');
     expect((await tillA.post('/api/v1/sessions/open', { opening_float: 0 }, sellerA.token)).status).toBe(201);
     // Till B: another till of the same branch holding the same data (a copy of till A's database).
-    const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
+    dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'pharmacy-test-'));
     await tillA.sqlite.backup(path.join(dirB, 'pharmacy.db'));
     const since = await tillA.headRevision();
     tillB = await startTestServer({ mode: 'till', dataDir: dirB });
