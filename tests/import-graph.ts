@@ -23,7 +23,8 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-function resolve(from: string, spec: string): string | null {
+/** The source file a relative import names, or null when there is none. */
+export function resolveImport(from: string, spec: string): string | null {
   const base = path.resolve(path.dirname(from), spec);
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
     if (SOURCE.test(candidate) && fs.existsSync(candidate)) return candidate;
@@ -38,7 +39,7 @@ export function importGraph(root: string, dirs: readonly string[]): ImportGraph 
       const text = fs.readFileSync(file, 'utf8');
       const targets: string[] = [];
       for (const m of text.matchAll(IMPORT)) {
-        const target = resolve(file, (m[1] ?? m[2]) as string);
+        const target = resolveImport(file, (m[1] ?? m[2]) as string);
         if (target) targets.push(path.relative(root, target));
       }
       edges.set(path.relative(root, file), targets);

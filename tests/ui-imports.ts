@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { resolveImport } from './import-graph';
 
 /** An import or re-export statement: whether it is type-only, what it names, and from where. */
 const STATEMENT =
@@ -26,13 +27,6 @@ export function valueImports(source: string): string[] {
     out.push(m[3] as string);
   }
   return out;
-}
-
-function resolveRelative(from: string, spec: string): string | null {
-  const base = path.resolve(path.dirname(from), spec);
-  for (const candidate of [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), base])
-    if (/\.tsx?$/.test(candidate) && fs.existsSync(candidate)) return candidate;
-  return null;
 }
 
 function productionFiles(dir: string): string[] {
@@ -67,7 +61,7 @@ export function contractsRunByUi(root: string): string[] {
     seen.add(file);
     for (const spec of valueImports(fs.readFileSync(file, 'utf8')))
       if (spec.startsWith('.')) {
-        const target = resolveRelative(file, spec);
+        const target = resolveImport(file, spec);
         if (target) queue.push(target);
       }
   }

@@ -49,14 +49,15 @@ const Checked = z.object({
  * The settings as given, each unset for its default: the variables' text, or numbers from a test. Only their
  * shape is checked here; printingConfig checks the values.
  */
+const Given = z.union([z.string(), z.number()]).optional();
 export const PrintingInput = z.object({
   worker: z.string().optional(),
-  maxAttempts: z.union([z.string(), z.number()]).optional(),
-  retryBaseMs: z.union([z.string(), z.number()]).optional(),
-  retryMaxMs: z.union([z.string(), z.number()]).optional(),
-  pollMs: z.union([z.string(), z.number()]).optional(),
-  transportTimeoutMs: z.union([z.string(), z.number()]).optional(),
-  statusTimeoutMs: z.union([z.string(), z.number()]).optional(),
+  maxAttempts: Given,
+  retryBaseMs: Given,
+  retryMaxMs: Given,
+  pollMs: Given,
+  transportTimeoutMs: Given,
+  statusTimeoutMs: Given,
 });
 export type PrintingInput = z.input<typeof PrintingInput>;
 
