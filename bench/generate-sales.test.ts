@@ -251,6 +251,15 @@ describe('generate:sales', () => {
       );
       expect(before.constraints.length).toBeGreaterThan(10);
       expect(before.constraints.every((c) => c.validated)).toBe(true);
+      expect(lines).toContainEqual(expect.stringMatching(/^\[6\/7\] VACUUM ANALYZE: 8 tables in /));
+      // The catalogue and its kept stock too, which the batches' triggers fill: statistics for the stock sort.
+      const unvacuumed = await query<{ relname: string }>(
+        databaseUrl(),
+        `SELECT relname FROM pg_stat_user_tables
+          WHERE relname IN ('medicines', 'medicine_stock', 'medicine_stock_counts', 'sales')
+            AND (last_vacuum IS NULL OR last_analyze IS NULL)`,
+      );
+      expect(unvacuumed).toEqual([]);
       expect(lines).toContainEqual(expect.stringMatching(/^\[7\/7\] summaries: 5 summaries rebuilt/));
       expect(await schema()).toEqual(before);
       await expectSummariesExact();

@@ -29,6 +29,7 @@ import { stockOnHandPerMedicine } from './0028_stock_on_hand_per_medicine';
 import { medicineStockUnitsKeptOncePerWrite } from './0029_medicine_stock_units_kept_once_per_write';
 import { medicineStockLowStockThreshold } from './0030_medicine_stock_low_stock_threshold';
 import { medicineStockCountsKept } from './0031_medicine_stock_counts_kept';
+import { medicineStockVacuumedOften } from './0032_medicine_stock_vacuumed_often';
 
 /**
  * Forward-only, numbered, imported statically: a packaged app cannot read a migrations folder at run time.
@@ -65,4 +66,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0029_medicine_stock_units_kept_once_per_write': medicineStockUnitsKeptOncePerWrite,
   '0030_medicine_stock_low_stock_threshold': medicineStockLowStockThreshold,
   '0031_medicine_stock_counts_kept': medicineStockCountsKept,
+  '0032_medicine_stock_vacuumed_often': medicineStockVacuumedOften,
 };

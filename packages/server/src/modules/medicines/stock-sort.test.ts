@@ -11,7 +11,7 @@ import {
   setOnHand,
   setStatus,
 } from '../../testing/factory';
-import { startTestServer, type TestServer } from '../../testing/harness';
+import { startTestServer, type TestServer, testingOnPostgres } from '../../testing/harness';
 import { newId } from '../../lib/ids';
 import { nowIso } from '../../lib/time';
 import { branchToday } from '../stock/ledger';
@@ -167,6 +167,22 @@ describe('medicine_stock (migration 0028)', () => {
     expect(state.kept).toEqual(state.expected);
     expect(state.kept.some((r) => r.medicine_id === b.id)).toBe(false);
   });
+});
+
+describe('medicine_stock vacuumed often on PostgreSQL (migration 0032)', () => {
+  it.runIf(testingOnPostgres())(
+    'has autovacuum visit it after 1 % of its rows changed, so its index-only reads keep skipping the table',
+    async () => {
+      const options = await t.query<{ reloptions: string[] | null }>(
+        `SELECT reloptions FROM pg_class WHERE relname = 'medicine_stock' AND relkind = 'r'`,
+      );
+      expect(options[0]?.reloptions?.sort()).toEqual([
+        'autovacuum_analyze_scale_factor=0.02',
+        'autovacuum_vacuum_scale_factor=0.01',
+        'autovacuum_vacuum_threshold=1000',
+      ]);
+    },
+  );
 });
 
 describe('medicine_stock kept by every write of units (migration 0029)', () => {
