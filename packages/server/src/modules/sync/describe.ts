@@ -121,14 +121,17 @@ function rowsOf(p: Payload): Payload[] {
 
 /**
  * The first record a refused payload names that this database does not hold, in words ("The coupon WELCOME10
- * is not known at head office."), or null. Asked only after a change broke a database rule.
+ * is not known at head office."), or null. Asked only after a change broke a database rule. The payload's own
+ * record is not a reference: a sale's lines name their sale, which a refused insert never stored (the rule it
+ * broke is another, such as a till's fiscal counter used twice).
  */
 export async function missingReference(db: Db, payload: unknown, where: string): Promise<string | null> {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  const own = str((payload as Payload).id);
   for (const row of rowsOf(payload as Payload)) {
     for (const [field, ref] of Object.entries(REFERENCES)) {
       const id = str(row[field]);
-      if (!id) continue;
+      if (!id || id === own) continue;
       const found = await sql`SELECT 1 FROM ${sql.table(ref.table)} WHERE id = ${id}`.execute(db);
       if (found.rows.length > 0) continue;
       const label = ref.label?.map((f) => str(row[f])).find((l) => l !== null);

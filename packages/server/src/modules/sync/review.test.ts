@@ -108,6 +108,15 @@ describe('28.4: a rejected change is a review item in words at head office', () 
     expect(item.actions).toEqual(['retry', 'dismiss']);
   });
 
+  it("28.4: a sale that breaks another rule (its till's fiscal counter used twice) is not said to name an unknown sale", async () => {
+    const first = sale();
+    expect((await push([change('sale', first)])).rejected).toEqual([]);
+    const refused = (await push([change('sale', { ...sale(), icv: first.icv })])).rejected[0]!;
+    expect(refused.code).toBe('CONSTRAINT');
+    expect(refused.message).toMatch(/^The change breaks a database rule: .*icv/i);
+    expect(refused.message).not.toContain('not known');
+  });
+
   it('28.4: a change head office refuses outright offers dismiss only, and says why in words', async () => {
     const item = await itemOf((await MAKERS["a sale of another branch's"]!()).conflict_id);
     expect(item.reason).toBe('rejected: it belongs to another branch than this till’s');
