@@ -120,12 +120,39 @@ function rowsOf(p: Payload): Payload[] {
 }
 
 /**
+ * Why a pushed change broke a database rule, in words where the rule is one a person can act on, or null: a
+ * sale whose invoice counter (ICV) another sale of the same till already holds here (a till restored from an
+ * old backup, or a counter bug: the fiscal chain must never have two documents under one counter), else the
+ * first record it names that this database does not hold.
+ */
+export async function brokenRule(
+  db: Db,
+  entity: string,
+  payload: unknown,
+  where: string,
+): Promise<string | null> {
+  return (
+    (entity === 'sale' && (await counterTaken(db, payload, where))) || missingReference(db, payload, where)
+  );
+}
+
+async function counterTaken(db: Db, payload: unknown, where: string): Promise<string | null> {
+  const p = (payload ?? {}) as Payload;
+  const [device, id, icv] = [str(p.device_id), str(p.id), p.icv];
+  if (!device || !id || typeof icv !== 'number') return null;
+  const { rows } = await sql<{ invoice_number: string }>`SELECT invoice_number FROM sales
+    WHERE device_id = ${device} AND icv = ${icv} AND id <> ${id}`.execute(db);
+  const holder = rows[0]?.invoice_number;
+  return holder ? `The till's invoice counter ${icv} is already sale ${holder}'s at ${where}.` : null;
+}
+
+/**
  * The first record a refused payload names that this database does not hold, in words ("The coupon WELCOME10
  * is not known at head office."), or null. Asked only after a change broke a database rule. The payload's own
  * record is not a reference: a sale's lines name their sale, which a refused insert never stored (the rule it
  * broke is another, such as a till's fiscal counter used twice).
  */
-export async function missingReference(db: Db, payload: unknown, where: string): Promise<string | null> {
+async function missingReference(db: Db, payload: unknown, where: string): Promise<string | null> {
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
   const own = str((payload as Payload).id);
   for (const row of rowsOf(payload as Payload)) {

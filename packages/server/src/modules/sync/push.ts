@@ -30,7 +30,7 @@ import {
 } from './push-change';
 import { getEntity } from './registry';
 import { syncStore } from './store';
-import { missingReference } from './describe';
+import { brokenRule } from './describe';
 
 export { canonicalJson, isTemporary } from './push-change';
 
@@ -66,9 +66,8 @@ async function rejectChange(
 ): Promise<SyncRejectedItem> {
   const refused = err instanceof Rejection ? { code: err.code, message: err.detail } : permanentError(err);
   const { code } = refused;
-  // A broken rule is most often a record the till holds and central does not: name it.
   const message =
-    (code === 'CONSTRAINT' && (await missingReference(trx, c.payload, 'head office'))) || refused.message;
+    (code === 'CONSTRAINT' && (await brokenRule(trx, c.entity, c.payload, 'head office'))) || refused.message;
   const conflictId = newId();
   await trx
     .insertInto('sync_conflicts')

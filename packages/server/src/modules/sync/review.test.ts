@@ -108,13 +108,15 @@ describe('28.4: a rejected change is a review item in words at head office', () 
     expect(item.actions).toEqual(['retry', 'dismiss']);
   });
 
-  it("28.4: a sale that breaks another rule (its till's fiscal counter used twice) is not said to name an unknown sale", async () => {
+  it('28.4: a sale under an invoice counter another sale of its till holds says so, not that it names an unknown sale', async () => {
     const first = sale();
     expect((await push([change('sale', first)])).rejected).toEqual([]);
     const refused = (await push([change('sale', { ...sale(), icv: first.icv })])).rejected[0]!;
     expect(refused.code).toBe('CONSTRAINT');
-    expect(refused.message).toMatch(/^The change breaks a database rule: .*icv/i);
-    expect(refused.message).not.toContain('not known');
+    expect(refused.message).toBe(
+      `The till's invoice counter ${first.icv} is already sale ${first.invoice_number}'s at head office.`,
+    );
+    expect((await itemOf(refused.conflict_id)).reason).toContain('invoice counter');
   });
 
   it('28.4: a change head office refuses outright offers dismiss only, and says why in words', async () => {
