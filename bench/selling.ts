@@ -16,11 +16,18 @@ import {
 } from './lib';
 
 /**
+ * Sales made to warm each process, and in the Z-report's session: `npm run bench:smoke`, which only checks the
+ * bench still runs, makes fewer (its figures are not the targets' anyway: 1-second loads, one round).
+ */
+const WARM_UP_SALES = Number(process.env.BENCH_WARM_UP_SALES ?? 500);
+const Z_REPORT_SALES = Number(process.env.BENCH_Z_REPORT_SALES ?? 2000);
+
+/**
  * Selling: a 5-line sale through POST /api/v1/sales against its floor (bench/selling-floor.ts: the same SQL as
  * raw prepared statements in a bare Express route, on a copy of the same database), at 10 and 1 connections,
- * synchronous=FULL; a 200-line sale; the Z-report of a session with 2,000 sales. At 10 connections the endpoint
- * and its floor alternate over BENCH_ROUNDS (3) rounds, compared per round: this VM's disk and CPU swing by a
- * third between runs a minute apart.
+ * synchronous=FULL; a 200-line sale; the Z-report of a session with 2,000 sales (BENCH_Z_REPORT_SALES). At 10
+ * connections the endpoint and its floor alternate over BENCH_ROUNDS (3) rounds, compared per round: this VM's
+ * disk and CPU swing by a third between runs a minute apart.
  */
 export async function runSellingBench(
   seconds = Number(process.env.BENCH_SECONDS ?? 5),
@@ -63,7 +70,7 @@ export async function runSellingBench(
         url,
         method: 'POST',
         connections: 10,
-        amount: 500,
+        amount: WARM_UP_SALES,
         headers: { authorization: `Bearer ${token}` },
         setupRequest: (req) => ({
           ...req,
@@ -87,7 +94,7 @@ export async function runSellingBench(
     const floor1 = await saleLoad(`${floor.url}/sale`, 1, 'floor, 1 conn', false);
     rows.push(real1, floor1);
 
-    // A 200-line sale, and the Z-report of a session with 2,000 sales.
+    // A 200-line sale, and the Z-report of a session with Z_REPORT_SALES sales.
     const big = meds.map((medicine_id) => ({ medicine_id, quantity: 1 }));
     let t0 = performance.now();
     await api('POST', '/sales', { items: big, client_mutation_id: randomUUID() });
@@ -95,7 +102,7 @@ export async function runSellingBench(
     await api('POST', '/sessions/close', { counted_cash: 0 });
     await api('POST', '/sessions/open', { opening_float: 100 });
     const session = (await api('GET', '/sessions/current')) as { id: string };
-    for (let i = 0; i < 2000; i += 20)
+    for (let i = 0; i < Z_REPORT_SALES; i += 20)
       await Promise.all(
         Array.from({ length: 20 }, () =>
           api('POST', '/sales', { items: five.slice(0, 2), client_mutation_id: randomUUID() }),
