@@ -55,7 +55,7 @@ import { makeInWorkers } from './sales-worker';
  * Every table the load writes, VACUUM ANALYZEd at its end on PostgreSQL (the visibility map and statistics a
  * long-running central has from autovacuum): the catalogue and its kept stock too, which the batches' triggers
  * fill. Left to autovacuum, a fresh cluster had no statistics on medicines or medicine_stock, and 206,000 dead
- * rows in the latter: a stock-sorted Medicines search took 0.6-1.0 s instead of 40-130 ms
+ * rows in the latter: a stock-sorted Medicines search took 0.6-1.0 s instead of 6-16 ms
  * (bench/medicines-stock-sort.ts over 100,000 medicines).
  */
 const LOADED_TABLES = [

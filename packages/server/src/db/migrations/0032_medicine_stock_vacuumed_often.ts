@@ -8,7 +8,7 @@ import { runStatements } from './run-statements';
  * page, and a sale's update of a row's units is not HOT (its units are in an index). The day's settling
  * (medicines/stock-sort.ts) updates every row whose batches expired overnight: 13,000 of 199,000 rows of a
  * 100,000-medicine catalogue over two branches, far below the default's 40,000, so the marks stayed cleared
- * and pages deep in the stock order took 170-300 ms instead of about 110 ms until the next vacuum
+ * and pages deep in the stock order took 170-340 ms instead of about 110 ms until the next vacuum
  * (bench/medicines-stock-sort.ts). Statistics follow at 2 %. SQLite has no visibility map: nothing to do.
  */
 export const medicineStockVacuumedOften: Migration = {

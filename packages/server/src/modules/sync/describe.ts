@@ -131,13 +131,12 @@ export async function brokenRule(
   payload: unknown,
   where: string,
 ): Promise<string | null> {
-  return (
-    (entity === 'sale' && (await counterTaken(db, payload, where))) || missingReference(db, payload, where)
-  );
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  const p = payload as Payload;
+  return (entity === 'sale' && (await counterTaken(db, p, where))) || missingReference(db, p, where);
 }
 
-async function counterTaken(db: Db, payload: unknown, where: string): Promise<string | null> {
-  const p = (payload ?? {}) as Payload;
+async function counterTaken(db: Db, p: Payload, where: string): Promise<string | null> {
   const [device, id, icv] = [str(p.device_id), str(p.id), p.icv];
   if (!device || !id || typeof icv !== 'number') return null;
   const { rows } = await sql<{ invoice_number: string }>`SELECT invoice_number FROM sales
@@ -152,10 +151,9 @@ async function counterTaken(db: Db, payload: unknown, where: string): Promise<st
  * record is not a reference: a sale's lines name their sale, which a refused insert never stored (the rule it
  * broke is another, such as a till's fiscal counter used twice).
  */
-async function missingReference(db: Db, payload: unknown, where: string): Promise<string | null> {
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
-  const own = str((payload as Payload).id);
-  for (const row of rowsOf(payload as Payload)) {
+async function missingReference(db: Db, payload: Payload, where: string): Promise<string | null> {
+  const own = str(payload.id);
+  for (const row of rowsOf(payload)) {
     for (const [field, ref] of Object.entries(REFERENCES)) {
       const id = str(row[field]);
       if (!id || id === own) continue;
