@@ -59,8 +59,8 @@ if wait "$sqlite"; then
   mkdir -p node_modules/better-sqlite3/build/Release
   cp "$early/package/build/Release/better_sqlite3.node" node_modules/better-sqlite3/build/Release/
 else
-  echo "better-sqlite3's early build failed (log below); npm builds it instead" >&2
-  cat "$early/build.log" >&2 || true
+  echo "better-sqlite3's early build failed; npm builds it instead" >&2
+  [ ! -f "$early/build.log" ] || cat "$early/build.log" >&2
   CFLAGS=-O2 npm rebuild better-sqlite3
 fi
 node -e 'new (require("better-sqlite3"))(":memory:").close()'
