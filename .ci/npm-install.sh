@@ -53,9 +53,12 @@ others=$(node -e '
   console.log(withScripts.join(" "));
 ')
 [ -z "$others" ] || npm rebuild $others
+echo "[install] packages unpacked and set up: ${SECONDS} s"
 npm run typecheck
+echo "[install] first type-check done: ${SECONDS} s"
 
 if wait "$sqlite"; then
+  echo "[install] better-sqlite3 built early: ${SECONDS} s"
   mkdir -p node_modules/better-sqlite3/build/Release
   cp "$early/package/build/Release/better_sqlite3.node" node_modules/better-sqlite3/build/Release/
 else
@@ -64,3 +67,4 @@ else
   CFLAGS=-O2 npm rebuild better-sqlite3
 fi
 node -e 'new (require("better-sqlite3"))(":memory:").close()'
+echo "[install] done: ${SECONDS} s"
