@@ -3,7 +3,7 @@
 #
 # better-sqlite3 compiles SQLite from source here (its prebuilt binaries live on GitHub, which this machine
 # cannot reach): 84 s on one core at -O2, most of the install, and npm only starts it once every package is
-# unpacked (about 45 s). So its registry tarball, checked against the lockfile's integrity, is compiled from
+# unpacked (45-100 s here, depending on the hour). So its registry tarball, checked against the lockfile's integrity, is compiled from
 # the start, beside the unpacking of the rest (--ignore-scripts), the other packages' install scripts and a
 # first type-check (incremental: npm test's own then re-reads only what changed, 3 s instead of 19). Measured on
 # fresh clones in the same hour: 121-124 s against 167-175 s for npm's own order. Should the early build fail,
@@ -27,8 +27,9 @@ trap 'rm -rf "$early"' EXIT
 
 build_sqlite_early() {
   local version integrity tarball
-  version=$(node -p 'require("./package-lock.json").packages["node_modules/better-sqlite3"].version')
-  integrity=$(node -p 'require("./package-lock.json").packages["node_modules/better-sqlite3"].integrity')
+  read -r version integrity < <(node -p '
+    const p = require("./package-lock.json").packages["node_modules/better-sqlite3"];
+    `${p.version} ${p.integrity}`')
   (cd "$early" && npm pack --silent "better-sqlite3@$version" >/dev/null)
   tarball=$(ls "$early"/better-sqlite3-*.tgz)
   [ "$(node -p 'const c = require("crypto"); "sha512-" + c.createHash("sha512").update(require("fs").readFileSync(process.argv[1])).digest("base64")' "$tarball")" = "$integrity" ] || {
