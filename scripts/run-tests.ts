@@ -29,7 +29,11 @@ const LANES: Step[][] = [
     { name: 'unit (SQLite)', script: 'test:unit' },
     { name: 'unit (PostgreSQL 15)', script: 'test:pg15' },
     { name: 'UI build', script: 'build:pos' },
-    { name: 'end-to-end', script: 'e2e', env: { E2E_TRACE: 'off', E2E_RETRIES: '1' } },
+    {
+      name: 'end-to-end',
+      script: 'e2e',
+      env: { E2E_TRACE: 'off', E2E_HTML_REPORT: 'off', E2E_RETRIES: '1' },
+    },
     { name: 'benchmark smoke', script: 'bench:smoke' },
   ],
 ];
