@@ -3,9 +3,9 @@
 #
 # better-sqlite3 compiles SQLite from source here (its prebuilt binaries live on GitHub, which this machine
 # cannot reach): 84 s on one core at -O2, most of the install, and npm only starts it once every package is
-# unpacked (45-100 s here, depending on the hour). So its registry tarball, checked against the lockfile's integrity, is compiled from
-# the start, beside the unpacking of the rest (--ignore-scripts), the other packages' install scripts and a
-# first type-check (incremental: npm test's own then re-reads only what changed, 3 s instead of 19). Measured on
+# unpacked (45-100 s here, depending on the hour). So its registry tarball, checked against the lockfile's
+# integrity, is compiled from the start, beside the unpacking of the rest (--ignore-scripts), the other
+# packages' install scripts and a first type-check (incremental: npm test's own then re-reads only what changed, 3 s instead of 19). Measured on
 # fresh clones in the same hour: 121-124 s against 167-175 s for npm's own order. Should the early build fail,
 # npm builds better-sqlite3 itself, as a plain `npm install` does.
 #
@@ -21,6 +21,8 @@ cd "$(dirname "$0")/.."
 
 # The Electron binary cannot be downloaded here; its npm package is still needed for types and packaging.
 export ELECTRON_SKIP_BINARY_DOWNLOAD=1
+# better-sqlite3's compile flags, early or not (see above); the other native packages keep their own.
+sqlite_cflags=-O2
 
 early=$(mktemp -d)
 trap 'rm -rf "$early"' EXIT
@@ -38,7 +40,7 @@ build_sqlite_early() {
   }
   tar xzf "$tarball" -C "$early"
   # Its install script: prebuild-install (not installed here, so it fails fast), then npm's own node-gyp.
-  (cd "$early/package" && JOBS=2 CFLAGS=-O2 npm run install >"$early/build.log" 2>&1)
+  (cd "$early/package" && JOBS=2 CFLAGS=$sqlite_cflags npm run install >"$early/build.log" 2>&1)
 }
 build_sqlite_early &
 sqlite=$!
@@ -69,7 +71,7 @@ if wait "$sqlite"; then
 else
   echo "better-sqlite3's early build failed; npm builds it instead" >&2
   [ ! -f "$early/build.log" ] || cat "$early/build.log" >&2
-  CFLAGS=-O2 npm rebuild better-sqlite3
+  CFLAGS=$sqlite_cflags npm rebuild better-sqlite3
 fi
 node -e 'new (require("better-sqlite3"))(":memory:").close()'
 echo "[install] done: ${SECONDS} s"
